@@ -1,0 +1,256 @@
+// Account verbs: create, confirm, plans and contracts, balance adjustments. Used by the CLI and tests;
+// each change that touches a balance writes its ledger row in the same transaction.
+import type { Kysely, Transaction } from 'kysely';
+import { AppError } from '../app/errors.js';
+import type { AccountsTable, Database } from '../store/schema.js';
+import { newId } from './key-text.js';
+import { periodFrom } from './periods.js';
+import { type Contract, type MarketPlan, type PlanId, type PlanLimits, planLimits } from './plans.js';
+
+export interface Account {
+  id: string;
+  email: string;
+  emailConfirmed: boolean;
+  plan: PlanId;
+  planEndsAt: string | null;
+  marketPlan: MarketPlan;
+  contract: Contract;
+  limits: PlanLimits;
+  periodStart: string;
+  periodEnd: string;
+  allowance: number;
+  balance: number;
+  charged: number;
+  refunded: number;
+  adjusted: number;
+  createdAt: string;
+}
+
+export function toAccount(row: AccountsTable): Account {
+  const contract: Contract = {
+    creditsPerMonth: row.contract_credits_per_month,
+    creditsPerMinute: row.contract_credits_per_minute,
+    maxKeys: row.contract_max_keys,
+  };
+  const plan = row.plan as PlanId;
+  return {
+    id: row.id,
+    email: row.email,
+    emailConfirmed: row.email_confirmed === 1,
+    plan,
+    planEndsAt: row.plan_ends_at,
+    marketPlan: row.market_plan as MarketPlan,
+    contract,
+    limits: planLimits(plan, contract),
+    periodStart: row.period_start,
+    periodEnd: row.period_end,
+    allowance: row.allowance,
+    balance: row.balance,
+    charged: row.period_charged,
+    refunded: row.period_refunded,
+    adjusted: row.period_adjusted,
+    createdAt: row.created_at,
+  };
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface CreateAccountInput {
+  email: string;
+  plan?: PlanId;
+  marketPlan?: MarketPlan;
+  emailConfirmed?: boolean;
+}
+
+export async function createAccount(db: Kysely<Database>, input: CreateAccountInput, now = new Date()) {
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL.test(email)) throw new AppError('invalid_params', `"${input.email}" is not an email address`);
+  const existing = await db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirst();
+  if (existing) throw new AppError('invalid_params', `an account with email ${email} exists: ${existing.id}`);
+  const plan = input.plan ?? 'none';
+  const allowance = planLimits(plan, {
+    creditsPerMonth: null,
+    creditsPerMinute: null,
+    maxKeys: null,
+  }).creditsPerMonth;
+  const period = periodFrom(now);
+  const id = newId('acct');
+  const stamp = now.toISOString();
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .insertInto('accounts')
+      .values({
+        id,
+        email,
+        email_confirmed: input.emailConfirmed ? 1 : 0,
+        plan,
+        plan_ends_at: null,
+        market_plan: input.marketPlan ?? 'free',
+        contract_credits_per_month: null,
+        contract_credits_per_minute: null,
+        contract_max_keys: null,
+        period_start: period.start,
+        period_end: period.end,
+        allowance,
+        balance: allowance,
+        period_charged: 0,
+        period_refunded: 0,
+        period_adjusted: 0,
+        created_at: stamp,
+        updated_at: stamp,
+      })
+      .execute();
+    await grant(tx, id, period.start, allowance, stamp);
+  });
+  return getAccount(db, id);
+}
+
+export async function findAccount(db: Kysely<Database>, id: string): Promise<Account | null> {
+  const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toAccount(row) : null;
+}
+
+export async function getAccount(db: Kysely<Database>, id: string): Promise<Account> {
+  const account = await findAccount(db, id);
+  if (!account) throw new AppError('not_found', `no account ${id}`);
+  return account;
+}
+
+export async function confirmEmail(db: Kysely<Database>, id: string, now = new Date()) {
+  await update(db, id, { email_confirmed: 1, updated_at: now.toISOString() });
+  return getAccount(db, id);
+}
+
+export async function setMarketPlan(db: Kysely<Database>, id: string, plan: MarketPlan, now = new Date()) {
+  await update(db, id, { market_plan: plan, updated_at: now.toISOString() });
+  return getAccount(db, id);
+}
+
+/** A plan change opens a new period at once, with the new plan's monthly credits. */
+export async function setPlan(
+  db: Kysely<Database>,
+  id: string,
+  plan: PlanId,
+  endsAt: string | null = null,
+  now = new Date(),
+) {
+  const account = await getAccount(db, id);
+  const allowance = planLimits(plan, account.contract).creditsPerMonth;
+  await db.transaction().execute(async (tx) => {
+    await update(tx, id, { plan, plan_ends_at: endsAt, updated_at: now.toISOString() });
+    await openPeriod(tx, id, allowance, account.periodStart, now);
+  });
+  return getAccount(db, id);
+}
+
+/** Contract values for an enterprise account; a change of monthly credits opens a new period. */
+export async function setContract(
+  db: Kysely<Database>,
+  id: string,
+  change: Partial<Contract>,
+  now = new Date(),
+) {
+  const account = await getAccount(db, id);
+  const contract = { ...account.contract, ...change };
+  const allowance = planLimits(account.plan, contract).creditsPerMonth;
+  await db.transaction().execute(async (tx) => {
+    await update(tx, id, {
+      contract_credits_per_month: contract.creditsPerMonth,
+      contract_credits_per_minute: contract.creditsPerMinute,
+      contract_max_keys: contract.maxKeys,
+      updated_at: now.toISOString(),
+    });
+    if (allowance !== account.allowance) await openPeriod(tx, id, allowance, account.periodStart, now);
+  });
+  return getAccount(db, id);
+}
+
+/** Sets the balance of the current period, recording the difference as an adjustment. */
+export async function setBalance(db: Kysely<Database>, id: string, balance: number, now = new Date()) {
+  if (!Number.isSafeInteger(balance) || balance < 0) {
+    throw new AppError('invalid_params', 'the balance must be a whole number of credits, 0 or more');
+  }
+  await db.transaction().execute(async (tx) => {
+    const row = await tx
+      .selectFrom('accounts')
+      .select(['balance', 'period_start', 'period_adjusted'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) throw new AppError('not_found', `no account ${id}`);
+    const delta = balance - row.balance;
+    await update(tx, id, {
+      balance,
+      period_adjusted: row.period_adjusted + delta,
+      updated_at: now.toISOString(),
+    });
+    await tx
+      .insertInto('ledger')
+      .values({
+        account_id: id,
+        period_start: row.period_start,
+        kind: 'adjustment',
+        amount: delta,
+        balance_after: balance,
+        request_id: null,
+        key_id: null,
+        operation: 'set-balance',
+        created_at: now.toISOString(),
+      })
+      .execute();
+  });
+  return getAccount(db, id);
+}
+
+async function update(
+  db: Kysely<Database> | Transaction<Database>,
+  id: string,
+  values: Partial<AccountsTable>,
+) {
+  const result = await db.updateTable('accounts').set(values).where('id', '=', id).executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw new AppError('not_found', `no account ${id}`);
+}
+
+/** Opens a period at `now`, or just after the current one's start, so that no two periods share a start. */
+async function openPeriod(
+  tx: Transaction<Database>,
+  id: string,
+  allowance: number,
+  currentStart: string,
+  now: Date,
+) {
+  const floor = Date.parse(currentStart) + 1;
+  const period = periodFrom(now.getTime() < floor ? new Date(floor) : now);
+  await update(tx, id, {
+    period_start: period.start,
+    period_end: period.end,
+    allowance,
+    balance: allowance,
+    period_charged: 0,
+    period_refunded: 0,
+    period_adjusted: 0,
+  });
+  await grant(tx, id, period.start, allowance, now.toISOString());
+}
+
+async function grant(
+  tx: Transaction<Database>,
+  id: string,
+  periodStart: string,
+  allowance: number,
+  at: string,
+) {
+  await tx
+    .insertInto('ledger')
+    .values({
+      account_id: id,
+      period_start: periodStart,
+      kind: 'grant',
+      amount: allowance,
+      balance_after: allowance,
+      request_id: null,
+      key_id: null,
+      operation: null,
+      created_at: at,
+    })
+    .execute();
+}

@@ -1,0 +1,111 @@
+// The service's configuration: read once from the environment at start-up. Nothing else reads process.env.
+import { isIP } from 'node:net';
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string; the embedded SQLite store in dataDir when absent. */
+  databaseUrl: string | null;
+  /** Redis connection string; in-process counters when absent. */
+  redisUrl: string | null;
+  dataApiEnabled: boolean;
+  /** Proxy addresses whose X-Forwarded-For is believed; empty: the socket address is the client. */
+  trustProxy: string[];
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`${variable}: ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(name, `expected a port number from 0 to 65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function bool(env: Env, name: string): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined || raw === 'false' || raw === '0' || raw === 'no' || raw === 'off') return false;
+  if (raw === 'true' || raw === '1' || raw === 'yes' || raw === 'on') return true;
+  throw new ConfigError(name, `expected true or false, got "${env[name]}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = text(env, name);
+  if (raw === undefined) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `expected a ${protocols.join(' or ')} URL, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+function proxies(env: Env, name: string): string[] {
+  const raw = text(env, name);
+  if (raw === undefined) return [];
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const prefixOk =
+      prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError(
+        name,
+        `"${entry}" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`,
+      );
+    }
+  }
+  return entries;
+}
+
+function logLevel(env: Env, name: string): LogLevel {
+  const raw = text(env, name)?.toLowerCase() ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `expected one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return raw as LogLevel;
+}
+
+export function loadConfig(env: Env): Config {
+  return {
+    port: port(env, 'PORT', 8080),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    dataDir: path.resolve(text(env, 'QUARRY_DATA_DIR') ?? './data'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    dataApiEnabled: bool(env, 'DATA_API_ENABLED'),
+    trustProxy: proxies(env, 'TRUST_PROXY'),
+    logLevel: logLevel(env, 'LOG_LEVEL'),
+  };
+}

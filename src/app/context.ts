@@ -1,0 +1,46 @@
+// What a request carries through the hooks, and what a route declares in its config.
+import type { Principal } from '../accounts/keys.js';
+import type { Price } from '../datasets/pricing.js';
+
+/** Which API description a route belongs to. */
+export type ApiDoc = 'datasets' | 'market' | 'none';
+
+export interface Meter {
+  principal: Principal | null;
+  /** Credits this response costs the caller; 0 until charged, and again 0 after a refund. */
+  cost: number;
+  charged: { amount: number; periodStart: string } | null;
+  balance: number | null;
+  rate: { limit: number; remaining: number; resetMs: number } | null;
+}
+
+export interface RouteMeta {
+  doc: ApiDoc;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  /** Keyed stored-datasets route: authenticated, metered, credit headers. */
+  keyed?: boolean;
+  /** Part of the stored-datasets API: behind DATA_API_ENABLED. */
+  datasetsApi?: boolean;
+  /** Refuse repeated and empty query parameters before validation. */
+  strictQuery?: boolean;
+  /** The credits a call costs, from its validated parameters; absent: 0. */
+  price?: (query: Record<string, unknown>) => Price;
+  /** Dataset whose usage a call counts towards. */
+  dataset?: string;
+  /** Checks across parameters that a schema cannot express (e.g. from on or before to). */
+  refine?: (input: { params: Record<string, unknown>; query: Record<string, unknown> }) => void;
+  /** Extra response headers to document on success. */
+  sampleLimited?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    meter: Meter;
+  }
+  interface FastifyContextConfig {
+    meta?: RouteMeta;
+  }
+}

@@ -1,0 +1,123 @@
+// Metering of keyed stored-datasets calls: per-minute credit limit, the charge before the handler runs,
+// the refund of a call that failed with a server error, and the credit headers on every keyed response.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from './deps.js';
+import { AppError } from './errors.js';
+
+const MINUTE = 60_000;
+
+/** IETF RateLimit-Policy and RateLimit fields for a fixed window. */
+export function rateHeaders(
+  policy: string,
+  limit: number,
+  windowMs: number,
+  remaining: number,
+  resetMs: number,
+): Record<string, string> {
+  return {
+    'ratelimit-policy': `"${policy}";q=${limit};w=${windowMs / 1000}`,
+    ratelimit: `"${policy}";r=${Math.max(0, remaining)};t=${retryAfterSeconds(resetMs)}`,
+  };
+}
+
+export function retryAfterSeconds(resetMs: number): number {
+  return Math.max(1, Math.ceil(resetMs / 1000));
+}
+
+/** Charges the route's price to the caller's account, or throws 429 / 402 having charged nothing. */
+export async function charge(deps: Deps, request: FastifyRequest): Promise<void> {
+  const meta = request.routeOptions.config.meta;
+  const { principal } = request.meter;
+  if (!meta?.price || !principal) return;
+  const price = meta.price(request.query as Record<string, unknown>);
+  if (price.credits === 0) return;
+
+  const { account, key } = principal;
+  const perMinute = account.limits.creditsPerMinute;
+  const hit = await deps.counters.hit(`credits:${account.id}`, price.credits, perMinute, MINUTE);
+  request.meter.rate = { limit: perMinute, remaining: perMinute - hit.used, resetMs: hit.resetMs };
+  if (!hit.allowed) {
+    throw new AppError(
+      'rate_limited',
+      `This call costs ${price.credits} credits and ${hit.used} of the ${perMinute} credits per minute of the ${account.plan} plan are spent; retry after the window resets.`,
+      { 'retry-after': String(retryAfterSeconds(hit.resetMs)) },
+    );
+  }
+
+  const outcome = await deps.credits.charge({
+    accountId: account.id,
+    amount: price.credits,
+    allowance: account.limits.creditsPerMonth,
+    requestId: request.id,
+    keyId: key.id,
+    operation: meta.operationId,
+    now: deps.clock(),
+  });
+  request.meter.balance = outcome.balance;
+  if (!outcome.ok) {
+    await deps.counters.release(`credits:${account.id}`, price.credits, MINUTE);
+    request.meter.rate.remaining += price.credits;
+    throw new AppError(
+      'insufficient_credits',
+      `This call costs ${price.credits} credits and ${outcome.balance} remain until ${outcome.periodEnd}.`,
+    );
+  }
+  request.meter.cost = price.credits;
+  request.meter.charged = { amount: price.credits, periodStart: outcome.periodStart };
+  if (meta.dataset) {
+    deps.usage.record({
+      accountId: account.id,
+      periodStart: outcome.periodStart,
+      dataset: meta.dataset,
+      callType: price.callType,
+      calls: 1,
+      credits: price.credits,
+    });
+  }
+}
+
+/** Refunds a charged call that failed with a server error, then sets the credit headers. */
+export async function settle(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { meter } = request;
+  const { principal, charged } = meter;
+  try {
+    if (principal && charged && reply.statusCode >= 500) {
+      const meta = request.routeOptions.config.meta;
+      const balance = await deps.credits.refund({
+        accountId: principal.account.id,
+        amount: charged.amount,
+        periodStart: charged.periodStart,
+        requestId: request.id,
+        keyId: principal.key.id,
+        operation: meta?.operationId ?? 'unknown',
+        now: deps.clock(),
+      });
+      meter.charged = null;
+      meter.cost = 0;
+      if (balance !== null) meter.balance = balance;
+      if (meta?.dataset) {
+        deps.usage.record({
+          accountId: principal.account.id,
+          periodStart: charged.periodStart,
+          dataset: meta.dataset,
+          callType: meta.price?.(request.query as Record<string, unknown>).callType ?? 'lookup',
+          calls: -1,
+          credits: -charged.amount,
+        });
+      }
+    }
+    if (principal && meter.balance === null) {
+      const { account } = principal;
+      const state = await deps.credits.balance(account.id, account.limits.creditsPerMonth, deps.clock());
+      meter.balance = state?.balance ?? null;
+    }
+  } catch (error) {
+    request.log.error({ err: error, reqId: request.id }, 'credit settlement failed');
+  }
+  reply.header('x-credits-cost', String(meter.cost));
+  if (meter.balance !== null) reply.header('x-credits-remaining', String(meter.balance));
+  if (principal) reply.header('x-plan', principal.account.plan);
+  if (meter.rate) {
+    reply.headers(rateHeaders('credits', meter.rate.limit, MINUTE, meter.rate.remaining, meter.rate.resetMs));
+  }
+}

@@ -1,0 +1,66 @@
+// One validator for every route and for the cost estimate, so a described call is judged exactly as the
+// route itself would judge it; and the messages that name the offending parameter.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { AppError } from './errors.js';
+
+export const ajv = new Ajv({
+  // Query strings are text; integers and booleans are read from it. Nothing is silently removed.
+  coerceTypes: true,
+  useDefaults: true,
+  removeAdditional: false,
+  allErrors: false,
+  strict: false,
+});
+addFormats.default(ajv);
+
+const compiled = new WeakMap<object, ValidateFunction>();
+
+export function compile(schema: object): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** A message a person can act on, naming the parameter; `where` is e.g. "parameter" or "field". */
+export function describeError(error: ErrorObject, where = 'parameter'): string {
+  const name = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `unknown ${where} "${(error.params as { additionalProperty: string }).additionalProperty}"`;
+    case 'required':
+      return `missing ${where} "${(error.params as { missingProperty: string }).missingProperty}"`;
+    case 'enum':
+      return `${where} "${name}" must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    case 'pattern':
+      return `${where} "${name}" is not in the expected form${error.parentSchema?.description ? `: ${error.parentSchema.description}` : ''}`;
+    default:
+      return name
+        ? `${where} "${name}" ${error.message ?? 'is invalid'}`
+        : `${error.message ?? 'invalid request'}`;
+  }
+}
+
+/**
+ * Our own checks on a raw query before schema validation: a parameter sent twice or sent empty is refused
+ * here, because a schema would only see the coerced value.
+ */
+export function checkRawQuery(query: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value))
+      throw new AppError('invalid_params', `parameter "${name}" is repeated; send it once`);
+    if (value === '') throw new AppError('invalid_params', `parameter "${name}" is empty`);
+  }
+}
+
+/** Validates (and coerces, in place) `value` against `schema`, throwing invalid_params on failure. */
+export function validateOrThrow(schema: object, value: unknown, where = 'parameter'): void {
+  const validate = compile(schema);
+  if (!validate(value)) {
+    const first = validate.errors?.[0];
+    throw new AppError('invalid_params', first ? describeError(first, where) : 'invalid parameters');
+  }
+}

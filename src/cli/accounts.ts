@@ -1,0 +1,134 @@
+// quarry accounts …
+import {
+  confirmEmail,
+  createAccount,
+  getAccount,
+  setBalance,
+  setContract,
+  setMarketPlan,
+  setPlan,
+} from '../accounts/accounts.js';
+import { MARKET_PLANS, PLAN_IDS } from '../accounts/plans.js';
+import type { Deps } from '../app/deps.js';
+import { oneOf, parse, wholeNumber } from './args.js';
+import { say, UsageError } from './output.js';
+
+export async function accountsCommand(deps: Deps, argv: string[]): Promise<object> {
+  const [sub, ...rest] = argv;
+  const db = deps.store.db;
+  switch (sub) {
+    case 'create': {
+      const { values } = parse(
+        rest,
+        {
+          email: { type: 'string' },
+          plan: { type: 'string' },
+          'market-plan': { type: 'string' },
+          confirmed: { type: 'boolean' },
+        },
+        [],
+      );
+      if (!values.email) throw new UsageError('accounts create needs --email EMAIL');
+      const account = await createAccount(db, {
+        email: values.email,
+        plan: values.plan === undefined ? 'none' : oneOf(values.plan, PLAN_IDS, '--plan'),
+        marketPlan:
+          values['market-plan'] === undefined
+            ? 'free'
+            : oneOf(values['market-plan'], MARKET_PLANS, '--market-plan'),
+        emailConfirmed: values.confirmed === true,
+      });
+      return {
+        id: account.id,
+        email: account.email,
+        plan: account.plan,
+        emailConfirmed: account.emailConfirmed,
+      };
+    }
+    case 'confirm-email': {
+      const { args } = parse(rest, {}, ['ID']);
+      return view(await confirmEmail(db, args.ID as string));
+    }
+    case 'set-plan': {
+      const { args, values } = parse(rest, { 'ends-at': { type: 'string' } }, ['ID', 'PLAN']);
+      const plan = oneOf(args.PLAN as string, PLAN_IDS, 'PLAN');
+      const endsAt = values['ends-at'] === undefined ? null : isoTime(values['ends-at']);
+      const account = await setPlan(db, args.ID as string, plan, endsAt);
+      if (plan === 'enterprise' && account.contract.creditsPerMonth === null) {
+        say('note: enterprise credits per month come from the contract; set them with accounts set-contract');
+      }
+      return view(account);
+    }
+    case 'set-contract': {
+      const { args, values } = parse(
+        rest,
+        {
+          'credits-per-month': { type: 'string' },
+          'credits-per-minute': { type: 'string' },
+          'max-keys': { type: 'string' },
+        },
+        ['ID'],
+      );
+      const change = {
+        ...defined('creditsPerMonth', wholeNumber(values['credits-per-month'], '--credits-per-month')),
+        ...defined('creditsPerMinute', wholeNumber(values['credits-per-minute'], '--credits-per-minute')),
+        ...defined('maxKeys', wholeNumber(values['max-keys'], '--max-keys')),
+      };
+      if (Object.keys(change).length === 0) {
+        throw new UsageError(
+          'set-contract needs at least one of --credits-per-month, --credits-per-minute, --max-keys',
+        );
+      }
+      return view(await setContract(db, args.ID as string, change));
+    }
+    case 'set-market-plan': {
+      const { args } = parse(rest, {}, ['ID', 'PLAN']);
+      return view(
+        await setMarketPlan(db, args.ID as string, oneOf(args.PLAN as string, MARKET_PLANS, 'PLAN')),
+      );
+    }
+    case 'set-balance': {
+      const { args } = parse(rest, {}, ['ID', 'N']);
+      return view(await setBalance(db, args.ID as string, wholeNumber(args.N, 'N') as number));
+    }
+    case 'show': {
+      const { args } = parse(rest, {}, ['ID']);
+      return view(await getAccount(db, args.ID as string));
+    }
+    default:
+      throw new UsageError(
+        `unknown accounts command "${sub ?? ''}"; use create, confirm-email, set-plan, set-contract, set-market-plan, set-balance or show`,
+      );
+  }
+}
+
+function defined<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
+}
+
+function isoTime(text: string): string {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) throw new UsageError(`--ends-at must be a date or time, got "${text}"`);
+  return new Date(ms).toISOString();
+}
+
+function view(account: Awaited<ReturnType<typeof getAccount>>) {
+  return {
+    id: account.id,
+    email: account.email,
+    emailConfirmed: account.emailConfirmed,
+    plan: account.plan,
+    planEndsAt: account.planEndsAt,
+    marketPlan: account.marketPlan,
+    contract: account.contract,
+    limits: account.limits,
+    period: { start: account.periodStart, end: account.periodEnd },
+    credits: {
+      allowance: account.allowance,
+      charged: account.charged,
+      refunded: account.refunded,
+      adjusted: account.adjusted,
+      balance: account.balance,
+    },
+  };
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// The quarry command: serve, migrate, and the admin commands for accounts and keys.
+import { loadConfig } from '../app/config.js';
+import { createDeps } from '../app/deps.js';
+import { migrate } from '../store/migrate.js';
+import { accountsCommand } from './accounts.js';
+import { keysCommand } from './keys.js';
+import { explain, printResult, UsageError } from './output.js';
+import { serveCommand } from './serve.js';
+
+const HELP = `quarry — financial and economic data over HTTP
+
+  quarry serve [--demo]             run the HTTP server (--demo: demo account and keys on an empty store)
+  quarry migrate                    bring the store's schema up to date
+  quarry accounts create --email EMAIL [--plan none|basic|desk|enterprise] [--market-plan free|paid] [--confirmed]
+  quarry accounts confirm-email ID
+  quarry accounts set-plan ID none|basic|desk|enterprise [--ends-at TIME]
+  quarry accounts set-contract ID [--credits-per-month N] [--credits-per-minute N] [--max-keys N]
+  quarry accounts set-market-plan ID free|paid
+  quarry accounts set-balance ID N
+  quarry accounts show ID
+  quarry keys create ID --api datasets|market|news [--access market-data|full]
+  quarry keys revoke KEY_ID
+  quarry keys list ID
+
+Configuration comes from the environment: PORT, HOST, QUARRY_DATA_DIR, DATABASE_URL, REDIS_URL,
+DATA_API_ENABLED, TRUST_PROXY, LOG_LEVEL (see the README).
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(HELP);
+    return command === undefined ? 1 : 0;
+  }
+  const config = loadConfig(process.env);
+  if (command === 'serve') {
+    const deps = await createDeps(config);
+    await serveCommand(config, deps, rest);
+    return -1;
+  }
+  const deps = await createDeps(config, { migrate: command !== 'migrate' });
+  try {
+    switch (command) {
+      case 'migrate':
+        printResult({ applied: await migrate(deps.store) });
+        break;
+      case 'accounts':
+        printResult(await accountsCommand(deps, rest));
+        break;
+      case 'keys':
+        printResult(await keysCommand(deps, rest));
+        break;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+    return 0;
+  } finally {
+    await deps.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`${explain(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,26 @@
+// Admin commands print exactly one JSON object on stdout; messages go to stderr.
+import { ConfigError } from '../app/config.js';
+import { AppError } from '../app/errors.js';
+import { MigrationError } from '../store/migrate.js';
+
+export class UsageError extends Error {}
+
+export function printResult(value: object): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function say(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+/** A clear one-line message for the failures a user can act on; a stack only for the unexpected. */
+export function explain(error: unknown): string {
+  if (error instanceof UsageError) return `quarry: ${error.message}\nRun "quarry help" for the commands.`;
+  if (error instanceof ConfigError) return `quarry: configuration: ${error.message}`;
+  if (error instanceof AppError) return `quarry: ${error.code}: ${error.message}`;
+  if (error instanceof MigrationError) return `quarry: ${error.message}`;
+  if (error instanceof Error && 'code' in error && error.code === 'ECONNREFUSED') {
+    return `quarry: cannot reach the store: ${error.message}`;
+  }
+  return `quarry: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+}

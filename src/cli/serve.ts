@@ -1,0 +1,53 @@
+// quarry serve [--demo]: the HTTP server. Stops cleanly on SIGINT/SIGTERM, flushing buffered usage.
+import { createAccount } from '../accounts/accounts.js';
+import { createKey } from '../accounts/keys.js';
+import { buildApp } from '../app/build.js';
+import type { Config } from '../app/config.js';
+import type { Deps } from '../app/deps.js';
+import { parse } from './args.js';
+
+export async function serveCommand(config: Config, deps: Deps, argv: string[]): Promise<void> {
+  const { values } = parse(argv, { demo: { type: 'boolean' } }, []);
+  if (values.demo) await prepareDemo(deps);
+  const app = await buildApp(config, deps);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping');
+    await app.close();
+    await deps.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  if (!config.dataApiEnabled) app.log.warn('DATA_API_ENABLED is off: stored-datasets routes answer 503');
+}
+
+/** On an empty store: a demo account (plan desk, market plan paid) with one key of each kind, shown once. */
+async function prepareDemo(deps: Deps): Promise<void> {
+  const db = deps.store.db;
+  const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+  if (existing) return;
+  const account = await createAccount(db, {
+    email: 'demo@quarry.invalid',
+    plan: 'desk',
+    marketPlan: 'paid',
+    emailConfirmed: true,
+  });
+  const datasets = await createKey(db, { accountId: account.id, api: 'datasets' });
+  const market = await createKey(db, { accountId: account.id, api: 'market', access: 'market-data' });
+  process.stdout.write(
+    [
+      '',
+      `Demo account ${account.id} (plan desk, market plan paid). These keys are shown once:`,
+      `  datasets key     ${datasets.key}`,
+      `  market-data key  ${market.key}`,
+      '',
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,41 @@
+// Synthetic awards fixture: three award rows. Names, ids and amounts are invented.
+const award = (n: number, awardType: string, title: string, amount: string) => ({
+  id: `${'a'.repeat(39)}${n}`,
+  revisionId: `${'b'.repeat(39)}${n}`,
+  source: 'usaspending',
+  sourceAwardId: `SAMPLE-${n}`,
+  jurisdiction: 'US',
+  awardType,
+  title,
+  awardDate: `2025-12-0${n}`,
+  currency: 'USD',
+  obligatedAmount: amount,
+  recipient: { name: `Sample Recipient ${n} LLC` },
+  agency: { name: 'Department of Samples' },
+  sourceUrl: `https://example.invalid/awards/SAMPLE-${n}`,
+  observedAt: '2026-01-02T12:00:00.000Z',
+  entity: null,
+  revenueComparison: null,
+});
+
+export const awardsSample = {
+  generatedAt: '2026-01-02T12:00:00.000Z',
+  asOf: '2026-01-02T12:00:00.000Z',
+  status: 'available',
+  access: 'sample',
+  rows: [
+    award(1, 'prime', 'Sample maintenance services', '1250000.00'),
+    award(2, 'modification', 'Sample software licences', '98000.50'),
+    award(3, 'subaward', 'Sample engineering support', '45000.00'),
+  ],
+  nextCursor: null,
+  agencies: [],
+  sectors: [],
+  leaders: [],
+  history: [],
+  alerts: [],
+  sources: [],
+  coverage: [],
+  gaps: [],
+  locked: false,
+};

@@ -1,0 +1,62 @@
+// The response envelope of dataset routes and samples: {data, meta}.
+import { type TSchema, Type } from 'typebox';
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const Timestamp = Type.String({ description: 'ISO 8601 timestamp with milliseconds, UTC (Z).' });
+export const DateString = Type.String({ description: 'Date YYYY-MM-DD.' });
+
+export const SourceRef = Type.Object({
+  id: Type.String(),
+  attribution: Type.String(),
+  licence: Type.String(),
+});
+
+export const Meta = Type.Object({
+  dataset: Type.String({ description: 'Dataset id.' }),
+  asOf: Nullable(Timestamp),
+  source: Type.Array(SourceRef),
+  historyStarts: Nullable(DateString),
+  coverage: Nullable(Type.Object({}, { additionalProperties: true })),
+  lastUpdated: Type.Null({ description: 'Always null: the read model has no update time.' }),
+  sample: Type.Boolean(),
+  note: Type.Optional(Type.String({ description: 'On samples: marks the rows as synthetic.' })),
+  disclaimer: Type.Optional(Type.String({ description: 'On the cpi sample: who vouches for what.' })),
+});
+
+export type MetaValue = {
+  dataset: string;
+  asOf: string | null;
+  source: { id: string; attribution: string; licence: string }[];
+  historyStarts: string | null;
+  coverage: Record<string, unknown> | null;
+  lastUpdated: null;
+  sample: boolean;
+  note?: string;
+  disclaimer?: string;
+};
+
+export function Envelope<T extends TSchema>(data: T) {
+  return Type.Object({ data, meta: Meta });
+}
+
+export interface EnvelopeValue<D> {
+  data: D;
+  meta: MetaValue;
+}
+
+/** meta for a response read from the store. */
+export function storedMeta(
+  dataset: string,
+  source: MetaValue['source'],
+  extra: Partial<Pick<MetaValue, 'asOf' | 'historyStarts' | 'coverage'>> = {},
+): MetaValue {
+  return {
+    dataset,
+    asOf: extra.asOf ?? null,
+    source,
+    historyStarts: extra.historyStarts ?? null,
+    coverage: extra.coverage ?? null,
+    lastUpdated: null,
+    sample: false,
+  };
+}

@@ -1,0 +1,24 @@
+// events data shapes (spec: Dataset data shapes, events).
+import { Type } from 'typebox';
+import { DateString, Nullable, Timestamp } from '../envelope.js';
+import { Company } from '../exec-pay/schema.js';
+
+export const Event = Type.Object({
+  id: Type.String(),
+  ticker: Type.String(),
+  company: Type.String(),
+  filedAt: Timestamp,
+  filingDate: DateString,
+  form: Type.String({ examples: ['8-K'] }),
+  docUrl: Type.String(),
+  items: Type.Array(Type.String()),
+  labels: Type.Array(Type.String()),
+  kinds: Type.Array(Type.String()),
+  material: Type.Boolean(),
+  headline: Type.String(),
+  summary: Nullable(Type.String()),
+  people: Type.Array(Type.Object({}, { additionalProperties: true })),
+  read: Type.Boolean(),
+});
+
+export const EventsData = Type.Object({ company: Company, events: Type.Array(Event) });

@@ -1,0 +1,90 @@
+// Synthetic kpis-guidance fixture: three series of one invented company.
+const fact = (metricId: string, metric: string, unit: string, value: number, quarter: number) => ({
+  id: `fact-${metricId}-${quarter}`,
+  symbol: 'SMPL',
+  metricId,
+  metric,
+  period: {
+    start: `2025-${String(quarter * 3 - 2).padStart(2, '0')}-01`,
+    end: ['2025-03-31', '2025-06-30', '2025-09-30'][quarter - 1] as string,
+    kind: 'quarter',
+    fiscalYear: 2025,
+    fiscalQuarter: quarter,
+    label: `Q${quarter} FY2025`,
+  },
+  value,
+  unit,
+  currency: unit === 'USD' ? 'USD' : null,
+  basis: 'reported' as const,
+  dimensions: {},
+  confidence: 0.95,
+  seriesKey: `${metricId}:reported`,
+  asOf: '2025-10-30T20:05:00.000Z',
+  supersedesId: null,
+  revision: 1,
+  current: true,
+  conflict: false,
+  evidence: [
+    {
+      id: `ev-${metricId}-${quarter}`,
+      documentId: 'doc-sample-10q',
+      sourceId: 'sec-edgar',
+      sourceKind: 'filing',
+      url: 'https://example.invalid/filings/sample-10q',
+      title: 'Sample Corp quarterly report',
+      publishedAt: '2025-10-30T20:05:00.000Z',
+      country: 'US',
+      language: 'en',
+      quote: `${metric} was ${value}`,
+      quoteOffset: 1200,
+      quoteSourceLength: 48000,
+      quoteMatchMode: 'exact',
+      confidence: 0.95,
+    },
+  ],
+});
+
+const series = (metricId: string, metric: string, unit: string, values: number[]) => {
+  const observations = values.map((v, i) => fact(metricId, metric, unit, v, i + 1));
+  return {
+    key: `${metricId}:reported`,
+    metric,
+    unit,
+    currency: unit === 'USD' ? 'USD' : null,
+    basis: 'reported' as const,
+    dimensions: {},
+    latest: observations[observations.length - 1] ?? null,
+    observations,
+  };
+};
+
+export const kpisSample = {
+  symbol: 'SMPL',
+  status: 'available',
+  asOf: '2025-10-30T20:05:00.000Z',
+  coverage: {
+    country: 'US',
+    languages: ['en'],
+    documents: 3,
+    observations: 9,
+    guidance: 0,
+    firstPeriod: '2025-03-31',
+    lastPeriod: '2025-09-30',
+    lastPublishedAt: '2025-10-30T20:05:00.000Z',
+    sourceKinds: ['filing'],
+    conflicts: 0,
+  },
+  series: [
+    series('subscribers', 'Paid subscribers', 'count', [1_000_000, 1_050_000, 1_120_000]),
+    series('arpu', 'Average revenue per user', 'USD', [11.2, 11.4, 11.5]),
+    series('churn', 'Monthly churn', 'percent', [2.1, 2.0, 1.9]),
+  ],
+  revisions: [],
+  dictionary: [],
+  access: 'sample',
+  lockedRows: 0,
+  totalRows: 9,
+  truncated: false,
+  previewRows: 9,
+  methodology: 'Synthetic sample; real facts are cited from company filings with their evidence.',
+};

@@ -1,0 +1,33 @@
+// Windowed counters behind one interface: in-process by default, Redis when REDIS_URL is set, so that
+// every server process shares the same per-minute and per-hour limits.
+import { MemoryCounters } from './memory.js';
+import { RedisCounters } from './redis.js';
+
+export interface Hit {
+  allowed: boolean;
+  /** Amount counted in the window, after this hit if it was allowed. */
+  used: number;
+  /** Milliseconds until the window resets. */
+  resetMs: number;
+}
+
+export interface Counters {
+  /**
+   * Adds `amount` to the fixed window of `windowMs` that holds now, unless that would pass `limit`;
+   * a refused hit adds nothing.
+   */
+  hit(key: string, amount: number, limit: number, windowMs: number): Promise<Hit>;
+  /** Takes back an amount added in the current window (a charge that did not go through). */
+  release(key: string, amount: number, windowMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createCounters(redisUrl: string | null): Counters {
+  return redisUrl ? new RedisCounters(redisUrl) : new MemoryCounters();
+}
+
+/** The window that holds `now`: its index and the milliseconds until it ends. */
+export function windowOf(now: number, windowMs: number): { index: number; resetMs: number } {
+  const index = Math.floor(now / windowMs);
+  return { index, resetMs: (index + 1) * windowMs - now };
+}

@@ -1,0 +1,40 @@
+// Numbered migrations, the same on both engines. A landed migration is never edited: add the next number.
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Engine, Store } from './engine.js';
+import * as m001 from './migrations/001-accounts.js';
+
+type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
+
+const MIGRATIONS: Record<string, EngineMigration> = {
+  '001-accounts': m001,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly engine: Engine) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, migration] of Object.entries(MIGRATIONS)) {
+      out[name] = { up: (db) => migration.up(db, this.engine) };
+    }
+    return out;
+  }
+}
+
+export class MigrationError extends Error {}
+
+/** Brings the store to the newest schema; returns the names applied now. Throws on any failure. */
+export async function migrate(store: Store): Promise<string[]> {
+  const migrator = new Migrator({
+    db: store.db,
+    provider: new StaticProvider(store.engine),
+    migrationTableName: 'quarry_migrations',
+    migrationLockTableName: 'quarry_migrations_lock',
+  });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  const failed = results.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const cause = error instanceof Error ? error.message : String(error ?? '');
+    throw new MigrationError(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${cause}`);
+  }
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

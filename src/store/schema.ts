@@ -1,0 +1,66 @@
+// Table types for Kysely. Timestamps are ISO 8601 text (UTC, milliseconds) on both engines;
+// flags are 0/1 integers; credits are integers.
+import type { Generated } from 'kysely';
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  email_confirmed: number;
+  plan: string;
+  plan_ends_at: string | null;
+  market_plan: string;
+  contract_credits_per_month: number | null;
+  contract_credits_per_minute: number | null;
+  contract_max_keys: number | null;
+  period_start: string;
+  period_end: string;
+  allowance: number;
+  balance: number;
+  period_charged: number;
+  period_refunded: number;
+  period_adjusted: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  api: string;
+  access: string | null;
+  prefix: string;
+  hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface LedgerTable {
+  id: Generated<number>;
+  account_id: string;
+  period_start: string;
+  /** grant | charge | refund | adjustment */
+  kind: string;
+  /** Signed credits: negative for a charge. */
+  amount: number;
+  balance_after: number;
+  request_id: string | null;
+  key_id: string | null;
+  operation: string | null;
+  created_at: string;
+}
+
+export interface UsageTable {
+  account_id: string;
+  period_start: string;
+  dataset: string;
+  call_type: string;
+  calls: number;
+  credits: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  ledger: LedgerTable;
+  usage: UsageTable;
+}
