@@ -1,0 +1,198 @@
+// Spec, stored-datasets API: Credit call types, dataset route costs, Limits (credits, headers), on each engine.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setBalance, setContract, setPlan } from '../src/accounts/accounts.js';
+import { fixed } from '../src/datasets/pricing.js';
+import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from './helpers/env.js';
+
+const A = 'a'.repeat(40);
+
+// Each keyed route with a valid call and the credits the spec's table prices it at.
+const ROUTES: [string, string, number][] = [
+  ['cpi.board', '/v1/macro/cpi', 1],
+  ['energy.inventories', '/v1/energy/inventories', 1],
+  ['cot.board', '/v1/cftc/cot?report=disaggregated&traderClass=swap', 1],
+  ['cot.contract', '/v1/cftc/cot/contracts/067651', 2],
+  ['awards.list', '/v1/awards?query=roads&limit=10', 4],
+  ['awards.detail', `/v1/awards/${A}`, 10],
+  ['kpis.company', '/v1/kpis/AAPL?metric=revenue', 2],
+  ['kpis.company with from', '/v1/kpis/AAPL?from=2024-01-01', 4],
+  ['kpis.company with to', '/v1/kpis/AAPL?to=2024-01-01', 4],
+  ['guidance.company', '/v1/guidance/msft', 2],
+  ['guidance.company with from and to', '/v1/guidance/msft?from=2023-01-01&to=2024-01-01', 4],
+  ['exec-pay.list', '/v1/exec-pay/AAPL', 2],
+  ['exec-pay.year', '/v1/exec-pay/AAPL/2024', 10],
+  ['events.list', '/v1/events/AAPL?limit=5', 2],
+];
+
+for (const { engine, skip } of ENGINES) {
+  describe.skipIf(skip)(`credits on ${engine}`, () => {
+    let env: TestEnv;
+    beforeAll(async () => {
+      env = await testEnv({
+        engine,
+        extend(app) {
+          // A keyed route whose handler fails, to see the refund of a server error end to end.
+          app.get('/v1/test/fails', {
+            config: {
+              meta: { doc: 'none', operationId: 'test.fails', summary: 'fails', keyed: true, price: fixed('search', 2) },
+            },
+            handler: async () => {
+              throw new Error('connection string postgres://secret@db/internal failed');
+            },
+          });
+        },
+      });
+    });
+    afterAll(() => env.close());
+
+    const get = (user: Customer, url: string) => env.app.inject({ method: 'GET', url, headers: bearer(user.key) });
+    const account = async (user: Customer) => (await get(user, '/v1/datasets/account')).json();
+
+    for (const [name, url, credits] of ROUTES) {
+      it(`${name} costs ${credits} credits`, async () => {
+        const user = await customer(env.deps);
+        const res = await get(user, url);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['x-credits-cost']).toBe(String(credits));
+        expect(res.headers['x-credits-remaining']).toBe(String(1_000_000 - credits));
+        expect(res.headers['x-plan']).toBe('desk');
+        expect(res.headers['x-request-id']).toMatch(/^req_/);
+        expect((await account(user)).credits).toMatchObject({ charged: credits, balance: 1_000_000 - credits });
+      });
+    }
+
+    it('account and usage routes cost 0 and carry the credit headers', async () => {
+      const user = await customer(env.deps);
+      for (const url of ['/v1/datasets/account', '/v1/datasets/usage']) {
+        const res = await get(user, url);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['x-credits-cost']).toBe('0');
+        expect(res.headers['x-credits-remaining']).toBe('1000000');
+        expect(res.headers['x-plan']).toBe('desk');
+      }
+    });
+
+    it('402 insufficient_credits when the balance is short, never below zero', async () => {
+      const user = await customer(env.deps);
+      await setBalance(env.deps.store.db, user.accountId, 5);
+      expect((await get(user, '/v1/awards')).statusCode).toBe(200);
+      const refused = await get(user, '/v1/awards');
+      expect(refused.statusCode).toBe(402);
+      expect(refused.json().error).toBe('insufficient_credits');
+      expect(refused.headers['x-credits-cost']).toBe('0');
+      expect(refused.headers['x-credits-remaining']).toBe('1');
+      expect((await get(user, '/v1/macro/cpi')).statusCode).toBe(200);
+      expect((await get(user, '/v1/macro/cpi')).statusCode).toBe(402);
+      expect((await account(user)).credits.balance).toBe(0);
+    });
+
+    it('error responses carry the credit headers too', async () => {
+      const user = await customer(env.deps);
+      const res = await get(user, '/v1/awards?limit=0');
+      expect(res.statusCode).toBe(400);
+      expect(res.headers).toMatchObject({ 'x-credits-cost': '0', 'x-credits-remaining': '1000000', 'x-plan': 'desk' });
+      const anonymous = await env.app.inject({ method: 'GET', url: '/v1/awards' });
+      expect(anonymous.headers['x-credits-cost']).toBe('0');
+      expect(anonymous.headers['x-request-id']).toBe(anonymous.json().requestId);
+    });
+
+    it('an invalid call is not charged', async () => {
+      const user = await customer(env.deps);
+      for (const url of ['/v1/awards?limit=201', '/v1/awards?bogus=1', '/v1/kpis/AAPL?from=2024-02-01&to=2024-01-01']) {
+        expect((await get(user, url)).statusCode).toBe(400);
+      }
+      expect((await account(user)).credits.charged).toBe(0);
+    });
+
+    it('429 rate_limited past the plan credits per minute, with Retry-After and RateLimit headers', async () => {
+      const user = await customer(env.deps);
+      await setPlan(env.deps.store.db, user.accountId, 'enterprise');
+      await setContract(env.deps.store.db, user.accountId, { creditsPerMonth: 1000, creditsPerMinute: 20 });
+      // 20 credits per minute admit two 10-credit calls in one window; the window may turn over between them.
+      let limited = null;
+      for (let i = 0; i < 6 && !limited; i += 1) {
+        const res = await get(user, `/v1/awards/${A}`);
+        if (res.statusCode === 429) limited = res;
+        else expect(res.statusCode).toBe(200);
+      }
+      expect(limited).not.toBeNull();
+      expect(limited?.json().error).toBe('rate_limited');
+      const retry = Number(limited?.headers['retry-after']);
+      expect(retry).toBeGreaterThanOrEqual(1);
+      expect(retry).toBeLessThanOrEqual(60);
+      expect(limited?.headers['ratelimit-policy']).toBe('"credits";q=20;w=60');
+      expect(limited?.headers.ratelimit).toMatch(/^"credits";r=\d+;t=\d+$/);
+      expect(limited?.headers['x-credits-cost']).toBe('0');
+      const after = await account(user);
+      expect(after.credits.charged % 10).toBe(0);
+      expect(after.credits.balance).toBe(1000 - after.credits.charged);
+    });
+
+    it('a call that fails with a server error is refunded and leaks nothing', async () => {
+      const user = await customer(env.deps);
+      const res = await get(user, '/v1/test/fails');
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({
+        error: 'internal_error',
+        message: expect.any(String),
+        requestId: res.headers['x-request-id'],
+      });
+      expect(res.body).not.toMatch(/secret|postgres|at .*\.ts|Error:/);
+      expect(res.headers['x-credits-cost']).toBe('0');
+      expect(res.headers['x-credits-remaining']).toBe('1000000');
+      const after = await account(user);
+      expect(after.credits).toMatchObject({ charged: 4, refunded: 4, balance: 1_000_000 });
+      const rows = await env.deps.store.db
+        .selectFrom('ledger')
+        .select(['kind', 'amount'])
+        .where('account_id', '=', user.accountId)
+        .where('kind', 'in', ['charge', 'refund'])
+        .orderBy('id')
+        .execute();
+      expect(rows.map((r) => [r.kind, Number(r.amount)])).toEqual([
+        ['charge', -4],
+        ['refund', 4],
+      ]);
+    });
+
+    it('concurrent calls never take the balance below zero, and each charge is one ledger row', async () => {
+      const user = await customer(env.deps);
+      await setBalance(env.deps.store.db, user.accountId, 40);
+      const results = await Promise.all(Array.from({ length: 30 }, () => get(user, '/v1/awards')));
+      const codes = results.map((r) => r.statusCode);
+      expect(codes.filter((c) => c === 200)).toHaveLength(10);
+      expect(codes.filter((c) => c === 402)).toHaveLength(20);
+      const charges = await env.deps.store.db
+        .selectFrom('ledger')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', user.accountId)
+        .where('kind', '=', 'charge')
+        .executeTakeFirstOrThrow();
+      expect(Number(charges.n)).toBe(10);
+      expect((await account(user)).credits.balance).toBe(0);
+    });
+
+    it('usage counts calls and credits by dataset and call type', async () => {
+      const user = await customer(env.deps);
+      await get(user, '/v1/awards');
+      await get(user, '/v1/awards');
+      await get(user, '/v1/kpis/AAPL?from=2024-01-01');
+      await get(user, '/v1/kpis/AAPL');
+      await env.deps.usage.flush();
+      const usage = (await get(user, '/v1/datasets/usage')).json();
+      expect(usage.totals).toEqual({ calls: 4, credits: 14 });
+      expect(usage.datasets).toEqual([
+        { dataset: 'awards', calls: 2, credits: 8, callTypes: [{ callType: 'search', calls: 2, credits: 8 }] },
+        {
+          dataset: 'kpis-guidance',
+          calls: 2,
+          credits: 6,
+          callTypes: [
+            { callType: 'history', calls: 1, credits: 4 },
+            { callType: 'lookup', calls: 1, credits: 2 },
+          ],
+        },
+      ]);
+    });
+  });
+}

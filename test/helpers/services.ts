@@ -1,0 +1,54 @@
+// Global setup: finds PostgreSQL and Redis for the suites that are about them. With
+// QUARRY_TEST_REQUIRE_SERVICES=1 (as CI sets it) a missing service fails the run instead of skipping.
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgUrl: string | null;
+    redisUrl: string | null;
+  }
+}
+
+const PG_URL = process.env.QUARRY_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.QUARRY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function probePostgres(): Promise<string | null> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return null;
+  } catch (error) {
+    return (error as Error).message || String(error);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function probeRedis(): Promise<string | null> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0 });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    await redis.ping();
+    return null;
+  } catch (error) {
+    return (error as Error).message || String(error);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const [pgProblem, redisProblem] = await Promise.all([probePostgres(), probeRedis()]);
+  const required = process.env.QUARRY_TEST_REQUIRE_SERVICES === '1';
+  if (required && (pgProblem || redisProblem)) {
+    throw new Error(`required test services are unreachable: postgres: ${pgProblem ?? 'ok'}; redis: ${redisProblem ?? 'ok'}`);
+  }
+  if (pgProblem) console.log(`Skipping the PostgreSQL suites: ${PG_URL} is unreachable (${pgProblem}).`);
+  if (redisProblem) console.log(`Skipping the Redis suites: ${REDIS_URL} is unreachable (${redisProblem}).`);
+  project.provide('pgUrl', pgProblem ? null : PG_URL);
+  project.provide('redisUrl', redisProblem ? null : REDIS_URL);
+}
