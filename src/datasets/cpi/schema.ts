@@ -20,9 +20,10 @@ export const CpiRow = Type.Object({
   contribution: num,
   contributionYoy: num,
   read: Nullable(Type.String()),
-  history: Type.Array(Type.Tuple([Type.String(), num, num]), {
-    description: '[period YYYY-MM, month-on-month change %, year-on-year change %], oldest first.',
-  }),
+  history: Type.Array(
+    Type.Array(Type.Union([Type.String(), Type.Number(), Type.Null()]), { minItems: 3, maxItems: 3 }),
+    { description: 'Triples [period YYYY-MM, month-on-month change %, year-on-year change %], oldest first.' },
+  ),
 });
 
 export const CpiData = Type.Object({

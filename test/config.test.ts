@@ -1,0 +1,72 @@
+// Config: read once from the environment; a bad value stops the process with a message naming the variable.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/app/config.js';
+
+describe('config', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: null,
+      redisUrl: null,
+      dataApiEnabled: false,
+      trustProxy: [],
+      logLevel: 'info',
+    });
+    expect(config.dataDir).toMatch(/\/data$/);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      QUARRY_DATA_DIR: '/tmp/q',
+      DATABASE_URL: 'postgres://u@h:5432/d',
+      REDIS_URL: 'redis://h:6379',
+      DATA_API_ENABLED: 'true',
+      TRUST_PROXY: 'loopback, 10.0.0.0/8,::1',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toEqual({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/tmp/q',
+      databaseUrl: 'postgres://u@h:5432/d',
+      redisUrl: 'redis://h:6379',
+      dataApiEnabled: true,
+      trustProxy: ['loopback', '10.0.0.0/8', '::1'],
+      logLevel: 'warn',
+    });
+  });
+
+  const bad: [Record<string, string>, string][] = [
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ DATA_API_ENABLED: 'maybe' }, 'DATA_API_ENABLED'],
+    [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/40' }, 'TRUST_PROXY'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ];
+  for (const [env, variable] of bad) {
+    it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
+      expect(() => loadConfig(env)).toThrowError(ConfigError);
+      expect(() => loadConfig(env)).toThrowError(new RegExp(`^${variable}: `));
+    });
+  }
+
+  it('a bad value stops the process with a message naming the variable', () => {
+    const run = spawnSync(process.execPath, ['dist/cli/main.js', 'serve'], {
+      env: { ...process.env, PORT: 'abc' },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/PORT: expected a port number/);
+    expect(run.stdout).toBe('');
+  });
+});
