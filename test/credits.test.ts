@@ -34,7 +34,13 @@ for (const { engine, skip } of ENGINES) {
           // A keyed route whose handler fails, to see the refund of a server error end to end.
           app.get('/v1/test/fails', {
             config: {
-              meta: { doc: 'none', operationId: 'test.fails', summary: 'fails', keyed: true, price: fixed('search', 2) },
+              meta: {
+                doc: 'none',
+                operationId: 'test.fails',
+                summary: 'fails',
+                keyed: true,
+                price: fixed('search', 2),
+              },
             },
             handler: async () => {
               throw new Error('connection string postgres://secret@db/internal failed');
@@ -45,7 +51,8 @@ for (const { engine, skip } of ENGINES) {
     });
     afterAll(() => env.close());
 
-    const get = (user: Customer, url: string) => env.app.inject({ method: 'GET', url, headers: bearer(user.key) });
+    const get = (user: Customer, url: string) =>
+      env.app.inject({ method: 'GET', url, headers: bearer(user.key) });
     const account = async (user: Customer) => (await get(user, '/v1/datasets/account')).json();
 
     for (const [name, url, credits] of ROUTES) {
@@ -57,7 +64,10 @@ for (const { engine, skip } of ENGINES) {
         expect(res.headers['x-credits-remaining']).toBe(String(1_000_000 - credits));
         expect(res.headers['x-plan']).toBe('desk');
         expect(res.headers['x-request-id']).toMatch(/^req_/);
-        expect((await account(user)).credits).toMatchObject({ charged: credits, balance: 1_000_000 - credits });
+        expect((await account(user)).credits).toMatchObject({
+          charged: credits,
+          balance: 1_000_000 - credits,
+        });
       });
     }
 
@@ -90,7 +100,11 @@ for (const { engine, skip } of ENGINES) {
       const user = await customer(env.deps);
       const res = await get(user, '/v1/awards?limit=0');
       expect(res.statusCode).toBe(400);
-      expect(res.headers).toMatchObject({ 'x-credits-cost': '0', 'x-credits-remaining': '1000000', 'x-plan': 'desk' });
+      expect(res.headers).toMatchObject({
+        'x-credits-cost': '0',
+        'x-credits-remaining': '1000000',
+        'x-plan': 'desk',
+      });
       const anonymous = await env.app.inject({ method: 'GET', url: '/v1/awards' });
       expect(anonymous.headers['x-credits-cost']).toBe('0');
       expect(anonymous.headers['x-request-id']).toBe(anonymous.json().requestId);
@@ -98,7 +112,11 @@ for (const { engine, skip } of ENGINES) {
 
     it('an invalid call is not charged', async () => {
       const user = await customer(env.deps);
-      for (const url of ['/v1/awards?limit=201', '/v1/awards?bogus=1', '/v1/kpis/AAPL?from=2024-02-01&to=2024-01-01']) {
+      for (const url of [
+        '/v1/awards?limit=201',
+        '/v1/awards?bogus=1',
+        '/v1/kpis/AAPL?from=2024-02-01&to=2024-01-01',
+      ]) {
         expect((await get(user, url)).statusCode).toBe(400);
       }
       expect((await account(user)).credits.charged).toBe(0);
@@ -182,7 +200,12 @@ for (const { engine, skip } of ENGINES) {
       const usage = (await get(user, '/v1/datasets/usage')).json();
       expect(usage.totals).toEqual({ calls: 4, credits: 14 });
       expect(usage.datasets).toEqual([
-        { dataset: 'awards', calls: 2, credits: 8, callTypes: [{ callType: 'search', calls: 2, credits: 8 }] },
+        {
+          dataset: 'awards',
+          calls: 2,
+          credits: 8,
+          callTypes: [{ callType: 'search', calls: 2, credits: 8 }],
+        },
         {
           dataset: 'kpis-guidance',
           calls: 2,

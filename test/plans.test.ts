@@ -13,14 +13,24 @@ describe('plans', () => {
     expect(planLimits('none', NO_CONTRACT)).toEqual({ creditsPerMonth: 0, creditsPerMinute: 0, maxKeys: 0 });
   });
   it('basic: 150000 credits per month, 300 per minute, 5 keys', () => {
-    expect(planLimits('basic', NO_CONTRACT)).toEqual({ creditsPerMonth: 150000, creditsPerMinute: 300, maxKeys: 5 });
+    expect(planLimits('basic', NO_CONTRACT)).toEqual({
+      creditsPerMonth: 150000,
+      creditsPerMinute: 300,
+      maxKeys: 5,
+    });
   });
   it('desk: 1000000 credits per month, 1200 per minute, 20 keys', () => {
-    expect(planLimits('desk', NO_CONTRACT)).toEqual({ creditsPerMonth: 1000000, creditsPerMinute: 1200, maxKeys: 20 });
+    expect(planLimits('desk', NO_CONTRACT)).toEqual({
+      creditsPerMonth: 1000000,
+      creditsPerMinute: 1200,
+      maxKeys: 20,
+    });
   });
   it('enterprise: by contract, 6000 per minute and 100 keys until a contract sets them', () => {
     expect(planLimits('enterprise', NO_CONTRACT)).toMatchObject({ creditsPerMinute: 6000, maxKeys: 100 });
-    expect(planLimits('enterprise', { creditsPerMonth: 5_000_000, creditsPerMinute: 9000, maxKeys: 250 })).toEqual({
+    expect(
+      planLimits('enterprise', { creditsPerMonth: 5_000_000, creditsPerMinute: 9000, maxKeys: 250 }),
+    ).toEqual({
       creditsPerMonth: 5_000_000,
       creditsPerMinute: 9000,
       maxKeys: 250,
@@ -45,8 +55,18 @@ describe('plans', () => {
         const user = await customer(env.deps, { plan });
         const view = await account(user.key);
         expect(view.plan).toBe(plan);
-        expect(view.limits).toEqual({ creditsPerMonth: perMonth, creditsPerMinute: perMinute, maxKeys: keys });
-        expect(view.credits).toEqual({ allowance: perMonth, charged: 0, refunded: 0, adjusted: 0, balance: perMonth });
+        expect(view.limits).toEqual({
+          creditsPerMonth: perMonth,
+          creditsPerMinute: perMinute,
+          maxKeys: keys,
+        });
+        expect(view.credits).toEqual({
+          allowance: perMonth,
+          charged: 0,
+          refunded: 0,
+          adjusted: 0,
+          balance: perMonth,
+        });
         expect(view.keys).toEqual({ used: 1, allowed: keys });
         expect(Date.parse(view.period.end)).toBeGreaterThan(Date.parse(view.period.start));
         expect(view.period.end).toMatch(/-01T00:00:00\.000Z$/);
@@ -67,7 +87,8 @@ describe('plans', () => {
       const user = await customer(env.deps, { plan: 'basic' });
       const db = env.deps.store.db;
       const made = [];
-      for (let i = 0; i < 4; i += 1) made.push(await createKey(db, { accountId: user.accountId, api: 'datasets' }));
+      for (let i = 0; i < 4; i += 1)
+        made.push(await createKey(db, { accountId: user.accountId, api: 'datasets' }));
       await expect(createKey(db, { accountId: user.accountId, api: 'datasets' })).rejects.toMatchObject({
         code: 'key_limit_reached',
       });
@@ -79,7 +100,9 @@ describe('plans', () => {
 
     it('creating a key without a plan is refused with plan_required (402)', async () => {
       const user = await customer(env.deps, { plan: 'none' });
-      const error = await createKey(env.deps.store.db, { accountId: user.accountId, api: 'datasets' }).catch((e) => e);
+      const error = await createKey(env.deps.store.db, { accountId: user.accountId, api: 'datasets' }).catch(
+        (e) => e,
+      );
       expect(error).toBeInstanceOf(AppError);
       expect(error).toMatchObject({ code: 'plan_required', status: 402 });
     });

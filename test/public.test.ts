@@ -13,14 +13,17 @@ describe('public routes', () => {
     env = await testEnv();
   });
   afterAll(() => env.close());
-  const get = (url: string, headers: Record<string, string> = {}) => env.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    env.app.inject({ method: 'GET', url, headers });
 
   it('GET /v1/datasets lists the seven datasets with the catalog entry fields', async () => {
     const res = await get('/v1/datasets');
     expect(res.statusCode).toBe(200);
     const { datasets } = res.json();
     expect(datasets.map((d: { id: string }) => d.id)).toEqual(DATASETS);
-    const costs = Object.fromEntries(datasets.map((d: { id: string; creditCost: number }) => [d.id, d.creditCost]));
+    const costs = Object.fromEntries(
+      datasets.map((d: { id: string; creditCost: number }) => [d.id, d.creditCost]),
+    );
     // The cheapest call of each dataset, from the spec's route table.
     expect(costs).toEqual({
       awards: 4,
@@ -32,8 +35,20 @@ describe('public routes', () => {
       cot: 1,
     });
     for (const entry of datasets) {
-      expect(Object.keys(entry).sort()).toEqual(['class', 'classLabel', 'creditCost', 'id', 'name', 'plans', 'status']);
-      expect(entry).toMatchObject({ status: 'live', class: 'sellable', plans: ['basic', 'desk', 'enterprise'] });
+      expect(Object.keys(entry).sort()).toEqual([
+        'class',
+        'classLabel',
+        'creditCost',
+        'id',
+        'name',
+        'plans',
+        'status',
+      ]);
+      expect(entry).toMatchObject({
+        status: 'live',
+        class: 'sellable',
+        plans: ['basic', 'desk', 'enterprise'],
+      });
     }
   });
 
@@ -98,7 +113,9 @@ describe('public routes', () => {
     }
 
     it('needs no key and spends nothing', async () => {
-      const res = await get('/v1/datasets/cost?endpoint=awards.list', { authorization: 'Bearer gds_whatever' });
+      const res = await get('/v1/datasets/cost?endpoint=awards.list', {
+        authorization: 'Bearer gds_whatever',
+      });
       expect(res.statusCode).toBe(200);
       expect(res.headers['x-credits-cost']).toBeUndefined();
     });
@@ -120,7 +137,9 @@ describe('public routes', () => {
 
     it('documents every route of the API', () => {
       const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
-        Object.entries(ops as object).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+        Object.entries(ops as object).map(
+          ([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`,
+        ),
       );
       expect(routes.sort()).toEqual(
         [
@@ -192,7 +211,9 @@ describe('public routes', () => {
   describe('GET /v1/datasets/{dataset}/sample', () => {
     for (const dataset of DATASETS) {
       it(`serves a synthetic ${dataset} sample at 0 credits`, async () => {
-        const res = await get(`/v1/datasets/${dataset}/sample`, { 'x-forwarded-for': `10.0.0.${DATASETS.indexOf(dataset)}` });
+        const res = await get(`/v1/datasets/${dataset}/sample`, {
+          'x-forwarded-for': `10.0.0.${DATASETS.indexOf(dataset)}`,
+        });
         expect(res.statusCode).toBe(200);
         const { data, meta } = res.json();
         expect(meta).toMatchObject({ dataset, sample: true, asOf: null, lastUpdated: null });
@@ -225,7 +246,11 @@ describe('public routes', () => {
   it('404 not_found with a request id for an unknown route', async () => {
     const res = await get('/v1/nothing/here');
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'not_found', message: expect.any(String), requestId: res.headers['x-request-id'] });
+    expect(res.json()).toEqual({
+      error: 'not_found',
+      message: expect.any(String),
+      requestId: res.headers['x-request-id'],
+    });
   });
 });
 

@@ -36,7 +36,10 @@ for (const value of ['', 'false']) {
       it(`503 data_api_disabled on ${url}`, async () => {
         const res = await env.app.inject({ method: 'GET', url, headers: bearer(key) });
         expect(res.statusCode).toBe(503);
-        expect(res.json()).toMatchObject({ error: 'data_api_disabled', requestId: expect.stringMatching(/^req_/) });
+        expect(res.json()).toMatchObject({
+          error: 'data_api_disabled',
+          requestId: expect.stringMatching(/^req_/),
+        });
       });
     }
 

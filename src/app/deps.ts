@@ -16,15 +16,13 @@ export interface Deps {
 }
 
 export interface DepsOptions {
-  /** Bring the schema up to date first (the server and most commands do). */
-  migrate?: boolean;
   clock?: () => Date;
 }
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    if (options.migrate !== false) await migrate(store);
+    await migrate(store);
   } catch (error) {
     await store.close();
     throw error;

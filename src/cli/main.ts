@@ -2,6 +2,7 @@
 // The quarry command: serve, migrate, and the admin commands for accounts and keys.
 import { loadConfig } from '../app/config.js';
 import { createDeps } from '../app/deps.js';
+import { openStore } from '../store/engine.js';
 import { migrate } from '../store/migrate.js';
 import { accountsCommand } from './accounts.js';
 import { keysCommand } from './keys.js';
@@ -39,12 +40,18 @@ async function main(argv: string[]): Promise<number> {
     await serveCommand(config, deps, rest);
     return -1;
   }
-  const deps = await createDeps(config, { migrate: command !== 'migrate' });
+  if (command === 'migrate') {
+    const store = openStore(config);
+    try {
+      printResult({ applied: await migrate(store) });
+    } finally {
+      await store.close();
+    }
+    return 0;
+  }
+  const deps = await createDeps(config);
   try {
     switch (command) {
-      case 'migrate':
-        printResult({ applied: await migrate(deps.store) });
-        break;
       case 'accounts':
         printResult(await accountsCommand(deps, rest));
         break;

@@ -13,7 +13,7 @@ export function say(message: string): void {
   process.stderr.write(`${message}\n`);
 }
 
-/** A clear one-line message for the failures a user can act on; a stack only for the unexpected. */
+/** A clear one-line message; no stack traces on the terminal. */
 export function explain(error: unknown): string {
   if (error instanceof UsageError) return `quarry: ${error.message}\nRun "quarry help" for the commands.`;
   if (error instanceof ConfigError) return `quarry: configuration: ${error.message}`;
@@ -22,5 +22,5 @@ export function explain(error: unknown): string {
   if (error instanceof Error && 'code' in error && error.code === 'ECONNREFUSED') {
     return `quarry: cannot reach the store: ${error.message}`;
   }
-  return `quarry: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+  return `quarry: unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
 }

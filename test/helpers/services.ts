@@ -45,7 +45,9 @@ export default async function setup(project: TestProject) {
   const [pgProblem, redisProblem] = await Promise.all([probePostgres(), probeRedis()]);
   const required = process.env.QUARRY_TEST_REQUIRE_SERVICES === '1';
   if (required && (pgProblem || redisProblem)) {
-    throw new Error(`required test services are unreachable: postgres: ${pgProblem ?? 'ok'}; redis: ${redisProblem ?? 'ok'}`);
+    throw new Error(
+      `required test services are unreachable: postgres: ${pgProblem ?? 'ok'}; redis: ${redisProblem ?? 'ok'}`,
+    );
   }
   if (pgProblem) console.log(`Skipping the PostgreSQL suites: ${PG_URL} is unreachable (${pgProblem}).`);
   if (redisProblem) console.log(`Skipping the Redis suites: ${REDIS_URL} is unreachable (${redisProblem}).`);

@@ -22,7 +22,9 @@ export const CpiRow = Type.Object({
   read: Nullable(Type.String()),
   history: Type.Array(
     Type.Array(Type.Union([Type.String(), Type.Number(), Type.Null()]), { minItems: 3, maxItems: 3 }),
-    { description: 'Triples [period YYYY-MM, month-on-month change %, year-on-year change %], oldest first.' },
+    {
+      description: 'Triples [period YYYY-MM, month-on-month change %, year-on-year change %], oldest first.',
+    },
   ),
 });
 

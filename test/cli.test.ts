@@ -1,0 +1,183 @@
+// The admin CLI: one JSON object on stdout, messages on stderr, non-zero exit with a clear message on
+// error; it works on the same store as a running server, whose next calls see the change within 2 seconds.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServer } from './helpers/server.js';
+
+const exec = promisify(execFile);
+
+describe('quarry CLI', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-cli-'));
+  const env = { ...process.env, QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn' };
+  let server: ServerProcess;
+
+  async function quarry(...args: string[]) {
+    try {
+      const { stdout, stderr } = await exec(process.execPath, ['dist/cli/main.js', ...args], { env });
+      return { code: 0, stdout, stderr, json: JSON.parse(stdout) };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr, json: null };
+    }
+  }
+
+  beforeAll(async () => {
+    expect((await quarry('migrate')).code).toBe(0);
+    server = await startServer({ QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true' });
+  });
+  afterAll(async () => {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const call = (key: string) =>
+    fetch(`${server.url}/v1/macro/cpi`, { headers: { authorization: `Bearer ${key}` } }).then(
+      async (res) => ({
+        status: res.status,
+        body: (await res.json()) as { error?: string },
+        remaining: res.headers.get('x-credits-remaining'),
+      }),
+    );
+
+  it('accounts create prints {id, email, plan, emailConfirmed}', async () => {
+    const result = await quarry(
+      'accounts',
+      'create',
+      '--email',
+      'Ops@Example.com',
+      '--plan',
+      'basic',
+      '--confirmed',
+    );
+    expect(result.code).toBe(0);
+    expect(result.json).toEqual({
+      id: expect.stringMatching(/^acct_/),
+      email: 'ops@example.com',
+      plan: 'basic',
+      emailConfirmed: true,
+    });
+    expect(result.stdout.trim().startsWith('{')).toBe(true);
+    expect(result.stdout.trim().endsWith('}')).toBe(true);
+  });
+
+  it('keys create, then revoke: the running server refuses the key within 2 seconds', async () => {
+    const { json: account } = await quarry(
+      'accounts',
+      'create',
+      '--email',
+      'keys@example.com',
+      '--plan',
+      'desk',
+      '--confirmed',
+    );
+    const created = await quarry('keys', 'create', account.id, '--api', 'datasets');
+    expect(created.json).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      api: 'datasets',
+      prefix: expect.any(String),
+    });
+    expect(created.json.key).toMatch(/^gds_[A-Za-z0-9]{33}$/);
+    expect(created.stderr).toMatch(/shown once/);
+    expect((await call(created.json.key)).status).toBe(200);
+
+    const listed = await quarry('keys', 'list', account.id);
+    expect(listed.json.keys).toHaveLength(1);
+    expect(JSON.stringify(listed.json)).not.toContain(created.json.key);
+
+    expect((await quarry('keys', 'revoke', created.json.id)).json.revokedAt).toEqual(expect.any(String));
+    const started = Date.now();
+    await expect
+      .poll(async () => (await call(created.json.key)).body.error, { timeout: 2000, interval: 100 })
+      .toBe('invalid_key');
+    expect(Date.now() - started).toBeLessThanOrEqual(2000);
+  });
+
+  it('set-balance, set-plan and confirm-email reach the running server within 2 seconds', async () => {
+    const { json: account } = await quarry(
+      'accounts',
+      'create',
+      '--email',
+      'flow@example.com',
+      '--plan',
+      'desk',
+    );
+    const { json: key } = await quarry('keys', 'create', account.id, '--api', 'datasets');
+    expect((await call(key.key)).body.error).toBe('key_disabled');
+    await quarry('accounts', 'confirm-email', account.id);
+    await expect.poll(async () => (await call(key.key)).status, { timeout: 2000, interval: 100 }).toBe(200);
+
+    const shown = await quarry('accounts', 'set-balance', account.id, '7');
+    expect(shown.json.credits).toMatchObject({ balance: 7 });
+    expect((await call(key.key)).remaining).toBe('6');
+
+    await quarry('accounts', 'set-plan', account.id, 'none');
+    await expect
+      .poll(async () => (await call(key.key)).body.error, { timeout: 2000, interval: 100 })
+      .toBe('plan_required');
+  });
+
+  it('set-contract and set-market-plan update the account', async () => {
+    const { json: account } = await quarry(
+      'accounts',
+      'create',
+      '--email',
+      'big@example.com',
+      '--plan',
+      'enterprise',
+      '--confirmed',
+    );
+    const contract = await quarry(
+      'accounts',
+      'set-contract',
+      account.id,
+      '--credits-per-month',
+      '5000000',
+      '--max-keys',
+      '300',
+    );
+    expect(contract.json.limits).toEqual({ creditsPerMonth: 5000000, creditsPerMinute: 6000, maxKeys: 300 });
+    expect(contract.json.credits.balance).toBe(5000000);
+    const market = await quarry('accounts', 'set-market-plan', account.id, 'paid');
+    expect(market.json.marketPlan).toBe('paid');
+    const shown = await quarry('accounts', 'show', account.id);
+    expect(shown.json).toMatchObject({ plan: 'enterprise', marketPlan: 'paid', emailConfirmed: true });
+  });
+
+  const failures: [string[], RegExp][] = [
+    [['accounts', 'show', 'acct_missing'], /not_found: no account acct_missing/],
+    [['accounts', 'create'], /needs --email/],
+    [['accounts', 'create', '--email', 'not-an-email'], /not an email address/],
+    [['accounts', 'set-plan', 'acct_x', 'gold'], /PLAN must be one of none, basic, desk, enterprise/],
+    [['accounts', 'set-balance', 'acct_x', '-5'], /./],
+    [['keys', 'create', 'acct_x', '--api', 'ftp'], /--api must be one of datasets, market, news/],
+    [['keys', 'revoke', 'key_missing'], /not_found/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+    [['accounts', 'show'], /expected ID/],
+  ];
+  for (const [args, message] of failures) {
+    it(`quarry ${args.join(' ')} fails with a clear message`, async () => {
+      const result = await quarry(...args);
+      expect(result.code).not.toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+
+  it('keys create without a plan is refused with plan_required', async () => {
+    const { json: account } = await quarry(
+      'accounts',
+      'create',
+      '--email',
+      'noplan@example.com',
+      '--confirmed',
+    );
+    const result = await quarry('keys', 'create', account.id, '--api', 'datasets');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/plan_required/);
+  });
+});

@@ -1,0 +1,93 @@
+// Nothing lost: kill -9 of the embedded server under load, restart, and the balance still equals the
+// period allowance minus charges plus refunds, as the ledger records them and the account route says.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../src/accounts/accounts.js';
+import { createKey } from '../src/accounts/keys.js';
+import { loadConfig } from '../src/app/config.js';
+import { createDeps } from '../src/app/deps.js';
+import { type ServerProcess, startServer } from './helpers/server.js';
+
+describe('kill -9 under load', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-crash-'));
+  let server: ServerProcess | null = null;
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps balance = allowance - charges + refunds, exactly', async () => {
+    const env = { QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true' };
+    const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    const account = await createAccount(deps.store.db, {
+      email: 'crash@example.com',
+      plan: 'desk',
+      emailConfirmed: true,
+    });
+    const key = (await createKey(deps.store.db, { accountId: account.id, api: 'datasets' })).key;
+    await deps.close();
+
+    server = await startServer(env);
+    const target = server.url;
+    let ok = 0;
+    let stop = false;
+    const worker = async () => {
+      while (!stop) {
+        try {
+          const res = await fetch(`${target}/v1/cftc/cot/contracts/067651`, {
+            headers: { 'x-api-key': key },
+          });
+          await res.arrayBuffer();
+          if (res.status === 200) ok += 1;
+        } catch {
+          return; // the server is gone
+        }
+      }
+    };
+    const workers = Array.from({ length: 16 }, worker);
+    await new Promise((r) => setTimeout(r, 1500));
+    await server.stop('SIGKILL');
+    stop = true;
+    await Promise.all(workers);
+    expect(ok).toBeGreaterThan(100);
+
+    server = await startServer(env);
+    const res = await fetch(`${server.url}/v1/datasets/account`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const view = await res.json();
+
+    const db = new SQLite(path.join(dataDir, 'quarry.db'), { readonly: true });
+    const sums = db
+      .prepare(
+        `SELECT SUM(CASE WHEN kind = 'charge' THEN -amount ELSE 0 END) AS charged,
+                SUM(CASE WHEN kind = 'refund' THEN amount ELSE 0 END) AS refunded,
+                SUM(CASE WHEN kind = 'charge' THEN 1 ELSE 0 END) AS charges,
+                SUM(amount) AS total
+         FROM ledger WHERE account_id = ? AND period_start = ?`,
+      )
+      .get(account.id, view.period.start) as {
+      charged: number;
+      refunded: number;
+      charges: number;
+      total: number;
+    };
+    db.close();
+
+    // Every answered call was charged (2 credits each); calls in flight at the kill may be charged unanswered.
+    expect(sums.charges).toBeGreaterThanOrEqual(ok);
+    expect(sums.charged).toBe(sums.charges * 2);
+    expect(view.credits).toEqual({
+      allowance: 1_000_000,
+      charged: sums.charged,
+      refunded: sums.refunded,
+      adjusted: 0,
+      balance: 1_000_000 - sums.charged + sums.refunded,
+    });
+    expect(sums.total).toBe(view.credits.balance);
+    expect(res.headers.get('x-credits-remaining')).toBe(String(view.credits.balance));
+  });
+});
