@@ -122,6 +122,7 @@ describe('public routes', () => {
   });
 
   describe('GET /v1/datasets/openapi.json', () => {
+    // biome-ignore lint/suspicious/noExplicitAny: walking a parsed JSON document
     let doc: Record<string, any>;
     beforeAll(async () => {
       doc = (await get('/v1/datasets/openapi.json')).json();
