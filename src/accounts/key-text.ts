@@ -57,3 +57,12 @@ export function apiOfKeyText(text: string): KeyApi | null {
 export function newId(kind: 'acct' | 'key'): string {
   return `${kind}_${randomToken(20)}`;
 }
+
+const PROCESS_TAG = randomToken(6);
+let sequence = 0;
+
+/** A request id unique across processes: a random tag per process and a counter. Not a secret. */
+export function newRequestId(): string {
+  sequence += 1;
+  return `req_${PROCESS_TAG}${sequence.toString(36).padStart(6, '0')}`;
+}

@@ -6,18 +6,18 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import { randomToken } from '../accounts/key-text.js';
+import { newRequestId } from '../accounts/key-text.js';
 import { registerAccountRoutes } from '../accounts/routes.js';
 import { registerPublicRoutes } from '../datasets/public-routes.js';
 import { registerDatasetRoutes } from '../datasets/routes.js';
-import { authenticateDatasets, PrincipalCache } from './auth.js';
+import { PrincipalCache } from './auth.js';
 import type { Config } from './config.js';
 import type { Meter } from './context.js';
 import type { Deps } from './deps.js';
 import { AppError, type ErrorCode, type ErrorPayload } from './errors.js';
-import { charge, settle } from './metering.js';
+import { attachHooks } from './hooks.js';
 import { OpenApiCollector } from './openapi.js';
-import { checkRawQuery, compile, describeError } from './validation.js';
+import { compile, describeError } from './validation.js';
 
 export interface App extends FastifyInstance {}
 
@@ -27,7 +27,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     // One access line per response from our own onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
-    genReqId: () => `req_${randomToken(16)}`,
+    genReqId: newRequestId,
     requestIdHeader: false,
     bodyLimit: 256 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1100 },
@@ -36,41 +36,28 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
 
   const principals = new PrincipalCache(deps.store.db);
   const openapi = new OpenApiCollector();
-  app.addHook('onRoute', (route) => openapi.collect(route));
+  app.addHook('onRoute', (route) => {
+    const meta = route.config?.meta;
+    if (!meta) return;
+    attachHooks(route, meta, { config, deps, principals });
+    openapi.collect(route);
+  });
 
   app.decorateRequest('meter', null as unknown as Meter);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     request.meter = { principal: null, cost: 0, charged: null, balance: null, rate: null };
     reply.header('x-request-id', request.id);
-    const meta = request.routeOptions.config.meta;
-    if (!meta) return;
-    if (meta.datasetsApi && !config.dataApiEnabled) {
-      throw new AppError('data_api_disabled', 'The stored-datasets API is switched off on this deployment.');
-    }
-    if (meta.keyed) request.meter.principal = await authenticateDatasets(request, principals, deps.clock());
+    done();
   });
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.config.meta?.strictQuery)
-      checkRawQuery(request.query as Record<string, unknown>);
-  });
-  app.addHook('preHandler', async (request) => {
-    const meta = request.routeOptions.config.meta;
-    if (!meta) return;
-    meta.refine?.({
-      params: request.params as Record<string, unknown>,
-      query: request.query as Record<string, unknown>,
+  if (['info', 'debug', 'trace'].includes(config.logLevel)) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
+        'request',
+      );
+      done();
     });
-    if (meta.keyed) await charge(deps, request);
-  });
-  app.addHook('onSend', async (request, reply) => {
-    if (request.routeOptions.config.meta?.keyed) await settle(deps, request, reply);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
-      'request',
-    );
-  });
+  }
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>

@@ -59,7 +59,7 @@ export class OpenApiCollector {
 
   /** Called from Fastify's onRoute hook. */
   collect(route: RouteOptions): void {
-    const meta = route.config && (route.config as { meta?: RouteMeta }).meta;
+    const meta = route.config?.meta;
     if (!meta || meta.doc === 'none') return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {

@@ -23,7 +23,8 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
+  process.stdout.write(`quarry listening at ${address}\n`);
   if (!config.dataApiEnabled) app.log.warn('DATA_API_ENABLED is off: stored-datasets routes answer 503');
 }
 

@@ -14,6 +14,7 @@ import { CALL_TYPE_CREDITS } from './pricing.js';
 import { SAMPLES, SampleData } from './samples.js';
 
 const SAMPLE_LIMIT = 30;
+const SAMPLE_JSON = new Map(Object.entries(SAMPLES).map(([id, sample]) => [id, JSON.stringify(sample)]));
 const HOUR = 3_600_000;
 
 export const Estimate = Type.Object({
@@ -129,7 +130,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
     },
     handler: async (request, reply) => {
       const { dataset } = request.params as { dataset: string };
-      const sample = SAMPLES[dataset];
+      const sample = SAMPLE_JSON.get(dataset);
       if (!sample)
         throw new AppError(
           'not_found',
@@ -144,7 +145,8 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
           { 'retry-after': String(retryAfterSeconds(hit.resetMs)) },
         );
       }
-      return sample;
+      // Static fixtures, serialised once at start; the tests check them against the data shapes.
+      return reply.type('application/json; charset=utf-8').send(sample);
     },
   });
 }

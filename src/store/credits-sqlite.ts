@@ -1,5 +1,6 @@
-// SQLite credit statements: synchronous, each change one IMMEDIATE transaction, so no other process
+// SQLite credit statements: synchronous, each change inside an IMMEDIATE transaction, so no other process
 // (a CLI command, another server on the same file) can interleave between the check and the update.
+// Charges arriving in the same turn of the event loop share one transaction (group commit).
 import type SQLite from 'better-sqlite3';
 import { periodContaining } from '../accounts/periods.js';
 import type { BalanceState, ChargeInput, ChargeOutcome, CreditStore, RefundInput } from './credits.js';
@@ -18,7 +19,8 @@ export class SqliteCredits implements CreditStore {
   private readonly write: SQLite.Statement<
     [string, string, string, number, number, string | null, string | null, string | null, string]
   >;
-  private readonly chargeTx: (input: ChargeInput) => ChargeOutcome | null;
+  private readonly chargeBatch: (inputs: ChargeInput[]) => (ChargeOutcome | null)[];
+  private queue: { input: ChargeInput; resolve(o: ChargeOutcome): void; reject(e: unknown): void }[] = [];
   private readonly refundTx: (input: RefundInput) => number | null;
   private readonly balanceTx: (accountId: string, allowance: number, now: Date) => BalanceState | null;
 
@@ -39,24 +41,34 @@ export class SqliteCredits implements CreditStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
 
-    this.chargeTx = db.transaction((input: ChargeInput) => {
-      const row = this.current(input.accountId, input.allowance, input.now);
-      if (!row) return null;
-      if (row.balance < input.amount) return { ok: false, ...state(row) };
-      const balance = row.balance - input.amount;
-      this.debit.run(input.amount, input.amount, input.accountId);
-      this.write.run(
-        input.accountId,
-        row.period_start,
-        'charge',
-        -input.amount,
-        balance,
-        input.requestId,
-        input.keyId,
-        input.operation,
-        input.now.toISOString(),
-      );
-      return { ok: true, balance, periodStart: row.period_start, periodEnd: row.period_end };
+    this.chargeBatch = db.transaction((inputs: ChargeInput[]) => {
+      const accounts = new Map<string, AccountRow & { charged: number }>();
+      const outcomes = inputs.map((input): ChargeOutcome | null => {
+        let row = accounts.get(input.accountId);
+        if (!row) {
+          const current = this.current(input.accountId, input.allowance, input.now);
+          if (!current) return null;
+          row = { ...current, charged: 0 };
+          accounts.set(input.accountId, row);
+        }
+        if (row.balance < input.amount) return { ok: false, ...state(row) };
+        row.balance -= input.amount;
+        row.charged += input.amount;
+        this.write.run(
+          input.accountId,
+          row.period_start,
+          'charge',
+          -input.amount,
+          row.balance,
+          input.requestId,
+          input.keyId,
+          input.operation,
+          input.now.toISOString(),
+        );
+        return { ok: true, ...state(row) };
+      });
+      for (const [id, row] of accounts) if (row.charged > 0) this.debit.run(row.charged, row.charged, id);
+      return outcomes;
     }).immediate;
 
     this.refundTx = db.transaction((input: RefundInput) => {
@@ -104,8 +116,30 @@ export class SqliteCredits implements CreditStore {
     return { balance: allowance, period_start: period.start, period_end: period.end };
   }
 
-  async charge(input: ChargeInput): Promise<ChargeOutcome> {
-    return orMissing(this.chargeTx(input), input.accountId);
+  /**
+   * Charges wait for the end of the current turn of the event loop and are committed together, in one
+   * IMMEDIATE transaction, in arrival order; each resolves only after that commit.
+   */
+  charge(input: ChargeInput): Promise<ChargeOutcome> {
+    return new Promise((resolve, reject) => {
+      if (this.queue.length === 0) setImmediate(() => this.commitQueued());
+      this.queue.push({ input, resolve, reject });
+    });
+  }
+
+  private commitQueued(): void {
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      const outcomes = this.chargeBatch(batch.map((item) => item.input));
+      batch.forEach((item, i) => {
+        const outcome = outcomes[i];
+        if (outcome) item.resolve(outcome);
+        else item.reject(new Error(`account ${item.input.accountId} vanished during a charge`));
+      });
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+    }
   }
 
   async refund(input: RefundInput): Promise<number | null> {

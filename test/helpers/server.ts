@@ -10,7 +10,7 @@ export interface ServerProcess {
 
 export async function startServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['dist/cli/main.js', 'serve', ...args], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -21,7 +21,7 @@ export async function startServer(env: Record<string, string>, args: string[] = 
     const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+      const match = /quarry listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -1,0 +1,93 @@
+// npm run bench: a keyed route (auth + charge + read) against a raw node:http server returning the same
+// bytes, measured with autocannon in the same run. Each server runs in its own process; autocannon runs here.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import { createAccount, setContract } from '../dist/accounts/accounts.js';
+import { createKey } from '../dist/accounts/keys.js';
+import { loadConfig } from '../dist/app/config.js';
+import { createDeps } from '../dist/app/deps.js';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUTE = process.env.BENCH_ROUTE ?? '/v1/macro/cpi';
+
+function start(args, env, pattern) {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const match = pattern.exec(line);
+      if (match) resolve({ child, port: Number(match[1]) });
+    });
+  });
+}
+
+function measure(url, headers) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+}
+
+function summary(name, result) {
+  return {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50ms: result.latency.p50,
+    p99ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-'));
+const env = { QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn', PORT: '0' };
+const deps = await createDeps(loadConfig(env));
+const account = await createAccount(deps.store.db, {
+  email: 'bench@example.com',
+  plan: 'enterprise',
+  emailConfirmed: true,
+});
+// Enough credits and rate that the benchmark measures the path, not the limits.
+await setContract(deps.store.db, account.id, {
+  creditsPerMonth: 1_000_000_000,
+  creditsPerMinute: 1_000_000_000,
+});
+const key = (await createKey(deps.store.db, { accountId: account.id, api: 'datasets' })).key;
+await deps.close();
+
+const quarry = await start(
+  ['dist/cli/main.js', 'serve'],
+  env,
+  /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/,
+);
+const quarryUrl = `http://127.0.0.1:${quarry.port}${ROUTE}`;
+const headers = { authorization: `Bearer ${key}` };
+const sample = await fetch(quarryUrl, { headers });
+if (sample.status !== 200) throw new Error(`${ROUTE} answered ${sample.status}: ${await sample.text()}`);
+const body = await sample.text();
+
+const raw = await start(['bench/raw-server.js'], { BENCH_BODY: body }, /listening (\d+)/);
+try {
+  await measure(`http://127.0.0.1:${raw.port}/`, {}); // warm-up of the client
+  const baseline = summary('raw node:http', await measure(`http://127.0.0.1:${raw.port}/`, {}));
+  raw.child.kill();
+  const keyed = summary(`quarry GET ${ROUTE} (keyed)`, await measure(quarryUrl, headers));
+  console.table([baseline, keyed]);
+  console.log(
+    `ratio of requests/s: ${(keyed.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} (target >= 0.6); ` +
+      `keyed p99 ${keyed.p99ms} ms (target <= 10) at ${CONNECTIONS} connections, ${DURATION} s each, body ${body.length} bytes`,
+  );
+} finally {
+  raw.child.kill();
+  quarry.child.kill();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,61 @@
+// Route-level hooks, attached at registration from each route's declared meta, so a route pays only for
+// what it declares: the DATA_API_ENABLED switch, key authentication, parameter checks, metering.
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { authenticateDatasets, type PrincipalCache } from './auth.js';
+import type { Config } from './config.js';
+import type { RouteMeta } from './context.js';
+import type { Deps } from './deps.js';
+import { AppError } from './errors.js';
+import { charge, settle } from './metering.js';
+import { checkRawQuery } from './validation.js';
+
+type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+export interface HookContext {
+  config: Config;
+  deps: Deps;
+  principals: PrincipalCache;
+}
+
+function append(
+  route: RouteOptions,
+  name: 'onRequest' | 'preValidation' | 'preHandler' | 'onSend',
+  hook: Hook,
+) {
+  const existing = route[name];
+  const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
+  (route as unknown as Record<string, unknown>)[name] = [...list, hook];
+}
+
+export function attachHooks(
+  route: RouteOptions,
+  meta: RouteMeta,
+  { config, deps, principals }: HookContext,
+): void {
+  if (meta.datasetsApi && !config.dataApiEnabled) {
+    append(route, 'onRequest', async () => {
+      throw new AppError('data_api_disabled', 'The stored-datasets API is switched off on this deployment.');
+    });
+  }
+  if (meta.keyed) {
+    append(route, 'onRequest', async (request) => {
+      request.meter.principal = await authenticateDatasets(request, principals, deps.clock());
+    });
+    append(route, 'onSend', async (request, reply) => settle(deps, request, reply));
+  }
+  if (meta.strictQuery) {
+    append(route, 'preValidation', async (request) =>
+      checkRawQuery(request.query as Record<string, unknown>),
+    );
+  }
+  if (meta.refine || meta.keyed) {
+    const { refine } = meta;
+    append(route, 'preHandler', async (request) => {
+      refine?.({
+        params: request.params as Record<string, unknown>,
+        query: request.query as Record<string, unknown>,
+      });
+      if (meta.keyed) await charge(deps, request);
+    });
+  }
+}
