@@ -30,6 +30,9 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     genReqId: newRequestId,
     requestIdHeader: false,
     bodyLimit: 256 * 1024,
+    exposeHeadRoutes: false,
+    // Malformed URLs and the like are answered by the same error model as everything else.
+    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1100 },
   });
   app.setValidatorCompiler(({ schema }) => compile(schema));
@@ -87,7 +90,7 @@ function sendError(error: FastifyError | AppError, request: FastifyRequest, repl
     request.log.error({ err: error, reqId: request.id }, 'request failed');
   }
   const body: ErrorPayload = { error: code, message, requestId: request.id };
-  return reply.code(statusOf(code)).headers(headers).send(body);
+  return reply.code(statusOf(code)).header('x-request-id', request.id).headers(headers).send(body);
 }
 
 function statusOf(code: ErrorCode): number {

@@ -1,0 +1,68 @@
+// Bad input gets a clear error with a code: never a 500, a stack trace or a hang.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, type Customer, customer, type TestEnv, testEnv } from './helpers/env.js';
+
+describe('bad input', () => {
+  let env: TestEnv;
+  let user: Customer;
+  beforeAll(async () => {
+    env = await testEnv();
+    user = await customer(env.deps);
+  });
+  afterAll(() => env.close());
+
+  const cases: [string, string, number, string][] = [
+    ['GET', '/v1/kpis/%E0%A4%A', 400, 'invalid_params'],
+    ['GET', `/v1/awards?cursor=${'x'.repeat(1025)}`, 400, 'invalid_params'],
+    ['GET', `/v1/awards?query=${'q'.repeat(201)}`, 400, 'invalid_params'],
+    ['GET', '/v1/awards?query=%20%20%20', 400, 'invalid_params'],
+    ['GET', '/v1/awards?minAmount=1e10', 400, 'invalid_params'],
+    ['GET', '/v1/awards?fiscalYear=2024.5', 400, 'invalid_params'],
+    ['GET', '/v1/awards?from=2024-02-30', 400, 'invalid_params'],
+    ['GET', '/v1/awards?limit=ten', 400, 'invalid_params'],
+    ['GET', '/v1/awards?limit[]=1', 400, 'invalid_params'],
+    ['GET', `/v1/kpis/${'A'.repeat(33)}`, 400, 'invalid_params'],
+    ['GET', '/v1/kpis/AA$PL', 400, 'invalid_params'],
+    ['GET', '/v1/exec-pay/AAPL/19999', 400, 'invalid_params'],
+    ['GET', '/v1/cftc/cot/contracts/06765', 400, 'invalid_params'],
+    ['GET', `/v1/awards/${'A'.repeat(40)}`, 400, 'invalid_params'],
+    ['POST', '/v1/awards', 404, 'not_found'],
+    ['DELETE', '/v1/datasets/account', 404, 'not_found'],
+    ['HEAD', '/v1/awards', 404, 'not_found'],
+  ];
+  for (const [method, url, status, code] of cases) {
+    it(`${method} ${url.slice(0, 60)} → ${status} ${code}`, async () => {
+      const res = await env.app.inject({ method: method as 'GET', url, headers: bearer(user.key) });
+      expect(res.statusCode).toBe(status);
+      if (method !== 'HEAD') {
+        expect(res.json()).toMatchObject({ error: code, requestId: res.headers['x-request-id'] });
+        expect(res.json().message.length).toBeGreaterThan(5);
+        expect(res.body).not.toMatch(/\n\s+at /);
+      }
+    });
+  }
+
+  it('none of them cost anything', async () => {
+    const res = await env.app.inject({
+      method: 'GET',
+      url: '/v1/datasets/account',
+      headers: bearer(user.key),
+    });
+    expect(res.json().credits.charged).toBe(0);
+  });
+
+  it('the message names the offending parameter', async () => {
+    const res = await env.app.inject({
+      method: 'GET',
+      url: '/v1/awards?limit=500',
+      headers: bearer(user.key),
+    });
+    expect(res.json().message).toMatch(/"limit"/);
+    const unknown = await env.app.inject({
+      method: 'GET',
+      url: '/v1/macro/cpi?x=1',
+      headers: bearer(user.key),
+    });
+    expect(unknown.json().message).toBe('unknown parameter "x"');
+  });
+});
