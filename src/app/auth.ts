@@ -32,14 +32,14 @@ export class PrincipalCache {
     private readonly clock: () => number = Date.now,
   ) {}
 
+  /** Entries are keyed by the key text itself, so a hit costs no hashing; they live in memory only. */
   async find(keyText: string): Promise<Principal | null> {
-    const hash = hashKey(keyText);
     const now = this.clock();
-    const cached = this.entries.get(hash);
+    const cached = this.entries.get(keyText);
     if (cached && cached.expires > now) return cached.principal;
-    const principal = await findPrincipal(this.db, hash);
+    const principal = await findPrincipal(this.db, hashKey(keyText));
     if (this.entries.size >= MAX_CACHED) this.entries.clear();
-    this.entries.set(hash, { principal, expires: now + CACHE_MS });
+    this.entries.set(keyText, { principal, expires: now + CACHE_MS });
     return principal;
   }
 }
