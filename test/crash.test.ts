@@ -91,3 +91,39 @@ describe('kill -9 under load', () => {
     expect(res.headers.get('x-credits-remaining')).toBe(String(view.credits.balance));
   });
 });
+
+describe('clean shutdown', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-stop-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('SIGTERM writes the buffered usage before the process exits', async () => {
+    const env = { QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true' };
+    const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    const account = await createAccount(deps.store.db, {
+      email: 'stop@example.com',
+      plan: 'basic',
+      emailConfirmed: true,
+    });
+    const key = (await createKey(deps.store.db, { accountId: account.id, api: 'datasets' })).key;
+    await deps.close();
+
+    const server = await startServer(env);
+    for (const url of ['/v1/awards', '/v1/awards', '/v1/events/AAPL', '/v1/macro/cpi']) {
+      const res = await fetch(`${server.url}${url}`, { headers: { 'x-api-key': key } });
+      expect(res.status).toBe(200);
+    }
+    await server.stop('SIGTERM');
+    expect(server.child.exitCode).toBe(0);
+
+    const db = new SQLite(path.join(dataDir, 'quarry.db'), { readonly: true });
+    const rows = db
+      .prepare('SELECT dataset, call_type, calls, credits FROM usage WHERE account_id = ? ORDER BY dataset')
+      .all(account.id);
+    db.close();
+    expect(rows).toEqual([
+      { dataset: 'awards', call_type: 'search', calls: 2, credits: 8 },
+      { dataset: 'cpi', call_type: 'lookup', calls: 1, credits: 1 },
+      { dataset: 'events', call_type: 'search', calls: 1, credits: 2 },
+    ]);
+  });
+});
