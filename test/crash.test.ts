@@ -58,7 +58,7 @@ describe('kill -9 under load', () => {
     const res = await fetch(`${server.url}/v1/datasets/account`, {
       headers: { authorization: `Bearer ${key}` },
     });
-    const view = await res.json();
+    const view = (await res.json()) as { period: { start: string }; credits: { balance: number } };
 
     const db = new SQLite(path.join(dataDir, 'quarry.db'), { readonly: true });
     const sums = db
