@@ -41,7 +41,7 @@ export function attachHooks(
     append(route, 'onRequest', async (request) => {
       request.meter.principal = await authenticateDatasets(request, principals, deps.clock());
     });
-    append(route, 'onSend', async (request, reply) => settle(deps, request, reply));
+    append(route, 'onSend', async (request, reply) => settle(deps, meta, request, reply));
   }
   if (meta.strictQuery) {
     append(route, 'preValidation', async (request) =>
@@ -55,7 +55,7 @@ export function attachHooks(
         params: request.params as Record<string, unknown>,
         query: request.query as Record<string, unknown>,
       });
-      if (meta.keyed) await charge(deps, request);
+      if (meta.keyed) await charge(deps, meta, request);
     });
   }
 }

@@ -1,6 +1,7 @@
 // Metering of keyed stored-datasets calls: per-minute credit limit, the charge before the handler runs,
 // the refund of a call that failed with a server error, and the credit headers on every keyed response.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteMeta } from './context.js';
 import type { Deps } from './deps.js';
 import { AppError } from './errors.js';
 
@@ -25,10 +26,9 @@ export function retryAfterSeconds(resetMs: number): number {
 }
 
 /** Charges the route's price to the caller's account, or throws 429 / 402 having charged nothing. */
-export async function charge(deps: Deps, request: FastifyRequest): Promise<void> {
-  const meta = request.routeOptions.config.meta;
+export async function charge(deps: Deps, meta: RouteMeta, request: FastifyRequest): Promise<void> {
   const { principal } = request.meter;
-  if (!meta?.price || !principal) return;
+  if (!meta.price || !principal) return;
   const price = meta.price(request.query as Record<string, unknown>);
   if (price.credits === 0) return;
 
@@ -77,25 +77,29 @@ export async function charge(deps: Deps, request: FastifyRequest): Promise<void>
 }
 
 /** Refunds a charged call that failed with a server error, then sets the credit headers. */
-export async function settle(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function settle(
+  deps: Deps,
+  meta: RouteMeta,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const { meter } = request;
   const { principal, charged } = meter;
   try {
     if (principal && charged && reply.statusCode >= 500) {
-      const meta = request.routeOptions.config.meta;
       const balance = await deps.credits.refund({
         accountId: principal.account.id,
         amount: charged.amount,
         periodStart: charged.periodStart,
         requestId: request.id,
         keyId: principal.key.id,
-        operation: meta?.operationId ?? 'unknown',
+        operation: meta.operationId,
         now: deps.clock(),
       });
       meter.charged = null;
       meter.cost = 0;
       if (balance !== null) meter.balance = balance;
-      if (meta?.dataset) {
+      if (meta.dataset) {
         deps.usage.record({
           accountId: principal.account.id,
           periodStart: charged.periodStart,

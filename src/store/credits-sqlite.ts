@@ -5,6 +5,23 @@ import type SQLite from 'better-sqlite3';
 import { periodContaining } from '../accounts/periods.js';
 import type { BalanceState, ChargeInput, ChargeOutcome, CreditStore, RefundInput } from './credits.js';
 
+const LEDGER_COLUMNS =
+  'account_id, period_start, kind, amount, balance_after, request_id, key_id, operation, created_at';
+/** 9 columns x 100 rows stays well under SQLite's limit of bound parameters. */
+const MAX_ROWS_PER_INSERT = 100;
+
+type LedgerValues = [
+  string,
+  string,
+  string,
+  number,
+  number,
+  string | null,
+  string | null,
+  string | null,
+  string,
+];
+
 interface AccountRow {
   balance: number;
   period_start: string;
@@ -16,9 +33,8 @@ export class SqliteCredits implements CreditStore {
   private readonly debit: SQLite.Statement<[number, number, string]>;
   private readonly credit: SQLite.Statement<[number, number, string, string]>;
   private readonly open: SQLite.Statement<[string, string, number, number, string]>;
-  private readonly write: SQLite.Statement<
-    [string, string, string, number, number, string | null, string | null, string | null, string]
-  >;
+  private readonly write: SQLite.Statement<LedgerValues>;
+  private readonly inserts = new Map<number, SQLite.Statement<unknown[]>>();
   private readonly chargeBatch: (inputs: ChargeInput[]) => (ChargeOutcome | null)[];
   private queue: { input: ChargeInput; resolve(o: ChargeOutcome): void; reject(e: unknown): void }[] = [];
   private readonly refundTx: (input: RefundInput) => number | null;
@@ -36,13 +52,11 @@ export class SqliteCredits implements CreditStore {
       `UPDATE accounts SET period_start = ?, period_end = ?, allowance = ?, balance = ?,
          period_charged = 0, period_refunded = 0, period_adjusted = 0 WHERE id = ?`,
     );
-    this.write = db.prepare(
-      `INSERT INTO ledger (account_id, period_start, kind, amount, balance_after, request_id, key_id, operation, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.write = db.prepare(`INSERT INTO ledger (${LEDGER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 
     this.chargeBatch = db.transaction((inputs: ChargeInput[]) => {
       const accounts = new Map<string, AccountRow & { charged: number }>();
+      const entries: LedgerValues[] = [];
       const outcomes = inputs.map((input): ChargeOutcome | null => {
         let row = accounts.get(input.accountId);
         if (!row) {
@@ -54,7 +68,7 @@ export class SqliteCredits implements CreditStore {
         if (row.balance < input.amount) return { ok: false, ...state(row) };
         row.balance -= input.amount;
         row.charged += input.amount;
-        this.write.run(
+        entries.push([
           input.accountId,
           row.period_start,
           'charge',
@@ -64,10 +78,14 @@ export class SqliteCredits implements CreditStore {
           input.keyId,
           input.operation,
           input.now.toISOString(),
-        );
+        ]);
         return { ok: true, ...state(row) };
       });
       for (const [id, row] of accounts) if (row.charged > 0) this.debit.run(row.charged, row.charged, id);
+      for (let i = 0; i < entries.length; i += MAX_ROWS_PER_INSERT) {
+        const chunk = entries.slice(i, i + MAX_ROWS_PER_INSERT);
+        this.insertMany(db, chunk.length).run(chunk.flat());
+      }
       return outcomes;
     }).immediate;
 
@@ -93,6 +111,17 @@ export class SqliteCredits implements CreditStore {
       const row = this.current(accountId, allowance, now);
       return row ? state(row) : null;
     }).immediate;
+  }
+
+  /** A prepared INSERT of `count` ledger rows, one statement for a whole batch. */
+  private insertMany(db: SQLite.Database, count: number): SQLite.Statement<unknown[]> {
+    let statement = this.inserts.get(count);
+    if (!statement) {
+      const values = Array.from({ length: count }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      statement = db.prepare(`INSERT INTO ledger (${LEDGER_COLUMNS}) VALUES ${values}`);
+      this.inserts.set(count, statement);
+    }
+    return statement;
   }
 
   /** The account's row, after opening a new period if the last one has ended. Call inside a transaction. */
