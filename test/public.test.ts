@@ -100,6 +100,7 @@ describe('public routes', () => {
       ['endpoint=awards.list&minAmount=1.1234567', /minAmount/],
       ['endpoint=awards.list&query=', /empty/],
       ['endpoint=awards.list&limit=1&limit=2', /repeated/],
+      ['endpoint=cpi.board&endpoint=cot.board', /"endpoint" is repeated/],
       ['endpoint=exec-pay.year&symbol=AAPL&year=1899', /year/],
       ['endpoint=cot.contract&contractCode=1234', /contractCode/],
     ];

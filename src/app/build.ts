@@ -14,12 +14,10 @@ import { PrincipalCache } from './auth.js';
 import type { Config } from './config.js';
 import type { Meter } from './context.js';
 import type { Deps } from './deps.js';
-import { AppError, type ErrorCode, type ErrorPayload } from './errors.js';
+import { AppError, ERROR_STATUS, type ErrorCode, type ErrorPayload } from './errors.js';
 import { attachHooks } from './hooks.js';
 import { OpenApiCollector } from './openapi.js';
 import { compile, describeError } from './validation.js';
-
-export interface App extends FastifyInstance {}
 
 export async function buildApp(config: Config, deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -90,11 +88,7 @@ function sendError(error: FastifyError | AppError, request: FastifyRequest, repl
     request.log.error({ err: error, reqId: request.id }, 'request failed');
   }
   const body: ErrorPayload = { error: code, message, requestId: request.id };
-  return reply.code(statusOf(code)).header('x-request-id', request.id).headers(headers).send(body);
-}
-
-function statusOf(code: ErrorCode): number {
-  return new AppError(code, '').status;
+  return reply.code(ERROR_STATUS[code]).header('x-request-id', request.id).headers(headers).send(body);
 }
 
 function classify(error: FastifyError | AppError): {

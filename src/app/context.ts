@@ -1,6 +1,6 @@
 // What a request carries through the hooks, and what a route declares in its config.
 import type { Principal } from '../accounts/keys.js';
-import type { Price } from '../datasets/pricing.js';
+import type { CallType, Price } from '../datasets/pricing.js';
 
 /** Which API description a route belongs to. */
 export type ApiDoc = 'datasets' | 'market' | 'none';
@@ -9,7 +9,7 @@ export interface Meter {
   principal: Principal | null;
   /** Credits this response costs the caller; 0 until charged, and again 0 after a refund. */
   cost: number;
-  charged: { amount: number; periodStart: string } | null;
+  charged: { amount: number; periodStart: string; callType: CallType } | null;
   balance: number | null;
   rate: { limit: number; remaining: number; resetMs: number } | null;
 }
@@ -32,8 +32,6 @@ export interface RouteMeta {
   dataset?: string;
   /** Checks across parameters that a schema cannot express (e.g. from on or before to). */
   refine?: (input: { params: Record<string, unknown>; query: Record<string, unknown> }) => void;
-  /** Extra response headers to document on success. */
-  sampleLimited?: boolean;
 }
 
 declare module 'fastify' {

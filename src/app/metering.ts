@@ -63,7 +63,11 @@ export async function charge(deps: Deps, meta: RouteMeta, request: FastifyReques
     );
   }
   request.meter.cost = price.credits;
-  request.meter.charged = { amount: price.credits, periodStart: outcome.periodStart };
+  request.meter.charged = {
+    amount: price.credits,
+    periodStart: outcome.periodStart,
+    callType: price.callType,
+  };
   if (meta.dataset) {
     deps.usage.record({
       accountId: account.id,
@@ -104,7 +108,7 @@ export async function settle(
           accountId: principal.account.id,
           periodStart: charged.periodStart,
           dataset: meta.dataset,
-          callType: meta.price?.(request.query as Record<string, unknown>).callType ?? 'lookup',
+          callType: charged.callType,
           calls: -1,
           credits: -charged.amount,
         });

@@ -5,7 +5,7 @@ import type { Deps } from '../app/deps.js';
 import { AppError } from '../app/errors.js';
 import { rateHeaders, retryAfterSeconds } from '../app/metering.js';
 import { responses } from '../app/responses.js';
-import { checkRawQuery, validateOrThrow } from '../app/validation.js';
+import { validateOrThrow } from '../app/validation.js';
 import { Catalog, catalog, DATASET_IDS } from './catalog.js';
 import { Envelope } from './envelope.js';
 import type { DatasetOperation } from './operation.js';
@@ -69,6 +69,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
       meta: {
         ...base,
         operationId: 'credits.estimate',
+        strictQuery: true,
         summary: 'Credits a described call would cost',
         description:
           'Give endpoint and the described call’s own path and query parameters in the same query string; they are ' +
@@ -77,7 +78,6 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
     },
     handler: async (request) => {
       const { endpoint, ...described } = request.query as Record<string, unknown>;
-      checkRawQuery(described);
       const op = OPERATION_BY_ID.get(String(endpoint)) as DatasetOperation;
       validateOrThrow(describedSchema(op), described);
       const paramNames = Object.keys(op.params?.properties ?? {});
