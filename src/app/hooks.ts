@@ -17,11 +17,7 @@ export interface HookContext {
   principals: PrincipalCache;
 }
 
-function append(
-  route: RouteOptions,
-  name: 'onRequest' | 'preValidation' | 'preHandler' | 'onSend',
-  hook: Hook,
-) {
+function append(route: RouteOptions, name: 'onRequest' | 'preHandler' | 'onSend', hook: Hook) {
   const existing = route[name];
   const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
   (route as unknown as Record<string, unknown>)[name] = [...list, hook];
@@ -37,16 +33,16 @@ export function attachHooks(
       throw new AppError('data_api_disabled', 'The stored-datasets API is switched off on this deployment.');
     });
   }
+  // The raw query is checked in onRequest, after the key: a caller learns of a bad key before bad input.
+  const strict = meta.strictQuery === true;
   if (meta.keyed) {
     append(route, 'onRequest', async (request) => {
       request.meter.principal = await authenticateDatasets(request, principals, deps.clock());
+      if (strict) checkRawQuery(request.query as Record<string, unknown>);
     });
     append(route, 'onSend', async (request, reply) => settle(deps, meta, request, reply));
-  }
-  if (meta.strictQuery) {
-    append(route, 'preValidation', async (request) =>
-      checkRawQuery(request.query as Record<string, unknown>),
-    );
+  } else if (strict) {
+    append(route, 'onRequest', async (request) => checkRawQuery(request.query as Record<string, unknown>));
   }
   if (meta.refine || meta.keyed) {
     const { refine } = meta;

@@ -122,10 +122,14 @@ export async function settle(
   } catch (error) {
     request.log.error({ err: error, reqId: request.id }, 'credit settlement failed');
   }
-  reply.header('x-credits-cost', String(meter.cost));
-  if (meter.balance !== null) reply.header('x-credits-remaining', String(meter.balance));
-  if (principal) reply.header('x-plan', principal.account.plan);
+  const headers: Record<string, string> = { 'x-credits-cost': String(meter.cost) };
+  if (meter.balance !== null) headers['x-credits-remaining'] = String(meter.balance);
+  if (principal) headers['x-plan'] = principal.account.plan;
   if (meter.rate) {
-    reply.headers(rateHeaders('credits', meter.rate.limit, MINUTE, meter.rate.remaining, meter.rate.resetMs));
+    Object.assign(
+      headers,
+      rateHeaders('credits', meter.rate.limit, MINUTE, meter.rate.remaining, meter.rate.resetMs),
+    );
   }
+  reply.headers(headers);
 }
