@@ -1,6 +1,6 @@
 // The sample fixtures are served pre-serialised, so each is checked here against its dataset's data shape.
 import { describe, expect, it } from 'vitest';
-import { compile } from '../src/app/validation.js';
+import { compileStrict as compile } from '../src/app/validation.js';
 import { AwardsData } from '../src/datasets/awards/schema.js';
 import { CotData } from '../src/datasets/cot/schema.js';
 import { CpiData } from '../src/datasets/cpi/schema.js';

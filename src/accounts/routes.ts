@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../app/deps.js';
 import { AppError } from '../app/errors.js';
 import { KEYED_STATUSES, responses } from '../app/responses.js';
+import { Nullable } from '../datasets/envelope.js';
 import { getAccount } from './accounts.js';
 import { countActiveKeys } from './keys.js';
 import { readUsage } from './usage-read.js';
@@ -21,9 +22,7 @@ export const AccountView = Type.Object({
   emailConfirmed: Type.Boolean(),
   plan: Type.String({ description: 'basic, desk or enterprise.' }),
   status: Type.String({ description: 'active while the plan runs.' }),
-  planEndsAt: Type.Union([Type.String(), Type.Null()], {
-    description: 'When the plan ends, if it has an end.',
-  }),
+  planEndsAt: Nullable(Type.String({ description: 'When the plan ends, if it has an end.' })),
   period: Period,
   credits: Type.Object(
     {

@@ -14,13 +14,34 @@ export const ajv = new Ajv({
 });
 addFormats.default(ajv);
 
-const compiled = new WeakMap<object, ValidateFunction>();
+/** For typed JSON (interchange records, fixtures): no coercion, so null stays null and "1" stays text. */
+export const strictAjv = new Ajv({
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+  strict: false,
+});
+addFormats.default(strictAjv);
 
+const compiled = new WeakMap<object, ValidateFunction>();
+const compiledStrict = new WeakMap<object, ValidateFunction>();
+
+/** A validator for request parameters (text coerced to the declared types). */
 export function compile(schema: object): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
     validate = ajv.compile(schema);
     compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** A validator for typed JSON: values are checked as they are. */
+export function compileStrict(schema: object): ValidateFunction {
+  let validate = compiledStrict.get(schema);
+  if (!validate) {
+    validate = strictAjv.compile(schema);
+    compiledStrict.set(schema, validate);
   }
   return validate;
 }

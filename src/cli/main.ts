@@ -5,6 +5,7 @@ import { createDeps } from '../app/deps.js';
 import { openStore } from '../store/engine.js';
 import { migrate } from '../store/migrate.js';
 import { accountsCommand } from './accounts.js';
+import { importCommand } from './import.js';
 import { keysCommand } from './keys.js';
 import { explain, printResult, UsageError } from './output.js';
 import { serveCommand } from './serve.js';
@@ -23,6 +24,7 @@ const HELP = `quarry — financial and economic data over HTTP
   quarry keys create ID --api datasets|market|news [--access market-data|full]
   quarry keys revoke KEY_ID
   quarry keys list ID
+  quarry import DATASET FILE        load newline-delimited JSON records (docs/interchange.md)
 
 Configuration comes from the environment: PORT, HOST, QUARRY_DATA_DIR, DATABASE_URL, REDIS_URL,
 DATA_API_ENABLED, TRUST_PROXY, LOG_LEVEL (see the README).
@@ -57,6 +59,9 @@ async function main(argv: string[]): Promise<number> {
         break;
       case 'keys':
         printResult(await keysCommand(deps, rest));
+        break;
+      case 'import':
+        printResult(await importCommand(deps, rest));
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);

@@ -1,6 +1,7 @@
 // Admin commands print exactly one JSON object on stdout; messages go to stderr.
 import { ConfigError } from '../app/config.js';
 import { AppError } from '../app/errors.js';
+import { ImportError } from '../datasets/import.js';
 import { MigrationError } from '../store/migrate.js';
 
 export class UsageError extends Error {}
@@ -19,6 +20,7 @@ export function explain(error: unknown): string {
   if (error instanceof ConfigError) return `quarry: configuration: ${error.message}`;
   if (error instanceof AppError) return `quarry: ${error.code}: ${error.message}`;
   if (error instanceof MigrationError) return `quarry: ${error.message}`;
+  if (error instanceof ImportError) return `quarry: import failed, nothing was loaded: ${error.message}`;
   if (error instanceof Error && 'code' in error && error.code === 'ECONNREFUSED') {
     return `quarry: cannot reach the store: ${error.message}`;
   }

@@ -58,9 +58,37 @@ export interface UsageTable {
   credits: number;
 }
 
+export interface CotRecordsTable {
+  id: Generated<number>;
+  report_family: string;
+  contract_code: string;
+  report_date: string;
+  market_name: string;
+  exchange_code: string;
+  commodity_code: string;
+  open_interest: number;
+  /** JSON: {traderClass: {long, short, spreading}} */
+  positions: string;
+  content_hash: string;
+  revision: number;
+  is_current: number;
+  source: string;
+  loaded_at: string;
+}
+
+/** Columns every revisioned dataset table has. */
+export interface RevisionColumns {
+  content_hash: string;
+  revision: number;
+  is_current: number;
+  source: string;
+  loaded_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   ledger: LedgerTable;
   usage: UsageTable;
+  cot_records: CotRecordsTable;
 }

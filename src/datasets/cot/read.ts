@@ -1,7 +1,14 @@
+// cot reads: the board of the latest report and one contract's history, with derived figures.
+import { sql } from 'kysely';
 import type { Deps } from '../../app/deps.js';
+import { AppError } from '../../app/errors.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
 import { SOURCES } from '../sources.js';
+import { addDays, type NetPoint, net, netPercentOfOpenInterest, percentile, weeklyChange } from './derive.js';
+import { classesOf } from './import.js';
+
+type Family = 'legacy' | 'disaggregated';
 
 const CLASS_LABELS: Record<string, string> = {
   noncommercial: 'Noncommercial',
@@ -13,35 +20,215 @@ const CLASS_LABELS: Record<string, string> = {
   'other-reportable': 'Other Reportables',
 };
 
-const CLASSES = {
-  legacy: ['noncommercial', 'commercial', 'nonreportable'],
-  disaggregated: ['producer', 'swap', 'managed-money', 'other-reportable', 'nonreportable'],
-};
+const DEFAULT_CLASS: Record<Family, string> = { legacy: 'noncommercial', disaggregated: 'managed-money' };
+/** History needed for the longest window (3 years of weekly reports). */
+const LOOKBACK_DAYS = 156 * 7;
 
-function board(query: Record<string, unknown>) {
-  const report = (query.report as 'legacy' | 'disaggregated' | undefined) ?? 'legacy';
-  const traderClass =
-    (query.traderClass as string | undefined) ?? CLASSES[report][report === 'legacy' ? 0 : 2];
+interface Record_ {
+  contract_code: string;
+  report_date: string;
+  market_name: string;
+  exchange_code: string;
+  commodity_code: string;
+  open_interest: number;
+  positions: string;
+  loaded_at: string;
+}
+
+interface Selection {
+  family: Family;
+  traderClass: string;
+}
+
+function selection(query: Record<string, unknown>): Selection {
+  const family = (query.report as Family | undefined) ?? 'legacy';
+  return { family, traderClass: (query.traderClass as string | undefined) ?? DEFAULT_CLASS[family] };
+}
+
+function longShort(record: Record_, traderClass: string) {
+  const positions = JSON.parse(record.positions) as Record<
+    string,
+    { long: number; short: number; spreading: number | null }
+  >;
+  return positions[traderClass] ?? { long: 0, short: 0, spreading: null };
+}
+
+/** A board or history row: one report of one contract, for the selected class. */
+function row(record: Record_, traderClass: string, history: NetPoint[], historyStart: string) {
+  const { long, short, spreading } = longShort(record, traderClass);
+  const value = net(long, short);
+  const previous = history.length >= 2 ? (history[history.length - 2] as NetPoint) : null;
   return {
-    source: 'cftc',
-    scope: 'futures-only',
-    reportFamily: report,
-    generatedAt: new Date().toISOString(),
-    asOf: null,
-    fetchedAt: null,
-    publishedAt: null,
-    status: 'partial',
-    gaps: ['no reports loaded'],
-    classes: CLASSES[report].map((id) => ({ id, label: CLASS_LABELS[id] ?? id })),
-    traderClass: traderClass as string,
-    rows: [],
+    contractCode: record.contract_code,
+    marketName: record.market_name,
+    exchangeCode: record.exchange_code,
+    commodityCode: record.commodity_code,
+    reportDate: record.report_date,
+    openInterest: Number(record.open_interest),
+    position: {
+      id: traderClass,
+      label: CLASS_LABELS[traderClass] ?? traderClass,
+      long,
+      short,
+      spreading,
+      net: value,
+      netPercentOfOpenInterest: netPercentOfOpenInterest(value, Number(record.open_interest)) ?? 0,
+      weeklyChange: weeklyChange(value, previous?.net ?? null),
+      previousReportDate: previous?.date ?? null,
+      percentile1Y: percentile(history, 1, historyStart),
+      percentile3Y: percentile(history, 3, historyStart),
+    },
+    status: 'available',
   };
 }
 
-export async function readBoard(_deps: Deps, { query }: OperationInput): Promise<EnvelopeValue<unknown>> {
-  return { data: board(query), meta: storedMeta('cot', [SOURCES.cftc]) };
+function frame(sel: Selection, rows: unknown[], asOf: string | null, fetchedAt: string | null) {
+  return {
+    source: 'cftc',
+    scope: 'futures-only',
+    reportFamily: sel.family,
+    generatedAt: new Date().toISOString(),
+    asOf,
+    fetchedAt,
+    publishedAt: null,
+    status: rows.length > 0 ? 'available' : 'partial',
+    gaps: rows.length > 0 ? [] : ['no reports loaded for this report family'],
+    classes: classesOf(sel.family).map((id) => ({ id, label: CLASS_LABELS[id] ?? id })),
+    traderClass: sel.traderClass,
+    rows,
+  };
 }
 
-export async function readContract(_deps: Deps, { query }: OperationInput): Promise<EnvelopeValue<unknown>> {
-  return { data: board(query), meta: storedMeta('cot', [SOURCES.cftc]) };
+function meta(asOf: string | null, historyStarts: string | null, coverage: Record<string, unknown> | null) {
+  return storedMeta('cot', [SOURCES.cftc], {
+    asOf: asOf ? `${asOf}T00:00:00.000Z` : null,
+    historyStarts,
+    coverage,
+  });
+}
+
+/** Boards computed from a store, until a load changes it (the highest record id is the version). */
+const caches = new WeakMap<object, Map<string, { version: number; value: EnvelopeValue<unknown> }>>();
+
+export async function readBoard(deps: Deps, { query }: OperationInput): Promise<EnvelopeValue<unknown>> {
+  const sel = selection(query);
+  const db = deps.store.db;
+  const version = await db
+    .selectFrom('cot_records')
+    .select((eb) => eb.fn.max('id').as('v'))
+    .executeTakeFirst();
+  const key = `${sel.family}:${sel.traderClass}`;
+  const cache = caches.get(deps.store) ?? new Map();
+  caches.set(deps.store, cache);
+  const hit = cache.get(key);
+  if (hit && hit.version === Number(version?.v ?? 0)) return hit.value;
+
+  const latest = await db
+    .selectFrom('cot_records')
+    .select((eb) => [eb.fn.max('report_date').as('last'), eb.fn.min('report_date').as('first')])
+    .where('report_family', '=', sel.family)
+    .where('is_current', '=', 1)
+    .executeTakeFirst();
+  if (!latest?.last) {
+    return { data: frame(sel, [], null, null), meta: meta(null, null, null) };
+  }
+  const history = await db
+    .selectFrom('cot_records')
+    .select([
+      'contract_code',
+      'report_date',
+      'market_name',
+      'exchange_code',
+      'commodity_code',
+      'open_interest',
+      'positions',
+      'loaded_at',
+    ])
+    .where('report_family', '=', sel.family)
+    .where('is_current', '=', 1)
+    .where('report_date', '>=', addDays(latest.last, -LOOKBACK_DAYS))
+    .orderBy('report_date')
+    .execute();
+  const starts = await db
+    .selectFrom('cot_records')
+    .select(['contract_code', sql<string>`min(report_date)`.as('first')])
+    .where('report_family', '=', sel.family)
+    .where('is_current', '=', 1)
+    .groupBy('contract_code')
+    .execute();
+  const firstOf = new Map(starts.map((s) => [s.contract_code, s.first]));
+
+  const nets = new Map<string, NetPoint[]>();
+  let fetchedAt = '';
+  const rows = [];
+  for (const record of history) {
+    const { long, short } = longShort(record, sel.traderClass);
+    const points = nets.get(record.contract_code) ?? [];
+    points.push({ date: record.report_date, net: net(long, short) });
+    nets.set(record.contract_code, points);
+    if (record.loaded_at > fetchedAt) fetchedAt = record.loaded_at;
+    if (record.report_date === latest.last) {
+      rows.push(
+        row(record, sel.traderClass, points.slice(), firstOf.get(record.contract_code) ?? record.report_date),
+      );
+    }
+  }
+  rows.sort(
+    (a, b) => a.marketName.localeCompare(b.marketName) || a.contractCode.localeCompare(b.contractCode),
+  );
+  const value = {
+    data: frame(sel, rows, latest.last, fetchedAt || null),
+    meta: meta(latest.last, latest.first ?? null, {
+      contracts: rows.length,
+      firstReport: latest.first,
+      lastReport: latest.last,
+    }),
+  };
+  cache.set(key, { version: Number(version?.v ?? 0), value });
+  return value;
+}
+
+export async function readContract(
+  deps: Deps,
+  { params, query }: OperationInput,
+): Promise<EnvelopeValue<unknown>> {
+  const sel = selection(query);
+  const code = String(params.contractCode).toUpperCase();
+  const records = await deps.store.db
+    .selectFrom('cot_records')
+    .select([
+      'contract_code',
+      'report_date',
+      'market_name',
+      'exchange_code',
+      'commodity_code',
+      'open_interest',
+      'positions',
+      'loaded_at',
+      'report_family',
+    ])
+    .where('contract_code', '=', code)
+    .where('is_current', '=', 1)
+    .orderBy('report_date')
+    .execute();
+  if (records.length === 0) throw new AppError('not_found', `No contract ${code} in the stored reports.`);
+  const mine = records.filter((r) => r.report_family === sel.family);
+  const points: NetPoint[] = [];
+  let fetchedAt = '';
+  const rows = mine.map((record) => {
+    const { long, short } = longShort(record, sel.traderClass);
+    points.push({ date: record.report_date, net: net(long, short) });
+    if (record.loaded_at > fetchedAt) fetchedAt = record.loaded_at;
+    return row(record, sel.traderClass, points.slice(), mine[0]?.report_date ?? record.report_date);
+  });
+  const first = mine[0]?.report_date ?? null;
+  const last = mine[mine.length - 1]?.report_date ?? null;
+  return {
+    data: frame(sel, rows, last, fetchedAt || null),
+    meta: meta(
+      last,
+      first,
+      mine.length ? { reports: mine.length, firstReport: first, lastReport: last } : null,
+    ),
+  };
 }

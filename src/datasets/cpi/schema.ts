@@ -21,7 +21,10 @@ export const CpiRow = Type.Object({
   contributionYoy: num,
   read: Nullable(Type.String()),
   history: Type.Array(
-    Type.Array(Type.Union([Type.String(), Type.Number(), Type.Null()]), { minItems: 3, maxItems: 3 }),
+    Type.Array(Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'] }), {
+      minItems: 3,
+      maxItems: 3,
+    }),
     {
       description: 'Triples [period YYYY-MM, month-on-month change %, year-on-year change %], oldest first.',
     },

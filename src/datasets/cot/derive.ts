@@ -1,0 +1,96 @@
+// Derived cot figures: pure functions of report values, tested on hand-worked numbers.
+
+export interface NetPoint {
+  /** Report date, YYYY-MM-DD. */
+  date: string;
+  net: number;
+}
+
+export interface Percentile {
+  value: number | null;
+  rank: number | null;
+  sampleCount: number | null;
+  windowStart: string | null;
+  windowEnd: string | null;
+  historyStart: string | null;
+  historyEnd: string | null;
+  completeWindow: boolean;
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+}
+
+const DAY = 86_400_000;
+
+export function net(long: number, short: number): number {
+  return long - short;
+}
+
+/** Net position as a percent of open interest, to two decimals; null without open interest. */
+export function netPercentOfOpenInterest(netValue: number, openInterest: number): number | null {
+  if (!(openInterest > 0)) return null;
+  return round2((netValue / openInterest) * 100);
+}
+
+/** Change of the net position since the previous report; null when there is none. */
+export function weeklyChange(current: number, previous: number | null): number | null {
+  return previous === null ? null : current - previous;
+}
+
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+}
+
+/**
+ * Where the latest net stands among the nets of a window of `years` x 52 weekly reports ending at its date.
+ * `history` is one contract's nets, oldest first, ending with the current report. The window holds the
+ * report slots from windowStart = end - (52 x years - 1) weeks to end; it is complete when the stored
+ * history (which may start before the nets given) reaches back to windowStart. value is the mid-rank percentile (0 lowest, 100 highest, ties share the
+ * middle); rank counts from 1 = lowest; value is null with fewer than two samples.
+ */
+export function percentile(
+  history: readonly NetPoint[],
+  years: number,
+  historyStart: string | undefined = history[0]?.date,
+): Percentile {
+  const current = history[history.length - 1];
+  const first = history[0];
+  if (!current || !first) {
+    return {
+      value: null,
+      rank: null,
+      sampleCount: null,
+      windowStart: null,
+      windowEnd: null,
+      historyStart: null,
+      historyEnd: null,
+      completeWindow: false,
+      min: null,
+      max: null,
+      mean: null,
+    };
+  }
+  const windowEnd = current.date;
+  const windowStart = addDays(windowEnd, -(52 * years - 1) * 7);
+  const samples = history.filter((p) => p.date >= windowStart && p.date <= windowEnd).map((p) => p.net);
+  const below = samples.filter((v) => v < current.net).length;
+  const equal = samples.filter((v) => v === current.net).length;
+  const n = samples.length;
+  return {
+    value: n < 2 ? null : round2((100 * (below + (equal - 1) / 2)) / (n - 1)),
+    rank: below + 1,
+    sampleCount: n,
+    windowStart,
+    windowEnd,
+    historyStart: historyStart ?? first.date,
+    historyEnd: current.date,
+    completeWindow: (historyStart ?? first.date) <= windowStart,
+    min: Math.min(...samples),
+    max: Math.max(...samples),
+    mean: round2(samples.reduce((a, b) => a + b, 0) / n),
+  };
+}
+
+export function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}

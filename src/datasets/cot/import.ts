@@ -1,0 +1,70 @@
+// The cot interchange record: one report of one contract in one report family.
+import { Type } from 'typebox';
+import { writeRevision } from '../../store/revisions.js';
+import type { Importer } from '../import.js';
+import { DISAGGREGATED_CLASSES, LEGACY_CLASSES, P } from '../params.js';
+
+const Count = Type.Integer({ minimum: 0 });
+const Position = Type.Object(
+  { long: Count, short: Count, spreading: Type.Union([Count, Type.Null()]) },
+  { additionalProperties: false },
+);
+
+export const CotRecord = Type.Object(
+  {
+    report: Type.Enum(['legacy', 'disaggregated']),
+    contractCode: P.contractCode,
+    marketName: Type.String({ minLength: 1, maxLength: 300 }),
+    exchangeCode: Type.String({ maxLength: 20 }),
+    commodityCode: Type.String({ maxLength: 20 }),
+    reportDate: Type.String({ format: 'date' }),
+    openInterest: Count,
+    positions: Type.Record(Type.String(), Position),
+  },
+  { additionalProperties: false },
+);
+
+export interface CotRecordValue {
+  report: 'legacy' | 'disaggregated';
+  contractCode: string;
+  marketName: string;
+  exchangeCode: string;
+  commodityCode: string;
+  reportDate: string;
+  openInterest: number;
+  positions: Record<string, { long: number; short: number; spreading: number | null }>;
+}
+
+export const classesOf = (report: 'legacy' | 'disaggregated'): readonly string[] =>
+  report === 'legacy' ? LEGACY_CLASSES : DISAGGREGATED_CLASSES;
+
+export const cotImporter: Importer<CotRecordValue> = {
+  dataset: 'cot',
+  record: CotRecord,
+  check(record) {
+    const expected = [...classesOf(record.report)].sort();
+    const given = Object.keys(record.positions).sort();
+    if (expected.join() !== given.join()) {
+      return `positions of a ${record.report} report are ${expected.join(', ')}; got ${given.join(', ') || 'none'}`;
+    }
+    return null;
+  },
+  write(tx, record, meta) {
+    const contractCode = record.contractCode.toUpperCase();
+    const key = { report_family: record.report, contract_code: contractCode, report_date: record.reportDate };
+    return writeRevision(
+      tx,
+      'cot_records',
+      key,
+      {
+        ...key,
+        market_name: record.marketName,
+        exchange_code: record.exchangeCode,
+        commodity_code: record.commodityCode,
+        open_interest: record.openInterest,
+        positions: JSON.stringify(record.positions),
+      },
+      meta,
+    );
+  },
+};

@@ -1,0 +1,108 @@
+// quarry import DATASET FILE: newline-delimited JSON in the interchange format of docs/interchange.md.
+// One transaction per file: a bad line stops the import with its line number and nothing is committed.
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Kysely, Transaction } from 'kysely';
+import type { TSchema } from 'typebox';
+import { compileStrict, describeError } from '../app/validation.js';
+import { contentHash, type WriteOutcome } from '../store/revisions.js';
+import type { Database } from '../store/schema.js';
+
+export interface WriteMeta {
+  hash: string;
+  source: string;
+  loadedAt: string;
+}
+
+export interface Importer<R = Record<string, unknown>> {
+  dataset: string;
+  /** The schema of one line. */
+  record: TSchema;
+  /** Checks across fields a schema cannot express; a message when the record is refused. */
+  check?(record: R): string | null;
+  write(tx: Transaction<Database>, record: R, meta: WriteMeta): Promise<WriteOutcome>;
+}
+
+export class ImportError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    reason: string,
+  ) {
+    super(`${file}:${line}: ${reason}`);
+    this.name = 'ImportError';
+  }
+}
+
+export interface ImportReport {
+  dataset: string;
+  file: string;
+  lines: number;
+  inserted: number;
+  revised: number;
+  unchanged: number;
+}
+
+/** Imports records given as objects (the loaders of agency files write through here too). */
+export async function importRecords<R>(
+  db: Kysely<Database>,
+  importer: Importer<R>,
+  records: AsyncIterable<{ line: number; value: unknown }>,
+  source: string,
+  now = new Date(),
+): Promise<ImportReport> {
+  const validate = compileStrict(importer.record);
+  const report: ImportReport = {
+    dataset: importer.dataset,
+    file: source,
+    lines: 0,
+    inserted: 0,
+    revised: 0,
+    unchanged: 0,
+  };
+  const loadedAt = now.toISOString();
+  await db.transaction().execute(async (tx) => {
+    for await (const { line, value } of records) {
+      if (!validate(value)) {
+        const first = validate.errors?.[0];
+        throw new ImportError(source, line, first ? describeError(first, 'field') : 'invalid record');
+      }
+      const problem = importer.check?.(value as R);
+      if (problem) throw new ImportError(source, line, problem);
+      const outcome = await importer.write(tx, value as R, { hash: contentHash(value), source, loadedAt });
+      report.lines += 1;
+      report[outcome] += 1;
+    }
+  });
+  return report;
+}
+
+/** The non-blank lines of an NDJSON file, parsed, with their line numbers; streamed. */
+export async function* ndjsonLines(file: string): AsyncGenerator<{ line: number; value: unknown }> {
+  const lines = createInterface({
+    input: createReadStream(file, { encoding: 'utf8' }),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let line = 0;
+  for await (const text of lines) {
+    line += 1;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new ImportError(path.basename(file), line, `not JSON: ${(error as Error).message}`);
+    }
+    yield { line, value };
+  }
+}
+
+export async function importFile<R>(
+  db: Kysely<Database>,
+  importer: Importer<R>,
+  file: string,
+  now = new Date(),
+) {
+  return importRecords(db, importer, ndjsonLines(file), path.basename(file), now);
+}

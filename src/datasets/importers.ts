@@ -1,0 +1,7 @@
+// Which importer reads which dataset's interchange records.
+import { cotImporter } from './cot/import.js';
+import type { Importer } from './import.js';
+
+export const IMPORTERS: Record<string, Importer<never>> = {
+  cot: cotImporter as Importer<never>,
+};
