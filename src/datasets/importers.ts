@@ -1,7 +1,9 @@
 // Which importer reads which dataset's interchange records.
 import { cotImporter } from './cot/import.js';
+import { energyImporter } from './energy/import.js';
 import type { Importer } from './import.js';
 
 export const IMPORTERS: Record<string, Importer<never>> = {
   cot: cotImporter as Importer<never>,
+  'energy-inventories': energyImporter as Importer<never>,
 };

@@ -3,12 +3,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import type { Engine, Store } from './engine.js';
 import * as m001 from './migrations/001-accounts.js';
 import * as m002 from './migrations/002-cot.js';
+import * as m003 from './migrations/003-energy.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
 const MIGRATIONS: Record<string, EngineMigration> = {
   '001-accounts': m001,
   '002-cot': m002,
+  '003-energy': m003,
 };
 
 class StaticProvider implements MigrationProvider {

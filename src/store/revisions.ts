@@ -22,7 +22,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-type RevisionedTable = 'cot_records';
+type RevisionedTable = 'cot_records' | 'energy_series' | 'energy_observations' | 'energy_reports';
 
 /**
  * Writes `row` (without the revision columns) under `key`. The key columns must be part of `row`.

@@ -76,6 +76,36 @@ export interface CotRecordsTable {
   loaded_at: string;
 }
 
+export interface EnergySeriesTable extends RevisionColumns {
+  id: Generated<number>;
+  series_id: string;
+  /** wpsr | wngsr */
+  report: string;
+  tab: string;
+  label: string;
+  unit: string;
+  /** Order of the series on the board. */
+  position: number;
+}
+
+export interface EnergyObservationsTable extends RevisionColumns {
+  id: Generated<number>;
+  series_id: string;
+  week_ending: string;
+  value: number;
+}
+
+export interface EnergyReportsTable extends RevisionColumns {
+  id: Generated<number>;
+  report: string;
+  week_ending: string;
+  released_at: string | null;
+  release_holiday: number;
+  next_week_ending: string | null;
+  next_release_at: string | null;
+  next_release_holiday: number;
+}
+
 /** Columns every revisioned dataset table has. */
 export interface RevisionColumns {
   content_hash: string;
@@ -91,4 +121,7 @@ export interface Database {
   ledger: LedgerTable;
   usage: UsageTable;
   cot_records: CotRecordsTable;
+  energy_series: EnergySeriesTable;
+  energy_observations: EnergyObservationsTable;
+  energy_reports: EnergyReportsTable;
 }

@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
-import { storedMeta } from '../envelope.js';
 import { define } from '../operation.js';
 import { fixed } from '../pricing.js';
-import { SOURCES } from '../sources.js';
+import { readInventories } from './read.js';
 import { EnergyData } from './schema.js';
 
 export const energyOperations = [
@@ -15,16 +14,6 @@ export const energyOperations = [
     querystring: Type.Object({}, { additionalProperties: false }),
     data: EnergyData,
     price: fixed('lookup', 1),
-    async read() {
-      const data = {
-        source: 'eia',
-        generatedAt: new Date().toISOString(),
-        status: 'partial',
-        gaps: ['no reports loaded'],
-        reports: [],
-        series: [],
-      };
-      return { data, meta: storedMeta('energy-inventories', [SOURCES.eia]) };
-    },
+    read: readInventories,
   }),
 ];

@@ -1,0 +1,100 @@
+// energy-inventories interchange records: series descriptions, weekly observations, report calendars.
+import { Type } from 'typebox';
+import { writeRevision } from '../../store/revisions.js';
+import type { Importer } from '../import.js';
+
+const SeriesId = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' });
+const Day = Type.String({ format: 'date' });
+const Time = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const Report = Type.Enum(['wpsr', 'wngsr']);
+
+export const EnergyRecord = Type.Union([
+  Type.Object(
+    {
+      type: Type.Literal('series'),
+      series: SeriesId,
+      report: Report,
+      tab: Type.String({ minLength: 1, maxLength: 40 }),
+      label: Type.String({ minLength: 1, maxLength: 200 }),
+      unit: Type.String({ minLength: 1, maxLength: 40 }),
+      position: Type.Integer({ minimum: 0 }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { type: Type.Literal('observation'), series: SeriesId, weekEnding: Day, value: Type.Number() },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal('report'),
+      report: Report,
+      weekEnding: Day,
+      releasedAt: Time,
+      releaseHoliday: Type.Boolean(),
+      nextWeekEnding: Type.Union([Day, Type.Null()]),
+      nextReleaseAt: Time,
+      nextReleaseHoliday: Type.Boolean(),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+export type EnergyRecordValue =
+  | {
+      type: 'series';
+      series: string;
+      report: string;
+      tab: string;
+      label: string;
+      unit: string;
+      position: number;
+    }
+  | { type: 'observation'; series: string; weekEnding: string; value: number }
+  | {
+      type: 'report';
+      report: string;
+      weekEnding: string;
+      releasedAt: string | null;
+      releaseHoliday: boolean;
+      nextWeekEnding: string | null;
+      nextReleaseAt: string | null;
+      nextReleaseHoliday: boolean;
+    };
+
+export const energyImporter: Importer<EnergyRecordValue> = {
+  dataset: 'energy-inventories',
+  record: EnergyRecord,
+  write(tx, record, meta) {
+    switch (record.type) {
+      case 'series': {
+        const key = { series_id: record.series };
+        const row = {
+          ...key,
+          report: record.report,
+          tab: record.tab,
+          label: record.label,
+          unit: record.unit,
+          position: record.position,
+        };
+        return writeRevision(tx, 'energy_series', key, row, meta);
+      }
+      case 'observation': {
+        const key = { series_id: record.series, week_ending: record.weekEnding };
+        return writeRevision(tx, 'energy_observations', key, { ...key, value: record.value }, meta);
+      }
+      case 'report': {
+        const key = { report: record.report, week_ending: record.weekEnding };
+        const row = {
+          ...key,
+          released_at: record.releasedAt,
+          release_holiday: record.releaseHoliday ? 1 : 0,
+          next_week_ending: record.nextWeekEnding,
+          next_release_at: record.nextReleaseAt,
+          next_release_holiday: record.nextReleaseHoliday ? 1 : 0,
+        };
+        return writeRevision(tx, 'energy_reports', key, row, meta);
+      }
+    }
+  },
+};

@@ -1,0 +1,125 @@
+// energy-inventories read: the latest report of each kind, each series with its derived figures.
+import type { Deps } from '../../app/deps.js';
+import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { SOURCES } from '../sources.js';
+import {
+  fiveYearAverage,
+  type Observation,
+  readLevel,
+  readSeason,
+  seasonalChange,
+  weekChange,
+  yearAgo,
+} from './derive.js';
+
+/** Observations needed for a five-year average of the latest week, with a week of margin. */
+const LOOKBACK_DAYS = 6 * 366;
+
+function daysBefore(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export async function readInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
+  const db = deps.store.db;
+  const series = await db
+    .selectFrom('energy_series')
+    .selectAll()
+    .where('is_current', '=', 1)
+    .orderBy('report')
+    .orderBy('position')
+    .execute();
+  const reports = await db
+    .selectFrom('energy_reports')
+    .selectAll()
+    .where('is_current', '=', 1)
+    .orderBy('week_ending', 'desc')
+    .execute();
+
+  const observations = series.length
+    ? await db
+        .selectFrom('energy_observations')
+        .select(['series_id', 'week_ending', 'value'])
+        .where('is_current', '=', 1)
+        .where(
+          'series_id',
+          'in',
+          series.map((s) => s.series_id),
+        )
+        .orderBy('week_ending')
+        .execute()
+    : [];
+  const bySeries = new Map<string, Observation[]>();
+  for (const o of observations) {
+    const list = bySeries.get(o.series_id) ?? [];
+    list.push({ weekEnding: o.week_ending, value: Number(o.value) });
+    bySeries.set(o.series_id, list);
+  }
+
+  // The latest week of each report: its calendar row, else the newest observation of its series.
+  const latestWeek = new Map<string, string>();
+  for (const r of reports) if (!latestWeek.has(r.report)) latestWeek.set(r.report, r.week_ending);
+  for (const s of series) {
+    const last = bySeries.get(s.series_id)?.at(-1)?.weekEnding;
+    if (!latestWeek.has(s.report) && last) latestWeek.set(s.report, last);
+  }
+
+  const gaps: string[] = [];
+  const rows = series.map((s) => {
+    const week = latestWeek.get(s.report) ?? null;
+    const all = bySeries.get(s.series_id) ?? [];
+    const history = week ? all.filter((o) => o.weekEnding >= daysBefore(week, LOOKBACK_DAYS)) : [];
+    const index = week ? history.findIndex((o) => o.weekEnding === week) : -1;
+    const current = index >= 0 ? (history[index] as Observation) : null;
+    const previous = index > 0 ? (history[index - 1] as Observation) : null;
+    if (!current) gaps.push(`${s.series_id}: no value for the week ending ${week ?? '(none)'}`);
+    const fiveYear = current ? fiveYearAverage(history, current.weekEnding) : null;
+    return {
+      id: s.series_id,
+      key: s.series_id.toLowerCase(),
+      report: week ? `${s.report}-${week}` : s.report,
+      tab: s.tab,
+      label: s.label,
+      unit: s.unit,
+      weekEnding: week ?? '',
+      value: current?.value ?? null,
+      previousWeekEnding: previous?.weekEnding ?? null,
+      weekChange: current ? weekChange(current.value, previous?.value ?? null) : null,
+      yearAgo: current ? yearAgo(history, current.weekEnding) : null,
+      fiveYear,
+      read: current ? readLevel(current.value, fiveYear) : null,
+      seasonal: current ? readSeason(seasonalChange(history, current.weekEnding)) : null,
+    };
+  });
+
+  const latestReports = [...latestWeek.entries()].map(([report, week]) => {
+    const row = reports.find((r) => r.report === report && r.week_ending === week);
+    return {
+      id: `${report}-${week}`,
+      weekEnding: week,
+      releasedAt: row?.released_at ?? null,
+      releaseHoliday: row?.release_holiday === 1,
+      nextWeekEnding: row?.next_week_ending ?? null,
+      nextReleaseAt: row?.next_release_at ?? null,
+      nextReleaseHoliday: row?.next_release_holiday === 1,
+    };
+  });
+  if (series.length === 0) gaps.push('no series loaded');
+
+  const released = latestReports.map((r) => r.releasedAt).filter((t): t is string => t !== null);
+  const weeks = observations.map((o) => o.week_ending);
+  return {
+    data: {
+      source: 'eia',
+      generatedAt: new Date().toISOString(),
+      status: gaps.length === 0 ? 'available' : 'partial',
+      gaps,
+      reports: latestReports,
+      series: rows,
+    },
+    meta: storedMeta('energy-inventories', [SOURCES.eia], {
+      asOf: released.length ? released.sort().at(-1) : null,
+      historyStarts: weeks[0] ?? null,
+      coverage: series.length ? { series: series.length, firstWeek: weeks[0], lastWeek: weeks.at(-1) } : null,
+    }),
+  };
+}
