@@ -16,7 +16,7 @@ import { ExecPayData } from './exec-pay/schema.js';
 import { kpisSample } from './kpis/sample.js';
 import { KpisData } from './kpis/schema.js';
 import type { DatasetId } from './operation.js';
-import { SOURCES } from './sources.js';
+import { BLS_DISCLAIMER, SOURCES } from './sources.js';
 
 export const SampleData = Type.Union([
   AwardsData,
@@ -29,9 +29,6 @@ export const SampleData = Type.Union([
 ]);
 
 const NOTE = 'Synthetic sample: invented rows in the dataset’s shape, not real data.';
-export const CPI_DISCLAIMER =
-  'The Bureau of Labor Statistics does not vouch for data derived from its statistics; ' +
-  'the derived calculations (changes, annualised rates, contributions) are Quarry’s.';
 
 function meta(dataset: DatasetId, source: MetaValue['source'], extra: Partial<MetaValue> = {}): MetaValue {
   return {
@@ -52,7 +49,7 @@ export const SAMPLES: Record<string, EnvelopeValue<unknown>> = {
   'kpis-guidance': { data: kpisSample, meta: meta('kpis-guidance', [SOURCES['sec-edgar']]) },
   'exec-pay': { data: execPaySample, meta: meta('exec-pay', [SOURCES['sec-edgar']]) },
   events: { data: eventsSample, meta: meta('events', [SOURCES['sec-edgar']]) },
-  cpi: { data: cpiSample, meta: meta('cpi', [SOURCES.bls], { disclaimer: CPI_DISCLAIMER }) },
+  cpi: { data: cpiSample, meta: meta('cpi', [SOURCES.bls], { disclaimer: BLS_DISCLAIMER }) },
   'energy-inventories': { data: energySample, meta: meta('energy-inventories', [SOURCES.eia]) },
   cot: { data: cotSample, meta: meta('cot', [SOURCES.cftc]) },
 };

@@ -32,3 +32,8 @@ export const SOURCES = {
     licence: 'CC BY 4.0',
   },
 } as const;
+
+/** On cpi responses: who vouches for what. */
+export const BLS_DISCLAIMER =
+  'The Bureau of Labor Statistics does not vouch for data derived from its statistics; ' +
+  'the derived calculations (changes, annualised rates, contributions) are Quarry’s.';

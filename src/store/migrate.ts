@@ -4,6 +4,7 @@ import type { Engine, Store } from './engine.js';
 import * as m001 from './migrations/001-accounts.js';
 import * as m002 from './migrations/002-cot.js';
 import * as m003 from './migrations/003-energy.js';
+import * as m004 from './migrations/004-cpi.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '001-accounts': m001,
   '002-cot': m002,
   '003-energy': m003,
+  '004-cpi': m004,
 };
 
 class StaticProvider implements MigrationProvider {

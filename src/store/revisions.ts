@@ -22,7 +22,15 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-type RevisionedTable = 'cot_records' | 'energy_series' | 'energy_observations' | 'energy_reports';
+type RevisionedTable =
+  | 'cot_records'
+  | 'energy_series'
+  | 'energy_observations'
+  | 'energy_reports'
+  | 'cpi_items'
+  | 'cpi_index'
+  | 'cpi_weights'
+  | 'cpi_releases';
 
 /**
  * Writes `row` (without the revision columns) under `key`. The key columns must be part of `row`.

@@ -106,6 +106,42 @@ export interface EnergyReportsTable extends RevisionColumns {
   next_release_holiday: number;
 }
 
+export interface CpiItemsTable extends RevisionColumns {
+  id: Generated<number>;
+  item_code: string;
+  label: string;
+  depth: number;
+  parent: string | null;
+  sort_sequence: number;
+}
+
+export interface CpiIndexTable extends RevisionColumns {
+  id: Generated<number>;
+  item_code: string;
+  /** S seasonally adjusted, U not */
+  seasonal: string;
+  /** YYYY-MM */
+  period: string;
+  value: number;
+}
+
+export interface CpiWeightsTable extends RevisionColumns {
+  id: Generated<number>;
+  item_code: string;
+  /** YYYY-MM of the December the relative importance refers to */
+  weights_period: string;
+  /** percent of all items */
+  weight: number;
+}
+
+export interface CpiReleasesTable extends RevisionColumns {
+  id: Generated<number>;
+  period: string;
+  released_at: string | null;
+  next_period: string | null;
+  next_release_at: string | null;
+}
+
 /** Columns every revisioned dataset table has. */
 export interface RevisionColumns {
   content_hash: string;
@@ -124,4 +160,8 @@ export interface Database {
   energy_series: EnergySeriesTable;
   energy_observations: EnergyObservationsTable;
   energy_reports: EnergyReportsTable;
+  cpi_items: CpiItemsTable;
+  cpi_index: CpiIndexTable;
+  cpi_weights: CpiWeightsTable;
+  cpi_releases: CpiReleasesTable;
 }

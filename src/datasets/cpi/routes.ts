@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
-import { storedMeta } from '../envelope.js';
 import { define } from '../operation.js';
 import { fixed } from '../pricing.js';
-import { SOURCES } from '../sources.js';
+import { readBoard } from './read.js';
 import { CpiData } from './schema.js';
 
 export const cpiOperations = [
@@ -15,23 +14,6 @@ export const cpiOperations = [
     querystring: Type.Object({}, { additionalProperties: false }),
     data: CpiData,
     price: fixed('lookup', 1),
-    async read() {
-      const data = {
-        source: 'bls',
-        generatedAt: new Date().toISOString(),
-        retrievedAt: null,
-        status: 'partial',
-        gaps: ['no releases loaded'],
-        release: {
-          period: null,
-          releasedAt: null,
-          weightsPeriod: null,
-          nextPeriod: null,
-          nextReleaseAt: null,
-        },
-        rows: [],
-      };
-      return { data, meta: storedMeta('cpi', [SOURCES.bls]) };
-    },
+    read: readBoard,
   }),
 ];

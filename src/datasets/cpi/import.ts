@@ -1,0 +1,101 @@
+// cpi interchange records: the item hierarchy, monthly index levels, relative importance, releases.
+import { Type } from 'typebox';
+import { writeRevision } from '../../store/revisions.js';
+import type { Importer } from '../import.js';
+
+const Code = Type.String({ pattern: '^[A-Z0-9]{2,12}$' });
+const Period = Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' });
+const Time = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+export const CpiRecord = Type.Union([
+  Type.Object(
+    {
+      type: Type.Literal('item'),
+      code: Code,
+      label: Type.String({ minLength: 1, maxLength: 200 }),
+      depth: Type.Integer({ minimum: 0, maximum: 12 }),
+      parent: Type.Union([Code, Type.Null()]),
+      sortSequence: Type.Integer({ minimum: 0 }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal('index'),
+      code: Code,
+      seasonal: Type.Enum(['S', 'U']),
+      period: Period,
+      value: Type.Number({ exclusiveMinimum: 0 }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal('weight'),
+      code: Code,
+      weightsPeriod: Period,
+      weight: Type.Number({ minimum: 0, maximum: 100 }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal('release'),
+      period: Period,
+      releasedAt: Time,
+      nextPeriod: Type.Union([Period, Type.Null()]),
+      nextReleaseAt: Time,
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+export type CpiRecordValue =
+  | { type: 'item'; code: string; label: string; depth: number; parent: string | null; sortSequence: number }
+  | { type: 'index'; code: string; seasonal: 'S' | 'U'; period: string; value: number }
+  | { type: 'weight'; code: string; weightsPeriod: string; weight: number }
+  | {
+      type: 'release';
+      period: string;
+      releasedAt: string | null;
+      nextPeriod: string | null;
+      nextReleaseAt: string | null;
+    };
+
+export const cpiImporter: Importer<CpiRecordValue> = {
+  dataset: 'cpi',
+  record: CpiRecord,
+  write(tx, record, meta) {
+    switch (record.type) {
+      case 'item': {
+        const key = { item_code: record.code };
+        const row = {
+          ...key,
+          label: record.label,
+          depth: record.depth,
+          parent: record.parent,
+          sort_sequence: record.sortSequence,
+        };
+        return writeRevision(tx, 'cpi_items', key, row, meta);
+      }
+      case 'index': {
+        const key = { item_code: record.code, seasonal: record.seasonal, period: record.period };
+        return writeRevision(tx, 'cpi_index', key, { ...key, value: record.value }, meta);
+      }
+      case 'weight': {
+        const key = { item_code: record.code, weights_period: record.weightsPeriod };
+        return writeRevision(tx, 'cpi_weights', key, { ...key, weight: record.weight }, meta);
+      }
+      case 'release': {
+        const key = { period: record.period };
+        const row = {
+          ...key,
+          released_at: record.releasedAt,
+          next_period: record.nextPeriod,
+          next_release_at: record.nextReleaseAt,
+        };
+        return writeRevision(tx, 'cpi_releases', key, row, meta);
+      }
+    }
+  },
+};

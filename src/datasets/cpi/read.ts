@@ -1,0 +1,190 @@
+// cpi read: the board of the latest release, each component with weight, changes and contributions.
+import type { Deps } from '../../app/deps.js';
+import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { BLS_DISCLAIMER, SOURCES } from '../sources.js';
+import {
+  annualized,
+  contribution,
+  type IndexSeries,
+  monthsBefore,
+  percentChange,
+  readPace,
+  weightAt,
+} from './derive.js';
+
+/** Headline rows shown first by clients. */
+const PINNED = new Set(['SA0', 'SA0L1E', 'SAF1', 'SA0E']);
+const ALL_ITEMS = 'SA0';
+const HISTORY_MONTHS = 13;
+
+type Levels = Map<string, Map<string, number>>;
+
+function levels(
+  rows: { item_code: string; seasonal: string; period: string; value: number }[],
+  seasonal: string,
+): Levels {
+  const out: Levels = new Map();
+  for (const r of rows) {
+    if (r.seasonal !== seasonal) continue;
+    const series = out.get(r.item_code) ?? new Map<string, number>();
+    series.set(r.period, Number(r.value));
+    out.set(r.item_code, series);
+  }
+  return out;
+}
+
+function nextMonth(period: string): string {
+  return monthsBefore(period, -1);
+}
+
+export async function readBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
+  const db = deps.store.db;
+  const release = await db
+    .selectFrom('cpi_releases')
+    .selectAll()
+    .where('is_current', '=', 1)
+    .orderBy('period', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const newest = await db
+    .selectFrom('cpi_index')
+    .select((eb) => [eb.fn.max('period').as('last'), eb.fn.min('period').as('first')])
+    .where('is_current', '=', 1)
+    .where('item_code', '=', ALL_ITEMS)
+    .executeTakeFirst();
+  const period = release?.period ?? newest?.last ?? null;
+  const gaps: string[] = [];
+  if (!period) {
+    return {
+      data: frame([], ['no index values loaded'], null, null),
+      meta: storedMeta('cpi', [SOURCES.bls], { asOf: null }),
+    };
+  }
+
+  const weightsPeriod = (
+    await db
+      .selectFrom('cpi_weights')
+      .select((eb) => eb.fn.max('weights_period').as('p'))
+      .where('is_current', '=', 1)
+      .where('weights_period', '<', period)
+      .executeTakeFirst()
+  )?.p as string | null | undefined;
+  const weights = weightsPeriod
+    ? await db
+        .selectFrom('cpi_weights')
+        .select(['item_code', 'weight'])
+        .where('is_current', '=', 1)
+        .where('weights_period', '=', weightsPeriod)
+        .execute()
+    : [];
+  const weightOf = new Map(weights.map((w) => [w.item_code, Number(w.weight)]));
+  if (!weightsPeriod) gaps.push('no relative importance loaded for this release');
+
+  const from = monthsBefore(period, 12 + HISTORY_MONTHS);
+  const start = weightsPeriod && weightsPeriod < from ? weightsPeriod : from;
+  const indexRows = await db
+    .selectFrom('cpi_index')
+    .select(['item_code', 'seasonal', 'period', 'value'])
+    .where('is_current', '=', 1)
+    .where('period', '>=', start)
+    .where('period', '<=', period)
+    .execute();
+  const adjusted = levels(indexRows, 'S');
+  const unadjusted = levels(indexRows, 'U');
+  const allNsa = unadjusted.get(ALL_ITEMS) ?? adjusted.get(ALL_ITEMS) ?? new Map();
+
+  const items = await db
+    .selectFrom('cpi_items')
+    .select(['item_code', 'label', 'depth', 'parent', 'sort_sequence'])
+    .where('is_current', '=', 1)
+    .orderBy('sort_sequence')
+    .execute();
+
+  const rows = [];
+  for (const item of items) {
+    const sa: IndexSeries | undefined = adjusted.get(item.item_code) ?? unadjusted.get(item.item_code);
+    const nsa: IndexSeries | undefined = unadjusted.get(item.item_code) ?? adjusted.get(item.item_code);
+    if (!sa || !nsa || !(sa.has(period) || nsa.has(period))) continue;
+    const published = weightOf.get(item.item_code) ?? null;
+    const weightThen = (months: number) =>
+      published === null || !weightsPeriod
+        ? null
+        : weightAt(published, weightsPeriod, monthsBefore(period, months), nsa, allNsa);
+    const change = percentChange(sa, period, 1);
+    const yoy = percentChange(nsa, period, 12);
+    const a3 = annualized(sa, period, 3);
+    const a6 = annualized(sa, period, 6);
+    const history: [string, number | null, number | null][] = [];
+    for (let back = HISTORY_MONTHS - 1; back >= 0; back -= 1) {
+      const p = monthsBefore(period, back);
+      history.push([p, percentChange(sa, p, 1), percentChange(nsa, p, 12)]);
+    }
+    rows.push({
+      id: `CPI.${item.item_code}`,
+      code: item.item_code,
+      label: item.label,
+      depth: item.depth,
+      parent: item.parent,
+      pinned: PINNED.has(item.item_code),
+      derived: false,
+      weight: published,
+      change,
+      annualized3m: a3,
+      annualized6m: a6,
+      yoy,
+      contribution: contribution(weightThen(1), percentChange(sa, period, 1, null)),
+      contributionYoy: contribution(weightThen(12), percentChange(nsa, period, 12, null)),
+      read: readPace(a3, a6),
+      history,
+    });
+  }
+  if (rows.length === 0) gaps.push('no component has an index value for this release');
+
+  const releaseView = {
+    period,
+    releasedAt: release?.released_at ?? null,
+    weightsPeriod: weightsPeriod ?? null,
+    nextPeriod: release?.next_period ?? nextMonth(period),
+    nextReleaseAt: release?.next_release_at ?? null,
+  };
+  return {
+    data: frame(rows, gaps, releaseView, release?.loaded_at ?? null),
+    meta: {
+      ...storedMeta('cpi', [SOURCES.bls], {
+        asOf: release?.released_at ?? null,
+        historyStarts: newest?.first ? `${newest.first}-01` : null,
+        coverage: { components: rows.length, period, weightsPeriod: weightsPeriod ?? null },
+      }),
+      disclaimer: BLS_DISCLAIMER,
+    },
+  };
+}
+
+function frame(
+  rows: unknown[],
+  gaps: string[],
+  release: {
+    period: string;
+    releasedAt: string | null;
+    weightsPeriod: string | null;
+    nextPeriod: string | null;
+    nextReleaseAt: string | null;
+  } | null,
+  retrievedAt: string | null,
+) {
+  return {
+    source: 'bls',
+    generatedAt: new Date().toISOString(),
+    retrievedAt,
+    status: gaps.length === 0 ? 'available' : 'partial',
+    gaps,
+    release: release ?? {
+      period: null,
+      releasedAt: null,
+      weightsPeriod: null,
+      nextPeriod: null,
+      nextReleaseAt: null,
+    },
+    rows,
+  };
+}
