@@ -24,9 +24,11 @@ describe('kill -9 under load', () => {
     const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
     const account = await createAccount(deps.store.db, {
       email: 'crash@example.com',
-      plan: 'desk',
+      plan: 'enterprise',
       emailConfirmed: true,
     });
+    // A rate far above the load, so every call is charged rather than limited.
+    await setContract(deps.store.db, account.id, { creditsPerMonth: 1_000_000, creditsPerMinute: 10_000_000 });
     const key = (await createKey(deps.store.db, { accountId: account.id, api: 'datasets' })).key;
     await deps.close();
 
