@@ -28,7 +28,10 @@ describe('kill -9 under load', () => {
       emailConfirmed: true,
     });
     // A rate far above the load, so every call is charged rather than limited.
-    await setContract(deps.store.db, account.id, { creditsPerMonth: 1_000_000, creditsPerMinute: 10_000_000 });
+    await setContract(deps.store.db, account.id, {
+      creditsPerMonth: 1_000_000,
+      creditsPerMinute: 10_000_000,
+    });
     const key = (await createKey(deps.store.db, { accountId: account.id, api: 'datasets' })).key;
     await deps.close();
 

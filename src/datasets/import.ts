@@ -6,8 +6,9 @@ import { createInterface } from 'node:readline';
 import type { Kysely, Transaction } from 'kysely';
 import type { TSchema } from 'typebox';
 import { compileStrict, describeError } from '../app/validation.js';
-import { contentHash, type WriteOutcome } from '../store/revisions.js';
+import { bumpVersion, contentHash, type WriteOutcome } from '../store/revisions.js';
 import type { Database } from '../store/schema.js';
+import { forget } from './read-cache.js';
 
 export interface WriteMeta {
   hash: string;
@@ -74,7 +75,9 @@ export async function importRecords<R>(
       report.lines += 1;
       report[outcome] += 1;
     }
+    if (report.inserted + report.revised > 0) await bumpVersion(tx, importer.dataset, loadedAt);
   });
+  forget(db, importer.dataset);
   return report;
 }
 

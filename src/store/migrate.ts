@@ -5,6 +5,7 @@ import * as m001 from './migrations/001-accounts.js';
 import * as m002 from './migrations/002-cot.js';
 import * as m003 from './migrations/003-energy.js';
 import * as m004 from './migrations/004-cpi.js';
+import * as m005 from './migrations/005-dataset-versions.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '002-cot': m002,
   '003-energy': m003,
   '004-cpi': m004,
+  '005-dataset-versions': m005,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -64,3 +64,17 @@ export async function writeRevision(
     .execute();
   return found ? 'revised' : 'inserted';
 }
+
+/** Marks a dataset changed, inside the load's transaction, so that read caches drop what they hold. */
+export async function bumpVersion(db: Kysely<Database> | Transaction<Database>, dataset: string, at: string) {
+  await db
+    .insertInto('dataset_versions')
+    .values({ dataset, version: 1, updated_at: at })
+    .onConflict((oc) =>
+      oc.column('dataset').doUpdateSet((eb) => ({
+        version: eb('dataset_versions.version', '+', 1),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+}

@@ -142,6 +142,12 @@ export interface CpiReleasesTable extends RevisionColumns {
   next_release_at: string | null;
 }
 
+export interface DatasetVersionsTable {
+  dataset: string;
+  version: number;
+  updated_at: string;
+}
+
 /** Columns every revisioned dataset table has. */
 export interface RevisionColumns {
   content_hash: string;
@@ -164,4 +170,5 @@ export interface Database {
   cpi_index: CpiIndexTable;
   cpi_weights: CpiWeightsTable;
   cpi_releases: CpiReleasesTable;
+  dataset_versions: DatasetVersionsTable;
 }

@@ -4,6 +4,7 @@ import type { Deps } from '../../app/deps.js';
 import { AppError } from '../../app/errors.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
+import { cachedRead } from '../read-cache.js';
 import { SOURCES } from '../sources.js';
 import { addDays, type NetPoint, net, netPercentOfOpenInterest, percentile, weeklyChange } from './derive.js';
 import { classesOf } from './import.js';
@@ -107,21 +108,9 @@ function meta(asOf: string | null, historyStarts: string | null, coverage: Recor
   });
 }
 
-/** Boards computed from a store, until a load changes it (the highest record id is the version). */
-const caches = new WeakMap<object, Map<string, { version: number; value: EnvelopeValue<unknown> }>>();
-
-export async function readBoard(deps: Deps, { query }: OperationInput): Promise<EnvelopeValue<unknown>> {
+async function computeBoard(deps: Deps, { query }: OperationInput): Promise<EnvelopeValue<unknown>> {
   const sel = selection(query);
   const db = deps.store.db;
-  const version = await db
-    .selectFrom('cot_records')
-    .select((eb) => eb.fn.max('id').as('v'))
-    .executeTakeFirst();
-  const key = `${sel.family}:${sel.traderClass}`;
-  const cache = caches.get(deps.store) ?? new Map();
-  caches.set(deps.store, cache);
-  const hit = cache.get(key);
-  if (hit && hit.version === Number(version?.v ?? 0)) return hit.value;
 
   const latest = await db
     .selectFrom('cot_records')
@@ -176,7 +165,7 @@ export async function readBoard(deps: Deps, { query }: OperationInput): Promise<
   rows.sort(
     (a, b) => a.marketName.localeCompare(b.marketName) || a.contractCode.localeCompare(b.contractCode),
   );
-  const value = {
+  return {
     data: frame(sel, rows, latest.last, fetchedAt || null),
     meta: meta(latest.last, latest.first ?? null, {
       contracts: rows.length,
@@ -184,11 +173,9 @@ export async function readBoard(deps: Deps, { query }: OperationInput): Promise<
       lastReport: latest.last,
     }),
   };
-  cache.set(key, { version: Number(version?.v ?? 0), value });
-  return value;
 }
 
-export async function readContract(
+async function computeContract(
   deps: Deps,
   { params, query }: OperationInput,
 ): Promise<EnvelopeValue<unknown>> {
@@ -231,4 +218,17 @@ export async function readContract(
       mine.length ? { reports: mine.length, firstReport: first, lastReport: last } : null,
     ),
   };
+}
+
+export function readBoard(deps: Deps, input: OperationInput): Promise<EnvelopeValue<unknown>> {
+  const sel = selection(input.query);
+  return cachedRead(deps, 'cot', `board:${sel.family}:${sel.traderClass}`, () => computeBoard(deps, input));
+}
+
+export function readContract(deps: Deps, input: OperationInput): Promise<EnvelopeValue<unknown>> {
+  const sel = selection(input.query);
+  const code = String(input.params.contractCode).toUpperCase();
+  return cachedRead(deps, 'cot', `contract:${code}:${sel.family}:${sel.traderClass}`, () =>
+    computeContract(deps, input),
+  );
 }

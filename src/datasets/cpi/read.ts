@@ -1,6 +1,7 @@
 // cpi read: the board of the latest release, each component with weight, changes and contributions.
 import type { Deps } from '../../app/deps.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { cachedRead } from '../read-cache.js';
 import { BLS_DISCLAIMER, SOURCES } from '../sources.js';
 import {
   annualized,
@@ -37,7 +38,11 @@ function nextMonth(period: string): string {
   return monthsBefore(period, -1);
 }
 
-export async function readBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
+export function readBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
+  return cachedRead(deps, 'cpi', 'board', () => computeBoard(deps));
+}
+
+async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
   const release = await db
     .selectFrom('cpi_releases')

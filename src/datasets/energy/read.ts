@@ -1,6 +1,7 @@
 // energy-inventories read: the latest report of each kind, each series with its derived figures.
 import type { Deps } from '../../app/deps.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { cachedRead } from '../read-cache.js';
 import { SOURCES } from '../sources.js';
 import {
   fiveYearAverage,
@@ -19,7 +20,11 @@ function daysBefore(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-export async function readInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
+export function readInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
+  return cachedRead(deps, 'energy-inventories', 'board', () => computeInventories(deps));
+}
+
+async function computeInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
   const series = await db
     .selectFrom('energy_series')

@@ -1,0 +1,37 @@
+// Board responses are computed once per data version; a load made by another process shows within ~1 s.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/app/config.js';
+import { createDeps, type Deps } from '../../src/app/deps.js';
+import { cotImporter } from '../../src/datasets/cot/import.js';
+import { importFile } from '../../src/datasets/import.js';
+import { bearer, type Customer, customer, type TestEnv, testEnv } from '../helpers/env.js';
+
+describe('read cache', () => {
+  let env: TestEnv;
+  let other: Deps;
+  let user: Customer;
+  beforeAll(async () => {
+    env = await testEnv();
+    user = await customer(env.deps);
+    // A second connection to the same store, as the CLI would open.
+    other = await createDeps(loadConfig({ QUARRY_DATA_DIR: env.dataDir, LOG_LEVEL: 'silent' }));
+  });
+  afterAll(async () => {
+    await other.close();
+    await env.close();
+  });
+  const board = async () =>
+    (await env.app.inject({ method: 'GET', url: '/v1/cftc/cot', headers: bearer(user.key) })).json().data;
+
+  it('serves the same computation until the data changes, then the new data within 2 seconds', async () => {
+    const empty = await board();
+    expect(empty.rows).toEqual([]);
+    expect((await board()).generatedAt).toBe(empty.generatedAt);
+
+    await importFile(other.store.db, cotImporter, path.resolve('test/fixtures/cot-legacy-2025-03.ndjson'));
+    const started = Date.now();
+    await expect.poll(async () => (await board()).rows.length, { timeout: 2000, interval: 100 }).toBe(2);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
