@@ -7,14 +7,14 @@ import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from 
 const A = 'a'.repeat(40);
 
 // Each keyed route with a valid call and the credits the spec's table prices it at. The store is empty, so
-// the contract lookup answers 404 — a call that was made and is charged like any other.
+// the contract and award lookups answer 404 — calls that were made and are charged like any other.
 const ROUTES: [string, string, number, number?][] = [
   ['cpi.board', '/v1/macro/cpi', 1],
   ['energy.inventories', '/v1/energy/inventories', 1],
   ['cot.board', '/v1/cftc/cot?report=disaggregated&traderClass=swap', 1],
   ['cot.contract', '/v1/cftc/cot/contracts/067651', 2, 404],
   ['awards.list', '/v1/awards?query=roads&limit=10', 4],
-  ['awards.detail', `/v1/awards/${A}`, 10],
+  ['awards.detail', `/v1/awards/${A}`, 10, 404],
   ['kpis.company', '/v1/kpis/AAPL?metric=revenue', 2],
   ['kpis.company with from', '/v1/kpis/AAPL?from=2024-01-01', 4],
   ['kpis.company with to', '/v1/kpis/AAPL?to=2024-01-01', 4],
@@ -131,8 +131,9 @@ for (const { engine, skip } of ENGINES) {
       let limited = null;
       for (let i = 0; i < 6 && !limited; i += 1) {
         const res = await get(user, `/v1/awards/${A}`);
+        // The award does not exist: 404, charged like any answered call, until the minute's credits run out.
         if (res.statusCode === 429) limited = res;
-        else expect(res.statusCode).toBe(200);
+        else expect(res.statusCode).toBe(404);
       }
       expect(limited).not.toBeNull();
       expect(limited?.json().error).toBe('rate_limited');

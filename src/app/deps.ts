@@ -4,6 +4,7 @@ import { type Counters, createCounters } from '../limits/counters.js';
 import { type CreditStore, createCreditStore } from '../store/credits.js';
 import { openStore, type Store } from '../store/engine.js';
 import { migrate } from '../store/migrate.js';
+import { storeSecret } from '../store/secrets.js';
 import type { Config } from './config.js';
 
 export interface Deps {
@@ -11,6 +12,8 @@ export interface Deps {
   credits: CreditStore;
   counters: Counters;
   usage: UsageBuffer;
+  /** Signs cursors; the same for every process on the store. */
+  cursorSecret: string;
   clock: () => Date;
   close(): Promise<void>;
 }
@@ -21,8 +24,10 @@ export interface DepsOptions {
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let cursorSecret: string;
   try {
     await migrate(store);
+    cursorSecret = await storeSecret(store.db, 'cursor_secret');
   } catch (error) {
     await store.close();
     throw error;
@@ -34,6 +39,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     credits: createCreditStore(store),
     counters,
     usage,
+    cursorSecret,
     clock: options.clock ?? (() => new Date()),
     async close() {
       await usage.close();

@@ -1,10 +1,12 @@
 // Which importer reads which dataset's interchange records.
+import { awardsImporter } from './awards/import.js';
 import { cotImporter } from './cot/import.js';
 import { cpiImporter } from './cpi/import.js';
 import { energyImporter } from './energy/import.js';
 import type { Importer } from './import.js';
 
 export const IMPORTERS: Record<string, Importer<never>> = {
+  awards: awardsImporter as Importer<never>,
   cot: cotImporter as Importer<never>,
   cpi: cpiImporter as Importer<never>,
   'energy-inventories': energyImporter as Importer<never>,

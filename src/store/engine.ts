@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -77,4 +77,9 @@ export function openPostgres(connectionString: string, max: number): Store {
       await db.destroy();
     },
   };
+}
+
+/** Which engine a query builder (or a transaction of one) runs on. */
+export function engineOf(db: Kysely<unknown> | { getExecutor(): { adapter: unknown } }): Engine {
+  return (db as Kysely<unknown>).getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
 }

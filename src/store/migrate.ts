@@ -6,6 +6,7 @@ import * as m002 from './migrations/002-cot.js';
 import * as m003 from './migrations/003-energy.js';
 import * as m004 from './migrations/004-cpi.js';
 import * as m005 from './migrations/005-dataset-versions.js';
+import * as m006 from './migrations/006-awards.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '003-energy': m003,
   '004-cpi': m004,
   '005-dataset-versions': m005,
+  '006-awards': m006,
 };
 
 class StaticProvider implements MigrationProvider {

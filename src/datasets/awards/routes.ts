@@ -1,13 +1,11 @@
 import { Type } from 'typebox';
-import { storedMeta } from '../envelope.js';
 import { define } from '../operation.js';
 import { checkRange, P } from '../params.js';
 import { fixed } from '../pricing.js';
-import { SOURCES } from '../sources.js';
+import { awardDetail, listAwards } from './read.js';
 import { AwardDetailData, AwardsData } from './schema.js';
 
 const O = Type.Optional;
-const AWARD_SOURCES = [SOURCES.usaspending, SOURCES.ted];
 
 export const awardsOperations = [
   define({
@@ -39,27 +37,7 @@ export const awardsOperations = [
     data: AwardsData,
     price: fixed('search', 2),
     refine: checkRange,
-    async read() {
-      const now = new Date().toISOString();
-      const data = {
-        generatedAt: now,
-        asOf: null,
-        status: 'available',
-        access: 'full',
-        rows: [],
-        nextCursor: null,
-        agencies: [],
-        sectors: [],
-        leaders: [],
-        history: [],
-        alerts: [],
-        sources: [],
-        coverage: [],
-        gaps: [],
-        locked: false,
-      };
-      return { data, meta: storedMeta('awards', AWARD_SOURCES) };
-    },
+    read: listAwards,
   }),
   define({
     id: 'awards.detail',
@@ -71,11 +49,6 @@ export const awardsOperations = [
     querystring: Type.Object({ revisionsCursor: O(P.revisionsCursor) }, { additionalProperties: false }),
     data: AwardDetailData,
     price: fixed('evidence', 2),
-    async read() {
-      return {
-        data: { award: null, revisions: [], nextRevisionsCursor: null },
-        meta: storedMeta('awards', AWARD_SOURCES),
-      };
-    },
+    read: awardDetail,
   }),
 ];

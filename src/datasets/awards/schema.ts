@@ -2,7 +2,23 @@
 import { Type } from 'typebox';
 import { DateString, Nullable, Timestamp } from '../envelope.js';
 
-const Open = Type.Array(Type.Object({}, { additionalProperties: true }));
+const Amounts = Type.Array(
+  Type.Object({
+    currency: Type.String(),
+    obligatedAmount: Nullable(
+      Type.String({ description: 'Exact decimal sum; null when too large to sum exactly.' }),
+    ),
+  }),
+  { description: 'Obligated amounts by currency (sums are never mixed across currencies).' },
+);
+const Group = (
+  label: string,
+  keyName: string,
+  key: ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>,
+) =>
+  Type.Array(Type.Object({ [keyName]: key, awards: Type.Integer(), amounts: Amounts }), {
+    description: `${label}, over every award matching the filters (not only this page).`,
+  });
 
 export const AwardRow = Type.Object({
   id: Type.String({ description: '40 lowercase hex characters.' }),
@@ -30,19 +46,49 @@ export const AwardsData = Type.Object({
   access: Type.String(),
   rows: Type.Array(AwardRow),
   nextCursor: Nullable(Type.String()),
-  agencies: Open,
-  sectors: Open,
-  leaders: Open,
-  history: Open,
-  alerts: Open,
-  sources: Open,
-  coverage: Open,
+  agencies: Group('The ten agencies with the most awards', 'name', Type.String()),
+  sectors: Group('The ten sectors with the most awards', 'name', Type.String()),
+  leaders: Group('The ten recipients with the most awards', 'recipient', Type.String()),
+  history: Group('Awards by US federal fiscal year, oldest first', 'fiscalYear', Type.Integer()),
+  alerts: Type.Array(
+    Type.Object({
+      kind: Type.String({ examples: ['deobligation'] }),
+      awardId: Type.String(),
+      message: Type.String(),
+    }),
+    { description: 'Notable rows of this page, such as de-obligations (negative amounts).' },
+  ),
+  sources: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      attribution: Type.String(),
+      licence: Type.String(),
+      awards: Type.Integer(),
+    }),
+    { description: 'Sources of the matching awards.' },
+  ),
+  coverage: Type.Array(
+    Type.Object({
+      source: Type.String(),
+      jurisdiction: Type.String(),
+      awards: Type.Integer(),
+      firstAwardDate: DateString,
+      lastAwardDate: DateString,
+    }),
+    { description: 'What the store holds for the matching awards, by source and jurisdiction.' },
+  ),
   gaps: Type.Array(Type.String()),
   locked: Type.Boolean(),
 });
 
+export const AwardRevision = Type.Object({
+  ...AwardRow.properties,
+  revision: Type.Integer({ description: '1 for the first version loaded.' }),
+  loadedAt: Timestamp,
+});
+
 export const AwardDetailData = Type.Object({
-  award: Nullable(AwardRow),
-  revisions: Type.Array(AwardRow),
-  nextRevisionsCursor: Nullable(Type.String()),
+  award: AwardRow,
+  revisions: Type.Array(AwardRevision, { description: 'Earlier versions of the record, newest first.' }),
+  nextRevisionsCursor: Nullable(Type.String({ description: 'Pass as revisionsCursor for older revisions.' })),
 });
