@@ -113,7 +113,7 @@ describe('clean shutdown', () => {
     await deps.close();
 
     const server = await startServer(env);
-    for (const url of ['/v1/awards', '/v1/awards', '/v1/events/AAPL', '/v1/macro/cpi']) {
+    for (const url of ['/v1/awards', '/v1/awards', '/v1/energy/inventories', '/v1/macro/cpi']) {
       const res = await fetch(`${server.url}${url}`, { headers: { 'x-api-key': key } });
       expect(res.status).toBe(200);
     }
@@ -128,7 +128,7 @@ describe('clean shutdown', () => {
     expect(rows).toEqual([
       { dataset: 'awards', call_type: 'search', calls: 2, credits: 8 },
       { dataset: 'cpi', call_type: 'lookup', calls: 1, credits: 1 },
-      { dataset: 'events', call_type: 'search', calls: 1, credits: 2 },
+      { dataset: 'energy-inventories', call_type: 'lookup', calls: 1, credits: 1 },
     ]);
   });
 });

@@ -7,7 +7,8 @@ import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from 
 const A = 'a'.repeat(40);
 
 // Each keyed route with a valid call and the credits the spec's table prices it at. The store is empty, so
-// the contract and award lookups answer 404 — calls that were made and are charged like any other.
+// the lookups of a contract, an award or a company answer 404 — calls that were made and are charged like
+// any other.
 const ROUTES: [string, string, number, number?][] = [
   ['cpi.board', '/v1/macro/cpi', 1],
   ['energy.inventories', '/v1/energy/inventories', 1],
@@ -20,9 +21,9 @@ const ROUTES: [string, string, number, number?][] = [
   ['kpis.company with to', '/v1/kpis/AAPL?to=2024-01-01', 4],
   ['guidance.company', '/v1/guidance/msft', 2],
   ['guidance.company with from and to', '/v1/guidance/msft?from=2023-01-01&to=2024-01-01', 4],
-  ['exec-pay.list', '/v1/exec-pay/AAPL', 2],
-  ['exec-pay.year', '/v1/exec-pay/AAPL/2024', 10],
-  ['events.list', '/v1/events/AAPL?limit=5', 2],
+  ['exec-pay.list', '/v1/exec-pay/AAPL', 2, 404],
+  ['exec-pay.year', '/v1/exec-pay/AAPL/2024', 10, 404],
+  ['events.list', '/v1/events/AAPL?limit=5', 2, 404],
 ];
 
 for (const { engine, skip } of ENGINES) {

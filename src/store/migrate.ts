@@ -7,6 +7,7 @@ import * as m003 from './migrations/003-energy.js';
 import * as m004 from './migrations/004-cpi.js';
 import * as m005 from './migrations/005-dataset-versions.js';
 import * as m006 from './migrations/006-awards.js';
+import * as m007 from './migrations/007-filings.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '004-cpi': m004,
   '005-dataset-versions': m005,
   '006-awards': m006,
+  '007-filings': m007,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -30,7 +30,9 @@ type RevisionedTable =
   | 'cpi_items'
   | 'cpi_index'
   | 'cpi_weights'
-  | 'cpi_releases';
+  | 'cpi_releases'
+  | 'events'
+  | 'exec_pay';
 
 /**
  * Writes `row` (without the revision columns) under `key`. The key columns must be part of `row`.

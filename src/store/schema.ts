@@ -188,6 +188,48 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface CompaniesTable {
+  ticker: string;
+  cik: string | null;
+  name: string;
+  short_name: string;
+  updated_at: string;
+}
+
+export interface EventsTable extends RevisionColumns {
+  row_id: Generated<number>;
+  /** accession number */
+  id: string;
+  ticker: string;
+  form: string;
+  filed_at: string;
+  filing_date: string;
+  doc_url: string;
+  /** JSON array of item codes */
+  items: string;
+  headline: string | null;
+  summary: string | null;
+  /** JSON array */
+  people: string;
+}
+
+export interface ExecPayTable extends RevisionColumns {
+  row_id: Generated<number>;
+  id: string;
+  ticker: string;
+  proxy_year: number;
+  fiscal_year: number;
+  fiscal_year_label: string;
+  filed_at: string;
+  meeting_date: string | null;
+  ceo_name: string;
+  ceo_title: string;
+  ceo_total: number;
+  ceo_prior_year_total: number | null;
+  pay_ratio: number | null;
+  median_employee_pay: number | null;
+}
+
 /** Columns every revisioned dataset table has. */
 export interface RevisionColumns {
   content_hash: string;
@@ -213,4 +255,7 @@ export interface Database {
   dataset_versions: DatasetVersionsTable;
   awards: AwardsTable;
   settings: SettingsTable;
+  companies: CompaniesTable;
+  events: EventsTable;
+  exec_pay: ExecPayTable;
 }

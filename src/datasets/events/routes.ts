@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
-import { storedMeta } from '../envelope.js';
-import { define, type OperationInput } from '../operation.js';
+import { define } from '../operation.js';
 import { P } from '../params.js';
 import { fixed } from '../pricing.js';
-import { SOURCES } from '../sources.js';
+import { listEvents } from './read.js';
 import { EventsData } from './schema.js';
 
 export const eventsOperations = [
@@ -17,10 +16,6 @@ export const eventsOperations = [
     querystring: Type.Object({ limit: Type.Optional(P.limit) }, { additionalProperties: false }),
     data: EventsData,
     price: fixed('search', 1),
-    async read(_deps, { params }: OperationInput) {
-      const ticker = String(params.symbol).toUpperCase();
-      const data = { company: { ticker, cik: null, name: ticker, shortName: ticker }, events: [] };
-      return { data, meta: storedMeta('events', [SOURCES['sec-edgar']]) };
-    },
+    read: listEvents,
   }),
 ];

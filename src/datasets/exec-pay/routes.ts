@@ -1,17 +1,11 @@
 import { Type } from 'typebox';
-import { storedMeta } from '../envelope.js';
-import { define, type OperationInput } from '../operation.js';
+import { define } from '../operation.js';
 import { P } from '../params.js';
 import { fixed } from '../pricing.js';
-import { SOURCES } from '../sources.js';
+import { listProxies, proxiesForYear } from './read.js';
 import { ExecPayData, ExecPayYearData } from './schema.js';
 
 const none = Type.Object({}, { additionalProperties: false });
-
-function company(params: Record<string, unknown>) {
-  const ticker = String(params.symbol).toUpperCase();
-  return { ticker, cik: null, name: ticker, shortName: ticker };
-}
 
 export const execPayOperations = [
   define({
@@ -24,12 +18,7 @@ export const execPayOperations = [
     querystring: none,
     data: ExecPayData,
     price: fixed('lookup', 2),
-    async read(_deps, { params }: OperationInput) {
-      return {
-        data: { company: company(params), proxies: [] },
-        meta: storedMeta('exec-pay', [SOURCES['sec-edgar']]),
-      };
-    },
+    read: listProxies,
   }),
   define({
     id: 'exec-pay.year',
@@ -41,9 +30,6 @@ export const execPayOperations = [
     querystring: none,
     data: ExecPayYearData,
     price: fixed('evidence', 2),
-    async read(_deps, { params }: OperationInput) {
-      const data = { company: company(params), year: Number(params.year), proxies: [] };
-      return { data, meta: storedMeta('exec-pay', [SOURCES['sec-edgar']]) };
-    },
+    read: proxiesForYear,
   }),
 ];

@@ -31,6 +31,17 @@ export const ExecPayData = Type.Object({ company: Company, proxies: Type.Array(P
 
 export const ExecPayYearData = Type.Object({
   company: Company,
-  year: Type.Integer(),
-  proxies: Type.Array(ProxyFiling),
+  year: Type.Integer({ description: 'The fiscal year asked for.' }),
+  proxies: Type.Array(ProxyFiling, {
+    description: 'Proxy statements reporting that fiscal year, newest first.',
+  }),
+  ceoPayChange: Nullable(
+    Type.Object(
+      { ceoTotal: Type.Number(), ceoPriorYearTotal: Type.Number(), percent: Type.Number() },
+      {
+        description:
+          "CEO total pay against the prior year's, as the newest proxy reports them; percent to one decimal.",
+      },
+    ),
+  ),
 });

@@ -1,0 +1,68 @@
+// events read: a company's 8-K filings, newest first.
+import type { Deps } from '../../app/deps.js';
+import { companyOrNotFound } from '../companies.js';
+import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import type { OperationInput } from '../operation.js';
+import { SOURCES } from '../sources.js';
+import { describeItems, headlineFor } from './derive.js';
+
+const DEFAULT_LIMIT = 50;
+
+export async function listEvents(
+  deps: Deps,
+  { params, query }: OperationInput,
+): Promise<EnvelopeValue<unknown>> {
+  const db = deps.store.db;
+  const company = await companyOrNotFound(db, String(params.symbol));
+  const limit = (query.limit as number | undefined) ?? DEFAULT_LIMIT;
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('is_current', '=', 1)
+    .where('ticker', '=', company.ticker)
+    .orderBy('filed_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  const span = await db
+    .selectFrom('events')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.min('filing_date').as('first'),
+      eb.fn.max('filing_date').as('last'),
+    ])
+    .where('is_current', '=', 1)
+    .where('ticker', '=', company.ticker)
+    .executeTakeFirst();
+  const events = rows.map((row) => {
+    const items = JSON.parse(row.items) as string[];
+    const described = describeItems(items);
+    return {
+      id: row.id,
+      ticker: row.ticker,
+      company: company.name,
+      filedAt: row.filed_at,
+      filingDate: row.filing_date,
+      form: row.form,
+      docUrl: row.doc_url,
+      items,
+      labels: described.labels,
+      kinds: described.kinds,
+      material: described.material,
+      headline: row.headline ?? headlineFor(company.name, row.form, items),
+      summary: row.summary,
+      people: JSON.parse(row.people) as object[],
+      read: false,
+    };
+  });
+  return {
+    data: { company, events },
+    meta: storedMeta('events', [SOURCES['sec-edgar']], {
+      asOf: events[0]?.filedAt ?? null,
+      historyStarts: (span?.first as string | null) ?? null,
+      coverage: span?.first
+        ? { events: Number(span.n), firstFiling: span.first, lastFiling: span.last }
+        : null,
+    }),
+  };
+}

@@ -1,0 +1,76 @@
+// The exec-pay interchange record: the CEO's pay from one proxy statement.
+import { Type } from 'typebox';
+import { writeRevision } from '../../store/revisions.js';
+import { CompanyFields, type CompanyRecord, upsertCompany } from '../companies.js';
+import type { Importer } from '../import.js';
+
+const Money = Type.Number({ minimum: 0 });
+const OptionalMoney = Type.Union([Money, Type.Null()]);
+
+export const ProxyRecord = Type.Object(
+  {
+    ...CompanyFields,
+    id: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Accession number of the proxy, or another stable id.',
+    }),
+    proxyYear: Type.Integer({ minimum: 1900, maximum: 2100 }),
+    fiscalYear: Type.Integer({ minimum: 1900, maximum: 2100 }),
+    fiscalYearLabel: Type.String({ minLength: 1, maxLength: 40 }),
+    filedAt: Type.String({ format: 'date-time' }),
+    meetingDate: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+    ceoName: Type.String({ minLength: 1, maxLength: 200 }),
+    ceoTitle: Type.String({ minLength: 1, maxLength: 200 }),
+    ceoTotal: Money,
+    ceoPriorYearTotal: OptionalMoney,
+    payRatio: OptionalMoney,
+    medianEmployeePay: OptionalMoney,
+  },
+  { additionalProperties: false },
+);
+
+export interface ProxyRecordValue extends CompanyRecord {
+  id: string;
+  proxyYear: number;
+  fiscalYear: number;
+  fiscalYearLabel: string;
+  filedAt: string;
+  meetingDate: string | null;
+  ceoName: string;
+  ceoTitle: string;
+  ceoTotal: number;
+  ceoPriorYearTotal: number | null;
+  payRatio: number | null;
+  medianEmployeePay: number | null;
+}
+
+export const execPayImporter: Importer<ProxyRecordValue> = {
+  dataset: 'exec-pay',
+  record: ProxyRecord,
+  async write(tx, record, meta) {
+    await upsertCompany(tx, record, meta.loadedAt);
+    const key = { id: record.id };
+    return writeRevision(
+      tx,
+      'exec_pay',
+      key,
+      {
+        ...key,
+        ticker: record.ticker,
+        proxy_year: record.proxyYear,
+        fiscal_year: record.fiscalYear,
+        fiscal_year_label: record.fiscalYearLabel,
+        filed_at: new Date(record.filedAt).toISOString(),
+        meeting_date: record.meetingDate,
+        ceo_name: record.ceoName,
+        ceo_title: record.ceoTitle,
+        ceo_total: record.ceoTotal,
+        ceo_prior_year_total: record.ceoPriorYearTotal,
+        pay_ratio: record.payRatio,
+        median_employee_pay: record.medianEmployeePay,
+      },
+      meta,
+    );
+  },
+};

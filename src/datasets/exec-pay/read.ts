@@ -1,0 +1,84 @@
+// exec-pay reads: a company's proxy statements, and those covering one fiscal year.
+import type { Selectable } from 'kysely';
+import type { Deps } from '../../app/deps.js';
+import type { ExecPayTable } from '../../store/schema.js';
+import { type Company, companyOrNotFound } from '../companies.js';
+import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import type { OperationInput } from '../operation.js';
+import { SOURCES } from '../sources.js';
+
+function toProxy(row: Selectable<ExecPayTable>, company: Company) {
+  return {
+    id: row.id,
+    ticker: row.ticker,
+    company: company.name,
+    proxyYear: row.proxy_year,
+    fiscalYear: row.fiscal_year,
+    fiscalYearLabel: row.fiscal_year_label,
+    filedAt: row.filed_at,
+    meetingDate: row.meeting_date,
+    updatedAt: row.loaded_at,
+    ceoName: row.ceo_name,
+    ceoTitle: row.ceo_title,
+    ceoTotal: Number(row.ceo_total),
+    ceoPriorYearTotal: row.ceo_prior_year_total === null ? null : Number(row.ceo_prior_year_total),
+    payRatio: row.pay_ratio === null ? null : Number(row.pay_ratio),
+    medianEmployeePay: row.median_employee_pay === null ? null : Number(row.median_employee_pay),
+  };
+}
+
+/** CEO pay against the prior year, from the proxy's own two figures; null without both. */
+export function payChange(total: number, prior: number | null) {
+  if (prior === null || prior === 0) return null;
+  return {
+    ceoTotal: total,
+    ceoPriorYearTotal: prior,
+    percent: Math.round(((total - prior) / prior) * 1000) / 10,
+  };
+}
+
+async function proxies(deps: Deps, ticker: string, fiscalYear?: number) {
+  let q = deps.store.db
+    .selectFrom('exec_pay')
+    .selectAll()
+    .where('is_current', '=', 1)
+    .where('ticker', '=', ticker);
+  if (fiscalYear !== undefined) q = q.where('fiscal_year', '=', fiscalYear);
+  return q.orderBy('proxy_year', 'desc').orderBy('filed_at', 'desc').execute();
+}
+
+function meta(rows: Selectable<ExecPayTable>[]) {
+  const filed = rows.map((r) => r.filed_at).sort();
+  const years = rows.map((r) => r.fiscal_year).sort();
+  return storedMeta('exec-pay', [SOURCES['sec-edgar']], {
+    asOf: filed.at(-1) ?? null,
+    coverage: rows.length
+      ? { proxies: rows.length, firstFiscalYear: years[0], lastFiscalYear: years.at(-1) }
+      : null,
+  });
+}
+
+export async function listProxies(deps: Deps, { params }: OperationInput): Promise<EnvelopeValue<unknown>> {
+  const company = await companyOrNotFound(deps.store.db, String(params.symbol));
+  const rows = await proxies(deps, company.ticker);
+  return { data: { company, proxies: rows.map((r) => toProxy(r, company)) }, meta: meta(rows) };
+}
+
+export async function proxiesForYear(
+  deps: Deps,
+  { params }: OperationInput,
+): Promise<EnvelopeValue<unknown>> {
+  const company = await companyOrNotFound(deps.store.db, String(params.symbol));
+  const year = Number(params.year);
+  const rows = await proxies(deps, company.ticker, year);
+  const latest = rows[0];
+  return {
+    data: {
+      company,
+      year,
+      proxies: rows.map((r) => toProxy(r, company)),
+      ceoPayChange: latest ? payChange(Number(latest.ceo_total), latest.ceo_prior_year_total) : null,
+    },
+    meta: meta(rows),
+  };
+}
