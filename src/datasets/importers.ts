@@ -6,6 +6,7 @@ import { energyImporter } from './energy/import.js';
 import { eventsImporter } from './events/import.js';
 import { execPayImporter } from './exec-pay/import.js';
 import type { Importer } from './import.js';
+import { kpisImporter } from './kpis/import.js';
 
 export const IMPORTERS: Record<string, Importer<never>> = {
   awards: awardsImporter as Importer<never>,
@@ -14,4 +15,5 @@ export const IMPORTERS: Record<string, Importer<never>> = {
   'energy-inventories': energyImporter as Importer<never>,
   events: eventsImporter as Importer<never>,
   'exec-pay': execPayImporter as Importer<never>,
+  'kpis-guidance': kpisImporter as Importer<never>,
 };

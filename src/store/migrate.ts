@@ -8,6 +8,7 @@ import * as m004 from './migrations/004-cpi.js';
 import * as m005 from './migrations/005-dataset-versions.js';
 import * as m006 from './migrations/006-awards.js';
 import * as m007 from './migrations/007-filings.js';
+import * as m008 from './migrations/008-kpis.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '005-dataset-versions': m005,
   '006-awards': m006,
   '007-filings': m007,
+  '008-kpis': m008,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -230,6 +230,50 @@ export interface ExecPayTable extends RevisionColumns {
   median_employee_pay: number | null;
 }
 
+export interface KpiFactsTable extends RevisionColumns {
+  row_id: Generated<number>;
+  /** sha1 of the fact key and revision */
+  id: string;
+  /** what stays the same across revisions: kind, symbol, metric, period, basis, dimensions */
+  fact_key: string;
+  /** kpi | guidance */
+  kind: string;
+  symbol: string;
+  metric_id: string;
+  series_key: string;
+  period_start: string | null;
+  period_end: string;
+  period_kind: string;
+  fiscal_year: number;
+  fiscal_quarter: number | null;
+  period_label: string;
+  value: number;
+  unit: string;
+  currency: string | null;
+  basis: string;
+  /** JSON object */
+  dimensions: string;
+  confidence: number;
+  /** when the fact became known (its document's publication time) */
+  as_of: string;
+  supersedes_id: string | null;
+  conflict: number;
+  /** JSON array */
+  evidence: string;
+}
+
+export interface KpiMetricsTable {
+  id: string;
+  name: string;
+  sector: string;
+  unit: string;
+  definition: string;
+  /** JSON object */
+  aliases: string;
+  favorable: string;
+  updated_at: string;
+}
+
 /** Columns every revisioned dataset table has. */
 export interface RevisionColumns {
   content_hash: string;
@@ -258,4 +302,6 @@ export interface Database {
   companies: CompaniesTable;
   events: EventsTable;
   exec_pay: ExecPayTable;
+  kpi_facts: KpiFactsTable;
+  kpi_metrics: KpiMetricsTable;
 }

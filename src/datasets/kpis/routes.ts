@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
-import { storedMeta } from '../envelope.js';
-import { define, type OperationInput } from '../operation.js';
+import { define } from '../operation.js';
 import { checkRange, P } from '../params.js';
 import { rangePriced } from '../pricing.js';
-import { SOURCES } from '../sources.js';
+import { readGuidance, readKpis } from './read.js';
 import { KpisData } from './schema.js';
 
 const O = Type.Optional;
@@ -12,36 +11,6 @@ const query = Type.Object(
   { additionalProperties: false },
 );
 const params = Type.Object({ symbol: P.symbol }, { additionalProperties: false });
-
-async function read(_deps: unknown, { params }: OperationInput) {
-  const data = {
-    symbol: String(params.symbol).toUpperCase(),
-    status: 'available',
-    asOf: null,
-    coverage: {
-      country: null,
-      languages: [],
-      documents: 0,
-      observations: 0,
-      guidance: 0,
-      firstPeriod: null,
-      lastPeriod: null,
-      lastPublishedAt: null,
-      sourceKinds: [],
-      conflicts: 0,
-    },
-    series: [],
-    revisions: [],
-    dictionary: [],
-    access: 'full',
-    lockedRows: 0,
-    totalRows: 0,
-    truncated: false,
-    previewRows: 0,
-    methodology: 'Facts cited from company filings; each carries its evidence.',
-  };
-  return { data, meta: storedMeta('kpis-guidance', [SOURCES['sec-edgar']]) };
-}
 
 export const kpisOperations = [
   define({
@@ -55,7 +24,7 @@ export const kpisOperations = [
     data: KpisData,
     price: rangePriced,
     refine: checkRange,
-    read,
+    read: readKpis,
   }),
   define({
     id: 'guidance.company',
@@ -68,6 +37,6 @@ export const kpisOperations = [
     data: KpisData,
     price: rangePriced,
     refine: checkRange,
-    read,
+    read: readGuidance,
   }),
 ];

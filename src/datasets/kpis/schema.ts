@@ -88,7 +88,21 @@ export const KpisData = Type.Object({
     conflicts: Type.Integer(),
   }),
   series: Type.Array(Series),
-  revisions: Type.Array(Type.Object({}, { additionalProperties: true })),
+  revisions: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      seriesKey: Type.String(),
+      periodEnd: DateString,
+      revision: Type.Integer(),
+      value: Type.Number(),
+      asOf: Timestamp,
+      supersededBy: Nullable(Type.String({ description: 'Id of the revision shown in series.' })),
+    }),
+    {
+      description:
+        'Earlier revisions of the facts shown (known by asOf, when given), newest revision first per fact.',
+    },
+  ),
   dictionary: Type.Array(Metric),
   access: Type.String(),
   lockedRows: Type.Integer(),

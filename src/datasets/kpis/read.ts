@@ -1,0 +1,176 @@
+// kpis-guidance reads: a company's facts as series, optionally as they were known on a date.
+import type { Selectable } from 'kysely';
+import type { Deps } from '../../app/deps.js';
+import type { KpiFactsTable } from '../../store/schema.js';
+import { companyOrNotFound } from '../companies.js';
+import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import type { OperationInput } from '../operation.js';
+import { SOURCES } from '../sources.js';
+
+type Row = Selectable<KpiFactsTable>;
+type Evidence = {
+  documentId: string;
+  sourceKind: string;
+  country: string;
+  language: string;
+  publishedAt: string;
+};
+
+const METHODOLOGY =
+  'Each fact is a figure a company published, with the passage that states it (evidence). A restated figure ' +
+  'becomes a new revision that supersedes the earlier one; with asOf, each fact is the revision known at the end ' +
+  'of that day (UTC), and facts first published later are left out.';
+
+/** Of all revisions given, the one to show for each fact: the latest known by `cutoff` (or the current one). */
+export function asKnown(rows: readonly Row[], cutoff: string | null): { shown: Row[]; superseded: Row[] } {
+  const known = cutoff === null ? rows : rows.filter((r) => r.as_of <= cutoff);
+  const best = new Map<string, Row>();
+  for (const r of known) {
+    const seen = best.get(r.fact_key);
+    if (!seen || r.revision > seen.revision) best.set(r.fact_key, r);
+  }
+  const shown = [...best.values()];
+  const superseded = known.filter((r) => best.get(r.fact_key) !== r);
+  return { shown, superseded };
+}
+
+function toFact(row: Row, metricName: string) {
+  return {
+    id: row.id,
+    symbol: row.symbol,
+    metricId: row.metric_id,
+    metric: metricName,
+    period: {
+      start: row.period_start,
+      end: row.period_end,
+      kind: row.period_kind,
+      fiscalYear: row.fiscal_year,
+      fiscalQuarter: row.fiscal_quarter,
+      label: row.period_label,
+    },
+    value: Number(row.value),
+    unit: row.unit,
+    currency: row.currency,
+    basis: row.basis,
+    dimensions: JSON.parse(row.dimensions) as Record<string, string>,
+    confidence: Number(row.confidence),
+    seriesKey: row.series_key,
+    asOf: row.as_of,
+    supersedesId: row.supersedes_id,
+    revision: row.revision,
+    current: row.is_current === 1,
+    conflict: row.conflict === 1,
+    evidence: JSON.parse(row.evidence) as Evidence[],
+  };
+}
+
+function readCompany(kind: 'kpi' | 'guidance') {
+  return async (deps: Deps, { params, query }: OperationInput): Promise<EnvelopeValue<unknown>> => {
+    const db = deps.store.db;
+    const company = await companyOrNotFound(db, String(params.symbol));
+    const { metric, basis, from, to, asOf } = query as Record<string, string | undefined>;
+    let q = db
+      .selectFrom('kpi_facts')
+      .selectAll()
+      .where('symbol', '=', company.ticker)
+      .where('kind', '=', kind);
+    if (metric) q = q.where('metric_id', '=', metric);
+    if (basis) q = q.where('basis', '=', basis);
+    if (from) q = q.where('period_end', '>=', from);
+    if (to) q = q.where('period_end', '<=', to);
+    const rows = await q.orderBy('period_end').orderBy('revision').execute();
+    const { shown, superseded } = asKnown(rows, asOf ? `${asOf}T23:59:59.999Z` : null);
+
+    const metrics = await db.selectFrom('kpi_metrics').selectAll().execute();
+    const metricById = new Map(metrics.map((m) => [m.id, m]));
+    const nameOf = (id: string) => metricById.get(id)?.name ?? id;
+
+    const facts = shown
+      .sort((a, b) => a.period_end.localeCompare(b.period_end))
+      .map((r) => toFact(r, nameOf(r.metric_id)));
+    const bySeries = new Map<string, ReturnType<typeof toFact>[]>();
+    for (const f of facts) bySeries.set(f.seriesKey, [...(bySeries.get(f.seriesKey) ?? []), f]);
+    const series = [...bySeries.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, observations]) => {
+        const first = observations[0] as ReturnType<typeof toFact>;
+        return {
+          key,
+          metric: first.metric,
+          unit: first.unit,
+          currency: first.currency,
+          basis: first.basis,
+          dimensions: first.dimensions,
+          latest: observations.at(-1) ?? null,
+          observations,
+        };
+      });
+
+    const shownById = new Map(shown.map((r) => [r.fact_key, r.id]));
+    const revisions = superseded
+      .sort((a, b) => a.fact_key.localeCompare(b.fact_key) || b.revision - a.revision)
+      .map((r) => ({
+        id: r.id,
+        seriesKey: r.series_key,
+        periodEnd: r.period_end,
+        revision: r.revision,
+        value: Number(r.value),
+        asOf: r.as_of,
+        supersededBy: shownById.get(r.fact_key) ?? null,
+      }));
+
+    const evidence = facts.flatMap((f) => f.evidence);
+    const published = facts.map((f) => f.asOf).sort();
+    const periods = facts.map((f) => f.period.end).sort();
+    const countries = evidence.map((e) => e.country);
+    const dictionary = [...new Set(facts.map((f) => f.metricId))]
+      .map((id) => metricById.get(id))
+      .filter((m) => m !== undefined)
+      .map((m) => ({
+        id: m.id,
+        name: m.name,
+        sector: m.sector,
+        unit: m.unit,
+        definition: m.definition,
+        aliases: JSON.parse(m.aliases) as Record<string, string[]>,
+        favorable: m.favorable,
+      }));
+    const data = {
+      symbol: company.ticker,
+      status: 'available',
+      asOf: published.at(-1) ?? null,
+      coverage: {
+        country: countries[0] ?? null,
+        languages: [...new Set(evidence.map((e) => e.language))].sort(),
+        documents: new Set(evidence.map((e) => e.documentId)).size,
+        observations: facts.length,
+        guidance: kind === 'guidance' ? facts.length : 0,
+        firstPeriod: periods[0] ?? null,
+        lastPeriod: periods.at(-1) ?? null,
+        lastPublishedAt: published.at(-1) ?? null,
+        sourceKinds: [...new Set(evidence.map((e) => e.sourceKind))].sort(),
+        conflicts: facts.filter((f) => f.conflict).length,
+      },
+      series,
+      revisions,
+      dictionary,
+      access: 'full',
+      lockedRows: 0,
+      totalRows: facts.length,
+      truncated: false,
+      previewRows: facts.length,
+      methodology: METHODOLOGY,
+    };
+    return {
+      data,
+      meta: storedMeta('kpis-guidance', [SOURCES['sec-edgar']], {
+        asOf: data.asOf,
+        historyStarts: periods[0] ?? null,
+        coverage: facts.length ? { facts: facts.length, series: series.length } : null,
+      }),
+    };
+  };
+}
+
+export const readKpis = readCompany('kpi');
+export const readGuidance = readCompany('guidance');
