@@ -89,7 +89,7 @@ export function checkTraderClass({ query }: { query: Record<string, unknown> }):
   if (!allowed.includes(traderClass)) {
     throw new AppError(
       'invalid_params',
-      `traderClass "${traderClass}" is not a class of the ${report} report; use one of ${allowed.join(', ')}`,
+      `parameter "traderClass": "${traderClass}" is not a class of the ${report} report; use one of ${allowed.join(', ')}`,
     );
   }
 }
