@@ -1,7 +1,7 @@
 // The admin CLI: one JSON object on stdout, messages on stderr, non-zero exit with a clear message on
 // error; it works on the same store as a running server, whose next calls see the change within 2 seconds.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -167,6 +167,31 @@ describe('quarry CLI', () => {
       expect(result.stderr).not.toMatch(/\n\s+at /);
     });
   }
+
+  it('import loads interchange records; the same file again changes nothing; a bad line loads nothing', async () => {
+    const fixture = path.resolve('test/fixtures/cot-legacy-2025-03.ndjson');
+    const first = await quarry('import', 'cot', fixture);
+    expect(first.json).toEqual({
+      dataset: 'cot',
+      file: 'cot-legacy-2025-03.ndjson',
+      lines: 6,
+      inserted: 6,
+      revised: 0,
+      unchanged: 0,
+    });
+    expect((await quarry('import', 'cot', fixture)).json).toMatchObject({ inserted: 0, unchanged: 6 });
+
+    const bad = path.join(dataDir, 'bad.ndjson');
+    writeFileSync(bad, `${readFileSync(fixture, 'utf8').split('\n')[0]}\n{"report":"weekly"}\n`);
+    const failed = await quarry('import', 'cot', bad);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toMatch(/import failed, nothing was loaded: bad\.ndjson:2: /);
+
+    const unknown = await quarry('import', 'weather', fixture);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no importer for "weather"/);
+  });
 
   it('keys create without a plan is refused with plan_required', async () => {
     const { json: account } = await quarry(
