@@ -17,7 +17,14 @@ export const Event = Type.Object({
   material: Type.Boolean(),
   headline: Type.String(),
   summary: Nullable(Type.String()),
-  people: Type.Array(Type.Object({}, { additionalProperties: true })),
+  people: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      role: Type.String({ examples: ['Chief Financial Officer'] }),
+      change: Type.String({ description: 'appointed, departed, compensation or other' }),
+    }),
+    { description: 'People the filing names (Item 5.02 appointments and departures, for example).' },
+  ),
   read: Type.Boolean(),
 });
 
