@@ -6,14 +6,14 @@ import { awardId, awardsImporter } from '../../src/datasets/awards/import.js';
 import { importFile } from '../../src/datasets/import.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
-const DATA = '../shared/data/usaspending/api';
+const DATA = 'test/fixtures/usaspending';
 type Json = Record<string, unknown>;
 
 // Interchange records made from USAspending's own responses: ten DoD prime awards to MIT, three NASA
 // subawards under prime contract 80GSFC18C0008.
 function primes(): Json[] {
   const file = JSON.parse(
-    readFileSync(path.join(DATA, 'dod-mit-2026-02-10/01-award-search-dod-mit.json'), 'utf8'),
+    readFileSync(path.join(DATA, '01-award-search-dod-mit.json'), 'utf8'),
   );
   return file.results.map((r: Json) => ({
     source: 'usaspending',
@@ -38,7 +38,7 @@ function primes(): Json[] {
 
 function subawards(): Json[] {
   const file = JSON.parse(
-    readFileSync(path.join(DATA, 'nasa-fixtures/search_results_subawards.json'), 'utf8'),
+    readFileSync(path.join(DATA, 'search_results_subawards.json'), 'utf8'),
   );
   return file.results.map((r: Json) => ({
     source: 'usaspending',
