@@ -12,9 +12,7 @@ type Json = Record<string, unknown>;
 // Interchange records made from USAspending's own responses: ten DoD prime awards to MIT, three NASA
 // subawards under prime contract 80GSFC18C0008.
 function primes(): Json[] {
-  const file = JSON.parse(
-    readFileSync(path.join(DATA, '01-award-search-dod-mit.json'), 'utf8'),
-  );
+  const file = JSON.parse(readFileSync(path.join(DATA, '01-award-search-dod-mit.json'), 'utf8'));
   return file.results.map((r: Json) => ({
     source: 'usaspending',
     sourceAwardId: r.generated_internal_id,
@@ -37,9 +35,7 @@ function primes(): Json[] {
 }
 
 function subawards(): Json[] {
-  const file = JSON.parse(
-    readFileSync(path.join(DATA, 'search_results_subawards.json'), 'utf8'),
-  );
+  const file = JSON.parse(readFileSync(path.join(DATA, 'search_results_subawards.json'), 'utf8'));
   return file.results.map((r: Json) => ({
     source: 'usaspending',
     sourceAwardId: `SUB:${r['Sub-Award ID']}:${r['Sub-Award Date']}`,
