@@ -178,6 +178,8 @@ describe('quarry CLI', () => {
       inserted: 6,
       revised: 0,
       unchanged: 0,
+      firstDate: '2025-03-04',
+      lastDate: '2025-03-18',
     });
     expect((await quarry('import', 'cot', fixture)).json).toMatchObject({ inserted: 0, unchanged: 6 });
 
@@ -186,7 +188,7 @@ describe('quarry CLI', () => {
     const failed = await quarry('import', 'cot', bad);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toBe('');
-    expect(failed.stderr).toMatch(/import failed, nothing was loaded: bad\.ndjson:2: /);
+    expect(failed.stderr).toMatch(/load failed, nothing of the file was kept: bad\.ndjson:2: /);
 
     const unknown = await quarry('import', 'weather', fixture);
     expect(unknown.code).toBe(1);

@@ -6,6 +6,7 @@ import { openStore } from '../store/engine.js';
 import { migrate } from '../store/migrate.js';
 import { accountsCommand } from './accounts.js';
 import { importCommand } from './import.js';
+import { ingestCommand } from './ingest.js';
 import { keysCommand } from './keys.js';
 import { explain, printResult, UsageError } from './output.js';
 import { serveCommand } from './serve.js';
@@ -25,6 +26,7 @@ const HELP = `quarry — financial and economic data over HTTP
   quarry keys revoke KEY_ID
   quarry keys list ID
   quarry import DATASET FILE        load newline-delimited JSON records (docs/interchange.md)
+  quarry ingest cftc FILE...        load CFTC Commitments of Traders files (plain or zipped)
 
 Configuration comes from the environment: PORT, HOST, QUARRY_DATA_DIR, DATABASE_URL, REDIS_URL,
 DATA_API_ENABLED, TRUST_PROXY, LOG_LEVEL (see the README).
@@ -62,6 +64,9 @@ async function main(argv: string[]): Promise<number> {
         break;
       case 'import':
         printResult(await importCommand(deps, rest));
+        break;
+      case 'ingest':
+        printResult(await ingestCommand(deps, rest));
         break;
       default:
         throw new UsageError(`unknown command "${command}"`);

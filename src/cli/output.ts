@@ -2,6 +2,7 @@
 import { ConfigError } from '../app/config.js';
 import { AppError } from '../app/errors.js';
 import { ImportError } from '../datasets/import.js';
+import { SourceError } from '../datasets/load/source.js';
 import { MigrationError } from '../store/migrate.js';
 
 export class UsageError extends Error {}
@@ -20,7 +21,9 @@ export function explain(error: unknown): string {
   if (error instanceof ConfigError) return `quarry: configuration: ${error.message}`;
   if (error instanceof AppError) return `quarry: ${error.code}: ${error.message}`;
   if (error instanceof MigrationError) return `quarry: ${error.message}`;
-  if (error instanceof ImportError) return `quarry: import failed, nothing was loaded: ${error.message}`;
+  if (error instanceof ImportError || error instanceof SourceError) {
+    return `quarry: load failed, nothing of the file was kept: ${error.message}`;
+  }
   if (error instanceof Error && 'code' in error && error.code === 'ECONNREFUSED') {
     return `quarry: cannot reach the store: ${error.message}`;
   }

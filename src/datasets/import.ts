@@ -20,6 +20,8 @@ export interface Importer<R = Record<string, unknown>> {
   dataset: string;
   /** The schema of one line. */
   record: TSchema;
+  /** The date a record is about, for the date range recorded per source file. */
+  dateOf?(record: R): string;
   /** Checks across fields a schema cannot express; a message when the record is refused. */
   check?(record: R): string | null;
   write(tx: Transaction<Database>, record: R, meta: WriteMeta): Promise<WriteOutcome>;
@@ -43,6 +45,23 @@ export interface ImportReport {
   inserted: number;
   revised: number;
   unchanged: number;
+  /** The range of dates the records are about, where the dataset has one. */
+  firstDate: string | null;
+  lastDate: string | null;
+}
+
+export interface LoadReport extends ImportReport {
+  checksum: string;
+  bytes: number;
+  loadedAt: string;
+  seconds: number;
+}
+
+/** A file being read, recorded with its checksum, row count and date range once loaded. */
+export interface ReadFile {
+  name: string;
+  size: number;
+  checksum(): string;
 }
 
 /** Imports records given as objects (the loaders of agency files write through here too). */
@@ -52,6 +71,7 @@ export async function importRecords<R>(
   records: AsyncIterable<{ line: number; value: unknown }>,
   source: string,
   now = new Date(),
+  file?: ReadFile,
 ): Promise<ImportReport> {
   const validate = compileStrict(importer.record);
   const report: ImportReport = {
@@ -61,6 +81,8 @@ export async function importRecords<R>(
     inserted: 0,
     revised: 0,
     unchanged: 0,
+    firstDate: null,
+    lastDate: null,
   };
   const loadedAt = now.toISOString();
   await db.transaction().execute(async (tx) => {
@@ -74,8 +96,31 @@ export async function importRecords<R>(
       const outcome = await importer.write(tx, value as R, { hash: contentHash(value), source, loadedAt });
       report.lines += 1;
       report[outcome] += 1;
+      const date = importer.dateOf?.(value as R);
+      if (date !== undefined) {
+        if (report.firstDate === null || date < report.firstDate) report.firstDate = date;
+        if (report.lastDate === null || date > report.lastDate) report.lastDate = date;
+      }
     }
     if (report.inserted + report.revised > 0) await bumpVersion(tx, importer.dataset, loadedAt);
+    if (file) {
+      await tx
+        .insertInto('source_files')
+        .values({
+          dataset: importer.dataset,
+          name: file.name,
+          checksum: file.checksum(),
+          size: file.size,
+          rows: report.lines,
+          first_date: report.firstDate,
+          last_date: report.lastDate,
+          inserted: report.inserted,
+          revised: report.revised,
+          unchanged: report.unchanged,
+          loaded_at: loadedAt,
+        })
+        .execute();
+    }
   });
   forget(db, importer.dataset);
   return report;

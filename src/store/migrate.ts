@@ -9,6 +9,7 @@ import * as m005 from './migrations/005-dataset-versions.js';
 import * as m006 from './migrations/006-awards.js';
 import * as m007 from './migrations/007-filings.js';
 import * as m008 from './migrations/008-kpis.js';
+import * as m009 from './migrations/009-source-files.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '006-awards': m006,
   '007-filings': m007,
   '008-kpis': m008,
+  '009-source-files': m009,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -274,6 +274,21 @@ export interface KpiMetricsTable {
   updated_at: string;
 }
 
+export interface SourceFilesTable {
+  id: Generated<number>;
+  dataset: string;
+  name: string;
+  checksum: string;
+  size: number;
+  rows: number;
+  first_date: string | null;
+  last_date: string | null;
+  inserted: number;
+  revised: number;
+  unchanged: number;
+  loaded_at: string;
+}
+
 /** Columns every revisioned dataset table has. */
 export interface RevisionColumns {
   content_hash: string;
@@ -304,4 +319,5 @@ export interface Database {
   exec_pay: ExecPayTable;
   kpi_facts: KpiFactsTable;
   kpi_metrics: KpiMetricsTable;
+  source_files: SourceFilesTable;
 }

@@ -94,3 +94,8 @@ export function percentile(
 export function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
+
+/** A position as a percent of open interest, unrounded; null without open interest. */
+export function share(position: number, openInterest: number): number | null {
+  return openInterest > 0 ? (position / openInterest) * 100 : null;
+}

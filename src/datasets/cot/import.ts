@@ -41,6 +41,7 @@ export const classesOf = (report: 'legacy' | 'disaggregated'): readonly string[]
 export const cotImporter: Importer<CotRecordValue> = {
   dataset: 'cot',
   record: CotRecord,
+  dateOf: (record) => record.reportDate,
   check(record) {
     const expected = [...classesOf(record.report)].sort();
     const given = Object.keys(record.positions).sort();

@@ -1,0 +1,16 @@
+// quarry ingest SOURCE FILE…: load agency files; each file in its own transaction.
+import type { Deps } from '../app/deps.js';
+import { loadFile } from '../datasets/load/run.js';
+import { LOADERS } from '../datasets/loaders.js';
+import { UsageError } from './output.js';
+
+export async function ingestCommand(deps: Deps, argv: string[]): Promise<object> {
+  const [sourceName, ...files] = argv;
+  const loader = sourceName ? LOADERS[sourceName] : undefined;
+  if (!loader)
+    throw new UsageError(`ingest takes a source (${Object.keys(LOADERS).join(', ')}) and one or more files`);
+  if (files.length === 0) throw new UsageError(`ingest ${sourceName} needs at least one file`);
+  const loaded = [];
+  for (const file of files) loaded.push(await loadFile(deps.store.db, loader, file));
+  return { source: sourceName, files: loaded };
+}

@@ -1,0 +1,61 @@
+// Loading one agency file: its records through the importer in one transaction, recorded in source_files.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/schema.js';
+import { type Importer, importRecords, type LoadReport } from '../import.js';
+import { openSource, type SourceFile } from './source.js';
+
+export type RecordReader<R> = (source: SourceFile) => AsyncIterable<{ line: number; value: R }>;
+
+export interface Loader<R> {
+  importer: Importer<R>;
+  read: RecordReader<R>;
+}
+
+/** Progress on a terminal: the share of the file read, redrawn in place; nothing when not a terminal. */
+function progress(source: SourceFile, label: string): () => void {
+  const stream = process.stderr;
+  if (!stream.isTTY) return () => {};
+  const draw = () => {
+    const share = source.size ? Math.min(1, source.bytesRead() / source.size) : 0;
+    const width = 30;
+    const done = Math.round(share * width);
+    stream.write(
+      `\r${label} ${source.name} [${'#'.repeat(done)}${' '.repeat(width - done)}] ${Math.round(share * 100)}%`,
+    );
+  };
+  const timer = setInterval(draw, 200);
+  return () => {
+    clearInterval(timer);
+    draw();
+    stream.write('\n');
+  };
+}
+
+export async function loadFile<R>(
+  db: Kysely<Database>,
+  loader: Loader<R>,
+  file: string,
+): Promise<LoadReport> {
+  const started = Date.now();
+  const source = await openSource(file);
+  const stop = progress(source, loader.importer.dataset);
+  try {
+    const report = await importRecords(
+      db,
+      loader.importer,
+      loader.read(source),
+      source.name,
+      new Date(),
+      source,
+    );
+    return {
+      ...report,
+      checksum: source.checksum(),
+      bytes: source.size,
+      loadedAt: new Date().toISOString(),
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+    };
+  } finally {
+    stop();
+  }
+}

@@ -1,0 +1,136 @@
+// Reading an agency's file as lines, streamed: plain text or the first entry of a .zip (stored or deflated),
+// CRLF or LF. While reading it hashes the raw bytes (the file's checksum) and counts them for progress.
+import { createHash } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { createInflateRaw } from 'node:zlib';
+
+export class SourceError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    reason: string,
+  ) {
+    super(line === null ? `${file}: ${reason}` : `${file}:${line}: ${reason}`);
+    this.name = 'SourceError';
+  }
+}
+
+export interface SourceFile {
+  name: string;
+  size: number;
+  /** SHA-256 of the file's bytes; complete once every line has been read. */
+  checksum(): string;
+  bytesRead(): number;
+  lines(): AsyncGenerator<{ line: number; text: string }>;
+}
+
+const ZIP_LOCAL = 0x04034b50;
+
+/** Where the first entry's data starts and how it is compressed. */
+async function zipEntry(file: string): Promise<{ offset: number; method: number; name: string } | null> {
+  const handle = await open(file, 'r');
+  try {
+    const header = Buffer.alloc(30);
+    const { bytesRead } = await handle.read(header, 0, 30, 0);
+    if (bytesRead < 30 || header.readUInt32LE(0) !== ZIP_LOCAL) return null;
+    const method = header.readUInt16LE(8);
+    const nameLength = header.readUInt16LE(26);
+    const extraLength = header.readUInt16LE(28);
+    const name = Buffer.alloc(nameLength);
+    await handle.read(name, 0, nameLength, 30);
+    return { offset: 30 + nameLength + extraLength, method, name: name.toString('utf8') };
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function openSource(file: string): Promise<SourceFile> {
+  const name = path.basename(file);
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    throw new SourceError(name, null, 'cannot be read (no such file?)');
+  }
+  const entry = await zipEntry(file);
+  if (entry && entry.method !== 0 && entry.method !== 8) {
+    throw new SourceError(
+      name,
+      null,
+      `zip entry ${entry.name} uses compression method ${entry.method}; only stored and deflated entries are read`,
+    );
+  }
+  const hash = createHash('sha256');
+  let read = 0;
+  let digest: string | null = null;
+
+  async function* lines(): AsyncGenerator<{ line: number; text: string }> {
+    const raw = createReadStream(file);
+    raw.on('data', (chunk) => {
+      hash.update(chunk as Buffer);
+      read += (chunk as Buffer).length;
+    });
+    let input: Readable = raw;
+    if (entry) {
+      // The entry's data follows its local header; a deflate stream ends by itself, so what follows it
+      // (the central directory) is never inflated.
+      const body = createReadStream(file, { start: entry.offset });
+      body.on('data', () => {});
+      raw.resume();
+      input = entry.method === 8 ? body.pipe(createInflateRaw({ finishFlush: 2 })) : body;
+    }
+    const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+    let line = 0;
+    try {
+      for await (const text of reader) {
+        line += 1;
+        yield { line, text };
+      }
+    } catch (error) {
+      throw new SourceError(name, line + 1, `unreadable: ${(error as Error).message}`);
+    }
+    await new Promise<void>((resolve) =>
+      raw.readableEnded || raw.destroyed ? resolve() : raw.once('close', resolve),
+    );
+    digest = hash.digest('hex');
+  }
+
+  return {
+    name,
+    size,
+    checksum() {
+      if (digest === null) throw new Error('checksum asked before the file was read');
+      return digest;
+    },
+    bytesRead: () => read,
+    lines,
+  };
+}
+
+/** Splits one CSV line (quotes doubled inside quoted fields; no line breaks inside fields). */
+export function csvFields(text: string): string[] {
+  const out: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 1;
+        } else quoted = false;
+      } else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      out.push(field);
+      field = '';
+    } else field += c;
+  }
+  out.push(field);
+  return out;
+}

@@ -1,0 +1,269 @@
+// The CFTC loader on the CFTC's own files, and our figures checked against the figures the CFTC publishes
+// in the same files: its weekly "Change in" columns and its "% of OI" shares.
+
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { share } from '../../src/datasets/cot/derive.js';
+import { columnKey } from '../../src/datasets/cot/load/cftc.js';
+import { readContract } from '../../src/datasets/cot/read.js';
+import { loadFile } from '../../src/datasets/load/run.js';
+import { csvFields } from '../../src/datasets/load/source.js';
+import { LOADERS } from '../../src/datasets/loaders.js';
+import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
+
+const CFTC = path.resolve('../shared/data/cftc');
+const LEGACY = path.join(CFTC, 'deacot2025_annual.txt');
+const DISAGG = path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt');
+const hasFiles = (() => {
+  try {
+    readFileSync(LEGACY, { flag: 'r' }).subarray(0, 1);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** The file's rows as objects keyed by normalised column name. */
+function rows(file: string): Record<string, string>[] {
+  const [header, ...lines] = readFileSync(file, 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '');
+  const names = csvFields(header as string).map(columnKey);
+  return lines.map((line) => Object.fromEntries(csvFields(line).map((v, i) => [names[i], v.trim()])));
+}
+
+// These files are the agencies' own; they sit in ../shared beside the project (CI has them).
+describe.skipIf(!hasFiles)('CFTC loader', () => {
+  for (const { engine, skip } of ENGINES) {
+    describe.skipIf(skip)(`on ${engine}`, () => {
+      let env: TestEnv;
+      beforeAll(async () => {
+        env = await testEnv({ engine });
+      });
+      afterAll(() => env.close());
+      const cftc = () => LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
+
+      it('loads every row, contract and class of both report families; a second run changes nothing', async () => {
+        const legacy = await loadFile(env.deps.store.db, cftc(), LEGACY);
+        expect(legacy).toMatchObject({
+          lines: 3506,
+          inserted: 3506,
+          firstDate: '2025-01-07',
+          lastDate: '2025-03-18',
+        });
+        const disagg = await loadFile(env.deps.store.db, cftc(), DISAGG);
+        expect(disagg).toMatchObject({
+          lines: 2178,
+          inserted: 2178,
+          firstDate: '2021-01-05',
+          lastDate: '2021-03-16',
+        });
+        const codes = await env.deps.store.db
+          .selectFrom('cot_records')
+          .select(['report_family', (eb) => eb.fn.count<number>('contract_code').distinct().as('n')])
+          .groupBy('report_family')
+          .orderBy('report_family')
+          .execute();
+        expect(codes.map((c) => [c.report_family, Number(c.n)])).toEqual([
+          ['disaggregated', 220],
+          ['legacy', 353],
+        ]);
+        expect(await loadFile(env.deps.store.db, cftc(), LEGACY)).toMatchObject({
+          inserted: 0,
+          unchanged: 3506,
+        });
+        const files = await env.deps.store.db.selectFrom('source_files').selectAll().orderBy('id').execute();
+        expect(files.map((f) => [f.name, Number(f.rows), f.first_date, f.last_date])).toEqual([
+          ['deacot2025_annual.txt', 3506, '2025-01-07', '2025-03-18'],
+          ['fut_disagg_txt_2021_f_year.txt', 2178, '2021-01-05', '2021-03-16'],
+          ['deacot2025_annual.txt', 3506, '2025-01-07', '2025-03-18'],
+        ]);
+        expect(files[0]?.checksum).toMatch(/^[0-9a-f]{64}$/);
+      });
+
+      it('reads LF and zipped copies as the same records', async () => {
+        const lf = path.join(env.dataDir, 'annual-lf.txt');
+        writeFileSync(lf, readFileSync(LEGACY, 'utf8').replace(/\r\n/g, '\n'));
+        expect(await loadFile(env.deps.store.db, cftc(), lf)).toMatchObject({ lines: 3506, unchanged: 3506 });
+        const dir = path.join(env.dataDir, 'zip');
+        execFileSync('mkdir', ['-p', dir]);
+        copyFileSync(DISAGG, path.join(dir, 'f_year.txt'));
+        execFileSync('zip', ['-q', 'fut_disagg_txt_2021.zip', 'f_year.txt'], { cwd: dir });
+        expect(
+          await loadFile(env.deps.store.db, cftc(), path.join(dir, 'fut_disagg_txt_2021.zip')),
+        ).toMatchObject({
+          lines: 2178,
+          unchanged: 2178,
+        });
+      });
+
+      it('a malformed row stops the load with its file and line, and nothing of the file is kept', async () => {
+        const lines = readFileSync(DISAGG, 'utf8').split('\n');
+        const fields = csvFields(lines[5] as string);
+        fields[3] = '99999Z';
+        fields[8] = 'lots';
+        lines[5] = fields.map((f) => `"${f}"`).join(',');
+        const bad = path.join(env.dataDir, 'f_year_bad.txt');
+        writeFileSync(bad, lines.join('\n'));
+        await expect(loadFile(env.deps.store.db, cftc(), bad)).rejects.toThrow(
+          /f_year_bad\.txt:6: prod_merc_positions_long_all is "lots"/,
+        );
+        const kept = await env.deps.store.db
+          .selectFrom('cot_records')
+          .select('id')
+          .where('contract_code', '=', '99999Z')
+          .execute();
+        expect(kept).toEqual([]);
+      });
+    });
+  }
+
+  describe('against the figures the CFTC publishes', () => {
+    let env: TestEnv;
+    beforeAll(async () => {
+      env = await testEnv();
+      const cftc = LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
+      await loadFile(env.deps.store.db, cftc, LEGACY);
+      await loadFile(env.deps.store.db, cftc, DISAGG);
+    });
+    afterAll(() => env.close());
+
+    const FAMILIES = [
+      {
+        file: LEGACY,
+        report: 'legacy',
+        date: 'as_of_date_in_form_yyyy_mm_dd',
+        classes: {
+          noncommercial: [
+            'change_in_noncommercial_long_all',
+            'change_in_noncommercial_short_all',
+            '%_of_oi_noncommercial_long_all',
+            '%_of_oi_noncommercial_short_all',
+            'noncommercial_positions_long_all',
+          ],
+          commercial: [
+            'change_in_commercial_long_all',
+            'change_in_commercial_short_all',
+            '%_of_oi_commercial_long_all',
+            '%_of_oi_commercial_short_all',
+            'commercial_positions_long_all',
+          ],
+          nonreportable: [
+            'change_in_nonreportable_long_all',
+            'change_in_nonreportable_short_all',
+            '%_of_oi_nonreportable_long_all',
+            '%_of_oi_nonreportable_short_all',
+            'nonreportable_positions_long_all',
+          ],
+        },
+      },
+      {
+        file: DISAGG,
+        report: 'disaggregated',
+        date: 'report_date_as_yyyy_mm_dd',
+        classes: {
+          producer: [
+            'change_in_prod_merc_long_all',
+            'change_in_prod_merc_short_all',
+            'pct_of_oi_prod_merc_long_all',
+            'pct_of_oi_prod_merc_short_all',
+            'prod_merc_positions_long_all',
+          ],
+          swap: [
+            'change_in_swap_long_all',
+            'change_in_swap_short_all',
+            'pct_of_oi_swap_long_all',
+            'pct_of_oi_swap_short_all',
+            'swap_positions_long_all',
+          ],
+          'managed-money': [
+            'change_in_m_money_long_all',
+            'change_in_m_money_short_all',
+            'pct_of_oi_m_money_long_all',
+            'pct_of_oi_m_money_short_all',
+            'm_money_positions_long_all',
+          ],
+          'other-reportable': [
+            'change_in_other_rept_long_all',
+            'change_in_other_rept_short_all',
+            'pct_of_oi_other_rept_long_all',
+            'pct_of_oi_other_rept_short_all',
+            'other_rept_positions_long_all',
+          ],
+          nonreportable: [
+            'change_in_nonrept_long_all',
+            'change_in_nonrept_short_all',
+            'pct_of_oi_nonrept_long_all',
+            'pct_of_oi_nonrept_short_all',
+            'nonrept_positions_long_all',
+          ],
+        },
+      },
+    ] as const;
+
+    for (const family of FAMILIES) {
+      it(`${family.report}: our weeklyChange equals the CFTC's change in long minus change in short`, async () => {
+        const published = rows(family.file);
+        let compared = 0;
+        const byContract = new Map<string, Record<string, string>[]>();
+        for (const r of published)
+          byContract.set(r.cftc_contract_market_code as string, [
+            ...(byContract.get(r.cftc_contract_market_code as string) ?? []),
+            r,
+          ]);
+        for (const [traderClass, [changeLong, changeShort]] of Object.entries(family.classes)) {
+          for (const [code, list] of byContract) {
+            const served = await readContract(env.deps, {
+              params: { contractCode: code },
+              query: { report: family.report, traderClass },
+            });
+            const byDate = new Map(
+              (
+                served.data as { rows: { reportDate: string; position: { weeklyChange: number | null } }[] }
+              ).rows.map((r) => [r.reportDate, r.position.weeklyChange]),
+            );
+            for (const r of list) {
+              const ours = byDate.get(r[family.date] as string);
+              if (ours === null || ours === undefined || r[changeLong] === '.' || r[changeShort] === '.')
+                continue;
+              const theirs = Number(r[changeLong]) - Number(r[changeShort]);
+              // Consolidated markets (codes ending in +) combine a contract and its mini: the CFTC rounds each
+              // part's change before adding them, so its change can differ from the change of the combined
+              // levels by a contract or two. Every other market must agree exactly.
+              if (code.endsWith('+'))
+                expect(Math.abs(ours - theirs), `${code} ${traderClass}`).toBeLessThanOrEqual(2);
+              else expect(ours, `${code} ${traderClass} ${r[family.date]}`).toBe(theirs);
+              compared += 1;
+            }
+          }
+        }
+        expect(compared).toBeGreaterThan(family.report === 'legacy' ? 9000 : 9000);
+      });
+
+      it(`${family.report}: our shares of open interest match the CFTC's % of OI to 0.1`, () => {
+        let compared = 0;
+        for (const r of rows(family.file)) {
+          const oi = Number(r.open_interest_all);
+          for (const [, , pctLong, pctShort, longColumn] of Object.values(family.classes)) {
+            const shortColumn = longColumn.replace('_long_', '_short_');
+            for (const [column, pct] of [
+              [longColumn, pctLong],
+              [shortColumn, pctShort],
+            ] as const) {
+              if (r[pct] === '.' || oi === 0) continue;
+              const ours = share(Number(r[column]), oi) as number;
+              expect(
+                Math.abs(ours - Number(r[pct])),
+                `${r.cftc_contract_market_code} ${column}`,
+              ).toBeLessThan(0.1); // the CFTC publishes one decimal: agreement to 0.1
+              compared += 1;
+            }
+          }
+        }
+        expect(compared).toBeGreaterThan(10000);
+      });
+    }
+  });
+});
