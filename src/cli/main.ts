@@ -77,11 +77,22 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+let settled = false;
+// A command whose work can no longer make progress would let Node exit quietly with status 0; say so instead.
+process.on('beforeExit', () => {
+  if (!settled && process.exitCode === undefined) {
+    process.stderr.write('quarry: stopped before the command finished (nothing left to wait for)\n');
+    process.exitCode = 1;
+  }
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
+    settled = true;
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
+    settled = true;
     process.stderr.write(`${explain(error)}\n`);
     process.exitCode = 1;
   },

@@ -51,6 +51,8 @@ export interface ImportReport {
 }
 
 export interface LoadReport extends ImportReport {
+  /** What the reader left out and why. */
+  notes: string[];
   checksum: string;
   bytes: number;
   loadedAt: string;

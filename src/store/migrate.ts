@@ -10,6 +10,7 @@ import * as m006 from './migrations/006-awards.js';
 import * as m007 from './migrations/007-filings.js';
 import * as m008 from './migrations/008-kpis.js';
 import * as m009 from './migrations/009-source-files.js';
+import * as m010 from './migrations/010-cpi-series.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '007-filings': m007,
   '008-kpis': m008,
   '009-source-files': m009,
+  '010-cpi-series': m010,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -31,6 +31,7 @@ type RevisionedTable =
   | 'cpi_index'
   | 'cpi_weights'
   | 'cpi_releases'
+  | 'cpi_series'
   | 'events'
   | 'exec_pay';
 

@@ -289,6 +289,16 @@ export interface SourceFilesTable {
   loaded_at: string;
 }
 
+export interface CpiSeriesTable extends RevisionColumns {
+  id: Generated<number>;
+  series_id: string;
+  item_code: string;
+  seasonal: string;
+  title: string;
+  first_period: string | null;
+  last_period: string | null;
+}
+
 /** Columns every revisioned dataset table has. */
 export interface RevisionColumns {
   content_hash: string;
@@ -320,4 +330,5 @@ export interface Database {
   kpi_facts: KpiFactsTable;
   kpi_metrics: KpiMetricsTable;
   source_files: SourceFilesTable;
+  cpi_series: CpiSeriesTable;
 }

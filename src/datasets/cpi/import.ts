@@ -40,6 +40,18 @@ export const CpiRecord = Type.Union([
   ),
   Type.Object(
     {
+      type: Type.Literal('series'),
+      id: Type.String({ pattern: '^[A-Z0-9]{4,20}$' }),
+      code: Code,
+      seasonal: Type.Enum(['S', 'U']),
+      title: Type.String({ minLength: 1, maxLength: 300 }),
+      firstPeriod: Type.Union([Period, Type.Null()]),
+      lastPeriod: Type.Union([Period, Type.Null()]),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
       type: Type.Literal('release'),
       period: Period,
       releasedAt: Time,
@@ -55,6 +67,15 @@ export type CpiRecordValue =
   | { type: 'index'; code: string; seasonal: 'S' | 'U'; period: string; value: number }
   | { type: 'weight'; code: string; weightsPeriod: string; weight: number }
   | {
+      type: 'series';
+      id: string;
+      code: string;
+      seasonal: 'S' | 'U';
+      title: string;
+      firstPeriod: string | null;
+      lastPeriod: string | null;
+    }
+  | {
       type: 'release';
       period: string;
       releasedAt: string | null;
@@ -65,6 +86,11 @@ export type CpiRecordValue =
 export const cpiImporter: Importer<CpiRecordValue> = {
   dataset: 'cpi',
   record: CpiRecord,
+  dateOf(record) {
+    if (record.type === 'index') return `${record.period}-01`;
+    if (record.type === 'weight') return `${record.weightsPeriod}-01`;
+    return undefined as unknown as string;
+  },
   write(tx, record, meta) {
     switch (record.type) {
       case 'item': {
@@ -85,6 +111,18 @@ export const cpiImporter: Importer<CpiRecordValue> = {
       case 'weight': {
         const key = { item_code: record.code, weights_period: record.weightsPeriod };
         return writeRevision(tx, 'cpi_weights', key, { ...key, weight: record.weight }, meta);
+      }
+      case 'series': {
+        const key = { series_id: record.id };
+        const row = {
+          ...key,
+          item_code: record.code,
+          seasonal: record.seasonal,
+          title: record.title,
+          first_period: record.firstPeriod,
+          last_period: record.lastPeriod,
+        };
+        return writeRevision(tx, 'cpi_series', key, row, meta);
       }
       case 'release': {
         const key = { period: record.period };

@@ -4,11 +4,26 @@ import type { Database } from '../../store/schema.js';
 import { type Importer, importRecords, type LoadReport } from '../import.js';
 import { openSource, type SourceFile } from './source.js';
 
-export type RecordReader<R> = (source: SourceFile) => AsyncIterable<{ line: number; value: R }>;
+/** What a reader may need besides its file: the store (to match names to codes) and notes for the report. */
+export interface LoadContext {
+  /** Whatever the loader's prepare step read from the store before the load's transaction began. */
+  prepared: unknown;
+  notes: string[];
+}
+
+export type RecordReader<R> = (
+  source: SourceFile,
+  context: LoadContext,
+) => AsyncIterable<{ line: number; value: R }>;
 
 export interface Loader<R> {
   importer: Importer<R>;
   read: RecordReader<R>;
+  /**
+   * Reads what the reader needs from the store. It runs before the transaction: on SQLite the transaction
+   * holds the one connection, so a reader must not query the store itself.
+   */
+  prepare?(db: Kysely<Database>): Promise<unknown>;
 }
 
 /** Progress on a terminal: the share of the file read, redrawn in place; nothing when not a terminal. */
@@ -39,17 +54,13 @@ export async function loadFile<R>(
   const started = Date.now();
   const source = await openSource(file);
   const stop = progress(source, loader.importer.dataset);
+  const context: LoadContext = { prepared: await loader.prepare?.(db), notes: [] };
   try {
-    const report = await importRecords(
-      db,
-      loader.importer,
-      loader.read(source),
-      source.name,
-      new Date(),
-      source,
-    );
+    const records = loader.read(source, context);
+    const report = await importRecords(db, loader.importer, records, source.name, new Date(), source);
     return {
       ...report,
+      notes: context.notes,
       checksum: source.checksum(),
       bytes: source.size,
       loadedAt: new Date().toISOString(),
