@@ -65,6 +65,9 @@ export type EnergyRecordValue =
 export const energyImporter: Importer<EnergyRecordValue> = {
   dataset: 'energy-inventories',
   record: EnergyRecord,
+  dateOf(record) {
+    return record.type === 'series' ? (undefined as unknown as string) : record.weekEnding;
+  },
   write(tx, record, meta) {
     switch (record.type) {
       case 'series': {

@@ -1,7 +1,7 @@
 // Reading an agency's file as lines, streamed: plain text or the first entry of a .zip (stored or deflated),
 // CRLF or LF. While reading it hashes the raw bytes (the file's checksum) and counts them for progress.
 import { createHash } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,7 +21,11 @@ export class SourceError extends Error {
 
 export interface SourceFile {
   name: string;
+  /** The path it was opened from. */
+  path: string;
   size: number;
+  /** The first bytes of the file, to tell binary formats apart. */
+  head: Buffer;
   /** SHA-256 of the file's bytes; complete once every line has been read. */
   checksum(): string;
   bytesRead(): number;
@@ -99,11 +103,22 @@ export async function openSource(file: string): Promise<SourceFile> {
     digest = hash.digest('hex');
   }
 
+  const head = Buffer.alloc(8);
+  const handle = await open(file, 'r');
+  try {
+    await handle.read(head, 0, 8, 0);
+  } finally {
+    await handle.close();
+  }
+
   return {
     name,
+    path: file,
     size,
+    head,
     checksum() {
-      if (digest === null) throw new Error('checksum asked before the file was read');
+      // A reader that takes the whole file at once (a workbook) has not streamed it: hash it now.
+      digest ??= createHash('sha256').update(readFileSync(file)).digest('hex');
       return digest;
     },
     bytesRead: () => read,

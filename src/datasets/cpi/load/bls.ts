@@ -79,10 +79,7 @@ async function* items(
   }
 }
 
-async function* catalogue(
-  header: string[],
-  rest: AsyncGenerator<{ line: number; text: string }>,
-): Out {
+async function* catalogue(header: string[], rest: AsyncGenerator<{ line: number; text: string }>): Out {
   const col = (name: string) => header.indexOf(name);
   for await (const { line, text } of rest) {
     if (!text.trim()) continue;
@@ -262,8 +259,7 @@ export async function* blsRecords(source: SourceFile, context: LoadContext): Out
   const tabbed = tsv(headerText);
   if (tabbed.includes('item_code') && tabbed.includes('display_level'))
     return yield* items(source, tabbed, lines);
-  if (tabbed.includes('series_id') && tabbed.includes('area_code'))
-    return yield* catalogue(tabbed, lines);
+  if (tabbed.includes('series_id') && tabbed.includes('area_code')) return yield* catalogue(tabbed, lines);
   if (tabbed.includes('series_id') && tabbed.includes('period') && tabbed.includes('value')) {
     return yield* flatData(source, tabbed, lines);
   }
