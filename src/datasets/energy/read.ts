@@ -60,13 +60,13 @@ async function computeInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
     bySeries.set(o.series_id, list);
   }
 
-  // The latest week of each report: its calendar row, else the newest observation of its series.
+  // The latest week of each report: the newer of its calendar's last week and its series' newest observation.
   const latestWeek = new Map<string, string>();
-  for (const r of reports) if (!latestWeek.has(r.report)) latestWeek.set(r.report, r.week_ending);
-  for (const s of series) {
-    const last = bySeries.get(s.series_id)?.at(-1)?.weekEnding;
-    if (!latestWeek.has(s.report) && last) latestWeek.set(s.report, last);
-  }
+  const later = (report: string, week: string | undefined) => {
+    if (week && week > (latestWeek.get(report) ?? '')) latestWeek.set(report, week);
+  };
+  for (const r of reports) later(r.report, r.week_ending);
+  for (const s of series) later(s.report, bySeries.get(s.series_id)?.at(-1)?.weekEnding);
 
   const gaps: string[] = [];
   const rows = series.map((s) => {

@@ -2,10 +2,11 @@
 import type { SourceFile } from '../../load/source.js';
 import type { EnergyRecordValue } from '../import.js';
 import { eiaTextRecords } from './eia.js';
+import { workbookRecords } from './workbook.js';
 
 const COMPOUND_FILE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
 export function eiaRecords(source: SourceFile): AsyncGenerator<{ line: number; value: EnergyRecordValue }> {
-  if (source.head.equals(COMPOUND_FILE)) throw new Error('workbooks are read in the next step');
+  if (source.head.equals(COMPOUND_FILE)) return workbookRecords(source);
   return eiaTextRecords(source);
 }

@@ -1,0 +1,215 @@
+// EIA workbooks: psw01.xls (WPSR Table 1 history: the stocks sheet "Data 1" with its Sourcekey row, and the
+// release calendar on "Contents") and ngshistory.xls (weekly natural gas storage by region).
+import { readFileSync } from 'node:fs';
+import { SourceError, type SourceFile } from '../../load/source.js';
+import { type Cell, excelDate, readWorkbook, type Sheet, WorkbookError } from '../../load/xls.js';
+import type { EnergyRecordValue } from '../import.js';
+import { usDate } from './eia.js';
+
+type Out = AsyncGenerator<{ line: number; value: EnergyRecordValue }>;
+
+/** Offset of US Eastern time from UTC on a date: -4 from the second Sunday of March to the first of November. */
+export function easternOffsetHours(date: string): number {
+  const year = Number(date.slice(0, 4));
+  const nthSunday = (month: number, n: number) => {
+    const first = new Date(Date.UTC(year, month, 1)).getUTCDay();
+    return 1 + ((7 - first) % 7) + (n - 1) * 7;
+  };
+  const start = `${year}-03-${String(nthSunday(2, 2)).padStart(2, '0')}`;
+  const end = `${year}-11-${String(nthSunday(10, 1)).padStart(2, '0')}`;
+  return date >= start && date < end ? -4 : -5;
+}
+
+/** A wall-clock time in US Eastern time on `date`, as an ISO instant. */
+export function eastern(date: string, hour: number, minute: number): string {
+  const utc = Date.UTC(
+    Number(date.slice(0, 4)),
+    Number(date.slice(5, 7)) - 1,
+    Number(date.slice(8, 10)),
+    hour,
+    minute,
+  );
+  return new Date(utc - easternOffsetHours(date) * 3_600_000).toISOString();
+}
+
+const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
+const plusDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+function cellDate(cell: Cell | undefined): string | null {
+  if (typeof cell === 'number') return excelDate(cell);
+  if (typeof cell === 'string') return usDate(cell);
+  return null;
+}
+
+/** "Weekly U.S. Ending Stocks of Crude Oil  (Thousand Barrels)" -> label and unit. */
+export function splitName(name: string): { label: string; unit: string } {
+  const m = /^(.*?)\s*\(([^()]+)\)\s*$/.exec(name.trim());
+  const label = (m?.[1] ?? name)
+    .replace(/^Weekly U\.S\.\s+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return { label, unit: (m?.[2] ?? 'units').toLowerCase() };
+}
+
+function find(sheet: Sheet | undefined, label: string): Cell[] | undefined {
+  return sheet?.rows.find((row) => row?.some((c) => typeof c === 'string' && c.trim() === label));
+}
+
+/** WPSR releases at 10:30 a.m. Eastern on Wednesdays; another weekday marks a holiday shift. */
+const WPSR_DAY = 3;
+
+async function* psw01(source: SourceFile, sheets: Sheet[]): Out {
+  const contents = sheets.find((s) => s.name === 'Contents');
+  const stocks = sheets.find((s) => s.name === 'Data 1');
+  if (!stocks) throw new SourceError(source.name, null, 'no "Data 1" sheet (petroleum stocks)');
+  const ids = stocks.rows[1] ?? [];
+  const names = stocks.rows[2] ?? [];
+  if (ids[0] !== 'Sourcekey') throw new SourceError(source.name, null, '"Data 1" has no Sourcekey row');
+
+  for (let col = 1; col < ids.length; col += 1) {
+    const series = String(ids[col] ?? '').trim();
+    if (!series) continue;
+    const { label, unit } = splitName(String(names[col] ?? series));
+    yield {
+      line: 2,
+      value: { type: 'series', series, report: 'wpsr', tab: 'stocks', label, unit, position: col },
+    };
+  }
+  for (let row = 3; row < stocks.rows.length; row += 1) {
+    const cells = stocks.rows[row];
+    if (!cells || cells[0] === undefined) continue;
+    const weekEnding = cellDate(cells[0]);
+    if (!weekEnding)
+      throw new SourceError(source.name, row + 1, `"Data 1" row ${row + 1} has no week-ending date`);
+    for (let col = 1; col < ids.length; col += 1) {
+      const value = cells[col];
+      if (typeof value !== 'number') continue; // the series did not exist yet
+      yield {
+        line: row + 1,
+        value: { type: 'observation', series: String(ids[col]).trim(), weekEnding, value },
+      };
+    }
+  }
+
+  const latest = cellDate(find(contents, 'Data 1')?.[5]);
+  const released = cellDate(find(contents, 'Release Date:')?.[2]);
+  const next = cellDate(find(contents, 'Next Release Date:')?.[2]);
+  if (latest) {
+    yield {
+      line: 0,
+      value: {
+        type: 'report',
+        report: 'wpsr',
+        weekEnding: latest,
+        releasedAt: released ? eastern(released, 10, 30) : null,
+        releaseHoliday: released ? weekday(released) !== WPSR_DAY : false,
+        nextWeekEnding: plusDays(latest, 7),
+        nextReleaseAt: next ? eastern(next, 10, 30) : null,
+        nextReleaseHoliday: next ? weekday(next) !== WPSR_DAY : false,
+      },
+    };
+  }
+}
+
+/** Regions of the storage report; the Lower 48 total keeps EIA's own series id. */
+export const STORAGE_SERIES: Record<string, string> = {
+  'East Region': 'WNGSR.EAST',
+  'Midwest Region': 'WNGSR.MIDWEST',
+  'Mountain Region': 'WNGSR.MOUNTAIN',
+  'Pacific Region': 'WNGSR.PACIFIC',
+  'South Central Region': 'WNGSR.SOUTH_CENTRAL',
+  Salt: 'WNGSR.SALT',
+  NonSalt: 'WNGSR.NONSALT',
+  'Total Lower 48': 'NW2_EPG0_SWO_R48_BCF',
+};
+
+const MONTHS = [
+  'JANUARY',
+  'FEBRUARY',
+  'MARCH',
+  'APRIL',
+  'MAY',
+  'JUNE',
+  'JULY',
+  'AUGUST',
+  'SEPTEMBER',
+  'OCTOBER',
+  'NOVEMBER',
+  'DECEMBER',
+];
+
+async function* ngsHistory(source: SourceFile, sheet: Sheet): Out {
+  const headerRow = sheet.rows.findIndex((row) => row?.[0] === 'Week ending');
+  if (headerRow < 0) throw new SourceError(source.name, null, 'no "Week ending" header row');
+  const header = (sheet.rows[headerRow] ?? []).map((c) => String(c ?? '').trim());
+  const columns = header
+    .map((name, col) => [col, STORAGE_SERIES[name]] as const)
+    .filter(([, id]) => id !== undefined);
+  for (const [position, [col, series]] of columns.entries()) {
+    yield {
+      line: headerRow + 1,
+      value: {
+        type: 'series',
+        series: series as string,
+        report: 'wngsr',
+        tab: 'storage',
+        label: `Working gas in storage, ${header[col]}`,
+        unit: 'Bcf',
+        position: position + 1,
+      },
+    };
+  }
+  let last: string | null = null;
+  for (let row = headerRow + 1; row < sheet.rows.length; row += 1) {
+    const cells = sheet.rows[row];
+    if (!cells || cells[0] === undefined) continue;
+    const weekEnding = cellDate(cells[0]);
+    if (!weekEnding) throw new SourceError(source.name, row + 1, 'no week-ending date');
+    last = weekEnding;
+    for (const [col, series] of columns) {
+      const value = cells[col];
+      if (typeof value === 'number')
+        yield { line: row + 1, value: { type: 'observation', series: series as string, weekEnding, value } };
+    }
+  }
+  // "LATEST ESTIMATES (Bcf) AS OF JUNE 3, 2021": the release of the last week, Thursdays 10:30 Eastern.
+  const note = sheet.rows
+    .flat()
+    .find((c) => typeof c === 'string' && /AS OF [A-Z]+ \d{1,2}, \d{4}/.test(c)) as string | undefined;
+  const m = note ? /AS OF ([A-Z]+) (\d{1,2}), (\d{4})/.exec(note) : null;
+  if (last && m) {
+    const released = `${m[3]}-${String(MONTHS.indexOf(m[1] as string) + 1).padStart(2, '0')}-${(m[2] as string).padStart(2, '0')}`;
+    yield {
+      line: 0,
+      value: {
+        type: 'report',
+        report: 'wngsr',
+        weekEnding: last,
+        releasedAt: eastern(released, 10, 30),
+        releaseHoliday: weekday(released) !== 4,
+        nextWeekEnding: plusDays(last, 7),
+        nextReleaseAt: null,
+        nextReleaseHoliday: false,
+      },
+    };
+  }
+}
+
+export async function* workbookRecords(source: SourceFile): Out {
+  let sheets: Sheet[];
+  try {
+    sheets = readWorkbook(readFileSync(source.path));
+  } catch (error) {
+    if (error instanceof WorkbookError) throw new SourceError(source.name, null, error.message);
+    throw error;
+  }
+  if (sheets.some((s) => s.name === 'Data 1')) return yield* psw01(source, sheets);
+  const storage = sheets.find((s) => s.name === 'html_report_history');
+  if (storage) return yield* ngsHistory(source, storage);
+  throw new SourceError(
+    source.name,
+    null,
+    `a workbook with sheets ${sheets.map((s) => s.name).join(', ')} is not one this loader reads`,
+  );
+}
