@@ -5,6 +5,7 @@ import { buildApp } from '../app/build.js';
 import type { Config } from '../app/config.js';
 import type { Deps } from '../app/deps.js';
 import { parse } from './args.js';
+import { loadBundledData } from './bundled.js';
 
 export async function serveCommand(config: Config, deps: Deps, argv: string[]): Promise<void> {
   const { values } = parse(argv, { demo: { type: 'boolean' } }, []);
@@ -33,6 +34,7 @@ async function prepareDemo(deps: Deps): Promise<void> {
   const db = deps.store.db;
   const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (existing) return;
+  await loadBundledData(deps, (line) => process.stderr.write(`${line}\n`));
   const account = await createAccount(db, {
     email: 'demo@quarry.invalid',
     plan: 'desk',

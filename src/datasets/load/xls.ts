@@ -173,7 +173,7 @@ export function readWorkbook(file: Buffer): Sheet[] {
   const stream = compoundStream(file, ['Workbook', 'Book']);
   const globals = records(stream, 0);
   const bof = globals[0];
-  if (!bof || bof.id !== 0x0809 || bof.data.readUInt16LE(0) !== 0x0600) {
+  if (bof?.id !== 0x0809 || bof.data.readUInt16LE(0) !== 0x0600) {
     throw new WorkbookError('not a BIFF8 workbook (Excel 97-2003)');
   }
   const shared: string[] = [];

@@ -1,0 +1,40 @@
+// The real agency files bundled with the project (assets/), loaded by `quarry serve --demo` into an empty store.
+
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Deps } from '../app/deps.js';
+import { loadFile } from '../datasets/load/run.js';
+import { LOADERS } from '../datasets/loaders.js';
+
+const ASSETS = fileURLToPath(new URL('../../assets/', import.meta.url));
+
+/** In load order: cpi weights are matched to the items, so cu.item comes first. */
+export function bundledFiles(): [loader: string, file: string][] {
+  const fred = readdirSync(path.join(ASSETS, 'bls/fred'))
+    .filter((f) => f.endsWith('.csv'))
+    .sort()
+    .map((f) => ['bls', path.join(ASSETS, 'bls/fred', f)] as [string, string]);
+  return [
+    ['cftc', path.join(ASSETS, 'cftc/deacot2025.zip')],
+    ['eia', path.join(ASSETS, 'eia/psw01.xls')],
+    ['eia', path.join(ASSETS, 'eia/wpsr_table1_week_ending_2026-06-05.csv')],
+    ['eia', path.join(ASSETS, 'eia/ngshistory.xls')],
+    ['bls', path.join(ASSETS, 'bls/cu.item')],
+    ['bls', path.join(ASSETS, 'bls/relative_importance_dec2021_to_dec2024.csv')],
+    ...fred,
+  ];
+}
+
+export async function loadBundledData(deps: Deps, say: (line: string) => void): Promise<void> {
+  const files = bundledFiles();
+  say(`Loading the bundled agency data (${files.length} files)…`);
+  const started = Date.now();
+  let rows = 0;
+  for (const [name, file] of files) {
+    const loader = LOADERS[name];
+    if (!loader) throw new Error(`no loader ${name}`);
+    rows += (await loadFile(deps.store.db, loader, file)).lines;
+  }
+  say(`Loaded ${rows} records in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
