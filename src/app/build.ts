@@ -10,6 +10,7 @@ import { newRequestId } from '../accounts/key-text.js';
 import { registerAccountRoutes } from '../accounts/routes.js';
 import { registerPublicRoutes } from '../datasets/public-routes.js';
 import { registerDatasetRoutes } from '../datasets/routes.js';
+import { registerMarketPublicRoutes } from '../market/routes/fields.js';
 import { PrincipalCache } from './auth.js';
 import type { Config } from './config.js';
 import type { Meter } from './context.js';
@@ -79,6 +80,14 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   );
   registerAccountRoutes(app, deps);
   registerDatasetRoutes(app, deps);
+  registerMarketPublicRoutes(app, () =>
+    openapi.document('market', {
+      title: 'Quarry market-data API',
+      description:
+        'Quotes, current values and history by ticker and field, in the service, exchange-suffixed and terminal ' +
+        'forms. Data routes take svc_mcp_ keys with market-data-only access and a paid market plan.',
+    }),
+  );
   return app;
 }
 
