@@ -5,12 +5,24 @@ import { LOADERS } from '../datasets/loaders.js';
 import { UsageError } from './output.js';
 
 export async function ingestCommand(deps: Deps, argv: string[]): Promise<object> {
-  const [sourceName, ...files] = argv;
+  const [sourceName, ...rest] = argv;
+  const options: Record<string, string> = {};
+  const files: string[] = [];
+  for (let i = 0; i < rest.length; i += 1) {
+    const arg = rest[i] as string;
+    if (arg === '--ticker') {
+      const value = rest[i + 1];
+      if (!value) throw new UsageError('--ticker needs a ticker');
+      options.ticker = value;
+      i += 1;
+    } else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
+    else files.push(arg);
+  }
   const loader = sourceName ? LOADERS[sourceName] : undefined;
   if (!loader)
     throw new UsageError(`ingest takes a source (${Object.keys(LOADERS).join(', ')}) and one or more files`);
   if (files.length === 0) throw new UsageError(`ingest ${sourceName} needs at least one file`);
   const loaded = [];
-  for (const file of files) loaded.push(await loadFile(deps.store.db, loader, file));
+  for (const file of files) loaded.push(await loadFile(deps.store.db, loader, file, options));
   return { source: sourceName, files: loaded };
 }

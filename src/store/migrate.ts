@@ -11,6 +11,7 @@ import * as m007 from './migrations/007-filings.js';
 import * as m008 from './migrations/008-kpis.js';
 import * as m009 from './migrations/009-source-files.js';
 import * as m010 from './migrations/010-cpi-series.js';
+import * as m011 from './migrations/011-market.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '008-kpis': m008,
   '009-source-files': m009,
   '010-cpi-series': m010,
+  '011-market': m011,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -299,6 +299,34 @@ export interface CpiSeriesTable extends RevisionColumns {
   last_period: string | null;
 }
 
+export interface MarketQuotesTable {
+  /** provider symbol, e.g. BARC.L */
+  symbol: string;
+  name: string;
+  /** main units: GBP, not GBp */
+  currency: string;
+  exchange: string;
+  asset_type: string;
+  /** JSON: field id -> number or text, prices in main units */
+  fields: string;
+  as_of: string;
+  content_hash: string;
+  source: string;
+  loaded_at: string;
+}
+
+export interface MarketBarsTable {
+  symbol: string;
+  date: string;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number;
+  volume: number | null;
+  source: string;
+  loaded_at: string;
+}
+
 /** Columns every revisioned dataset table has. */
 export interface RevisionColumns {
   content_hash: string;
@@ -331,4 +359,6 @@ export interface Database {
   kpi_metrics: KpiMetricsTable;
   source_files: SourceFilesTable;
   cpi_series: CpiSeriesTable;
+  market_quotes: MarketQuotesTable;
+  market_bars: MarketBarsTable;
 }

@@ -9,6 +9,8 @@ export interface LoadContext {
   /** Whatever the loader's prepare step read from the store before the load's transaction began. */
   prepared: unknown;
   notes: string[];
+  /** Options given on the command line (e.g. --ticker). */
+  options: Record<string, string>;
 }
 
 export type RecordReader<R> = (
@@ -50,11 +52,12 @@ export async function loadFile<R>(
   db: Kysely<Database>,
   loader: Loader<R>,
   file: string,
+  options: Record<string, string> = {},
 ): Promise<LoadReport> {
   const started = Date.now();
   const source = await openSource(file);
   const stop = progress(source, loader.importer.dataset);
-  const context: LoadContext = { prepared: await loader.prepare?.(db), notes: [] };
+  const context: LoadContext = { prepared: await loader.prepare?.(db), notes: [], options };
   try {
     const records = loader.read(source, context);
     const report = await importRecords(db, loader.importer, records, source.name, new Date(), source);
