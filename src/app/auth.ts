@@ -74,3 +74,39 @@ export async function authenticateDatasets(
   }
   return principal;
 }
+
+/** The market-data API's rules (spec: market-data Authentication): svc_mcp_ keys with market-data access. */
+export async function authenticateMarket(
+  request: FastifyRequest,
+  principals: PrincipalCache,
+): Promise<Principal> {
+  const text = readKey(request);
+  if (text === null) {
+    throw new AppError(
+      'missing_key',
+      'Send your API key as "Authorization: Bearer svc_mcp_..." or "x-api-key".',
+    );
+  }
+  const api = apiOfKeyText(text);
+  if (api === 'datasets') {
+    throw new AppError(
+      'wrong_key',
+      'This is a stored-datasets key (gds_); market data takes keys that start with svc_mcp_.',
+    );
+  }
+  if (api === 'news') throw new AppError('wrong_key', 'News keys (svc_news_) work only for /v1/news.');
+  const principal = api === 'market' ? await principals.find(text) : null;
+  if (principal?.key.api !== 'market' || principal.key.revokedAt !== null) {
+    throw new AppError('invalid_key', 'The API key is not recognised or was revoked.');
+  }
+  if (principal.key.access !== 'market-data') {
+    throw new AppError('key_too_broad', 'Create a key with market-data-only access for these routes.');
+  }
+  if (!principal.account.emailConfirmed) {
+    throw new AppError('key_disabled', "Confirm the account's email address to enable its keys.");
+  }
+  if (principal.account.marketPlan !== 'paid') {
+    throw new AppError('plan_required', 'Market data needs a paid plan of the market-data product.');
+  }
+  return principal;
+}

@@ -11,6 +11,7 @@ import { registerAccountRoutes } from '../accounts/routes.js';
 import { registerPublicRoutes } from '../datasets/public-routes.js';
 import { registerDatasetRoutes } from '../datasets/routes.js';
 import { registerMarketPublicRoutes } from '../market/routes/fields.js';
+import { registerQuoteRoutes } from '../market/routes/quotes.js';
 import { PrincipalCache } from './auth.js';
 import type { Config } from './config.js';
 import type { Meter } from './context.js';
@@ -47,7 +48,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
 
   app.decorateRequest('meter', null as unknown as Meter);
   app.addHook('onRequest', (request, reply, done) => {
-    request.meter = { principal: null, cost: 0, charged: null, balance: null, rate: null };
+    request.meter = { principal: null, cost: 0, charged: null, balance: null, rate: null, units: null };
     reply.header('x-request-id', request.id);
     done();
   });
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   );
   registerAccountRoutes(app, deps);
   registerDatasetRoutes(app, deps);
+  registerQuoteRoutes(app, deps);
   registerMarketPublicRoutes(app, () =>
     openapi.document('market', {
       title: 'Quarry market-data API',

@@ -12,6 +12,8 @@ export interface Meter {
   charged: { amount: number; periodStart: string; callType: CallType } | null;
   balance: number | null;
   rate: { limit: number; remaining: number; resetMs: number } | null;
+  /** Market-data units charged for this call. */
+  units: number | null;
 }
 
 export interface RouteMeta {
@@ -30,6 +32,10 @@ export interface RouteMeta {
   price?: (query: Record<string, unknown>) => Price;
   /** Dataset whose usage a call counts towards. */
   dataset?: string;
+  /** Keyed market-data route: svc_mcp_ key, units per call. */
+  marketKeyed?: boolean;
+  /** The units a market-data call costs, from its validated input. */
+  units?: (input: { query: Record<string, unknown>; body: unknown }) => number;
   /** Checks across parameters that a schema cannot express (e.g. from on or before to). */
   refine?: (input: { params: Record<string, unknown>; query: Record<string, unknown> }) => void;
 }

@@ -1,12 +1,12 @@
 // Route-level hooks, attached at registration from each route's declared meta, so a route pays only for
 // what it declares: the DATA_API_ENABLED switch, key authentication, parameter checks, metering.
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { authenticateDatasets, type PrincipalCache } from './auth.js';
+import { authenticateDatasets, authenticateMarket, type PrincipalCache } from './auth.js';
 import type { Config } from './config.js';
 import type { RouteMeta } from './context.js';
 import type { Deps } from './deps.js';
 import { AppError } from './errors.js';
-import { charge, settle } from './metering.js';
+import { charge, chargeUnits, settle } from './metering.js';
 import { checkRawQuery } from './validation.js';
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -41,8 +41,18 @@ export function attachHooks(
       if (strict) checkRawQuery(request.query as Record<string, unknown>);
     });
     append(route, 'onSend', async (request, reply) => settle(deps, meta, request, reply));
-  } else if (strict) {
+  } else if (strict && !meta.marketKeyed) {
     append(route, 'onRequest', async (request) => checkRawQuery(request.query as Record<string, unknown>));
+  }
+  if (meta.marketKeyed) {
+    append(route, 'onRequest', async (request) => {
+      request.meter.principal = await authenticateMarket(request, principals);
+      if (strict) checkRawQuery(request.query as Record<string, unknown>);
+    });
+    append(route, 'preHandler', async (request) => chargeUnits(deps, meta, request));
+    append(route, 'onSend', async (request, reply) => {
+      reply.header('x-service-units', String(request.meter.units ?? 0));
+    });
   }
   if (meta.refine || meta.keyed) {
     const { refine } = meta;

@@ -133,3 +133,34 @@ export async function settle(
   }
   reply.headers(headers);
 }
+
+const DAY = 86_400_000;
+/** Per key, shared with the key's MCP use (spec: market-data Limits). */
+export const UNITS_PER_MINUTE = 120;
+export const UNITS_PER_DAY = 5000;
+
+/** Counts a market-data call's units against its key's minute and day, or throws 429 having counted nothing. */
+export async function chargeUnits(deps: Deps, meta: RouteMeta, request: FastifyRequest): Promise<void> {
+  const { principal } = request.meter;
+  if (!meta.units || !principal) return;
+  const units = meta.units({ query: request.query as Record<string, unknown>, body: request.body });
+  const key = principal.key.id;
+  const minute = await deps.counters.hit(`units:${key}`, units, UNITS_PER_MINUTE, MINUTE);
+  if (!minute.allowed) {
+    throw new AppError(
+      'rate_limited',
+      `This call takes ${units} units and ${minute.used} of the key's ${UNITS_PER_MINUTE} units this minute are used.`,
+      {
+        'retry-after': String(retryAfterSeconds(minute.resetMs)),
+      },
+    );
+  }
+  const day = await deps.counters.hit(`units:${key}`, units, UNITS_PER_DAY, DAY);
+  if (!day.allowed) {
+    await deps.counters.release(`units:${key}`, units, MINUTE);
+    throw new AppError('rate_limited', `The key's ${UNITS_PER_DAY} units for the day are used.`, {
+      'retry-after': String(retryAfterSeconds(day.resetMs)),
+    });
+  }
+  request.meter.units = units;
+}

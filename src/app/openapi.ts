@@ -50,6 +50,13 @@ const CREDIT_HEADERS: Json = {
 };
 
 const REQUEST_ID_HEADER: Json = { 'X-Request-Id': CREDIT_HEADERS['X-Request-Id'] };
+const UNIT_HEADERS: Json = {
+  ...REQUEST_ID_HEADER,
+  'X-Service-Units': {
+    description: "Units this call took from the key's 120 a minute and 5000 a day.",
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
 const RETRY_AFTER: Json = {
   'Retry-After': { description: 'Seconds until the limit resets.', schema: { type: 'integer', minimum: 1 } },
 };
@@ -113,7 +120,7 @@ function operation(route: CollectedRoute): Json {
   const responses: Json = {};
   for (const [status, body] of Object.entries((schema.response ?? {}) as Json)) {
     const isError = Number(status) >= 400;
-    const headers = meta.keyed ? CREDIT_HEADERS : REQUEST_ID_HEADER;
+    const headers = meta.keyed ? CREDIT_HEADERS : meta.marketKeyed ? UNIT_HEADERS : REQUEST_ID_HEADER;
     responses[status] = {
       description: isError ? errorDescription(status) : (STATUS_TEXT[status] ?? 'Response'),
       headers: status === '429' ? { ...headers, ...RETRY_AFTER } : headers,
@@ -138,7 +145,7 @@ function operation(route: CollectedRoute): Json {
       content: { 'application/json': { schema: strip(schema.body as Json) } },
     };
   }
-  if (meta.keyed || meta.doc === 'market') op.security = [{ bearer: [] }, { apiKey: [] }];
+  if (meta.keyed || meta.marketKeyed) op.security = [{ bearer: [] }, { apiKey: [] }];
   return op;
 }
 

@@ -1,0 +1,30 @@
+// Where market data comes from, behind one interface: the stored provider reads what `quarry ingest` loaded;
+// live upstream adapters implement the same interface.
+
+export interface ProviderQuote {
+  symbol: string;
+  name: string;
+  /** Main units (GBP, not GBp). */
+  currency: string;
+  exchange: string;
+  assetType: string;
+  asOf: string;
+  /** Field id -> value, prices in main units. */
+  fields: Record<string, number | string | null>;
+}
+
+export interface Bar {
+  date: string;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number;
+  volume: number | null;
+}
+
+export interface MarketProvider {
+  /** Latest quotes of the provider symbols it knows; unknown symbols are absent from the map. */
+  quotes(symbols: string[]): Promise<Map<string, ProviderQuote>>;
+  /** Daily bars of a symbol between two dates (inclusive), oldest first. */
+  bars(symbol: string, from?: string, to?: string): Promise<Bar[]>;
+}

@@ -1,0 +1,86 @@
+// Quote items: each input resolved, looked up, and answered on its own — one bad ticker never fails the request.
+import type { MarketProvider, ProviderQuote } from './providers/provider.js';
+import { type Resolved, resolveTicker } from './symbology/resolve.js';
+
+/** Inputs answered once each, in the order first given. */
+export function uniqueInputs(inputs: string[]): string[] {
+  const seen = new Set<string>();
+  return inputs.map((i) => i.trim()).filter((i) => i !== '' && !seen.has(i) && seen.add(i));
+}
+
+/** A price in the resolution's currency: minor units for terminal-form London, Johannesburg and Tel Aviv. */
+export function inPriceCurrency(
+  value: number | string | null | undefined,
+  resolved: Resolved,
+): number | null {
+  if (typeof value !== 'number') return null;
+  const factor = resolved.priceFactor ?? 1;
+  return factor === 1 ? value : Math.round(value * factor * 1e6) / 1e6;
+}
+
+export interface Found {
+  resolved: Resolved;
+  quote: ProviderQuote;
+}
+
+/** Resolves inputs and finds their quotes, trying CN/TT fallbacks in order. */
+export async function lookup(provider: MarketProvider, inputs: string[]) {
+  const resolutions = inputs.map((input) => resolveTicker(input));
+  const candidates = new Map<string, Resolved[]>();
+  for (const r of resolutions) {
+    if (r.status !== 'ok') continue;
+    const chain = [r.resolved];
+    for (const fallback of r.resolved.fallbacks ?? []) {
+      const alt = resolveTicker(fallback);
+      if (alt.status === 'ok') chain.push({ ...alt.resolved, dialect: r.resolved.dialect });
+    }
+    candidates.set(r.input, chain);
+  }
+  const quotes = await provider.quotes([...new Set([...candidates.values()].flat().map((c) => c.symbol))]);
+  return resolutions.map((r) => {
+    if (r.status !== 'ok') return { input: r.input, status: 'error' as const, error: r.error };
+    const hit = (candidates.get(r.input) ?? []).find((c) => quotes.has(c.symbol));
+    if (!hit) {
+      return {
+        input: r.input,
+        status: 'error' as const,
+        error: { code: 'not_found' as const, message: `No quote for ${r.input}.` },
+      };
+    }
+    const quote = quotes.get(hit.symbol) as ProviderQuote;
+    const resolved: Resolved = {
+      ...hit,
+      name: quote.name && quote.name !== quote.symbol ? quote.name : hit.name,
+      exchange: hit.exchange || quote.exchange,
+    };
+    return { input: r.input, status: 'ok' as const, found: { resolved, quote } };
+  });
+}
+
+export async function quoteItems(provider: MarketProvider, inputs: string[]) {
+  const results = await lookup(provider, uniqueInputs(inputs));
+  return results.map((r) => {
+    if (r.status === 'error') return { input: r.input, status: 'error' as const, error: r.error };
+    const { resolved, quote } = r.found;
+    const f = quote.fields;
+    const minor = (resolved.priceFactor ?? 1) !== 1;
+    return {
+      input: r.input,
+      status: 'ok' as const,
+      resolved,
+      quote: {
+        symbol: resolved.ticker,
+        name: resolved.name,
+        price: inPriceCurrency(f.price, resolved),
+        currency: resolved.currency,
+        changePercent: typeof f.changePercent === 'number' ? f.changePercent : null,
+        previousClose: inPriceCurrency(f.previousClose, resolved),
+        volume: typeof f.volume === 'number' ? f.volume : null,
+        marketCap: typeof f.marketCap === 'number' ? f.marketCap : null,
+        marketState: typeof f.marketState === 'string' ? f.marketState : 'UNKNOWN',
+        asOf: quote.asOf,
+        ...(minor && typeof f.marketCap === 'number' ? { currencies: { marketCap: quote.currency } } : {}),
+      },
+    };
+  });
+}
