@@ -11,6 +11,7 @@ import { registerAccountRoutes } from '../accounts/routes.js';
 import { registerPublicRoutes } from '../datasets/public-routes.js';
 import { registerDatasetRoutes } from '../datasets/routes.js';
 import { registerMarketPublicRoutes } from '../market/routes/fields.js';
+import { registerHistoryRoutes } from '../market/routes/history.js';
 import { registerQuoteRoutes } from '../market/routes/quotes.js';
 import { PrincipalCache } from './auth.js';
 import type { Config } from './config.js';
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   registerAccountRoutes(app, deps);
   registerDatasetRoutes(app, deps);
   registerQuoteRoutes(app, deps);
+  registerHistoryRoutes(app, deps);
   registerMarketPublicRoutes(app, () =>
     openapi.document('market', {
       title: 'Quarry market-data API',

@@ -1,0 +1,41 @@
+// Weekly and monthly bars built from daily bars: open of the first day, high and low over the period, close
+// and date of the last trading day, volume summed. The period in progress is included as it stands.
+import type { Bar } from '../providers/provider.js';
+
+export type BarPeriod = 'daily' | 'weekly' | 'monthly';
+
+/** The Monday of a date's week (weeks run Monday to Sunday). */
+export function weekOf(date: string): string {
+  const t = Date.parse(`${date}T00:00:00Z`);
+  const day = (new Date(t).getUTCDay() + 6) % 7;
+  return new Date(t - day * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function rollUp(bars: readonly Bar[], period: BarPeriod): Bar[] {
+  if (period === 'daily') return [...bars];
+  const keyOf = period === 'weekly' ? weekOf : (date: string) => date.slice(0, 7);
+  const out: Bar[] = [];
+  let key: string | null = null;
+  for (const bar of bars) {
+    const k = keyOf(bar.date);
+    const last = out.at(-1);
+    if (k !== key || !last) {
+      out.push({ ...bar });
+      key = k;
+      continue;
+    }
+    last.date = bar.date;
+    last.close = bar.close;
+    last.high = max(last.high, bar.high);
+    last.low = min(last.low, bar.low);
+    last.volume = last.volume === null && bar.volume === null ? null : (last.volume ?? 0) + (bar.volume ?? 0);
+  }
+  return out;
+}
+
+function max(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.max(a, b);
+}
+function min(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
+}

@@ -1,0 +1,118 @@
+// /v1/history: GET with comma lists, POST with JSON arrays; up to 10 tickers and 5 fields.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../app/deps.js';
+import { responses } from '../../app/responses.js';
+import { Nullable } from '../../datasets/envelope.js';
+import { type HistoryRequest, history, historyUnits, normalise, PERIODS } from '../history.js';
+import { StoredProvider } from '../providers/stored.js';
+
+const Item = Type.Object({
+  input: Type.String(),
+  status: Type.String({ description: 'ok, partial (some fields have errors) or error' }),
+  resolved: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  rows: Type.Optional(
+    Type.Array(Type.Object({ date: Type.String() }, { additionalProperties: true }), {
+      description: 'Oldest first: date plus one member per requested field, keyed as sent.',
+    }),
+  ),
+  errors: Type.Optional(
+    Type.Record(Type.String(), Type.Object({ code: Type.String(), message: Type.String() })),
+  ),
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  truncated: Type.Optional(
+    Type.Object(
+      { requestedStart: Type.String(), start: Type.String() },
+      { description: 'Daily history reaches about 20 years: a longer range keeps the newest bars.' },
+    ),
+  ),
+});
+
+export const HistoryResponse = Type.Object({
+  access: Type.String(),
+  period: Type.String(),
+  start: Type.String(),
+  end: Type.String(),
+  fields: Type.Array(
+    Type.Object({
+      input: Type.String(),
+      id: Nullable(Type.String()),
+      alias: Nullable(Type.String()),
+      unit: Nullable(Type.String()),
+    }),
+  ),
+  items: Type.Array(Item),
+});
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+function requestOf(input: { query: Record<string, unknown>; body: unknown }): HistoryRequest {
+  const body = input.body as HistoryRequest | undefined;
+  if (body) return body;
+  const q = input.query as Record<string, string | undefined>;
+  return {
+    tickers: (q.tickers ?? '').split(','),
+    fields: (q.fields ?? '').split(','),
+    ...(q.start ? { start: q.start } : {}),
+    ...(q.end ? { end: q.end } : {}),
+    ...(q.period ? { period: q.period as HistoryRequest['period'] } : {}),
+  };
+}
+
+export function registerHistoryRoutes(app: FastifyInstance, deps: Deps): void {
+  const provider = new StoredProvider(deps.store.db);
+  const meta = {
+    doc: 'market' as const,
+    tags: ['history'],
+    marketKeyed: true,
+    strictQuery: true,
+    summary: 'Rows of values between dates, oldest first',
+    description:
+      'Prices and volume daily, weekly or monthly (weekly and monthly from daily bars, dated on the last trading day, ' +
+      'the current period included); statement fields quarterly or annually. Default start: a year before end ' +
+      '(five for statement periods). One unit per ticker for each five years; statement periods one per five tickers.',
+    units: (input: { query: Record<string, unknown>; body: unknown }) =>
+      historyUnits(normalise(requestOf(input), today())),
+  };
+  const period = Type.Optional(Type.Enum([...PERIODS]));
+  const errors = [400, 401, 402, 403, 429];
+  app.get('/v1/history', {
+    schema: {
+      querystring: Type.Object(
+        {
+          tickers: Type.String({ minLength: 1, maxLength: 2000 }),
+          fields: Type.String({ minLength: 1, maxLength: 1000 }),
+          start: Type.Optional(Type.String({ format: 'date' })),
+          end: Type.Optional(Type.String({ format: 'date' })),
+          period,
+        },
+        { additionalProperties: false },
+      ),
+      response: responses(HistoryResponse, ...errors),
+    },
+    config: { meta: { ...meta, operationId: 'history.get' } },
+    handler: async (request) =>
+      history(
+        provider,
+        requestOf({ query: request.query as Record<string, unknown>, body: undefined }),
+        today(),
+      ),
+  });
+  app.post('/v1/history', {
+    schema: {
+      body: Type.Object(
+        {
+          tickers: Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { minItems: 1, maxItems: 100 }),
+          fields: Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { minItems: 1, maxItems: 100 }),
+          start: Type.Optional(Type.String({ format: 'date' })),
+          end: Type.Optional(Type.String({ format: 'date' })),
+          period,
+        },
+        { additionalProperties: false },
+      ),
+      response: responses(HistoryResponse, ...errors),
+    },
+    config: { meta: { ...meta, operationId: 'history.post' } },
+    handler: async (request) => history(provider, request.body as HistoryRequest, today()),
+  });
+}

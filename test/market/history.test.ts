@@ -1,0 +1,124 @@
+// /v1/history on stored daily bars: periods, defaults, fields keyed as sent, per-field errors, units, limits.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/accounts.js';
+import { createKey } from '../../src/accounts/keys.js';
+import { loadFile } from '../../src/datasets/load/run.js';
+import { LOADERS } from '../../src/datasets/loaders.js';
+import { bearer, type TestEnv, testEnv } from '../helpers/env.js';
+
+const FIXTURES = path.resolve('test/fixtures/market');
+
+describe('/v1/history', () => {
+  let env: TestEnv;
+  let key: string;
+  beforeAll(async () => {
+    env = await testEnv();
+    const db = env.deps.store.db;
+    const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
+    await loadFile(db, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL US Equity' });
+    await loadFile(db, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
+    const account = await createAccount(db, {
+      email: 'history@example.com',
+      marketPlan: 'paid',
+      emailConfirmed: true,
+    });
+    key = (await createKey(db, { accountId: account.id, api: 'market' })).key;
+  });
+  afterAll(() => env.close());
+  const get = (query: string) =>
+    env.app.inject({ method: 'GET', url: `/v1/history?${query}`, headers: bearer(key) });
+
+  it('daily rows oldest first, fields keyed as sent in any letter case', async () => {
+    const res = await get('tickers=AAPL&fields=PX_LAST,volume,Px_Open&start=2021-01-04&end=2021-01-06');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-service-units']).toBe('1');
+    const body = res.json();
+    expect(body).toMatchObject({ period: 'daily', start: '2021-01-04', end: '2021-01-06' });
+    expect(body.fields).toEqual([
+      { input: 'PX_LAST', id: 'price', alias: 'PX_LAST', unit: 'price currency' },
+      { input: 'volume', id: 'volume', alias: null, unit: 'shares or contracts' },
+      { input: 'Px_Open', id: 'open', alias: 'PX_OPEN', unit: 'price currency' },
+    ]);
+    expect(body.items[0].rows).toEqual([
+      { date: '2021-01-04', PX_LAST: 129.410004, volume: 143301900, Px_Open: 133.520004 },
+      { date: '2021-01-05', PX_LAST: 131.009995, volume: 97664900, Px_Open: 128.889999 },
+      { date: '2021-01-06', PX_LAST: 126.599998, volume: 155088000, Px_Open: 127.720001 },
+    ]);
+  });
+
+  it('weekly and monthly rows dated on the last trading day of the period', async () => {
+    const weekly = (
+      await get('tickers=AAPL&fields=price,high,low&start=2021-01-04&end=2021-01-15&period=weekly')
+    ).json();
+    expect(weekly.items[0].rows.map((r: { date: string }) => r.date)).toEqual(['2021-01-08', '2021-01-15']);
+    expect(weekly.items[0].rows[0]).toMatchObject({ price: 132.050003, high: 133.610001, low: 126.379997 });
+    const monthly = (
+      await get('tickers=AAPL&fields=price&start=2021-01-01&end=2021-03-31&period=monthly')
+    ).json();
+    expect(monthly.items[0].rows.map((r: { date: string }) => r.date)).toEqual([
+      '2021-01-29',
+      '2021-02-26',
+      '2021-03-31',
+    ]);
+  });
+
+  it('the pence rule in history: BARC LN Equity in GBp, BARC.L in pounds', async () => {
+    const body = (
+      await get('tickers=BARC%20LN%20Equity,BARC.L&fields=price&start=2023-08-25&end=2023-08-25')
+    ).json();
+    expect(body.items[0].rows).toEqual([{ date: '2023-08-25', price: 143.979996 }]);
+    expect(body.items[1].rows).toEqual([{ date: '2023-08-25', price: 1.43979996 }]);
+  });
+
+  it('per-field and per-item errors: one bad part never fails the request', async () => {
+    const body = (
+      await get(
+        'tickers=AAPL,NOPE,ABC%20XX%20Equity&fields=price,trailingPE,SHORT_INT,nosuch,totalRevenue&start=2021-01-04&end=2021-01-04',
+      )
+    ).json();
+    const [aapl, nope, xx] = body.items;
+    expect(aapl.status).toBe('partial');
+    expect(aapl.rows).toEqual([{ date: '2021-01-04', price: 129.410004 }]);
+    expect(aapl.errors).toEqual({
+      trailingPE: { code: 'not_applicable', message: 'trailingPE is not served in history' },
+      SHORT_INT: {
+        code: 'not_applicable',
+        message: 'SHORT_INT: served by the MCP tool market.short_interest',
+      },
+      nosuch: { code: 'not_found', message: 'no field "nosuch"' },
+      totalRevenue: { code: 'not_applicable', message: 'totalRevenue comes quarterly or annually' },
+    });
+    expect(nope).toMatchObject({ status: 'error', error: { code: 'not_found' } });
+    expect(xx).toMatchObject({ status: 'error', error: { code: 'not_found' } });
+  });
+
+  it('defaults: end today, start one year before; a range past 20 years keeps the newest and says so', async () => {
+    const defaults = (await get('tickers=AAPL&fields=price')).json();
+    const end = new Date().toISOString().slice(0, 10);
+    expect(defaults.end).toBe(end);
+    expect(defaults.start).toBe(`${Number(end.slice(0, 4)) - 1}${end.slice(4)}`);
+    const long = await get('tickers=AAPL&fields=price&start=1990-01-01&end=2023-08-25');
+    expect(long.json().start).toBe('2003-08-25');
+    expect(long.json().items[0].truncated).toEqual({ requestedStart: '1990-01-01', start: '2003-08-25' });
+    // 33.6 years requested: one unit per ticker for each five years of range.
+    expect(long.headers['x-service-units']).toBe('7');
+  });
+
+  it('limits: 10 tickers, 5 fields; start after end is refused', async () => {
+    const tickers = Array.from({ length: 11 }, (_, i) => `T${i}`).join(',');
+    expect((await get(`tickers=${tickers}&fields=price`)).json().message).toMatch(/up to 10 tickers/);
+    expect((await get('tickers=AAPL&fields=price,open,high,low,volume,change')).json().message).toMatch(
+      /up to 5 fields/,
+    );
+    expect((await get('tickers=AAPL&fields=price&start=2022-01-02&end=2022-01-01')).statusCode).toBe(400);
+    const post = await env.app.inject({
+      method: 'POST',
+      url: '/v1/history',
+      headers: bearer(key),
+      payload: { tickers: ['AAPL'], fields: ['price'], start: '2021-01-04', end: '2021-01-05' },
+    });
+    expect(post.statusCode).toBe(200);
+    expect(post.json().items[0].rows).toHaveLength(2);
+  });
+});
