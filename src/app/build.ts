@@ -10,6 +10,7 @@ import { newRequestId } from '../accounts/key-text.js';
 import { registerAccountRoutes } from '../accounts/routes.js';
 import { registerPublicRoutes } from '../datasets/public-routes.js';
 import { registerDatasetRoutes } from '../datasets/routes.js';
+import { registerDataRoutes } from '../market/routes/data.js';
 import { registerMarketPublicRoutes } from '../market/routes/fields.js';
 import { registerHistoryRoutes } from '../market/routes/history.js';
 import { registerQuoteRoutes } from '../market/routes/quotes.js';
@@ -84,6 +85,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   registerDatasetRoutes(app, deps);
   registerQuoteRoutes(app, deps);
   registerHistoryRoutes(app, deps);
+  registerDataRoutes(app, deps);
   registerMarketPublicRoutes(app, () =>
     openapi.document('market', {
       title: 'Quarry market-data API',

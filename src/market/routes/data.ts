@@ -1,0 +1,99 @@
+// /v1/data: GET with comma lists, POST with JSON arrays; up to 50 tickers and 25 fields.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../app/deps.js';
+import { responses } from '../../app/responses.js';
+import { Nullable } from '../../datasets/envelope.js';
+import { type DataRequest, data, dataUnits, normaliseData } from '../data.js';
+import { StoredProvider } from '../providers/stored.js';
+
+const Item = Type.Object({
+  input: Type.String(),
+  status: Type.String({ description: 'ok, partial (some fields have errors) or error' }),
+  resolved: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  values: Type.Optional(
+    Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Null()]), {
+      description: 'Keyed by the field as sent.',
+    }),
+  ),
+  errors: Type.Optional(
+    Type.Record(Type.String(), Type.Object({ code: Type.String(), message: Type.String() })),
+  ),
+  currencies: Type.Optional(
+    Type.Record(Type.String(), Type.String(), { description: 'Values not in the price currency.' }),
+  ),
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+});
+
+export const DataResponse = Type.Object({
+  access: Type.String(),
+  period: Type.String(),
+  fields: Type.Array(
+    Type.Object({
+      input: Type.String(),
+      id: Nullable(Type.String()),
+      alias: Nullable(Type.String()),
+      unit: Nullable(Type.String()),
+    }),
+  ),
+  items: Type.Array(Item),
+});
+
+function requestOf(input: { query: Record<string, unknown>; body: unknown }): DataRequest {
+  if (input.body) return input.body as DataRequest;
+  const q = input.query as Record<string, string | undefined>;
+  return {
+    tickers: (q.tickers ?? '').split(','),
+    fields: (q.fields ?? '').split(','),
+    ...(q.period ? { period: q.period as DataRequest['period'] } : {}),
+  };
+}
+
+export function registerDataRoutes(app: FastifyInstance, deps: Deps): void {
+  const provider = new StoredProvider(deps.store.db);
+  const meta = {
+    doc: 'market' as const,
+    tags: ['data'],
+    marketKeyed: true,
+    strictQuery: true,
+    summary: 'Current values for tickers x fields',
+    description:
+      'Fields by id or terminal mnemonic, any letter case; values keyed as sent. A field that does not apply or has no ' +
+      'value is null with an entry in errors. 1 unit per 20 tickers when every field comes from the quote, else 1 per 5.',
+    units: (input: { query: Record<string, unknown>; body: unknown }) =>
+      dataUnits(normaliseData(requestOf(input))),
+  };
+  const period = Type.Optional(Type.Enum(['annual', 'quarterly']));
+  const errors = [400, 401, 402, 403, 429];
+  app.get('/v1/data', {
+    schema: {
+      querystring: Type.Object(
+        {
+          tickers: Type.String({ minLength: 1, maxLength: 4000 }),
+          fields: Type.String({ minLength: 1, maxLength: 2000 }),
+          period,
+        },
+        { additionalProperties: false },
+      ),
+      response: responses(DataResponse, ...errors),
+    },
+    config: { meta: { ...meta, operationId: 'data.get' } },
+    handler: async (request) =>
+      data(provider, requestOf({ query: request.query as Record<string, unknown>, body: undefined })),
+  });
+  app.post('/v1/data', {
+    schema: {
+      body: Type.Object(
+        {
+          tickers: Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { minItems: 1, maxItems: 500 }),
+          fields: Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { minItems: 1, maxItems: 250 }),
+          period,
+        },
+        { additionalProperties: false },
+      ),
+      response: responses(DataResponse, ...errors),
+    },
+    config: { meta: { ...meta, operationId: 'data.post' } },
+    handler: async (request) => data(provider, request.body as DataRequest),
+  });
+}
