@@ -4,6 +4,7 @@
 import { AppError } from '../app/errors.js';
 import { rollUp } from './compute/periods.js';
 import { betaAdjusted, betaRaw, volatility } from './compute/risk.js';
+import { statementSeries } from './compute/statements.js';
 import { type FieldDef, lookupField } from './fields/dictionary.js';
 import type { MarketProvider } from './providers/provider.js';
 import { inPriceCurrency, lookup, uniqueInputs } from './quotes.js';
@@ -113,7 +114,7 @@ async function computed(
 export async function data(provider: MarketProvider, request: DataRequest) {
   const r = normaliseData(request);
   const fields = r.fields.map((input) => ({ input, found: lookupField(input) }));
-  const results = await lookup(provider, r.tickers);
+  const results = await lookup(provider, r.tickers, false);
   const items = await Promise.all(
     results.map(async (result) => {
       if (result.status === 'error') return { input: result.input, status: 'error', error: result.error };
@@ -121,6 +122,11 @@ export async function data(provider: MarketProvider, request: DataRequest) {
       const values: Record<string, Value> = {};
       const errors: Record<string, FieldError> = {};
       const currencies: Record<string, string> = {};
+      const periods: Record<string, string> = {};
+      const derived: string[] = [];
+      const statements = fields.some((f) => f.found.kind === 'field' && f.found.field.group === 'statement')
+        ? await provider.statements(resolved.ticker)
+        : new Map();
       const minor = (resolved.priceFactor ?? 1) !== 1;
       for (const { input, found } of fields) {
         values[input] = null;
@@ -142,9 +148,20 @@ export async function data(provider: MarketProvider, request: DataRequest) {
         }
         let value: Value | FieldError;
         if (def.group === 'computed') value = await computed(provider, def, resolved);
-        else if (def.group === 'statement')
-          value = { code: 'not_found', message: `no statements stored for ${result.input}` };
-        else if (def.id === 'name') value = resolved.name;
+        else if (def.group === 'statement') {
+          const facts = statements.get(def.id) ?? [];
+          const latest = statementSeries(def.id, facts, r.period).at(-1);
+          if (!latest)
+            value = { code: 'not_found', message: `no ${r.period} ${def.id} stored for ${result.input}` };
+          else {
+            value = latest.value;
+            periods[input] = latest.end;
+            if (latest.derived) derived.push(input);
+            const currency = facts[0]?.currency;
+            if (currency && !/per share|shares/.test(def.unit) && currency !== resolved.currency)
+              currencies[input] = currency;
+          }
+        } else if (def.id === 'name') value = resolved.name;
         else if (def.id === 'currency') value = quote.currency || resolved.currency;
         else if (def.id === 'exchange') value = resolved.exchange || quote.exchange;
         else if (def.id === 'asOf') value = quote.asOf;
@@ -181,8 +198,10 @@ export async function data(provider: MarketProvider, request: DataRequest) {
         status: erred === 0 ? 'ok' : 'partial',
         resolved,
         values,
+        ...(Object.keys(periods).length ? { periods } : {}),
         ...(erred ? { errors } : {}),
         ...(Object.keys(currencies).length ? { currencies } : {}),
+        ...(derived.length ? { derived } : {}),
       };
     }),
   );

@@ -2,6 +2,7 @@
 // first; statement fields quarterly or annually. Each field that cannot be served is an error on its item.
 import { AppError } from '../app/errors.js';
 import { type BarPeriod, rollUp } from './compute/periods.js';
+import { statementSeries } from './compute/statements.js';
 import { type FieldDef, lookupField } from './fields/dictionary.js';
 import type { Bar, MarketProvider } from './providers/provider.js';
 import { uniqueInputs } from './quotes.js';
@@ -153,8 +154,6 @@ export async function history(provider: MarketProvider, request: HistoryRequest,
       const errors: Record<string, { code: string; message: string }> = {};
       for (const f of fields) {
         if (f.error) errors[f.input] = f.error;
-        else if (f.def?.group === 'statement')
-          errors[f.input] = { code: 'not_found', message: `no statements stored for ${input}` };
         else if (f.def && !f.def.appliesTo.includes(resolved.assetType)) {
           errors[f.input] = {
             code: 'not_applicable',
@@ -164,7 +163,30 @@ export async function history(provider: MarketProvider, request: HistoryRequest,
       }
       const served = fields.filter((f) => !errors[f.input]);
       let rows: Record<string, string | number | null>[] = [];
-      if (served.length) {
+      const derivedDates: string[] = [];
+      if (served.length && isStatementPeriod(r.period)) {
+        const statements = await provider.statements(resolved.ticker);
+        const byDate = new Map<string, Record<string, string | number | null>>();
+        for (const f of served) {
+          const def = f.def as FieldDef;
+          const series = statementSeries(
+            def.id,
+            statements.get(def.id) ?? [],
+            r.period === 'annual' ? 'annual' : 'quarterly',
+          );
+          const inRange = series.filter((p) => p.end >= r.start && p.end <= r.end);
+          if (inRange.length === 0)
+            errors[f.input] = { code: 'not_found', message: `no ${r.period} ${def.id} stored for ${input}` };
+          for (const p of inRange) {
+            const row = byDate.get(p.end) ?? { date: p.end };
+            row[f.input] = f.alias && lookupMillions(f) ? p.value / 1e6 : p.value;
+            byDate.set(p.end, row);
+            if (p.derived && !derivedDates.includes(p.end)) derivedDates.push(p.end);
+          }
+        }
+        rows = [...byDate.values()].sort((a, b) => String(a.date).localeCompare(String(b.date)));
+        for (const f of served) for (const row of rows) if (!(f.input in row)) row[f.input] = null;
+      } else if (served.length) {
         const bars = rollUp(await barsFor(provider, resolved, from, r.end), r.period as BarPeriod);
         if (bars.length === 0)
           return {
@@ -194,6 +216,7 @@ export async function history(provider: MarketProvider, request: HistoryRequest,
         resolved,
         rows,
         ...(Object.keys(errors).length ? { errors } : {}),
+        ...(derivedDates.length ? { derived: derivedDates.sort() } : {}),
         ...(truncated ? { truncated: { requestedStart: r.start, start: from } } : {}),
       };
     }),
@@ -211,4 +234,10 @@ export async function history(provider: MarketProvider, request: HistoryRequest,
     })),
     items,
   };
+}
+
+/** Whether the field was asked for under an alias that returns millions. */
+function lookupMillions(f: { input: string }): boolean {
+  const found = lookupField(f.input);
+  return found.kind === 'field' && found.millions;
 }

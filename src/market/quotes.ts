@@ -24,7 +24,7 @@ export interface Found {
 }
 
 /** Resolves inputs and finds their quotes, trying CN/TT fallbacks in order. */
-export async function lookup(provider: MarketProvider, inputs: string[]) {
+export async function lookup(provider: MarketProvider, inputs: string[], requireQuote = true) {
   const resolutions = inputs.map((input) => resolveTicker(input));
   const candidates = new Map<string, Resolved[]>();
   for (const r of resolutions) {
@@ -40,6 +40,19 @@ export async function lookup(provider: MarketProvider, inputs: string[]) {
   return resolutions.map((r) => {
     if (r.status !== 'ok') return { input: r.input, status: 'error' as const, error: r.error };
     const hit = (candidates.get(r.input) ?? []).find((c) => quotes.has(c.symbol));
+    if (!hit && !requireQuote) {
+      // Statement and computed fields need no quote: answer them, and quote fields as missing.
+      const empty: ProviderQuote = {
+        symbol: r.resolved.symbol,
+        name: '',
+        currency: r.resolved.currency,
+        exchange: '',
+        assetType: r.resolved.assetType,
+        asOf: '',
+        fields: {},
+      };
+      return { input: r.input, status: 'ok' as const, found: { resolved: r.resolved, quote: empty } };
+    }
     if (!hit) {
       return {
         input: r.input,

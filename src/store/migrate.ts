@@ -12,6 +12,7 @@ import * as m008 from './migrations/008-kpis.js';
 import * as m009 from './migrations/009-source-files.js';
 import * as m010 from './migrations/010-cpi-series.js';
 import * as m011 from './migrations/011-market.js';
+import * as m012 from './migrations/012-statements.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '009-source-files': m009,
   '010-cpi-series': m010,
   '011-market': m011,
+  '012-statements': m012,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -327,6 +327,25 @@ export interface MarketBarsTable {
   loaded_at: string;
 }
 
+export interface MarketStatementsTable {
+  symbol: string;
+  /** field id of the dictionary */
+  field: string;
+  /** duration (income, cash flow) or instant (balance sheet) */
+  kind: string;
+  /** '' for an instant */
+  start: string;
+  end: string;
+  value: number;
+  currency: string;
+  /** fiscal period of the filing that reported it: Q1, Q2, Q3, FY */
+  fp: string;
+  form: string;
+  filed: string;
+  source: string;
+  loaded_at: string;
+}
+
 /** Columns every revisioned dataset table has. */
 export interface RevisionColumns {
   content_hash: string;
@@ -361,4 +380,5 @@ export interface Database {
   cpi_series: CpiSeriesTable;
   market_quotes: MarketQuotesTable;
   market_bars: MarketBarsTable;
+  market_statements: MarketStatementsTable;
 }

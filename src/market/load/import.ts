@@ -22,6 +22,22 @@ export const MarketRecord = Type.Union([
   ),
   Type.Object(
     {
+      type: Type.Literal('statement'),
+      symbol: Type.String({ minLength: 1, maxLength: 40 }),
+      field: Type.String({ minLength: 1, maxLength: 60 }),
+      kind: Type.Enum(['duration', 'instant']),
+      start: Type.String(),
+      end: Type.String({ format: 'date' }),
+      value: Type.Number(),
+      currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+      fp: Type.String(),
+      form: Type.String(),
+      filed: Type.String(),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
       type: Type.Literal('bar'),
       symbol: Type.String({ minLength: 1, maxLength: 40 }),
       date: Type.String({ format: 'date' }),
@@ -47,6 +63,19 @@ export type MarketRecordValue =
       fields: Record<string, number | string | null>;
     }
   | {
+      type: 'statement';
+      symbol: string;
+      field: string;
+      kind: 'duration' | 'instant';
+      start: string;
+      end: string;
+      value: number;
+      currency: string;
+      fp: string;
+      form: string;
+      filed: string;
+    }
+  | {
       type: 'bar';
       symbol: string;
       date: string;
@@ -60,8 +89,44 @@ export type MarketRecordValue =
 export const marketImporter: Importer<MarketRecordValue> = {
   dataset: 'market',
   record: MarketRecord,
-  dateOf: (record) => (record.type === 'bar' ? record.date : record.asOf.slice(0, 10)),
+  dateOf: (record) =>
+    record.type === 'bar' ? record.date : record.type === 'statement' ? record.end : record.asOf.slice(0, 10),
   async write(tx, record, meta): Promise<WriteOutcome> {
+    if (record.type === 'statement') {
+      const key = {
+        symbol: record.symbol,
+        field: record.field,
+        kind: record.kind,
+        start: record.start,
+        end: record.end,
+      };
+      const existing = await tx
+        .selectFrom('market_statements')
+        .select(['value', 'filed'])
+        .where('symbol', '=', key.symbol)
+        .where('field', '=', key.field)
+        .where('kind', '=', key.kind)
+        .where('start', '=', key.start)
+        .where('end', '=', key.end)
+        .executeTakeFirst();
+      if (existing && existing.value === record.value && existing.filed === record.filed) return 'unchanged';
+      const row = {
+        ...key,
+        value: record.value,
+        currency: record.currency,
+        fp: record.fp,
+        form: record.form,
+        filed: record.filed,
+        source: meta.source,
+        loaded_at: meta.loadedAt,
+      };
+      await tx
+        .insertInto('market_statements')
+        .values(row)
+        .onConflict((oc) => oc.columns(['symbol', 'field', 'kind', 'start', 'end']).doUpdateSet(row))
+        .execute();
+      return existing ? 'revised' : 'inserted';
+    }
     if (record.type === 'quote') {
       const existing = await tx
         .selectFrom('market_quotes')

@@ -22,7 +22,18 @@ export interface Bar {
   volume: number | null;
 }
 
+export interface StatementFact {
+  kind: 'duration' | 'instant';
+  start: string;
+  end: string;
+  value: number;
+  fp: string;
+  currency: string;
+}
+
 export interface MarketProvider {
+  /** Reported statement facts of a company (service ticker), by field id. */
+  statements(ticker: string): Promise<Map<string, StatementFact[]>>;
   /** Latest quotes of the provider symbols it knows; unknown symbols are absent from the map. */
   quotes(symbols: string[]): Promise<Map<string, ProviderQuote>>;
   /** Daily bars of a symbol between two dates (inclusive), oldest first. */

@@ -2,7 +2,7 @@
 // recorded quote gets a quote built from its last two bars.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import type { Bar, MarketProvider, ProviderQuote } from './provider.js';
+import type { Bar, MarketProvider, ProviderQuote, StatementFact } from './provider.js';
 
 export class StoredProvider implements MarketProvider {
   constructor(private readonly db: Kysely<Database>) {}
@@ -73,6 +73,28 @@ export class StoredProvider implements MarketProvider {
           marketState: 'CLOSED',
         },
       });
+    }
+    return out;
+  }
+
+  async statements(ticker: string): Promise<Map<string, StatementFact[]>> {
+    const rows = await this.db
+      .selectFrom('market_statements')
+      .select(['field', 'kind', 'start', 'end', 'value', 'fp', 'currency'])
+      .where('symbol', '=', ticker)
+      .execute();
+    const out = new Map<string, StatementFact[]>();
+    for (const r of rows) {
+      const list = out.get(r.field) ?? [];
+      list.push({
+        kind: r.kind as StatementFact['kind'],
+        start: r.start,
+        end: r.end,
+        value: Number(r.value),
+        fp: r.fp,
+        currency: r.currency,
+      });
+      out.set(r.field, list);
     }
     return out;
   }

@@ -22,6 +22,12 @@ const Item = Type.Object({
   currencies: Type.Optional(
     Type.Record(Type.String(), Type.String(), { description: 'Values not in the price currency.' }),
   ),
+  periods: Type.Optional(
+    Type.Record(Type.String(), Type.String(), { description: 'Fiscal period end of each statement value.' }),
+  ),
+  derived: Type.Optional(
+    Type.Array(Type.String(), { description: 'Fields whose value is the full year less Q1 to Q3.' }),
+  ),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
 });
 

@@ -20,6 +20,11 @@ const Item = Type.Object({
     Type.Record(Type.String(), Type.Object({ code: Type.String(), message: Type.String() })),
   ),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  derived: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'Dates whose statement values are the full year less Q1 to Q3.',
+    }),
+  ),
   truncated: Type.Optional(
     Type.Object(
       { requestedStart: Type.String(), start: Type.String() },

@@ -1,0 +1,67 @@
+// Statements from SEC company facts: the NVIDIA file, read through /v1/history and /v1/data.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/accounts.js';
+import { createKey } from '../../src/accounts/keys.js';
+import { loadFile } from '../../src/datasets/load/run.js';
+import { LOADERS } from '../../src/datasets/loaders.js';
+import { bearer, type TestEnv, testEnv } from '../helpers/env.js';
+
+const NVDA = path.resolve('../shared/data/sec/kpis-guidance/companyfacts/CIK0001045810.json');
+
+// The SEC's file sits in ../shared beside the project (CI has it); without it this suite is skipped.
+describe.skipIf(!existsSync(NVDA))('statements from SEC company facts', () => {
+  let env: TestEnv;
+  let key: string;
+  beforeAll(async () => {
+    env = await testEnv();
+    const db = env.deps.store.db;
+    await loadFile(db, LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>, NVDA, {
+      ticker: 'NVDA',
+    });
+    const account = await createAccount(db, {
+      email: 'sec@example.com',
+      marketPlan: 'paid',
+      emailConfirmed: true,
+    });
+    key = (await createKey(db, { accountId: account.id, api: 'market' })).key;
+  });
+  afterAll(() => env.close());
+  const get = async (url: string) => {
+    const res = await env.app.inject({ method: 'GET', url, headers: bearer(key) });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+
+  it('fiscal 2026 Q4 revenue is 68,127 million USD, derived as the full year less Q1 to Q3', async () => {
+    const body = await get(
+      '/v1/history?tickers=NVDA&fields=SALES_REV_TURN,totalRevenue&period=quarterly&start=2025-02-01&end=2026-02-01',
+    );
+    const item = body.items[0];
+    expect(item.rows).toEqual([
+      { date: '2025-04-27', SALES_REV_TURN: 44062, totalRevenue: 44062000000 },
+      { date: '2025-07-27', SALES_REV_TURN: 46743, totalRevenue: 46743000000 },
+      { date: '2025-10-26', SALES_REV_TURN: 57006, totalRevenue: 57006000000 },
+      { date: '2026-01-25', SALES_REV_TURN: 68127, totalRevenue: 68127000000 },
+    ]);
+    expect(item.derived).toEqual(['2026-01-25']);
+    // Statement periods: one unit per five tickers.
+  });
+
+  it('annual statements dated at fiscal year end; the latest in /v1/data with its period', async () => {
+    const history = await get(
+      '/v1/history?tickers=NVDA&fields=totalRevenue&period=annual&start=2024-01-01&end=2026-12-31',
+    );
+    expect(history.items[0].rows).toEqual([
+      { date: '2024-01-28', totalRevenue: 60922000000 },
+      { date: '2025-01-26', totalRevenue: 130497000000 },
+      { date: '2026-01-25', totalRevenue: 215938000000 },
+    ]);
+    const data = await get('/v1/data?tickers=NVDA&fields=SALES_REV_TURN,BS_TOT_ASSET');
+    expect(data.items[0]).toMatchObject({
+      values: { SALES_REV_TURN: 215938 },
+      periods: { SALES_REV_TURN: '2026-01-25', BS_TOT_ASSET: '2026-01-25' },
+    });
+  });
+});
