@@ -106,7 +106,8 @@ export async function* secFactsRecords(
     const yearEnds = new Set<string>();
     for (const concept of map.concepts) {
       for (const facts of Object.values(gaap[concept]?.units ?? {})) {
-        for (const fact of facts) if (!fact.start && fact.fp === 'FY' && fact.form?.startsWith('10-K')) yearEnds.add(fact.end);
+        for (const fact of facts)
+          if (!fact.start && fact.fp === 'FY' && fact.form?.startsWith('10-K')) yearEnds.add(fact.end);
       }
     }
     for (const { fact, currency } of chosen.values()) {
