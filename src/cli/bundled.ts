@@ -9,8 +9,18 @@ import { LOADERS } from '../datasets/loaders.js';
 
 const ASSETS = fileURLToPath(new URL('../../assets/', import.meta.url));
 
+/** Daily bars bundled for the market-data demo, with the ticker each file is of. */
+const MARKET_BARS: [file: string, ticker: string][] = [
+  ['AAPL.csv', 'AAPL'],
+  ['MSFT.csv', 'MSFT'],
+  ['GSPC.csv', '^GSPC'],
+  ['BARC.L.csv', 'BARC.L'],
+  ['CL=F.csv', 'CL=F'],
+  ['EURUSD=X.csv', 'EURUSD=X'],
+];
+
 /** In load order: cpi weights are matched to the items, so cu.item comes first. */
-export function bundledFiles(): [loader: string, file: string][] {
+export function bundledFiles(): [loader: string, file: string, options?: Record<string, string>][] {
   const fred = readdirSync(path.join(ASSETS, 'bls/fred'))
     .filter((f) => f.endsWith('.csv'))
     .sort()
@@ -23,6 +33,12 @@ export function bundledFiles(): [loader: string, file: string][] {
     ['bls', path.join(ASSETS, 'bls/cu.item')],
     ['bls', path.join(ASSETS, 'bls/relative_importance_dec2021_to_dec2024.csv')],
     ...fred,
+    ...MARKET_BARS.map(
+      ([file, ticker]) =>
+        ['prices', path.join(ASSETS, 'market', file), { ticker }] as [string, string, Record<string, string>],
+    ),
+    ['yahoo', path.join(ASSETS, 'market/quote-AAPL.json')],
+    ['yahoo', path.join(ASSETS, 'market/quote-OCDO.L.json')],
   ];
 }
 
@@ -31,10 +47,10 @@ export async function loadBundledData(deps: Deps, say: (line: string) => void): 
   say(`Loading the bundled agency data (${files.length} files)…`);
   const started = Date.now();
   let rows = 0;
-  for (const [name, file] of files) {
+  for (const [name, file, options] of files) {
     const loader = LOADERS[name];
     if (!loader) throw new Error(`no loader ${name}`);
-    rows += (await loadFile(deps.store.db, loader, file)).lines;
+    rows += (await loadFile(deps.store.db, loader, file, options)).lines;
   }
   say(`Loaded ${rows} records in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
