@@ -73,11 +73,6 @@ export function dataUnits(request: ReturnType<typeof normaliseData>): number {
 type Value = number | string | null;
 type FieldError = { code: string; message: string };
 
-async function closes(provider: MarketProvider, symbol: string, days: number) {
-  const bars = await provider.bars(symbol);
-  return bars.slice(-(days + 1)).map((b) => b.close);
-}
-
 async function weeklyCloses(provider: MarketProvider, symbol: string) {
   return rollUp(await provider.bars(symbol), 'weekly').map((b) => b.close);
 }
@@ -90,7 +85,7 @@ async function computed(
   const vol = /^volatility(\d+)d$/.exec(def.id);
   if (vol) {
     const days = Number(vol[1]);
-    const value = volatility(await closes(provider, resolved.symbol, days), days);
+    const value = volatility(await provider.lastCloses(resolved.symbol, days + 1), days);
     return value === null
       ? { code: 'not_found', message: `fewer than ${days + 1} daily closes stored` }
       : Math.round(value * 1e4) / 1e4;

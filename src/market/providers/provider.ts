@@ -36,6 +36,8 @@ export interface MarketProvider {
   statements(ticker: string): Promise<Map<string, StatementFact[]>>;
   /** Latest quotes of the provider symbols it knows; unknown symbols are absent from the map. */
   quotes(symbols: string[]): Promise<Map<string, ProviderQuote>>;
+  /** The newest `count` daily closes of a symbol, oldest first. */
+  lastCloses(symbol: string, count: number): Promise<number[]>;
   /** Daily bars of a symbol between two dates (inclusive), oldest first. */
   bars(symbol: string, from?: string, to?: string): Promise<Bar[]>;
 }

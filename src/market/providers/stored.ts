@@ -99,6 +99,17 @@ export class StoredProvider implements MarketProvider {
     return out;
   }
 
+  async lastCloses(symbol: string, count: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('market_bars')
+      .select('close')
+      .where('symbol', '=', symbol)
+      .orderBy('date', 'desc')
+      .limit(count)
+      .execute();
+    return rows.map((r) => Number(r.close)).reverse();
+  }
+
   async bars(symbol: string, from?: string, to?: string): Promise<Bar[]> {
     let q = this.db
       .selectFrom('market_bars')
