@@ -1,5 +1,5 @@
 // /v1/history: GET with comma lists, POST with JSON arrays; up to 10 tickers and 5 fields.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../app/deps.js';
 import { responses } from '../../app/responses.js';
@@ -50,6 +50,15 @@ export const HistoryResponse = Type.Object({
 });
 
 const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * A history answer can hold tens of thousands of rows with fields keyed as sent: V8's JSON.stringify writes
+ * those several times faster than a schema serialiser walking open-ended row objects. The rows are built
+ * in exactly the documented shape, which the tests check.
+ */
+function send(reply: FastifyReply, body: object) {
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
 
 function requestOf(input: { query: Record<string, unknown>; body: unknown }): HistoryRequest {
   const body = input.body as HistoryRequest | undefined;
@@ -118,6 +127,7 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: Deps): void {
       response: responses(HistoryResponse, ...errors),
     },
     config: { meta: { ...meta, operationId: 'history.post' } },
-    handler: async (request) => history(provider, request.body as HistoryRequest, today()),
+    handler: async (request, reply) =>
+      send(reply, await history(provider, request.body as HistoryRequest, today())),
   });
 }
