@@ -1,11 +1,27 @@
-// The stored provider: quotes and bars as loaded by `quarry ingest prices|yahoo`. A symbol with bars but no
-// recorded quote gets a quote built from its last two bars.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../store/schema.js';
+// The stored provider: quotes and bars as loaded by `quarry ingest prices|yahoo|sec-facts`. A symbol with bars
+// but no recorded quote gets a quote built from its last two bars. A symbol's daily bars are read once per
+// load of market data and then served from memory (the read cache drops them when a load changes the data).
+import type { Deps } from '../../app/deps.js';
+import { cachedRead } from '../../datasets/read-cache.js';
 import type { Bar, MarketProvider, ProviderQuote, StatementFact } from './provider.js';
 
 export class StoredProvider implements MarketProvider {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Deps['store']['db'];
+  constructor(private readonly deps: Deps) {
+    this.db = deps.store.db;
+  }
+
+  /** Every stored daily bar of a symbol, oldest first, from the read cache. */
+  private allBars(symbol: string): Promise<Bar[]> {
+    return cachedRead(this.deps, 'market', `bars:${symbol}`, () =>
+      this.db
+        .selectFrom('market_bars')
+        .select(['date', 'open', 'high', 'low', 'close', 'volume'])
+        .where('symbol', '=', symbol)
+        .orderBy('date')
+        .execute(),
+    );
+  }
 
   async quotes(symbols: string[]): Promise<Map<string, ProviderQuote>> {
     const out = new Map<string, ProviderQuote>();
@@ -27,30 +43,20 @@ export class StoredProvider implements MarketProvider {
       });
     }
     for (const symbol of symbols.filter((s) => !out.has(s))) {
-      const last = await this.db
-        .selectFrom('market_bars')
-        .selectAll()
-        .where('symbol', '=', symbol)
-        .orderBy('date', 'desc')
-        .limit(2)
-        .execute();
-      const [today, before] = last;
+      const bars = await this.allBars(symbol);
+      const today = bars.at(-1);
       if (!today) continue;
-      const year = await this.db
-        .selectFrom('market_bars')
-        .select((eb) => [
-          eb.fn.max('high').as('hi'),
-          eb.fn.min('low').as('lo'),
-          eb.fn.max('close').as('chi'),
-          eb.fn.min('close').as('clo'),
-        ])
-        .where('symbol', '=', symbol)
-        .where(
-          'date',
-          '>',
-          new Date(Date.parse(`${today.date}T00:00:00Z`) - 365 * 86_400_000).toISOString().slice(0, 10),
-        )
-        .executeTakeFirst();
+      const before = bars.at(-2);
+      const yearAgo = new Date(Date.parse(`${today.date}T00:00:00Z`) - 365 * 86_400_000)
+        .toISOString()
+        .slice(0, 10);
+      let high52w = Number.NEGATIVE_INFINITY;
+      let low52w = Number.POSITIVE_INFINITY;
+      for (let i = bars.length - 1; i >= 0 && (bars[i] as Bar).date > yearAgo; i -= 1) {
+        const b = bars[i] as Bar;
+        high52w = Math.max(high52w, b.high ?? b.close);
+        low52w = Math.min(low52w, b.low ?? b.close);
+      }
       const previous = before?.close ?? null;
       out.set(symbol, {
         symbol,
@@ -68,8 +74,8 @@ export class StoredProvider implements MarketProvider {
           previousClose: previous,
           change: previous === null ? null : round(today.close - previous),
           changePercent: previous ? round(((today.close - previous) / previous) * 100) : null,
-          high52w: (year?.hi as number | null) ?? (year?.chi as number | null) ?? null,
-          low52w: (year?.lo as number | null) ?? (year?.clo as number | null) ?? null,
+          high52w,
+          low52w,
           marketState: 'CLOSED',
         },
       });
@@ -100,25 +106,27 @@ export class StoredProvider implements MarketProvider {
   }
 
   async lastCloses(symbol: string, count: number): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('market_bars')
-      .select('close')
-      .where('symbol', '=', symbol)
-      .orderBy('date', 'desc')
-      .limit(count)
-      .execute();
-    return rows.map((r) => Number(r.close)).reverse();
+    return (await this.allBars(symbol)).slice(-count).map((b) => b.close);
   }
 
   async bars(symbol: string, from?: string, to?: string): Promise<Bar[]> {
-    let q = this.db
-      .selectFrom('market_bars')
-      .select(['date', 'open', 'high', 'low', 'close', 'volume'])
-      .where('symbol', '=', symbol);
-    if (from) q = q.where('date', '>=', from);
-    if (to) q = q.where('date', '<=', to);
-    return q.orderBy('date').execute();
+    const all = await this.allBars(symbol);
+    const first = from ? lowerBound(all, from) : 0;
+    const end = to ? lowerBound(all, `${to}\uffff`) : all.length;
+    return all.slice(first, end);
   }
+}
+
+/** The index of the first bar dated on or after `date`. */
+function lowerBound(bars: readonly Bar[], date: string): number {
+  let lo = 0;
+  let hi = bars.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((bars[mid] as Bar).date < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function round(value: number): number {

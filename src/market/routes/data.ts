@@ -56,7 +56,7 @@ function requestOf(input: { query: Record<string, unknown>; body: unknown }): Da
 }
 
 export function registerDataRoutes(app: FastifyInstance, deps: Deps): void {
-  const provider = new StoredProvider(deps.store.db);
+  const provider = new StoredProvider(deps);
   const meta = {
     doc: 'market' as const,
     tags: ['data'],

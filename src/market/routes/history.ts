@@ -74,7 +74,7 @@ function requestOf(input: { query: Record<string, unknown>; body: unknown }): Hi
 }
 
 export function registerHistoryRoutes(app: FastifyInstance, deps: Deps): void {
-  const provider = new StoredProvider(deps.store.db);
+  const provider = new StoredProvider(deps);
   const meta = {
     doc: 'market' as const,
     tags: ['history'],

@@ -64,7 +64,7 @@ function tickersOf(input: { query: Record<string, unknown>; body: unknown }): st
 }
 
 export function registerQuoteRoutes(app: FastifyInstance, deps: Deps): void {
-  const provider = new StoredProvider(deps.store.db);
+  const provider = new StoredProvider(deps);
   const meta = {
     doc: 'market' as const,
     tags: ['quotes'],
