@@ -11,6 +11,17 @@ import { classesOf } from './import.js';
 
 type Family = 'legacy' | 'disaggregated';
 
+const RECORD_COLUMNS = [
+  'contract_code',
+  'report_date',
+  'market_name',
+  'exchange_code',
+  'commodity_code',
+  'open_interest',
+  'positions',
+  'loaded_at',
+] as const;
+
 const CLASS_LABELS: Record<string, string> = {
   noncommercial: 'Noncommercial',
   commercial: 'Commercial',
@@ -123,16 +134,7 @@ async function computeBoard(deps: Deps, { query }: OperationInput): Promise<Enve
   }
   const history = await db
     .selectFrom('cot_records')
-    .select([
-      'contract_code',
-      'report_date',
-      'market_name',
-      'exchange_code',
-      'commodity_code',
-      'open_interest',
-      'positions',
-      'loaded_at',
-    ])
+    .select(RECORD_COLUMNS)
     .where('report_family', '=', sel.family)
     .where('is_current', '=', 1)
     .where('report_date', '>=', addDays(latest.last, -LOOKBACK_DAYS))
@@ -183,17 +185,7 @@ async function computeContract(
   const code = String(params.contractCode).toUpperCase();
   const records = await deps.store.db
     .selectFrom('cot_records')
-    .select([
-      'contract_code',
-      'report_date',
-      'market_name',
-      'exchange_code',
-      'commodity_code',
-      'open_interest',
-      'positions',
-      'loaded_at',
-      'report_family',
-    ])
+    .select([...RECORD_COLUMNS, 'report_family'])
     .where('contract_code', '=', code)
     .where('is_current', '=', 1)
     .orderBy('report_date')

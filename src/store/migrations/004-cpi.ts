@@ -1,14 +1,6 @@
-import type { CreateTableBuilder, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { type Engine, serialId } from '../engine.js';
-
-function revisioned<T extends string, C extends string>(table: CreateTableBuilder<T, C>) {
-  return table
-    .addColumn('content_hash', 'text', (c) => c.notNull())
-    .addColumn('revision', 'integer', (c) => c.notNull())
-    .addColumn('is_current', 'integer', (c) => c.notNull())
-    .addColumn('source', 'text', (c) => c.notNull())
-    .addColumn('loaded_at', 'text', (c) => c.notNull());
-}
+import { revisioned } from './columns.js';
 
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await revisioned(
