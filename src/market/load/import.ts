@@ -2,7 +2,7 @@
 // units. Loaded through the same import path as the datasets; a bar loaded again with other values replaces it.
 import { Type } from 'typebox';
 import type { Importer } from '../../datasets/import.js';
-import type { WriteOutcome } from '../../store/revisions.js';
+import { contentHash, type WriteOutcome } from '../../store/revisions.js';
 
 const Num = Type.Union([Type.Number(), Type.Null()]);
 
@@ -130,19 +130,24 @@ export const marketImporter: Importer<MarketRecordValue> = {
     if (record.type === 'quote') {
       const existing = await tx
         .selectFrom('market_quotes')
-        .select('content_hash')
+        .select(['content_hash', 'fields', 'as_of'])
         .where('symbol', '=', record.symbol)
         .executeTakeFirst();
-      if (existing?.content_hash === meta.hash) return 'unchanged';
+      // Recordings of different endpoints for one symbol add up: the newer one wins where both have a value.
+      const before = existing ? (JSON.parse(existing.fields) as Record<string, number | string | null>) : {};
+      const newer = !existing || record.asOf >= existing.as_of;
+      const fields = newer ? { ...before, ...record.fields } : { ...record.fields, ...before };
+      const hash = contentHash({ ...record, fields });
+      if (existing?.content_hash === hash) return 'unchanged';
       const row = {
         symbol: record.symbol,
         name: record.name,
         currency: record.currency,
         exchange: record.exchange,
         asset_type: record.assetType,
-        fields: JSON.stringify(record.fields),
-        as_of: record.asOf,
-        content_hash: meta.hash,
+        fields: JSON.stringify(fields),
+        as_of: newer ? record.asOf : (existing?.as_of as string),
+        content_hash: hash,
         source: meta.source,
         loaded_at: meta.loadedAt,
       };

@@ -1,0 +1,73 @@
+// Recorded quoteSummary responses add profile, estimates, targets and margins to the stored quote.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/accounts.js';
+import { createKey } from '../../src/accounts/keys.js';
+import { loadFile } from '../../src/datasets/load/run.js';
+import { LOADERS } from '../../src/datasets/loaders.js';
+import { bearer, type TestEnv, testEnv } from '../helpers/env.js';
+
+const FIXTURES = path.resolve('test/fixtures/market');
+
+describe('Yahoo quoteSummary recordings', () => {
+  let env: TestEnv;
+  let key: string;
+  beforeAll(async () => {
+    env = await testEnv();
+    const db = env.deps.store.db;
+    const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
+    for (const f of [
+      'quote-AAPL.json',
+      'quoteSummary-all-AAPL.json',
+      'quoteSummary-all-OCDO.L.json',
+      'quote-OCDO.L.json',
+    ]) {
+      await loadFile(db, yahoo, path.join(FIXTURES, f));
+    }
+    const account = await createAccount(db, {
+      email: 'summary@example.com',
+      marketPlan: 'paid',
+      emailConfirmed: true,
+    });
+    key = (await createKey(db, { accountId: account.id, api: 'market' })).key;
+  });
+  afterAll(() => env.close());
+  const data = async (query: string) =>
+    (await env.app.inject({ method: 'GET', url: `/v1/data?${query}`, headers: bearer(key) })).json().items;
+
+  it('profile, estimates and targets; the newer recording wins where both have a value', async () => {
+    const [aapl] = await data(
+      'tickers=AAPL&fields=sector,industry,BEST_EPS,BEST_TARGET_PRICE,PX_LAST,BEST_PE_RATIO,dividendYield,EQY_DVD_YLD_IND',
+    );
+    expect(aapl.values).toEqual({
+      sector: 'Technology',
+      industry: 'Consumer Electronics',
+      BEST_EPS: 7.3157,
+      BEST_TARGET_PRICE: 252.22575,
+      // The quoteSummary recording (21 Feb 2025) is newer than the quote recording (14 Feb 2025).
+      PX_LAST: 245.55,
+      // 245.55 / 7.3157
+      BEST_PE_RATIO: 33.564799,
+      dividendYield: 0.41,
+      EQY_DVD_YLD_IND: 0.41,
+    });
+  });
+
+  it('targets follow the minor-units rule; estimates stay in the reporting currency', async () => {
+    const [terminal, suffixed] = await data(
+      'tickers=OCDO%20LN%20Equity,OCDO.L&fields=BEST_TARGET_PRICE,BEST_EPS,sector',
+    );
+    expect(terminal.values).toEqual({
+      BEST_TARGET_PRICE: 441.38498,
+      BEST_EPS: -0.38265,
+      sector: 'Consumer Defensive',
+    });
+    expect(suffixed.values.BEST_TARGET_PRICE).toBe(4.4138498);
+  });
+
+  it('a quote loaded after a newer summary does not overwrite the newer values', async () => {
+    // quote-OCDO.L (17 Feb 2025, 308.8 GBp) was loaded after quoteSummary-all-OCDO.L (24 Feb 2025, 309 GBp).
+    const [ocdo] = await data('tickers=OCDO%20LN%20Equity&fields=PX_LAST');
+    expect(ocdo.values.PX_LAST).toBe(309);
+  });
+});
