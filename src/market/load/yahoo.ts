@@ -1,6 +1,7 @@
-// Recorded Yahoo Finance responses ({request, response: {bodyJson}}): quote (quoteResponse.result[]) and
-// quoteSummary (quoteSummary.result[0] with its modules). Each becomes a quote record by field id, prices in
-// main units (GBp, ZAc and ILA are minor units); recordings of both kinds for one symbol add up.
+// Recorded Yahoo Finance responses ({request, response: {bodyJson}}): quote (quoteResponse.result[]),
+// quoteSummary (quoteSummary.result[0] with its modules) and chart (chart.result[0], daily bars). Each becomes
+// quote records by field id or daily bars, prices in main units (GBp, ZAc and ILA are minor units); several
+// recordings for one symbol add up.
 import { readFileSync } from 'node:fs';
 import { SourceError, type SourceFile } from '../../datasets/load/source.js';
 import type { MarketRecordValue } from './import.js';
@@ -131,18 +132,101 @@ function summaryRecord(r: Record<string, Module | undefined>): MarketRecordValue
   };
 }
 
+type Chart = {
+  meta?: Record<string, unknown>;
+  timestamp?: number[];
+  indicators?: { quote?: Record<string, (number | null)[]>[] };
+};
+
+/**
+ * chart prices are float32 renderings of the published price (129.0399932861328, 1286.5699462890625): float32
+ * holds about seven significant digits, and no price has more places than priceHint + 2.
+ */
+function chartValue(value: number | null | undefined, places: number, factor: number): number | null {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+  const rounded = Math.round(Number(value.toPrecision(7)) * 10 ** places) / 10 ** places;
+  return toMain(rounded, factor);
+}
+
+/** A chart response: one daily bar per timestamp (split-adjusted, as Yahoo publishes them) and the quote in meta. */
+function* chartRecords(chart: Chart): Generator<{ line: number; value: MarketRecordValue }> {
+  const meta = chart.meta ?? {};
+  const symbol = String(meta.symbol ?? '');
+  if (!symbol) return;
+  const providerCurrency = String(meta.currency ?? 'USD');
+  const [currency, factor] = MINOR[providerCurrency] ?? [providerCurrency.toUpperCase(), 1];
+  const places = (typeof meta.priceHint === 'number' ? meta.priceHint : 2) + 2;
+  const offset = typeof meta.gmtoffset === 'number' ? meta.gmtoffset : 0;
+  const quote = chart.indicators?.quote?.[0] ?? {};
+  for (const [i, time] of (chart.timestamp ?? []).entries()) {
+    const close = chartValue(quote.close?.[i], places, factor);
+    if (close === null) continue; // a day without a trade
+    const volume = quote.volume?.[i];
+    yield {
+      line: i + 1,
+      value: {
+        type: 'bar',
+        symbol,
+        // The bar's time is the session open; shifted to exchange time it falls on the trading day.
+        date: new Date((time + offset) * 1000).toISOString().slice(0, 10),
+        open: chartValue(quote.open?.[i], places, factor),
+        high: chartValue(quote.high?.[i], places, factor),
+        low: chartValue(quote.low?.[i], places, factor),
+        close,
+        volume: typeof volume === 'number' ? volume : null,
+      },
+    };
+  }
+  const fields: Record<string, number> = {};
+  for (const [from, to] of [
+    ['regularMarketPrice', 'price'],
+    ['regularMarketDayHigh', 'high'],
+    ['regularMarketDayLow', 'low'],
+    ['fiftyTwoWeekHigh', 'high52w'],
+    ['fiftyTwoWeekLow', 'low52w'],
+  ] as const) {
+    const v = meta[from];
+    if (typeof v === 'number') fields[to] = toMain(v, factor);
+  }
+  if (typeof meta.regularMarketVolume === 'number') fields.volume = meta.regularMarketVolume;
+  if (typeof meta.regularMarketTime !== 'number') return;
+  yield {
+    line: (chart.timestamp?.length ?? 0) + 1,
+    value: {
+      type: 'quote',
+      symbol,
+      name: String(meta.longName ?? meta.shortName ?? symbol),
+      currency,
+      exchange: String(meta.fullExchangeName ?? meta.exchangeName ?? ''),
+      assetType: ASSET_TYPES[String(meta.instrumentType)] ?? 'equity',
+      asOf: new Date(meta.regularMarketTime * 1000).toISOString(),
+      fields,
+    },
+  };
+}
+
 export async function* yahooRecords(
   source: SourceFile,
 ): AsyncGenerator<{ line: number; value: MarketRecordValue }> {
   let body: {
     quoteResponse?: { result?: Result[] };
     quoteSummary?: { result?: Record<string, Record<string, unknown>>[] };
+    chart?: { result?: Chart[] | null; error?: { code?: string; description?: string } | null };
   };
   try {
     const recorded = JSON.parse(readFileSync(source.path, 'utf8'));
     body = recorded.response?.bodyJson ?? recorded;
   } catch (error) {
     throw new SourceError(source.name, null, `not JSON: ${(error as Error).message}`);
+  }
+  if (body.chart) {
+    const chart = body.chart.result?.[0];
+    if (!chart) {
+      const why = body.chart.error?.description ?? 'no result';
+      throw new SourceError(source.name, null, `a chart response without data: ${why}`);
+    }
+    yield* chartRecords(chart);
+    return;
   }
   const summary = body.quoteSummary?.result?.[0];
   if (summary) {
@@ -153,7 +237,7 @@ export async function* yahooRecords(
   }
   const results = body.quoteResponse?.result;
   if (!Array.isArray(results)) {
-    throw new SourceError(source.name, null, 'not a recorded quote or quoteSummary response');
+    throw new SourceError(source.name, null, 'not a recorded quote, quoteSummary or chart response');
   }
   for (const [i, r] of results.entries()) {
     const symbol = String(r.symbol ?? '');
