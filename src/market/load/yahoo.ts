@@ -1,11 +1,12 @@
 // Recorded Yahoo Finance responses ({request, response: {bodyJson}}): quote (quoteResponse.result[]),
-// quoteSummary (quoteSummary.result[0] with its modules) and chart (chart.result[0], daily bars). Each becomes
-// quote records by field id or daily bars, prices in main units (GBp, ZAc and ILA are minor units); several
-// recordings for one symbol add up.
+// quoteSummary (quoteSummary.result[0] with its modules), chart (chart.result[0], daily bars) and fundamentals
+// time series (yahoo-timeseries.ts). Each becomes quote records by field id, daily bars or statements, prices
+// in main units (GBp, ZAc and ILA are minor units); several recordings for one symbol add up.
 import { readFileSync } from 'node:fs';
 import { SourceError, type SourceFile } from '../../datasets/load/source.js';
 import type { MarketRecordValue } from './import.js';
 import { toMain } from './prices.js';
+import { type TimeSeries, timeSeriesRecords } from './yahoo-timeseries.js';
 
 const MINOR: Record<string, [string, number]> = {
   GBp: ['GBP', 100],
@@ -212,12 +213,17 @@ export async function* yahooRecords(
     quoteResponse?: { result?: Result[] };
     quoteSummary?: { result?: Record<string, Record<string, unknown>>[] };
     chart?: { result?: Chart[] | null; error?: { code?: string; description?: string } | null };
+    timeseries?: { result?: TimeSeries[] | null };
   };
   try {
     const recorded = JSON.parse(readFileSync(source.path, 'utf8'));
     body = recorded.response?.bodyJson ?? recorded;
   } catch (error) {
     throw new SourceError(source.name, null, `not JSON: ${(error as Error).message}`);
+  }
+  if (body.timeseries) {
+    yield* timeSeriesRecords(body.timeseries.result ?? []);
+    return;
   }
   if (body.chart) {
     const chart = body.chart.result?.[0];
@@ -237,7 +243,11 @@ export async function* yahooRecords(
   }
   const results = body.quoteResponse?.result;
   if (!Array.isArray(results)) {
-    throw new SourceError(source.name, null, 'not a recorded quote, quoteSummary or chart response');
+    throw new SourceError(
+      source.name,
+      null,
+      'not a recorded quote, quoteSummary, chart or fundamentals time-series response',
+    );
   }
   for (const [i, r] of results.entries()) {
     const symbol = String(r.symbol ?? '');
