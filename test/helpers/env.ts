@@ -118,4 +118,16 @@ export async function customer(
   return { accountId: account.id, key: key.key, keyId: key.id };
 }
 
+/** A market-data (svc_mcp_) key on an account with the paid market plan. */
+export async function marketKey(deps: Deps): Promise<string> {
+  const db = deps.store.db;
+  counter += 1;
+  const account = await createAccount(db, {
+    email: `market${counter}-${randomToken(6).toLowerCase()}@example.com`,
+    marketPlan: 'paid',
+    emailConfirmed: true,
+  });
+  return (await createKey(db, { accountId: account.id, api: 'market' })).key;
+}
+
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

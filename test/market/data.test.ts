@@ -2,11 +2,9 @@
 // computed volatility and beta, per-field errors, units and limits.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/accounts.js';
-import { createKey } from '../../src/accounts/keys.js';
 import { loadFile } from '../../src/datasets/load/run.js';
 import { LOADERS } from '../../src/datasets/loaders.js';
-import { bearer, type TestEnv, testEnv } from '../helpers/env.js';
+import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
 
@@ -22,12 +20,7 @@ describe('/v1/data', () => {
     await loadFile(db, yahoo, path.join(FIXTURES, 'quote-OCDO.L.json'));
     await loadFile(db, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL' });
     await loadFile(db, prices, path.join(FIXTURES, 'SPX.csv'), { ticker: 'SPX Index' });
-    const account = await createAccount(db, {
-      email: 'data@example.com',
-      marketPlan: 'paid',
-      emailConfirmed: true,
-    });
-    key = (await createKey(db, { accountId: account.id, api: 'market' })).key;
+    key = await marketKey(env.deps);
   });
   afterAll(() => env.close());
   const get = (query: string) =>

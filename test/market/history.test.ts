@@ -1,11 +1,9 @@
 // /v1/history on stored daily bars: periods, defaults, fields keyed as sent, per-field errors, units, limits.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/accounts.js';
-import { createKey } from '../../src/accounts/keys.js';
 import { loadFile } from '../../src/datasets/load/run.js';
 import { LOADERS } from '../../src/datasets/loaders.js';
-import { bearer, type TestEnv, testEnv } from '../helpers/env.js';
+import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
 
@@ -18,12 +16,7 @@ describe('/v1/history', () => {
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
     await loadFile(db, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL US Equity' });
     await loadFile(db, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
-    const account = await createAccount(db, {
-      email: 'history@example.com',
-      marketPlan: 'paid',
-      emailConfirmed: true,
-    });
-    key = (await createKey(db, { accountId: account.id, api: 'market' })).key;
+    key = await marketKey(env.deps);
   });
   afterAll(() => env.close());
   const get = (query: string) =>

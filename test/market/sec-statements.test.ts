@@ -2,11 +2,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/accounts.js';
-import { createKey } from '../../src/accounts/keys.js';
 import { loadFile } from '../../src/datasets/load/run.js';
 import { LOADERS } from '../../src/datasets/loaders.js';
-import { bearer, type TestEnv, testEnv } from '../helpers/env.js';
+import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 
 const NVDA = path.resolve('../shared/data/sec/kpis-guidance/companyfacts/CIK0001045810.json');
 
@@ -20,12 +18,7 @@ describe.skipIf(!existsSync(NVDA))('statements from SEC company facts', () => {
     await loadFile(db, LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>, NVDA, {
       ticker: 'NVDA',
     });
-    const account = await createAccount(db, {
-      email: 'sec@example.com',
-      marketPlan: 'paid',
-      emailConfirmed: true,
-    });
-    key = (await createKey(db, { accountId: account.id, api: 'market' })).key;
+    key = await marketKey(env.deps);
   });
   afterAll(() => env.close());
   const get = async (url: string) => {

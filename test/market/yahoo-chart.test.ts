@@ -3,11 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/accounts.js';
-import { createKey } from '../../src/accounts/keys.js';
 import { loadFile } from '../../src/datasets/load/run.js';
 import { LOADERS } from '../../src/datasets/loaders.js';
-import { bearer, type TestEnv, testEnv } from '../helpers/env.js';
+import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
 const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
@@ -25,12 +23,7 @@ describe('Yahoo chart recordings', () => {
     ]) {
       reports[f] = await loadFile(db, yahoo, path.join(FIXTURES, f));
     }
-    const account = await createAccount(db, {
-      email: 'chart@example.com',
-      marketPlan: 'paid',
-      emailConfirmed: true,
-    });
-    key = (await createKey(db, { accountId: account.id, api: 'market' })).key;
+    key = await marketKey(env.deps);
   });
   afterAll(() => env.close());
   const history = async (query: string) =>

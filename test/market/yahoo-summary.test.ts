@@ -1,11 +1,9 @@
 // Recorded quoteSummary responses add profile, estimates, targets and margins to the stored quote.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/accounts.js';
-import { createKey } from '../../src/accounts/keys.js';
 import { loadFile } from '../../src/datasets/load/run.js';
 import { LOADERS } from '../../src/datasets/loaders.js';
-import { bearer, type TestEnv, testEnv } from '../helpers/env.js';
+import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
 
@@ -24,12 +22,7 @@ describe('Yahoo quoteSummary recordings', () => {
     ]) {
       await loadFile(db, yahoo, path.join(FIXTURES, f));
     }
-    const account = await createAccount(db, {
-      email: 'summary@example.com',
-      marketPlan: 'paid',
-      emailConfirmed: true,
-    });
-    key = (await createKey(db, { accountId: account.id, api: 'market' })).key;
+    key = await marketKey(env.deps);
   });
   afterAll(() => env.close());
   const data = async (query: string) =>

@@ -1,12 +1,10 @@
 // Recorded fundamentals time series become statements, read through /v1/history and /v1/data.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/accounts.js';
-import { createKey } from '../../src/accounts/keys.js';
 import { loadFile } from '../../src/datasets/load/run.js';
 import { LOADERS } from '../../src/datasets/loaders.js';
 import { periodStart } from '../../src/market/load/yahoo-timeseries.js';
-import { bearer, type TestEnv, testEnv } from '../helpers/env.js';
+import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
 const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
@@ -31,12 +29,7 @@ describe('Yahoo fundamentals time-series recordings', () => {
       'fundamentalsTimeSeries-AAPL-all-quarterly.json',
     ])
       await loadFile(db, yahoo, path.join(FIXTURES, f));
-    const account = await createAccount(db, {
-      email: 'series@example.com',
-      marketPlan: 'paid',
-      emailConfirmed: true,
-    });
-    key = (await createKey(db, { accountId: account.id, api: 'market' })).key;
+    key = await marketKey(env.deps);
   });
   afterAll(() => env.close());
   const get = async (url: string) => {
