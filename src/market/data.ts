@@ -6,7 +6,8 @@ import { rollUp } from './compute/periods.js';
 import { betaAdjusted, betaRaw, volatility } from './compute/risk.js';
 import { statementSeries } from './compute/statements.js';
 import { type FieldDef, lookupField } from './fields/dictionary.js';
-import type { MarketProvider } from './providers/provider.js';
+import { fxRate } from './fx.js';
+import type { MarketProvider, ProviderQuote } from './providers/provider.js';
 import { inPriceCurrency, lookup, uniqueInputs } from './quotes.js';
 import type { Resolved } from './symbology/resolve.js';
 
@@ -106,6 +107,22 @@ async function computed(
   return Math.round(value * 1e6) / 1e6;
 }
 
+/** Price over the current-year EPS estimate, the estimate converted from the reporting currency first. */
+async function peCurrentYear(provider: MarketProvider, quote: ProviderQuote): Promise<Value | FieldError> {
+  const price = quote.fields.price;
+  const eps = quote.fields.epsEstimateCurrentYear;
+  if (typeof price !== 'number' || typeof eps !== 'number' || eps === 0)
+    return { code: 'not_found', message: 'no price or current-year EPS estimate stored' };
+  const reporting = quote.fields.financialCurrency;
+  const rate = typeof reporting === 'string' ? await fxRate(provider, reporting, quote.currency) : 1;
+  if (rate === null)
+    return {
+      code: 'not_found',
+      message: `no ${reporting}/${quote.currency} rate stored to convert the estimate`,
+    };
+  return Math.round((price / (eps * rate)) * 1e6) / 1e6;
+}
+
 export async function data(provider: MarketProvider, request: DataRequest) {
   const r = normaliseData(request);
   const fields = r.fields.map((input) => ({ input, found: lookupField(input) }));
@@ -160,16 +177,8 @@ export async function data(provider: MarketProvider, request: DataRequest) {
         else if (def.id === 'currency') value = quote.currency || resolved.currency;
         else if (def.id === 'exchange') value = resolved.exchange || quote.exchange;
         else if (def.id === 'asOf') value = quote.asOf;
-        else if (def.id === 'peCurrentYear') {
-          const price = quote.fields.price;
-          const eps = quote.fields.epsEstimateCurrentYear;
-          const sameCurrency =
-            !quote.fields.financialCurrency || quote.fields.financialCurrency === quote.currency;
-          value =
-            typeof price === 'number' && typeof eps === 'number' && eps !== 0 && sameCurrency
-              ? Math.round((price / eps) * 1e6) / 1e6
-              : { code: 'not_found', message: 'no current-year estimate in the price currency' };
-        } else {
+        else if (def.id === 'peCurrentYear') value = await peCurrentYear(provider, quote);
+        else {
           const stored = quote.fields[def.id];
           value =
             stored === undefined || stored === null
