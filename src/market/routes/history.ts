@@ -105,11 +105,14 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: Deps): void {
       response: responses(HistoryResponse, ...errors),
     },
     config: { meta: { ...meta, operationId: 'history.get' } },
-    handler: async (request) =>
-      history(
-        provider,
-        requestOf({ query: request.query as Record<string, unknown>, body: undefined }),
-        today(),
+    handler: async (request, reply) =>
+      send(
+        reply,
+        await history(
+          provider,
+          requestOf({ query: request.query as Record<string, unknown>, body: undefined }),
+          today(),
+        ),
       ),
   });
   app.post('/v1/history', {
