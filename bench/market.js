@@ -1,6 +1,7 @@
 // npm run bench:market: /v1/data with 50 tickers x 25 fields and /v1/history with 10 tickers x 5 fields over
 // 20 years of daily bars, against a raw node:http server returning the same bytes, in the same run.
-// The bars are synthetic (a random walk per symbol, 20 years of weekdays): the benchmark measures the path.
+// The bars are synthetic (a random walk per symbol, 20 years of weekdays, six decimals like the published price
+// files): the benchmark measures the path.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,6 +47,9 @@ const FIELDS = [
   'low52w',
 ];
 
+/** Prices as published: a price file carries at most six decimals (129.410004), not a double's seventeen digits. */
+const published = (value) => Math.round(value * 1e6) / 1e6;
+
 async function* bars() {
   let line = 0;
   for (const symbol of SYMBOLS) {
@@ -64,10 +68,10 @@ async function* bars() {
           type: 'bar',
           symbol,
           date: day.toISOString().slice(0, 10),
-          open,
-          high: Math.max(open, price) * 1.005,
-          low: Math.min(open, price) * 0.995,
-          close: price,
+          open: published(open),
+          high: published(Math.max(open, price) * 1.005),
+          low: published(Math.min(open, price) * 0.995),
+          close: published(price),
           volume: 1_000_000,
         },
       };

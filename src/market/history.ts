@@ -196,18 +196,20 @@ export async function history(provider: MarketProvider, request: HistoryRequest,
             error: { code: 'not_found', message: `No history for ${input}.` },
           };
         const factor = resolved.priceFactor ?? 1;
-        rows = bars.map((bar) => {
-          const row: Record<string, string | number | null> = { date: bar.date };
-          for (const f of served) {
-            const column = BAR_FIELDS[(f.def as FieldDef).id] as keyof Bar;
-            const value = bar[column] as number | null;
-            row[f.input] =
-              value === null || column === 'volume' || factor === 1
-                ? value
-                : Math.round(value * factor * 1e6) / 1e6;
-          }
-          return row;
+        const columns = served.map((f) => {
+          const column = BAR_FIELDS[(f.def as FieldDef).id] as Exclude<keyof Bar, 'date'>;
+          return { input: f.input, column, scaled: factor !== 1 && column !== 'volume' };
         });
+        rows = new Array(bars.length);
+        for (let i = 0; i < bars.length; i += 1) {
+          const bar = bars[i] as Bar;
+          const row: Record<string, string | number | null> = { date: bar.date };
+          for (const { input, column, scaled } of columns) {
+            const value = bar[column];
+            row[input] = scaled && value !== null ? Math.round(value * factor * 1e6) / 1e6 : value;
+          }
+          rows[i] = row;
+        }
       }
       const status = Object.keys(errors).length ? 'partial' : 'ok';
       return {
