@@ -25,6 +25,30 @@ const ASSET_TYPES: Record<string, string> = {
   CRYPTOCURRENCY: 'crypto',
 };
 
+/** The main currency of a Yahoo price currency and how many provider units make one main unit. */
+function mainUnits(providerCurrency: unknown): [string, number] {
+  const code = String(providerCurrency ?? 'USD');
+  return MINOR[code] ?? [code.toUpperCase(), 1];
+}
+
+/** A quote record from the naming members every Yahoo response shares (longName, shortName). */
+function quoteRecord(
+  names: Record<string, unknown>,
+  quote: { symbol: string; currency: string; exchange: string; yahooType: unknown; asOf: string },
+  fields: Record<string, number | string | null>,
+): MarketRecordValue {
+  return {
+    type: 'quote',
+    symbol: quote.symbol,
+    name: String(names.longName ?? names.shortName ?? quote.symbol),
+    currency: quote.currency,
+    exchange: quote.exchange,
+    assetType: ASSET_TYPES[String(quote.yahooType)] ?? 'equity',
+    asOf: quote.asOf,
+    fields,
+  };
+}
+
 /** Yahoo quote member -> our field id; `price` marks values in the price currency. */
 const QUOTE_FIELDS: [string, string, boolean][] = [
   ['regularMarketPrice', 'price', true],
@@ -65,8 +89,7 @@ function summaryRecord(r: Record<string, Module | undefined>): MarketRecordValue
   const price = r.price ?? {};
   const symbol = String(price.symbol ?? r.quoteType?.symbol ?? '');
   if (!symbol) return null;
-  const providerCurrency = String(price.currency ?? r.summaryDetail?.currency ?? 'USD');
-  const [currency, factor] = MINOR[providerCurrency] ?? [providerCurrency.toUpperCase(), 1];
+  const [currency, factor] = mainUnits(price.currency ?? r.summaryDetail?.currency);
   const fields: Record<string, number | string | null> = {};
   const set = (id: string, value: unknown, kind: 'price' | 'percent' | 'plain' = 'plain') => {
     const v = raw(value);
@@ -121,16 +144,12 @@ function summaryRecord(r: Record<string, Module | undefined>): MarketRecordValue
       : typeof time === 'string'
         ? new Date(time)
         : new Date(0);
-  return {
-    type: 'quote',
-    symbol,
-    name: String(price.longName ?? price.shortName ?? symbol),
-    currency,
-    exchange: String(price.exchangeName ?? ''),
-    assetType: ASSET_TYPES[String(price.quoteType)] ?? 'equity',
-    asOf: asOf.toISOString(),
+  const exchange = String(price.exchangeName ?? '');
+  return quoteRecord(
+    price,
+    { symbol, currency, exchange, yahooType: price.quoteType, asOf: asOf.toISOString() },
     fields,
-  };
+  );
 }
 
 type Chart = {
@@ -154,8 +173,7 @@ function* chartRecords(chart: Chart): Generator<{ line: number; value: MarketRec
   const meta = chart.meta ?? {};
   const symbol = String(meta.symbol ?? '');
   if (!symbol) return;
-  const providerCurrency = String(meta.currency ?? 'USD');
-  const [currency, factor] = MINOR[providerCurrency] ?? [providerCurrency.toUpperCase(), 1];
+  const [currency, factor] = mainUnits(meta.currency);
   const places = (typeof meta.priceHint === 'number' ? meta.priceHint : 2) + 2;
   const offset = typeof meta.gmtoffset === 'number' ? meta.gmtoffset : 0;
   const quote = chart.indicators?.quote?.[0] ?? {};
@@ -193,16 +211,17 @@ function* chartRecords(chart: Chart): Generator<{ line: number; value: MarketRec
   if (typeof meta.regularMarketTime !== 'number') return;
   yield {
     line: (chart.timestamp?.length ?? 0) + 1,
-    value: {
-      type: 'quote',
-      symbol,
-      name: String(meta.longName ?? meta.shortName ?? symbol),
-      currency,
-      exchange: String(meta.fullExchangeName ?? meta.exchangeName ?? ''),
-      assetType: ASSET_TYPES[String(meta.instrumentType)] ?? 'equity',
-      asOf: new Date(meta.regularMarketTime * 1000).toISOString(),
+    value: quoteRecord(
+      meta,
+      {
+        symbol,
+        currency,
+        exchange: String(meta.fullExchangeName ?? meta.exchangeName ?? ''),
+        yahooType: meta.instrumentType,
+        asOf: new Date(meta.regularMarketTime * 1000).toISOString(),
+      },
       fields,
-    },
+    ),
   };
 }
 
@@ -251,8 +270,7 @@ export async function* yahooRecords(
   }
   for (const [i, r] of results.entries()) {
     const symbol = String(r.symbol ?? '');
-    const providerCurrency = String(r.currency ?? 'USD');
-    const [currency, factor] = MINOR[providerCurrency] ?? [providerCurrency.toUpperCase(), 1];
+    const [currency, factor] = mainUnits(r.currency);
     const fields: Record<string, number | string | null> = {};
     for (const [from, to, isPrice] of QUOTE_FIELDS) {
       const v = r[from];
@@ -268,16 +286,17 @@ export async function* yahooRecords(
         : new Date(0).toISOString();
     yield {
       line: i + 1,
-      value: {
-        type: 'quote',
-        symbol,
-        name: String(r.longName ?? r.shortName ?? symbol),
-        currency,
-        exchange: String(r.fullExchangeName ?? r.exchange ?? ''),
-        assetType: ASSET_TYPES[String(r.quoteType)] ?? 'equity',
-        asOf: time,
+      value: quoteRecord(
+        r,
+        {
+          symbol,
+          currency,
+          exchange: String(r.fullExchangeName ?? r.exchange ?? ''),
+          yahooType: r.quoteType,
+          asOf: time,
+        },
         fields,
-      },
+      ),
     };
   }
 }
