@@ -87,6 +87,8 @@ type FieldAnswer = {
   input: string;
   def: FieldDef | null;
   alias: string | null;
+  /** Asked for under an alias that returns millions. */
+  millions?: boolean;
   error?: { code: string; message: string };
 };
 
@@ -125,7 +127,7 @@ function fieldFor(input: string, period: HistoryPeriod): FieldAnswer {
       error: { code: 'not_applicable', message: `${def.id} comes daily, weekly or monthly` },
     };
   }
-  return { input, def, alias: found.alias };
+  return { input, def, alias: found.alias, millions: found.millions };
 }
 
 async function barsFor(provider: MarketProvider, resolved: Resolved, start: string, end: string) {
@@ -179,7 +181,7 @@ export async function history(provider: MarketProvider, request: HistoryRequest,
             errors[f.input] = { code: 'not_found', message: `no ${r.period} ${def.id} stored for ${input}` };
           for (const p of inRange) {
             const row = byDate.get(p.end) ?? { date: p.end };
-            row[f.input] = f.alias && lookupMillions(f) ? p.value / 1e6 : p.value;
+            row[f.input] = f.millions ? p.value / 1e6 : p.value;
             byDate.set(p.end, row);
             if (p.derived && !derivedDates.includes(p.end)) derivedDates.push(p.end);
           }
@@ -236,10 +238,4 @@ export async function history(provider: MarketProvider, request: HistoryRequest,
     })),
     items,
   };
-}
-
-/** Whether the field was asked for under an alias that returns millions. */
-function lookupMillions(f: { input: string }): boolean {
-  const found = lookupField(f.input);
-  return found.kind === 'field' && found.millions;
 }
