@@ -6,6 +6,7 @@ import { responses } from '../../app/responses.js';
 import { Nullable } from '../../datasets/envelope.js';
 import { type DataRequest, data, dataUnits, normaliseData } from '../data.js';
 import { StoredProvider } from '../providers/stored.js';
+import { type RouteInput, tickersByFields } from './request.js';
 
 const Item = Type.Object({
   input: Type.String(),
@@ -45,15 +46,7 @@ export const DataResponse = Type.Object({
   items: Type.Array(Item),
 });
 
-function requestOf(input: { query: Record<string, unknown>; body: unknown }): DataRequest {
-  if (input.body) return input.body as DataRequest;
-  const q = input.query as Record<string, string | undefined>;
-  return {
-    tickers: (q.tickers ?? '').split(','),
-    fields: (q.fields ?? '').split(','),
-    ...(q.period ? { period: q.period as DataRequest['period'] } : {}),
-  };
-}
+const requestOf = (input: RouteInput) => tickersByFields<DataRequest>(input, ['period']);
 
 export function registerDataRoutes(app: FastifyInstance, deps: Deps): void {
   const provider = new StoredProvider(deps);
@@ -66,8 +59,7 @@ export function registerDataRoutes(app: FastifyInstance, deps: Deps): void {
     description:
       'Fields by id or terminal mnemonic, any letter case; values keyed as sent. A field that does not apply or has no ' +
       'value is null with an entry in errors. 1 unit per 20 tickers when every field comes from the quote, else 1 per 5.',
-    units: (input: { query: Record<string, unknown>; body: unknown }) =>
-      dataUnits(normaliseData(requestOf(input))),
+    units: (input: RouteInput) => dataUnits(normaliseData(requestOf(input))),
   };
   const period = Type.Optional(Type.Enum(['annual', 'quarterly']));
   const errors = [400, 401, 402, 403, 429];

@@ -6,6 +6,7 @@ import { responses } from '../../app/responses.js';
 import { Nullable } from '../../datasets/envelope.js';
 import { type HistoryRequest, history, historyUnits, normalise, PERIODS } from '../history.js';
 import { StoredProvider } from '../providers/stored.js';
+import { type RouteInput, tickersByFields } from './request.js';
 
 const Item = Type.Object({
   input: Type.String(),
@@ -60,18 +61,7 @@ function send(reply: FastifyReply, body: object) {
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
-function requestOf(input: { query: Record<string, unknown>; body: unknown }): HistoryRequest {
-  const body = input.body as HistoryRequest | undefined;
-  if (body) return body;
-  const q = input.query as Record<string, string | undefined>;
-  return {
-    tickers: (q.tickers ?? '').split(','),
-    fields: (q.fields ?? '').split(','),
-    ...(q.start ? { start: q.start } : {}),
-    ...(q.end ? { end: q.end } : {}),
-    ...(q.period ? { period: q.period as HistoryRequest['period'] } : {}),
-  };
-}
+const requestOf = (input: RouteInput) => tickersByFields<HistoryRequest>(input, ['start', 'end', 'period']);
 
 export function registerHistoryRoutes(app: FastifyInstance, deps: Deps): void {
   const provider = new StoredProvider(deps);
@@ -85,8 +75,7 @@ export function registerHistoryRoutes(app: FastifyInstance, deps: Deps): void {
       'Prices and volume daily, weekly or monthly (weekly and monthly from daily bars, dated on the last trading day, ' +
       'the current period included); statement fields quarterly or annually. Default start: a year before end ' +
       '(five for statement periods). One unit per ticker for each five years; statement periods one per five tickers.',
-    units: (input: { query: Record<string, unknown>; body: unknown }) =>
-      historyUnits(normalise(requestOf(input), today())),
+    units: (input: RouteInput) => historyUnits(normalise(requestOf(input), today())),
   };
   const period = Type.Optional(Type.Enum([...PERIODS]));
   const errors = [400, 401, 402, 403, 429];

@@ -7,6 +7,7 @@ import { responses } from '../../app/responses.js';
 import { Nullable } from '../../datasets/envelope.js';
 import { StoredProvider } from '../providers/stored.js';
 import { quoteItems, uniqueInputs } from '../quotes.js';
+import type { RouteInput } from './request.js';
 
 export const MAX_QUOTE_TICKERS = 100;
 
@@ -57,7 +58,7 @@ const QuoteItem = Type.Object({
 
 export const QuotesResponse = Type.Object({ access: Type.String(), items: Type.Array(QuoteItem) });
 
-function tickersOf(input: { query: Record<string, unknown>; body: unknown }): string[] {
+function tickersOf(input: RouteInput): string[] {
   const fromBody = (input.body as { tickers?: string[] } | undefined)?.tickers;
   const list = fromBody ?? String(input.query.tickers ?? '').split(',');
   return uniqueInputs(list);
@@ -74,8 +75,7 @@ export function registerQuoteRoutes(app: FastifyInstance, deps: Deps): void {
     summary: 'Full quotes for up to 100 tickers',
     description:
       'Tickers in any form (service, exchange-suffixed, terminal), mixed. One unit per 20 tickers.',
-    units: (input: { query: Record<string, unknown>; body: unknown }) =>
-      Math.max(1, Math.ceil(tickersOf(input).length / 20)),
+    units: (input: RouteInput) => Math.max(1, Math.ceil(tickersOf(input).length / 20)),
   };
   const handle = async (tickers: string[]) => {
     const unique = uniqueInputs(tickers);
