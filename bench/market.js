@@ -2,11 +2,9 @@
 // 20 years of daily bars, against a raw node:http server returning the same bytes, in the same run.
 // The bars are synthetic (a random walk per symbol, 20 years of weekdays, six decimals like the published price
 // files): the benchmark measures the path.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { createAccount } from '../dist/accounts/accounts.js';
 import { createKey } from '../dist/accounts/keys.js';
@@ -14,6 +12,7 @@ import { loadConfig } from '../dist/app/config.js';
 import { createDeps } from '../dist/app/deps.js';
 import { importRecords } from '../dist/datasets/import.js';
 import { marketImporter } from '../dist/market/load/import.js';
+import { start } from './process.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 // One connection: the targets are latencies of a single caller.
@@ -77,20 +76,6 @@ async function* bars() {
       };
     }
   }
-}
-
-function start(args, env, pattern) {
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const match = pattern.exec(line);
-      if (match) resolve({ child, port: Number(match[1]) });
-    });
-  });
 }
 
 let next = 0;

@@ -1,33 +1,18 @@
 // npm run bench: a keyed route (auth + charge + read) against a raw node:http server returning the same
 // bytes, measured with autocannon in the same run. Each server runs in its own process; autocannon runs here.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { createAccount, setContract } from '../dist/accounts/accounts.js';
 import { createKey } from '../dist/accounts/keys.js';
 import { loadConfig } from '../dist/app/config.js';
 import { createDeps } from '../dist/app/deps.js';
+import { start } from './process.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUTE = process.env.BENCH_ROUTE ?? '/v1/macro/cpi';
-
-function start(args, env, pattern) {
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const match = pattern.exec(line);
-      if (match) resolve({ child, port: Number(match[1]) });
-    });
-  });
-}
 
 function measure(url, headers) {
   return new Promise((resolve, reject) => {
