@@ -1,6 +1,6 @@
 // Market-data records: a quote (latest values by field id) or a daily bar, by provider symbol, prices in main
 // units. Loaded through the same import path as the datasets; a bar loaded again with other values replaces it.
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { Importer } from '../../datasets/import.js';
 import { contentHash, type WriteOutcome } from '../../store/revisions.js';
 
@@ -51,40 +51,7 @@ export const MarketRecord = Type.Union([
   ),
 ]);
 
-export type MarketRecordValue =
-  | {
-      type: 'quote';
-      symbol: string;
-      name: string;
-      currency: string;
-      exchange: string;
-      assetType: string;
-      asOf: string;
-      fields: Record<string, number | string | null>;
-    }
-  | {
-      type: 'statement';
-      symbol: string;
-      field: string;
-      kind: 'duration' | 'instant';
-      start: string;
-      end: string;
-      value: number;
-      currency: string;
-      fp: string;
-      form: string;
-      filed: string;
-    }
-  | {
-      type: 'bar';
-      symbol: string;
-      date: string;
-      open: number | null;
-      high: number | null;
-      low: number | null;
-      close: number;
-      volume: number | null;
-    };
+export type MarketRecordValue = Static<typeof MarketRecord>;
 
 export const marketImporter: Importer<MarketRecordValue> = {
   dataset: 'market',

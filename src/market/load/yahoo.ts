@@ -15,7 +15,9 @@ const MINOR: Record<string, [string, number]> = {
   ILA: ['ILS', 100],
 };
 
-const ASSET_TYPES: Record<string, string> = {
+type QuoteRecord = Extract<MarketRecordValue, { type: 'quote' }>;
+
+const ASSET_TYPES: Record<string, QuoteRecord['assetType']> = {
   EQUITY: 'equity',
   ETF: 'fund',
   MUTUALFUND: 'fund',
