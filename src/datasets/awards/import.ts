@@ -1,6 +1,6 @@
 // The awards interchange record: one award (prime, subaward, modification or notice) as its source shows it.
 import { createHash } from 'node:crypto';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { indexAward } from '../../store/awards-search.js';
 import { canonicalJson, type WriteOutcome } from '../../store/revisions.js';
 import type { Importer } from '../import.js';
@@ -32,25 +32,7 @@ export const AwardRecord = Type.Object(
   { additionalProperties: false },
 );
 
-export interface AwardRecordValue {
-  source: string;
-  sourceAwardId: string;
-  jurisdiction: string;
-  awardType: string;
-  title: string;
-  awardDate: string;
-  currency: string;
-  obligatedAmount: string;
-  recipient: { name: string };
-  agency: { name: string };
-  sector: string | null;
-  ticker: string | null;
-  parentSourceAwardId: string | null;
-  sourceUrl: string;
-  observedAt: string;
-  entity: Record<string, unknown> | null;
-  revenueComparison: Record<string, unknown> | null;
-}
+export type AwardRecordValue = Static<typeof AwardRecord>;
 
 function sha1(text: string): string {
   return createHash('sha1').update(text).digest('hex');

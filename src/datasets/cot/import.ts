@@ -1,5 +1,5 @@
 // The cot interchange record: one report of one contract in one report family.
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { writeRevision } from '../../store/revisions.js';
 import type { Importer } from '../import.js';
 import { DISAGGREGATED_CLASSES, LEGACY_CLASSES, P } from '../params.js';
@@ -24,16 +24,7 @@ export const CotRecord = Type.Object(
   { additionalProperties: false },
 );
 
-export interface CotRecordValue {
-  report: 'legacy' | 'disaggregated';
-  contractCode: string;
-  marketName: string;
-  exchangeCode: string;
-  commodityCode: string;
-  reportDate: string;
-  openInterest: number;
-  positions: Record<string, { long: number; short: number; spreading: number | null }>;
-}
+export type CotRecordValue = Static<typeof CotRecord>;
 
 export const classesOf = (report: 'legacy' | 'disaggregated'): readonly string[] =>
   report === 'legacy' ? LEGACY_CLASSES : DISAGGREGATED_CLASSES;

@@ -1,5 +1,5 @@
 // cpi interchange records: the item hierarchy, monthly index levels, relative importance, releases.
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { writeRevision } from '../../store/revisions.js';
 import type { Importer } from '../import.js';
 
@@ -62,26 +62,7 @@ export const CpiRecord = Type.Union([
   ),
 ]);
 
-export type CpiRecordValue =
-  | { type: 'item'; code: string; label: string; depth: number; parent: string | null; sortSequence: number }
-  | { type: 'index'; code: string; seasonal: 'S' | 'U'; period: string; value: number }
-  | { type: 'weight'; code: string; weightsPeriod: string; weight: number }
-  | {
-      type: 'series';
-      id: string;
-      code: string;
-      seasonal: 'S' | 'U';
-      title: string;
-      firstPeriod: string | null;
-      lastPeriod: string | null;
-    }
-  | {
-      type: 'release';
-      period: string;
-      releasedAt: string | null;
-      nextPeriod: string | null;
-      nextReleaseAt: string | null;
-    };
+export type CpiRecordValue = Static<typeof CpiRecord>;
 
 export const cpiImporter: Importer<CpiRecordValue> = {
   dataset: 'cpi',

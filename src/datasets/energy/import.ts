@@ -1,5 +1,5 @@
 // energy-inventories interchange records: series descriptions, weekly observations, report calendars.
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { writeRevision } from '../../store/revisions.js';
 import type { Importer } from '../import.js';
 
@@ -40,27 +40,7 @@ export const EnergyRecord = Type.Union([
   ),
 ]);
 
-export type EnergyRecordValue =
-  | {
-      type: 'series';
-      series: string;
-      report: string;
-      tab: string;
-      label: string;
-      unit: string;
-      position: number;
-    }
-  | { type: 'observation'; series: string; weekEnding: string; value: number }
-  | {
-      type: 'report';
-      report: string;
-      weekEnding: string;
-      releasedAt: string | null;
-      releaseHoliday: boolean;
-      nextWeekEnding: string | null;
-      nextReleaseAt: string | null;
-      nextReleaseHoliday: boolean;
-    };
+export type EnergyRecordValue = Static<typeof EnergyRecord>;
 
 export const energyImporter: Importer<EnergyRecordValue> = {
   dataset: 'energy-inventories',

@@ -1,7 +1,7 @@
 // The events interchange record: one 8-K (or 8-K/A) filing.
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { writeRevision } from '../../store/revisions.js';
-import { CompanyFields, type CompanyRecord, upsertCompany } from '../companies.js';
+import { CompanyFields, upsertCompany } from '../companies.js';
 import type { Importer } from '../import.js';
 
 export const EventRecord = Type.Object(
@@ -29,17 +29,7 @@ export const EventRecord = Type.Object(
   { additionalProperties: false },
 );
 
-export interface EventRecordValue extends CompanyRecord {
-  accessionNumber: string;
-  form: string;
-  filedAt: string;
-  filingDate: string;
-  docUrl: string;
-  items: string[];
-  headline: string | null;
-  summary: string | null;
-  people: { name: string; role: string; change: string }[];
-}
+export type EventRecordValue = Static<typeof EventRecord>;
 
 export const eventsImporter: Importer<EventRecordValue> = {
   dataset: 'events',

@@ -1,7 +1,7 @@
 // The exec-pay interchange record: the CEO's pay from one proxy statement.
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { writeRevision } from '../../store/revisions.js';
-import { CompanyFields, type CompanyRecord, upsertCompany } from '../companies.js';
+import { CompanyFields, upsertCompany } from '../companies.js';
 import type { Importer } from '../import.js';
 
 const Money = Type.Number({ minimum: 0 });
@@ -30,20 +30,7 @@ export const ProxyRecord = Type.Object(
   { additionalProperties: false },
 );
 
-export interface ProxyRecordValue extends CompanyRecord {
-  id: string;
-  proxyYear: number;
-  fiscalYear: number;
-  fiscalYearLabel: string;
-  filedAt: string;
-  meetingDate: string | null;
-  ceoName: string;
-  ceoTitle: string;
-  ceoTotal: number;
-  ceoPriorYearTotal: number | null;
-  payRatio: number | null;
-  medianEmployeePay: number | null;
-}
+export type ProxyRecordValue = Static<typeof ProxyRecord>;
 
 export const execPayImporter: Importer<ProxyRecordValue> = {
   dataset: 'exec-pay',
