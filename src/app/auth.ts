@@ -7,6 +7,7 @@ import { findPrincipal, type Principal } from '../accounts/keys.js';
 import { planActive } from '../accounts/plans.js';
 import type { Database } from '../store/schema.js';
 import { AppError } from './errors.js';
+import { andThen, type MaybePromise } from './steps.js';
 
 const CACHE_MS = 1000;
 const MAX_CACHED = 50_000;
@@ -32,11 +33,18 @@ export class PrincipalCache {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Entries are keyed by the key text itself, so a hit costs no hashing; they live in memory only. */
-  async find(keyText: string): Promise<Principal | null> {
+  /**
+   * Entries are keyed by the key text itself, so a hit costs no hashing; they live in memory only.
+   * A hit answers at once, a miss with a promise of the stored principal.
+   */
+  find(keyText: string): MaybePromise<Principal | null> {
     const now = this.clock();
     const cached = this.entries.get(keyText);
     if (cached && cached.expires > now) return cached.principal;
+    return this.load(keyText, now);
+  }
+
+  private async load(keyText: string, now: number): Promise<Principal | null> {
     const principal = await findPrincipal(this.db, hashKey(keyText));
     if (this.entries.size >= MAX_CACHED) this.entries.clear();
     this.entries.set(keyText, { principal, expires: now + CACHE_MS });
@@ -45,11 +53,11 @@ export class PrincipalCache {
 }
 
 /** The stored-datasets API's rules (spec: Authentication, Errors). */
-export async function authenticateDatasets(
+export function authenticateDatasets(
   request: FastifyRequest,
   principals: PrincipalCache,
   now: Date,
-): Promise<Principal> {
+): MaybePromise<Principal> {
   const text = readKey(request);
   if (text === null) {
     throw new AppError('missing_key', 'Send your API key as "Authorization: Bearer gds_..." or "x-api-key".');
@@ -61,7 +69,11 @@ export async function authenticateDatasets(
       `This is a ${api} API key; the stored-datasets API takes keys that start with gds_.`,
     );
   }
-  const principal = api === 'datasets' ? await principals.find(text) : null;
+  if (api !== 'datasets') return admitDatasets(null, now);
+  return andThen(principals.find(text), (principal) => admitDatasets(principal, now));
+}
+
+function admitDatasets(principal: Principal | null, now: Date): Principal {
   if (principal?.key.api !== 'datasets' || principal.key.revokedAt !== null) {
     throw new AppError('invalid_key', 'The API key is not recognised or was revoked.');
   }
@@ -76,10 +88,10 @@ export async function authenticateDatasets(
 }
 
 /** The market-data API's rules (spec: market-data Authentication): svc_mcp_ keys with market-data access. */
-export async function authenticateMarket(
+export function authenticateMarket(
   request: FastifyRequest,
   principals: PrincipalCache,
-): Promise<Principal> {
+): MaybePromise<Principal> {
   const text = readKey(request);
   if (text === null) {
     throw new AppError(
@@ -95,7 +107,11 @@ export async function authenticateMarket(
     );
   }
   if (api === 'news') throw new AppError('wrong_key', 'News keys (svc_news_) work only for /v1/news.');
-  const principal = api === 'market' ? await principals.find(text) : null;
+  if (api !== 'market') return admitMarket(null);
+  return andThen(principals.find(text), admitMarket);
+}
+
+function admitMarket(principal: Principal | null): Principal {
   if (principal?.key.api !== 'market' || principal.key.revokedAt !== null) {
     throw new AppError('invalid_key', 'The API key is not recognised or was revoked.');
   }

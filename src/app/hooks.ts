@@ -1,15 +1,14 @@
 // Route-level hooks, attached at registration from each route's declared meta, so a route pays only for
 // what it declares: the DATA_API_ENABLED switch, key authentication, parameter checks, metering.
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { RouteOptions } from 'fastify';
 import { authenticateDatasets, authenticateMarket, type PrincipalCache } from './auth.js';
 import type { Config } from './config.js';
 import type { RouteMeta } from './context.js';
 import type { Deps } from './deps.js';
 import { AppError } from './errors.js';
 import { charge, chargeUnits, settle } from './metering.js';
+import { andThen, requestHook, sendHook } from './steps.js';
 import { checkRawQuery } from './validation.js';
-
-type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 export interface HookContext {
   config: Config;
@@ -17,7 +16,7 @@ export interface HookContext {
   principals: PrincipalCache;
 }
 
-function append(route: RouteOptions, name: 'onRequest' | 'preHandler' | 'onSend', hook: Hook) {
+function append(route: RouteOptions, name: 'onRequest' | 'preHandler' | 'onSend', hook: unknown) {
   const existing = route[name];
   const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
   (route as unknown as Record<string, unknown>)[name] = [...list, hook];
@@ -29,39 +28,78 @@ export function attachHooks(
   { config, deps, principals }: HookContext,
 ): void {
   if (meta.datasetsApi && !config.dataApiEnabled) {
-    append(route, 'onRequest', async () => {
-      throw new AppError('data_api_disabled', 'The stored-datasets API is switched off on this deployment.');
-    });
+    append(
+      route,
+      'onRequest',
+      requestHook(() => {
+        throw new AppError(
+          'data_api_disabled',
+          'The stored-datasets API is switched off on this deployment.',
+        );
+      }),
+    );
   }
   // The raw query is checked in onRequest, after the key: a caller learns of a bad key before bad input.
   const strict = meta.strictQuery === true;
   if (meta.keyed) {
-    append(route, 'onRequest', async (request) => {
-      request.meter.principal = await authenticateDatasets(request, principals, deps.clock());
-      if (strict) checkRawQuery(request.query as Record<string, unknown>);
-    });
-    append(route, 'onSend', async (request, reply) => settle(deps, meta, request, reply));
+    append(
+      route,
+      'onRequest',
+      requestHook((request) =>
+        andThen(authenticateDatasets(request, principals, deps.clock()), (principal) => {
+          request.meter.principal = principal;
+          if (strict) checkRawQuery(request.query as Record<string, unknown>);
+        }),
+      ),
+    );
+    append(
+      route,
+      'onSend',
+      sendHook((request, reply) => settle(deps, meta, request, reply)),
+    );
   } else if (strict && !meta.marketKeyed) {
-    append(route, 'onRequest', async (request) => checkRawQuery(request.query as Record<string, unknown>));
+    append(
+      route,
+      'onRequest',
+      requestHook((request) => checkRawQuery(request.query as Record<string, unknown>)),
+    );
   }
   if (meta.marketKeyed) {
-    append(route, 'onRequest', async (request) => {
-      request.meter.principal = await authenticateMarket(request, principals);
-      if (strict) checkRawQuery(request.query as Record<string, unknown>);
-    });
-    append(route, 'preHandler', async (request) => chargeUnits(deps, meta, request));
-    append(route, 'onSend', async (request, reply) => {
-      reply.header('x-service-units', String(request.meter.units ?? 0));
-    });
+    append(
+      route,
+      'onRequest',
+      requestHook((request) =>
+        andThen(authenticateMarket(request, principals), (principal) => {
+          request.meter.principal = principal;
+          if (strict) checkRawQuery(request.query as Record<string, unknown>);
+        }),
+      ),
+    );
+    append(
+      route,
+      'preHandler',
+      requestHook((request) => chargeUnits(deps, meta, request)),
+    );
+    append(
+      route,
+      'onSend',
+      sendHook((request, reply) => {
+        reply.header('x-service-units', String(request.meter.units ?? 0));
+      }),
+    );
   }
   if (meta.refine || meta.keyed) {
     const { refine } = meta;
-    append(route, 'preHandler', async (request) => {
-      refine?.({
-        params: request.params as Record<string, unknown>,
-        query: request.query as Record<string, unknown>,
-      });
-      if (meta.keyed) await charge(deps, meta, request);
-    });
+    append(
+      route,
+      'preHandler',
+      requestHook((request) => {
+        refine?.({
+          params: request.params as Record<string, unknown>,
+          query: request.query as Record<string, unknown>,
+        });
+        if (meta.keyed) return charge(deps, meta, request);
+      }),
+    );
   }
 }

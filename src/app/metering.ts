@@ -1,9 +1,10 @@
 // Metering of keyed stored-datasets calls: per-minute credit limit, the charge before the handler runs,
 // the refund of a call that failed with a server error, and the credit headers on every keyed response.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteMeta } from './context.js';
+import type { Meter, RouteMeta } from './context.js';
 import type { Deps } from './deps.js';
 import { AppError } from './errors.js';
+import type { MaybePromise } from './steps.js';
 
 const MINUTE = 60_000;
 
@@ -80,17 +81,36 @@ export async function charge(deps: Deps, meta: RouteMeta, request: FastifyReques
   }
 }
 
-/** Refunds a charged call that failed with a server error, then sets the credit headers. */
-export async function settle(
+/**
+ * Refunds a charged call that failed with a server error, then sets the credit headers. A call that
+ * needs neither a refund nor a fresh balance (every charged success) settles without waiting.
+ */
+export function settle(
   deps: Deps,
   meta: RouteMeta,
   request: FastifyRequest,
   reply: FastifyReply,
+): MaybePromise<void> {
+  const { meter } = request;
+  const refund = meter.charged !== null && reply.statusCode >= 500;
+  if (!refund && (meter.principal === null || meter.balance !== null)) {
+    creditHeaders(meter, reply);
+    return;
+  }
+  return reconcile(deps, meta, request, refund).then(() => creditHeaders(meter, reply));
+}
+
+/** The refund of a failed call and the balance of a call that was not charged; never throws. */
+async function reconcile(
+  deps: Deps,
+  meta: RouteMeta,
+  request: FastifyRequest,
+  refund: boolean,
 ): Promise<void> {
   const { meter } = request;
   const { principal, charged } = meter;
   try {
-    if (principal && charged && reply.statusCode >= 500) {
+    if (principal && charged && refund) {
       const balance = await deps.credits.refund({
         accountId: principal.account.id,
         amount: charged.amount,
@@ -122,16 +142,15 @@ export async function settle(
   } catch (error) {
     request.log.error({ err: error, reqId: request.id }, 'credit settlement failed');
   }
-  const headers: Record<string, string> = { 'x-credits-cost': String(meter.cost) };
-  if (meter.balance !== null) headers['x-credits-remaining'] = String(meter.balance);
-  if (principal) headers['x-plan'] = principal.account.plan;
+}
+
+function creditHeaders(meter: Meter, reply: FastifyReply): void {
+  reply.header('x-credits-cost', String(meter.cost));
+  if (meter.balance !== null) reply.header('x-credits-remaining', String(meter.balance));
+  if (meter.principal) reply.header('x-plan', meter.principal.account.plan);
   if (meter.rate) {
-    Object.assign(
-      headers,
-      rateHeaders('credits', meter.rate.limit, MINUTE, meter.rate.remaining, meter.rate.resetMs),
-    );
+    reply.headers(rateHeaders('credits', meter.rate.limit, MINUTE, meter.rate.remaining, meter.rate.resetMs));
   }
-  reply.headers(headers);
 }
 
 const DAY = 86_400_000;
