@@ -1,10 +1,11 @@
 // History rows by ticker and field: prices and volume daily, weekly or monthly from stored daily bars, oldest
 // first; statement fields quarterly or annually. Each field that cannot be served is an error on its item.
 import { AppError } from '../app/errors.js';
-import { type BarPeriod, rollUp } from './compute/periods.js';
+import { type BarColumn, type BarColumnName, BarRows } from './bar-rows.js';
+import { type BarPeriod, barRange, rollUp } from './compute/periods.js';
 import { statementSeries } from './compute/statements.js';
 import { type FieldDef, lookupField } from './fields/dictionary.js';
-import type { Bar, MarketProvider } from './providers/provider.js';
+import type { MarketProvider } from './providers/provider.js';
 import { uniqueInputs } from './quotes.js';
 import { type Resolved, resolveTicker } from './symbology/resolve.js';
 
@@ -22,7 +23,7 @@ export interface HistoryRequest {
   period?: HistoryPeriod;
 }
 
-const BAR_FIELDS: Record<string, keyof Bar> = {
+const BAR_FIELDS: Record<string, BarColumnName> = {
   price: 'close',
   open: 'open',
   high: 'high',
@@ -130,15 +131,26 @@ function fieldFor(input: string, period: HistoryPeriod): FieldAnswer {
   return { input, def, alias: found.alias, millions: found.millions };
 }
 
-async function barsFor(provider: MarketProvider, resolved: Resolved, start: string, end: string) {
+/** Price rows of the first of a listing's symbols that has bars in the range; null when none has. */
+async function barRows(
+  provider: MarketProvider,
+  resolved: Resolved,
+  range: { from: string; end: string; period: BarPeriod },
+  columns: BarColumn[],
+): Promise<BarRows | null> {
+  const factor = resolved.priceFactor ?? 1;
   for (const candidate of [resolved.symbol, ...(resolved.fallbacks ?? [])]) {
     const symbol = candidate.includes(':')
       ? (resolveTicker(candidate) as { resolved: Resolved }).resolved.symbol
       : candidate;
-    const bars = await provider.bars(symbol, start, end);
-    if (bars.length) return bars;
+    const series = await provider.series(symbol);
+    const [first, end] = barRange(series, range.from, range.end);
+    if (first === end) continue;
+    if (range.period === 'daily') return new BarRows(series, first, end, columns, factor, true);
+    const rolled = rollUp(series.slice(first, end), range.period);
+    return new BarRows(rolled, 0, rolled.length, columns, factor, false);
   }
-  return [];
+  return null;
 }
 
 export async function history(provider: MarketProvider, request: HistoryRequest, today: string) {
@@ -164,7 +176,7 @@ export async function history(provider: MarketProvider, request: HistoryRequest,
         }
       }
       const served = fields.filter((f) => !errors[f.input]);
-      let rows: Record<string, string | number | null>[] = [];
+      let rows: Record<string, string | number | null>[] | BarRows = [];
       const derivedDates: string[] = [];
       if (served.length && isStatementPeriod(r.period)) {
         const statements = await provider.statements(resolved.ticker);
@@ -189,29 +201,20 @@ export async function history(provider: MarketProvider, request: HistoryRequest,
         rows = [...byDate.values()].sort((a, b) => String(a.date).localeCompare(String(b.date)));
         for (const f of served) for (const row of rows) if (!(f.input in row)) row[f.input] = null;
       } else if (served.length) {
-        const bars = rollUp(await barsFor(provider, resolved, from, r.end), r.period as BarPeriod);
-        if (bars.length === 0)
+        const columns = served.map((f) => {
+          const column = BAR_FIELDS[(f.def as FieldDef).id] as BarColumnName;
+          return { input: f.input, column, scaled: column !== 'volume' };
+        });
+        const range = { from, end: r.end, period: r.period as BarPeriod };
+        const found = await barRows(provider, resolved, range, columns);
+        if (!found)
           return {
             input,
             status: 'error',
             resolved,
             error: { code: 'not_found', message: `No history for ${input}.` },
           };
-        const factor = resolved.priceFactor ?? 1;
-        const columns = served.map((f) => {
-          const column = BAR_FIELDS[(f.def as FieldDef).id] as Exclude<keyof Bar, 'date'>;
-          return { input: f.input, column, scaled: factor !== 1 && column !== 'volume' };
-        });
-        rows = new Array(bars.length);
-        for (let i = 0; i < bars.length; i += 1) {
-          const bar = bars[i] as Bar;
-          const row: Record<string, string | number | null> = { date: bar.date };
-          for (const { input, column, scaled } of columns) {
-            const value = bar[column];
-            row[input] = scaled && value !== null ? Math.round(value * factor * 1e6) / 1e6 : value;
-          }
-          rows[i] = row;
-        }
+        rows = found;
       }
       const status = Object.keys(errors).length ? 'partial' : 'ok';
       return {

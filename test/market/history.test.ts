@@ -1,4 +1,6 @@
 // /v1/history on stored daily bars: periods, defaults, fields keyed as sent, per-field errors, units, limits.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/datasets/load/run.js';
@@ -113,5 +115,27 @@ describe('/v1/history', () => {
     });
     expect(post.statusCode).toBe(200);
     expect(post.json().items[0].rows).toHaveLength(2);
+  });
+
+  it('rows written once per series follow a load that changes the bars', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-history-'));
+    const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
+    const load = async (name: string, rows: string) => {
+      const file = path.join(dir, name);
+      writeFileSync(file, `Date,Open,High,Low,Close,Adj Close,Volume\n${rows}`);
+      await loadFile(env.deps.store.db, prices, file, { ticker: 'QRYT' });
+    };
+    await load('v1.csv', '2021-01-04,10,11,9,10.5,10.5,1000\n2021-01-05,10.5,12,10,11.25,11.25,2000\n');
+    const query = 'tickers=QRYT&fields=price,Volume&start=2021-01-04&end=2021-01-05';
+    expect((await get(query)).json().items[0].rows).toEqual([
+      { date: '2021-01-04', price: 10.5, Volume: 1000 },
+      { date: '2021-01-05', price: 11.25, Volume: 2000 },
+    ]);
+    // A corrected close for 2021-01-05.
+    await load('v2.csv', '2021-01-05,10.5,12,10,11.5,11.5,2000\n');
+    expect((await get(query)).json().items[0].rows).toEqual([
+      { date: '2021-01-04', price: 10.5, Volume: 1000 },
+      { date: '2021-01-05', price: 11.5, Volume: 2000 },
+    ]);
   });
 });

@@ -39,3 +39,20 @@ function max(a: number | null, b: number | null): number | null {
 function min(a: number | null, b: number | null): number | null {
   return a === null ? b : b === null ? a : Math.min(a, b);
 }
+
+/** The indices [first, end) of the bars dated from `from` to `to` inclusive; either bound may be absent. */
+export function barRange(bars: readonly Bar[], from?: string, to?: string): [number, number] {
+  return [from ? lowerBound(bars, from) : 0, to ? lowerBound(bars, `${to}\uffff`) : bars.length];
+}
+
+/** The index of the first bar dated on or after `date`. */
+function lowerBound(bars: readonly Bar[], date: string): number {
+  let lo = 0;
+  let hi = bars.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((bars[mid] as Bar).date < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -40,4 +40,9 @@ export interface MarketProvider {
   lastCloses(symbol: string, count: number): Promise<number[]>;
   /** Daily bars of a symbol between two dates (inclusive), oldest first. */
   bars(symbol: string, from?: string, to?: string): Promise<Bar[]>;
+  /**
+   * Every daily bar of a symbol, oldest first, not to be modified. A provider that keeps a series in memory
+   * answers with the same array until its data changes, so callers may keep what they derive from it.
+   */
+  series(symbol: string): Promise<readonly Bar[]>;
 }

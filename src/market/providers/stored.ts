@@ -3,6 +3,7 @@
 // load of market data and then served from memory (the read cache drops them when a load changes the data).
 import type { Deps } from '../../app/deps.js';
 import { cachedRead } from '../../datasets/read-cache.js';
+import { barRange } from '../compute/periods.js';
 import type { Bar, MarketProvider, ProviderQuote, StatementFact } from './provider.js';
 
 export class StoredProvider implements MarketProvider {
@@ -11,8 +12,8 @@ export class StoredProvider implements MarketProvider {
     this.db = deps.store.db;
   }
 
-  /** Every stored daily bar of a symbol, oldest first, from the read cache. */
-  private allBars(symbol: string): Promise<Bar[]> {
+  /** Every stored daily bar of a symbol, oldest first: one array per symbol while the market data is unchanged. */
+  series(symbol: string): Promise<readonly Bar[]> {
     return cachedRead(this.deps, 'market', `bars:${symbol}`, () =>
       this.db
         .selectFrom('market_bars')
@@ -43,7 +44,7 @@ export class StoredProvider implements MarketProvider {
       });
     }
     for (const symbol of symbols.filter((s) => !out.has(s))) {
-      const bars = await this.allBars(symbol);
+      const bars = await this.series(symbol);
       const today = bars.at(-1);
       if (!today) continue;
       const before = bars.at(-2);
@@ -106,27 +107,14 @@ export class StoredProvider implements MarketProvider {
   }
 
   async lastCloses(symbol: string, count: number): Promise<number[]> {
-    return (await this.allBars(symbol)).slice(-count).map((b) => b.close);
+    return (await this.series(symbol)).slice(-count).map((b) => b.close);
   }
 
   async bars(symbol: string, from?: string, to?: string): Promise<Bar[]> {
-    const all = await this.allBars(symbol);
-    const first = from ? lowerBound(all, from) : 0;
-    const end = to ? lowerBound(all, `${to}\uffff`) : all.length;
+    const all = await this.series(symbol);
+    const [first, end] = barRange(all, from, to);
     return all.slice(first, end);
   }
-}
-
-/** The index of the first bar dated on or after `date`. */
-function lowerBound(bars: readonly Bar[], date: string): number {
-  let lo = 0;
-  let hi = bars.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((bars[mid] as Bar).date < date) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function round(value: number): number {

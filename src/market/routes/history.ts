@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { Deps } from '../../app/deps.js';
 import { responses } from '../../app/responses.js';
 import { Nullable } from '../../datasets/envelope.js';
+import { historyJson } from '../bar-rows.js';
 import { type HistoryRequest, history, historyUnits, normalise, PERIODS } from '../history.js';
 import { StoredProvider } from '../providers/stored.js';
 import { type RouteInput, tickersByFields } from './request.js';
@@ -53,12 +54,12 @@ export const HistoryResponse = Type.Object({
 const today = () => new Date().toISOString().slice(0, 10);
 
 /**
- * A history answer can hold tens of thousands of rows with fields keyed as sent: V8's JSON.stringify writes
- * those several times faster than a schema serialiser walking open-ended row objects. The rows are built
- * in exactly the documented shape, which the tests check.
+ * A history answer can hold tens of thousands of rows with fields keyed as sent: written as text (price rows
+ * once per cached series, see bar-rows.ts) rather than by a schema serialiser walking open-ended row objects.
+ * The rows are written in exactly the documented shape, which the tests check.
  */
-function send(reply: FastifyReply, body: object) {
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+function send(reply: FastifyReply, body: Parameters<typeof historyJson>[0]) {
+  return reply.type('application/json; charset=utf-8').send(historyJson(body));
 }
 
 const requestOf = (input: RouteInput) => tickersByFields<HistoryRequest>(input, ['start', 'end', 'period']);

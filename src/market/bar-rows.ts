@@ -1,0 +1,154 @@
+// History rows of price fields, kept as a window of a bar series until they are written. Twenty years of
+// daily bars for ten tickers is 52,000 rows and 5.6 MB of JSON; writing that text is most of the cost of a
+// history call, so the text of a cached daily series is written once per set of columns and each later
+// call takes the slice of it that its dates cover.
+import type { Bar } from './providers/provider.js';
+
+export type BarColumnName = Exclude<keyof Bar, 'date'>;
+
+export interface BarColumn {
+  /** The field as the caller sent it: the member name in each row. */
+  input: string;
+  column: BarColumnName;
+  /** Multiplied by the listing's price factor (pence to pounds and the like); volume never is. */
+  scaled: boolean;
+}
+
+export class BarRows {
+  constructor(
+    /** The bars; `first` to `end` (exclusive) are the rows. */
+    readonly series: readonly Bar[],
+    readonly first: number,
+    readonly end: number,
+    readonly columns: readonly BarColumn[],
+    readonly factor: number,
+    /** The series is the provider's own (it answers the same array until its data changes). */
+    readonly shared: boolean,
+  ) {}
+
+  get length(): number {
+    return this.end - this.first;
+  }
+
+  row(index: number): Record<string, string | number | null> {
+    return rowOf(this.series[index] as Bar, this.columns, this.factor);
+  }
+
+  /** The documented row objects: date plus one member per field, keyed as sent. */
+  toJSON(): Record<string, string | number | null>[] {
+    const rows = new Array(this.length);
+    for (let i = this.first; i < this.end; i += 1) rows[i - this.first] = this.row(i);
+    return rows;
+  }
+}
+
+function rowOf(bar: Bar, columns: readonly BarColumn[], factor: number) {
+  const row: Record<string, string | number | null> = { date: bar.date };
+  for (const { input, column, scaled } of columns) {
+    const value = bar[column];
+    row[input] = scaled && factor !== 1 && value !== null ? Math.round(value * factor * 1e6) / 1e6 : value;
+  }
+  return row;
+}
+
+/** The JSON text of every row of a series, and where each row starts in it. */
+interface Block {
+  text: string;
+  /** offsets[i] is where row i starts; offsets[length] is one past the text (as if a comma followed). */
+  offsets: Int32Array;
+}
+
+/** Written rows held at once, in characters (one byte each: the text is ASCII unless a field name is not). */
+const BLOCK_BUDGET = 64 * 1024 * 1024;
+
+/** Blocks by series and columns, least recently used first, within a budget of characters. */
+export class BlockCache {
+  private readonly blocks = new Map<string, Block>();
+  private readonly seriesIds = new WeakMap<readonly Bar[], number>();
+  private nextId = 1;
+  private size = 0;
+
+  constructor(private readonly budget = BLOCK_BUDGET) {}
+
+  /** Bytes held (text of one-byte characters and offsets); at most the budget unless one block is larger. */
+  get held(): number {
+    return this.size;
+  }
+
+  rowsJson(rows: BarRows): string {
+    if (rows.length === 0) return '[]';
+    if (!rows.shared) return JSON.stringify(rows);
+    const block = this.block(rows);
+    const { offsets } = block;
+    return `[${block.text.slice(offsets[rows.first], (offsets[rows.end] as number) - 1)}]`;
+  }
+
+  /** Blocks written and still held. */
+  get count(): number {
+    return this.blocks.size;
+  }
+
+  private block(rows: BarRows): Block {
+    let id = this.seriesIds.get(rows.series);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.seriesIds.set(rows.series, id);
+    }
+    const key = `${id}\u0000${rows.factor}\u0000${JSON.stringify(rows.columns)}`;
+    let block = this.blocks.get(key);
+    if (block) {
+      this.blocks.delete(key);
+      this.blocks.set(key, block);
+      return block;
+    }
+    block = write(rows);
+    this.blocks.set(key, block);
+    this.size += block.text.length + block.offsets.byteLength;
+    for (const [oldKey, old] of this.blocks) {
+      if (this.size <= this.budget || old === block) break;
+      this.blocks.delete(oldKey);
+      this.size -= old.text.length + old.offsets.byteLength;
+    }
+    return block;
+  }
+}
+
+function write(rows: BarRows): Block {
+  const { series, columns, factor } = rows;
+  const texts = new Array<string>(series.length);
+  const offsets = new Int32Array(series.length + 1);
+  let at = 0;
+  for (let i = 0; i < series.length; i += 1) {
+    const text = JSON.stringify(rowOf(series[i] as Bar, columns, factor));
+    texts[i] = text;
+    offsets[i] = at;
+    at += text.length + 1;
+  }
+  offsets[series.length] = at;
+  return { text: texts.join(','), offsets };
+}
+
+const blocks = new BlockCache();
+
+/** The JSON text of history rows: from the written block of a shared series, or written now. */
+export function rowsJson(rows: BarRows): string {
+  return blocks.rowsJson(rows);
+}
+
+/** A JSON object's text with one more member, whose value is already JSON text. */
+function withMember(objectJson: string, name: string, valueJson: string): string {
+  const member = `${JSON.stringify(name)}:${valueJson}`;
+  return objectJson === '{}' ? `{${member}}` : `${objectJson.slice(0, -1)},${member}}`;
+}
+
+/** The JSON text of a history answer, its price rows written through the block cache. */
+export function historyJson(body: { items: readonly object[] }): string {
+  const { items, ...head } = body;
+  const texts = items.map((item) => {
+    const { rows, ...rest } = item as { rows?: unknown };
+    return rows instanceof BarRows
+      ? withMember(JSON.stringify(rest), 'rows', rowsJson(rows))
+      : JSON.stringify(item);
+  });
+  return withMember(JSON.stringify(head), 'items', `[${texts.join(',')}]`);
+}

@@ -1,0 +1,103 @@
+// Price rows written as JSON text: a window of a series, its block written once per series and columns and
+// sliced for each later window; the budget bounds what is held.
+import { describe, expect, it } from 'vitest';
+import { BarRows, BlockCache, historyJson } from '../../src/market/bar-rows.js';
+import type { Bar } from '../../src/market/providers/provider.js';
+
+const series: readonly Bar[] = [
+  { date: '2023-08-23', open: 1.4, high: 1.45, low: 1.39, close: 1.42, volume: 1000 },
+  { date: '2023-08-24', open: 1.42, high: 1.44, low: 1.41, close: 1.43, volume: null },
+  { date: '2023-08-25', open: null, high: 1.44979996, low: 1.42, close: 1.43979996, volume: 2500 },
+  { date: '2023-08-29', open: 1.44, high: 1.46, low: 1.43, close: 1.45, volume: 1800 },
+];
+const columns = [
+  { input: 'PX_LAST', column: 'close' as const, scaled: true },
+  { input: 'open', column: 'open' as const, scaled: true },
+  { input: 'Volume', column: 'volume' as const, scaled: false },
+];
+
+describe('price rows as JSON text', () => {
+  it('a window of a shared series, then another window of the same block', () => {
+    const cache = new BlockCache();
+    expect(cache.rowsJson(new BarRows(series, 1, 3, columns, 1, true))).toBe(
+      '[{"date":"2023-08-24","PX_LAST":1.43,"open":1.42,"Volume":null},' +
+        '{"date":"2023-08-25","PX_LAST":1.43979996,"open":null,"Volume":2500}]',
+    );
+    expect(cache.count).toBe(1);
+    expect(cache.rowsJson(new BarRows(series, 0, 1, columns, 1, true))).toBe(
+      '[{"date":"2023-08-23","PX_LAST":1.42,"open":1.4,"Volume":1000}]',
+    );
+    expect(cache.rowsJson(new BarRows(series, 3, 4, columns, 1, true))).toBe(
+      '[{"date":"2023-08-29","PX_LAST":1.45,"open":1.44,"Volume":1800}]',
+    );
+    expect(cache.count).toBe(1);
+    expect(cache.rowsJson(new BarRows(series, 2, 2, columns, 1, true))).toBe('[]');
+  });
+
+  it('pence: prices times the factor to six decimals, volume as it is, in a block of their own', () => {
+    const cache = new BlockCache();
+    cache.rowsJson(new BarRows(series, 0, 4, columns, 1, true));
+    expect(cache.rowsJson(new BarRows(series, 2, 3, columns, 100, true))).toBe(
+      '[{"date":"2023-08-25","PX_LAST":143.979996,"open":null,"Volume":2500}]',
+    );
+    expect(cache.count).toBe(2);
+  });
+
+  it('the same text as the row objects, shared or not, for every window', () => {
+    const cache = new BlockCache();
+    for (let first = 0; first <= series.length; first += 1) {
+      for (let end = first; end <= series.length; end += 1) {
+        const shared = new BarRows(series, first, end, columns, 100, true);
+        const fresh = new BarRows(series.slice(first, end), 0, end - first, columns, 100, false);
+        expect(JSON.parse(cache.rowsJson(shared))).toEqual(JSON.parse(JSON.stringify(fresh)));
+        expect(cache.rowsJson(fresh)).toBe(cache.rowsJson(shared));
+      }
+    }
+    expect(cache.count).toBe(1);
+  });
+
+  it('a field name with characters JSON escapes stays valid JSON', () => {
+    const odd = [{ input: 'a"b\\c', column: 'close' as const, scaled: false }];
+    const text = new BlockCache().rowsJson(new BarRows(series, 0, 1, odd, 1, true));
+    expect(JSON.parse(text)).toEqual([{ date: '2023-08-23', 'a"b\\c': 1.42 }]);
+  });
+
+  it('least recently used blocks go once the budget is passed', () => {
+    // Three series of 4, 3 and 2 bars; a block holds the rows' text (no brackets) and 4-byte offsets.
+    const [a, b, c] = [4, 3, 2].map((n) => series.slice(0, n).map((bar) => ({ ...bar })));
+    const all = (bars: Bar[]) => new BarRows(bars, 0, bars.length, columns, 1, true);
+    const size = (bars: Bar[]) => new BlockCache().rowsJson(all(bars)).length - 2 + 4 * (bars.length + 1);
+    const [sa, sb, sc] = [a, b, c].map((bars) => size(bars as Bar[])) as [number, number, number];
+    const cache = new BlockCache(sa + sb + 1);
+    cache.rowsJson(all(a as Bar[]));
+    cache.rowsJson(all(b as Bar[]));
+    expect(cache.held).toBe(sa + sb);
+    cache.rowsJson(new BarRows(a as Bar[], 0, 1, columns, 1, true)); // a is now the most recently used
+    cache.rowsJson(all(c as Bar[]));
+    expect(cache.count).toBe(2);
+    expect(cache.held).toBe(sa + sc);
+  });
+
+  it('a history answer: envelope, price rows as text and other items as they are', () => {
+    const body = {
+      access: 'market-data',
+      items: [
+        { input: 'BARC.L', status: 'ok', rows: new BarRows(series, 3, 4, columns, 1, true) },
+        { input: 'NOPE', status: 'error', error: { code: 'not_found', message: 'No history for NOPE.' } },
+        { input: 'X', status: 'ok', rows: [{ date: '2024-12-31', totalRevenue: 5 }] },
+      ],
+    };
+    expect(JSON.parse(historyJson(body))).toEqual({
+      access: 'market-data',
+      items: [
+        {
+          input: 'BARC.L',
+          status: 'ok',
+          rows: [{ date: '2023-08-29', PX_LAST: 1.45, open: 1.44, Volume: 1800 }],
+        },
+        { input: 'NOPE', status: 'error', error: { code: 'not_found', message: 'No history for NOPE.' } },
+        { input: 'X', status: 'ok', rows: [{ date: '2024-12-31', totalRevenue: 5 }] },
+      ],
+    });
+  });
+});
