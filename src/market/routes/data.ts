@@ -29,7 +29,12 @@ const Item = Type.Object({
   derived: Type.Optional(
     Type.Array(Type.String(), { description: 'Fields whose value is the full year less Q1 to Q3.' }),
   ),
-  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  error: Type.Optional(
+    Type.Object({
+      code: Type.String({ description: 'not_found, or timeout when not ready within 12 seconds' }),
+      message: Type.String(),
+    }),
+  ),
 });
 
 export const DataResponse = Type.Object({

@@ -5,7 +5,8 @@ import type { Deps } from '../../app/deps.js';
 import { responses } from '../../app/responses.js';
 import { Nullable } from '../../datasets/envelope.js';
 import { historyJson } from '../bar-rows.js';
-import { type HistoryRequest, history, historyUnits, normalise, PERIODS } from '../history.js';
+import { history } from '../history.js';
+import { type HistoryRequest, historyUnits, normalise, PERIODS } from '../history-request.js';
 import { StoredProvider } from '../providers/stored.js';
 import { type RouteInput, tickersByFields } from './request.js';
 
@@ -21,7 +22,12 @@ const Item = Type.Object({
   errors: Type.Optional(
     Type.Record(Type.String(), Type.Object({ code: Type.String(), message: Type.String() })),
   ),
-  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  error: Type.Optional(
+    Type.Object({
+      code: Type.String({ description: 'not_found, or timeout when not ready within 12 seconds' }),
+      message: Type.String(),
+    }),
+  ),
   derived: Type.Optional(
     Type.Array(Type.String(), {
       description: 'Dates whose statement values are the full year less Q1 to Q3.',

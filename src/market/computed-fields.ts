@@ -1,0 +1,66 @@
+// Fields computed from stored data rather than read: volatility and beta from daily closes, and the
+// current-year P/E with its EPS estimate converted into the price currency.
+import { rollUp } from './compute/periods.js';
+import { betaAdjusted, betaRaw, volatility } from './compute/risk.js';
+import type { FieldDef } from './fields/dictionary.js';
+import { fxRate } from './fx.js';
+import type { MarketProvider, ProviderQuote } from './providers/provider.js';
+import type { Resolved } from './symbology/resolve.js';
+
+/** The broad US equity index betas are measured against. */
+export const BETA_INDEX = '^GSPC';
+
+export type Value = number | string | null;
+export type FieldError = { code: string; message: string };
+
+async function weeklyCloses(provider: MarketProvider, symbol: string) {
+  return rollUp(await provider.bars(symbol), 'weekly').map((b) => b.close);
+}
+
+export async function computed(
+  provider: MarketProvider,
+  def: FieldDef,
+  resolved: Resolved,
+): Promise<Value | FieldError> {
+  const vol = /^volatility(\d+)d$/.exec(def.id);
+  if (vol) {
+    const days = Number(vol[1]);
+    const value = volatility(await provider.lastCloses(resolved.symbol, days + 1), days);
+    return value === null
+      ? { code: 'not_found', message: `fewer than ${days + 1} daily closes stored` }
+      : Math.round(value * 1e4) / 1e4;
+  }
+  if (resolved.mic !== null || !['equity', 'fund'].includes(resolved.assetType)) {
+    return { code: 'not_applicable', message: `${def.id} is served for US listings only` };
+  }
+  const raw = betaRaw(
+    await weeklyCloses(provider, resolved.symbol),
+    await weeklyCloses(provider, BETA_INDEX),
+  );
+  if (raw === null)
+    return {
+      code: 'not_found',
+      message: `105 weeks of ${resolved.symbol} and ${BETA_INDEX} closes are needed`,
+    };
+  const value = def.id === 'betaRaw' ? raw : (betaAdjusted(raw) as number);
+  return Math.round(value * 1e6) / 1e6;
+}
+
+/** Price over the current-year EPS estimate, the estimate converted from the reporting currency first. */
+export async function peCurrentYear(
+  provider: MarketProvider,
+  quote: ProviderQuote,
+): Promise<Value | FieldError> {
+  const price = quote.fields.price;
+  const eps = quote.fields.epsEstimateCurrentYear;
+  if (typeof price !== 'number' || typeof eps !== 'number' || eps === 0)
+    return { code: 'not_found', message: 'no price or current-year EPS estimate stored' };
+  const reporting = quote.fields.financialCurrency;
+  const rate = typeof reporting === 'string' ? await fxRate(provider, reporting, quote.currency) : 1;
+  if (rate === null)
+    return {
+      code: 'not_found',
+      message: `no ${reporting}/${quote.currency} rate stored to convert the estimate`,
+    };
+  return Math.round((price / (eps * rate)) * 1e6) / 1e6;
+}

@@ -1,0 +1,69 @@
+// A history request: its limits, periods and default dates, checked before any data is read, and its units.
+import { AppError } from '../app/errors.js';
+import { uniqueInputs } from './quotes.js';
+
+export const MAX_HISTORY_TICKERS = 10;
+export const MAX_HISTORY_FIELDS = 5;
+export const PERIODS = ['daily', 'weekly', 'monthly', 'quarterly', 'annual'] as const;
+export type HistoryPeriod = (typeof PERIODS)[number];
+
+export interface HistoryRequest {
+  tickers: string[];
+  fields: string[];
+  start?: string;
+  end?: string;
+  period?: HistoryPeriod;
+}
+
+export function shiftYears(date: string, years: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCFullYear(d.getUTCFullYear() + years);
+  return d.toISOString().slice(0, 10);
+}
+
+export const isStatementPeriod = (p: HistoryPeriod) => p === 'quarterly' || p === 'annual';
+
+/** The request with its defaults, checked: the limits, the dates, the period. */
+export function normalise(request: HistoryRequest, today: string) {
+  const tickers = uniqueInputs(request.tickers);
+  const fields = uniqueInputs(request.fields);
+  const period = request.period ?? 'daily';
+  if (!PERIODS.includes(period))
+    throw new AppError('invalid_params', `period must be one of ${PERIODS.join(', ')}`);
+  if (tickers.length === 0 || fields.length === 0)
+    throw new AppError('invalid_params', 'give at least one ticker and one field');
+  if (tickers.length > MAX_HISTORY_TICKERS) {
+    throw new AppError(
+      'invalid_params',
+      `up to ${MAX_HISTORY_TICKERS} tickers a history request; ${tickers.length} given`,
+    );
+  }
+  if (fields.length > MAX_HISTORY_FIELDS) {
+    throw new AppError(
+      'invalid_params',
+      `up to ${MAX_HISTORY_FIELDS} fields a history request; ${fields.length} given`,
+    );
+  }
+  for (const [name, value] of [
+    ['start', request.start],
+    ['end', request.end],
+  ] as const) {
+    if (
+      value !== undefined &&
+      (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
+    ) {
+      throw new AppError('invalid_params', `${name} "${value}" is not a date YYYY-MM-DD`);
+    }
+  }
+  const end = request.end ?? today;
+  const start = request.start ?? shiftYears(end, isStatementPeriod(period) ? -5 : -1);
+  if (start > end) throw new AppError('invalid_params', `start (${start}) is after end (${end})`);
+  return { tickers, fields, period, start, end };
+}
+
+/** Units: one per ticker for each five years of range; statement periods one per five tickers. */
+export function historyUnits(request: ReturnType<typeof normalise>): number {
+  if (isStatementPeriod(request.period)) return Math.max(1, Math.ceil(request.tickers.length / 5));
+  const years = (Date.parse(request.end) - Date.parse(request.start)) / (365.25 * 86_400_000);
+  return request.tickers.length * Math.max(1, Math.ceil(years / 5));
+}

@@ -1,0 +1,126 @@
+// The answer deadline of data and history: an item not ready in time is a timeout error on that item, the
+// others are answered, and the late work goes on so that a retry finds its result. The slow provider below
+// is the stored provider on a real store, with the first read of one symbol held back the way a slow
+// upstream would hold it.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFile } from '../../src/datasets/load/run.js';
+import { LOADERS } from '../../src/datasets/loaders.js';
+import { data } from '../../src/market/data.js';
+import { Deadline } from '../../src/market/deadline.js';
+import { history } from '../../src/market/history.js';
+import type { Bar, MarketProvider } from '../../src/market/providers/provider.js';
+import { StoredProvider } from '../../src/market/providers/stored.js';
+import { type TestEnv, testEnv } from '../helpers/env.js';
+
+const FIXTURES = path.resolve('test/fixtures/market');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The first read of `slow`'s bars takes `delayMs`; later reads are served at once, as from a cache. */
+function slowFirstRead(inner: MarketProvider, slow: string, delayMs: number): MarketProvider {
+  let first: Promise<readonly Bar[]> | null = null;
+  let ready = false;
+  const series = (symbol: string): Promise<readonly Bar[]> => {
+    if (symbol !== slow || ready) return inner.series(symbol);
+    first ??= sleep(delayMs)
+      .then(() => inner.series(symbol))
+      .finally(() => {
+        ready = true;
+      });
+    return first;
+  };
+  return {
+    statements: (ticker) => inner.statements(ticker),
+    quotes: (symbols) => inner.quotes(symbols),
+    series,
+    lastCloses: async (symbol, count) => (await series(symbol)).slice(-count).map((bar) => bar.close),
+    bars: (symbol, from, to) => inner.bars(symbol, from, to),
+  };
+}
+
+describe('Deadline', () => {
+  it('work done in time is the answer; work still running at the deadline is answered as late', async () => {
+    const deadline = new Deadline(30);
+    const [early, late] = await Promise.all([
+      deadline.race(
+        sleep(5).then(() => 'early'),
+        () => 'late',
+      ),
+      deadline.race(
+        sleep(200).then(() => 'done'),
+        () => 'late',
+      ),
+    ]);
+    deadline.clear();
+    expect([early, late]).toEqual(['early', 'late']);
+    expect(deadline.error).toEqual({
+      code: 'timeout',
+      message: 'not ready within 0.03 seconds; retry in a moment',
+    });
+  });
+
+  it('work that fails after its deadline is not an unhandled rejection', async () => {
+    const deadline = new Deadline(5);
+    const answer = await deadline.race(
+      sleep(30).then(() => Promise.reject(new Error('too late to matter'))),
+      () => 'late',
+    );
+    expect(answer).toBe('late');
+    await sleep(40);
+  });
+
+  it('work that fails before its deadline fails the race', async () => {
+    const deadline = new Deadline(1000);
+    await expect(deadline.race(Promise.reject(new Error('broken')), () => 'late')).rejects.toThrow('broken');
+    deadline.clear();
+  });
+});
+
+describe('timeout items in data and history', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await testEnv();
+    const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
+    await loadFile(env.deps.store.db, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL US Equity' });
+    await loadFile(env.deps.store.db, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
+  });
+  afterAll(() => env.close());
+
+  it('history: the slow ticker is a timeout item, the other is answered; a retry reads it', async () => {
+    const provider = slowFirstRead(new StoredProvider(env.deps), 'BARC.L', 1500);
+    const request = {
+      tickers: ['AAPL', 'BARC.L'],
+      fields: ['price'],
+      start: '2023-08-25',
+      end: '2023-08-25',
+    };
+    const first = await history(provider, request, '2024-01-01', 500);
+    expect(first.items[0]).toMatchObject({ input: 'AAPL', status: 'ok' });
+    expect(first.items[1]).toEqual({
+      input: 'BARC.L',
+      status: 'error',
+      error: { code: 'timeout', message: 'not ready within 0.5 seconds; retry in a moment' },
+    });
+    await sleep(1500);
+    const retry = await history(provider, request, '2024-01-01', 500);
+    expect(retry.items[1]).toMatchObject({ input: 'BARC.L', status: 'ok' });
+    expect(JSON.parse(JSON.stringify(retry.items[1]?.rows))).toEqual([
+      { date: '2023-08-25', price: 1.43979996 },
+    ]);
+  });
+
+  it('data: a computed field waiting on slow bars makes its item a timeout, with what it resolved to', async () => {
+    const provider = slowFirstRead(new StoredProvider(env.deps), 'BARC.L', 1500);
+    const request = { tickers: ['AAPL', 'BARC.L'], fields: ['price', 'volatility10d'] };
+    const first = await data(provider, request, 500);
+    expect(first.items[0]).toMatchObject({ input: 'AAPL', status: 'ok' });
+    expect(first.items[1]).toMatchObject({
+      input: 'BARC.L',
+      status: 'error',
+      resolved: { symbol: 'BARC.L' },
+      error: { code: 'timeout' },
+    });
+    await sleep(1500);
+    expect((await data(provider, request, 500)).items[1]).toMatchObject({ input: 'BARC.L', status: 'ok' });
+  });
+});
