@@ -235,6 +235,18 @@ describe('currencies', () => {
     expect(resolved('EURUSD=X')).toMatchObject({ ticker: 'EURUSD=X', dialect: 'suffix' });
   });
 
+  it("Yahoo's CCY=X shorthand is dollars in that currency, not an equity", () => {
+    expect(resolved('CNY=X')).toMatchObject({
+      ticker: 'CNY=X',
+      symbol: 'CNY=X',
+      assetType: 'currency',
+      name: 'USD/CNY',
+      currency: 'CNY',
+      dialect: 'suffix',
+    });
+    expect(refused('USD=X')).toMatch(/names no rate/);
+  });
+
   it('a single currency is its rate against the dollar, quoted the market way', () => {
     expect(resolved('JPY Curncy').ticker).toBe('USDJPY=X');
     expect(resolved('GBP Curncy').ticker).toBe('GBPUSD=X');

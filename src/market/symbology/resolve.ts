@@ -210,6 +210,22 @@ function currencyPair(input: string, pair: string, dialect: Dialect): Resolution
   });
 }
 
+/** Yahoo's CCY=X: dollars in CCY, the same rate as USDCCY=X, kept under the symbol it was sent as. */
+function dollarShorthand(input: string, code: string): Resolution {
+  if (code === 'USD') return refuse(input, '"USD=X" names no rate; send a pair such as EURUSD=X');
+  return ok(input, {
+    ticker: `${code}=X`,
+    symbol: `${code}=X`,
+    exchange: '',
+    mic: null,
+    dialect: 'suffix',
+    assetType: 'currency',
+    name: `USD/${code}`,
+    currency: code,
+    note: `dollars in ${code}, the rate of USD${code}=X`,
+  });
+}
+
 function terminalCurrency(input: string, body: string): Resolution {
   const code = body.trim().toUpperCase();
   if (/^[A-Z]{6}$/.test(code)) return currencyPair(input, code, 'terminal');
@@ -237,6 +253,7 @@ function suffixed(input: string, text: string): Resolution | null {
   }
   if (text === 'DX-Y.NYB') return withDialect(terminalIndex(input, 'DXY'), 'suffix');
   if (/^[A-Z]{6}=X$/.test(text)) return currencyPair(input, text.slice(0, 6), 'suffix');
+  if (/^[A-Z]{3}=X$/.test(text)) return dollarShorthand(input, text.slice(0, 3));
   if (/^[A-Z]{1,3}=F$/.test(text)) {
     const root = Object.entries(COMMODITY_ROOTS).find(([, r]) => r.provider === text.slice(0, -2))?.[1];
     const index = Object.values(INDEX_FUTURES).find((f) => f.provider === text);
