@@ -6,7 +6,13 @@ import { createInterface } from 'node:readline';
 import type { Kysely, Transaction } from 'kysely';
 import type { TSchema } from 'typebox';
 import { compileStrict, describeError } from '../app/validation.js';
-import { bumpVersion, contentHash, type WriteOutcome } from '../store/revisions.js';
+import {
+  bumpVersion,
+  contentHash,
+  RevisionBatch,
+  type RevisionWrite,
+  type WriteOutcome,
+} from '../store/revisions.js';
 import type { Database } from '../store/schema.js';
 import { forget } from './read-cache.js';
 
@@ -16,7 +22,7 @@ export interface WriteMeta {
   loadedAt: string;
 }
 
-export interface Importer<R = Record<string, unknown>> {
+interface ImporterBase<R> {
   dataset: string;
   /** The schema of one line. */
   record: TSchema;
@@ -24,8 +30,23 @@ export interface Importer<R = Record<string, unknown>> {
   dateOf?(record: R): string;
   /** Checks across fields a schema cannot express; a message when the record is refused. */
   check?(record: R): string | null;
-  write(tx: Transaction<Database>, record: R, meta: WriteMeta): Promise<WriteOutcome>;
 }
+
+/**
+ * An importer either writes each record itself (records that touch several tables), or describes each as
+ * one revisioned row, which the import writes in batches.
+ */
+export type Importer<R = Record<string, unknown>> = ImporterBase<R> &
+  (
+    | {
+        write(tx: Transaction<Database>, record: R, meta: WriteMeta): Promise<WriteOutcome>;
+        revision?: never;
+      }
+    | { revision(record: R): RevisionWrite; write?: never }
+  );
+
+/** Records per batch of revisioned writes. */
+const BATCH = 2000;
 
 export class ImportError extends Error {
   constructor(
@@ -87,7 +108,11 @@ export async function importRecords<R>(
     lastDate: null,
   };
   const loadedAt = now.toISOString();
+  const count = (outcomes: WriteOutcome[]) => {
+    for (const outcome of outcomes) report[outcome] += 1;
+  };
   await db.transaction().execute(async (tx) => {
+    const batch = new RevisionBatch(tx);
     for await (const { line, value } of records) {
       if (!validate(value)) {
         const first = validate.errors?.[0];
@@ -95,15 +120,21 @@ export async function importRecords<R>(
       }
       const problem = importer.check?.(value as R);
       if (problem) throw new ImportError(source, line, problem);
-      const outcome = await importer.write(tx, value as R, { hash: contentHash(value), source, loadedAt });
+      const meta = { hash: contentHash(value), source, loadedAt };
+      if (importer.revision) {
+        batch.add(importer.revision(value as R), meta);
+        if (batch.size >= BATCH) count(await batch.flush());
+      } else {
+        count([await importer.write(tx, value as R, meta)]);
+      }
       report.lines += 1;
-      report[outcome] += 1;
       const date = importer.dateOf?.(value as R);
       if (date !== undefined) {
         if (report.firstDate === null || date < report.firstDate) report.firstDate = date;
         if (report.lastDate === null || date > report.lastDate) report.lastDate = date;
       }
     }
+    count(await batch.flush());
     if (report.inserted + report.revised > 0) await bumpVersion(tx, importer.dataset, loadedAt);
     if (file) {
       await tx

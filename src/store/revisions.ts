@@ -1,7 +1,7 @@
 // Revisioned writes: a record is identified by its key columns; loading it again with the same content
 // changes nothing, with other content it becomes a new revision and the old one stops being current.
 import { createHash } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 export type WriteOutcome = 'inserted' | 'revised' | 'unchanged';
@@ -22,7 +22,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-type RevisionedTable =
+export type RevisionedTable =
   | 'cot_records'
   | 'energy_series'
   | 'energy_observations'
@@ -66,6 +66,135 @@ export async function writeRevision(
     })
     .execute();
   return found ? 'revised' : 'inserted';
+}
+
+/** One record written as a revision: its table, its key columns and the row (key columns included). */
+export interface RevisionWrite {
+  table: RevisionedTable;
+  key: Record<string, string>;
+  row: Record<string, unknown>;
+}
+
+export interface RevisionMeta {
+  hash: string;
+  source: string;
+  loadedAt: string;
+}
+
+/** Keys per read of current rows, and bound values per INSERT: well inside both engines' limits. */
+const CHUNK = 500;
+const VALUES_PER_INSERT = 5000;
+
+type Dynamic = Kysely<Record<string, Record<string, unknown>>>;
+
+interface KeyState {
+  hash: string;
+  revision: number;
+  /** The stored current row, or the row of this batch that is current so far. */
+  id: number | null;
+  pending: Record<string, unknown> | null;
+}
+
+/**
+ * Revisioned writes of one transaction, written a batch at a time: per table one read of the current rows
+ * of the batch's keys, one update of the rows replaced and inserts of many rows per statement. Outcomes are
+ * those of writing the records one by one in order: a key twice in a batch gives two revisions.
+ */
+export class RevisionBatch {
+  private queue: { write: RevisionWrite; meta: RevisionMeta }[] = [];
+
+  constructor(private readonly db: Transaction<Database>) {}
+
+  get size(): number {
+    return this.queue.length;
+  }
+
+  add(write: RevisionWrite, meta: RevisionMeta): void {
+    this.queue.push({ write, meta });
+  }
+
+  /** Writes what was added since the last flush; the outcomes in the order added. */
+  async flush(): Promise<WriteOutcome[]> {
+    const queue = this.queue;
+    this.queue = [];
+    const outcomes = new Array<WriteOutcome>(queue.length);
+    const byTable = new Map<RevisionedTable, number[]>();
+    queue.forEach(({ write }, i) => {
+      const indices = byTable.get(write.table) ?? [];
+      indices.push(i);
+      byTable.set(write.table, indices);
+    });
+    for (const [table, indices] of byTable) {
+      const written = await this.writeTable(
+        table,
+        indices.map((i) => queue[i] as (typeof queue)[number]),
+      );
+      indices.forEach((queueIndex, i) => {
+        outcomes[queueIndex] = written[i] as WriteOutcome;
+      });
+    }
+    return outcomes;
+  }
+
+  private async writeTable(
+    table: RevisionedTable,
+    entries: { write: RevisionWrite; meta: RevisionMeta }[],
+  ): Promise<WriteOutcome[]> {
+    const columns = Object.keys((entries[0] as (typeof entries)[number]).write.key);
+    const keyText = (key: Record<string, unknown>) => JSON.stringify(columns.map((c) => key[c]));
+    const keys = new Map(entries.map(({ write }) => [keyText(write.key), write.key]));
+    const states = new Map<string, KeyState>();
+    for (const chunk of chunks([...keys.values()], CHUNK)) {
+      const refs = sql.join(columns.map((c) => sql.ref(c)));
+      const tuples = sql.join(chunk.map((key) => sql`(${sql.join(columns.map((c) => key[c]))})`));
+      const { rows } = await sql<
+        Record<string, unknown> & { id: number; content_hash: string; revision: number }
+      >`
+        SELECT id, content_hash, revision, ${refs} FROM ${sql.table(table)}
+        WHERE is_current = 1 AND (${refs}) IN (VALUES ${tuples})`.execute(this.db);
+      for (const row of rows) {
+        states.set(keyText(row), {
+          hash: row.content_hash,
+          revision: Number(row.revision),
+          id: Number(row.id),
+          pending: null,
+        });
+      }
+    }
+    const retired: number[] = [];
+    const inserts: Record<string, unknown>[] = [];
+    const outcomes = entries.map(({ write, meta }): WriteOutcome => {
+      const text = keyText(write.key);
+      const state = states.get(text);
+      if (state && state.hash === meta.hash) return 'unchanged';
+      if (state?.id != null) retired.push(state.id);
+      if (state?.pending) state.pending.is_current = 0;
+      const row = {
+        ...write.row,
+        content_hash: meta.hash,
+        revision: (state?.revision ?? 0) + 1,
+        is_current: 1,
+        source: meta.source,
+        loaded_at: meta.loadedAt,
+      };
+      inserts.push(row);
+      states.set(text, { hash: meta.hash, revision: row.revision, id: null, pending: row });
+      return state ? 'revised' : 'inserted';
+    });
+    const dyn = this.db as unknown as Dynamic;
+    for (const ids of chunks(retired, CHUNK)) {
+      await dyn.updateTable(table).set({ is_current: 0 }).where('id', 'in', ids).execute();
+    }
+    const perInsert = Math.floor(VALUES_PER_INSERT / Object.keys(inserts[0] ?? { one: 1 }).length);
+    for (const rows of chunks(inserts, perInsert)) await dyn.insertInto(table).values(rows).execute();
+    return outcomes;
+  }
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 /** Marks a dataset changed, inside the load's transaction, so that read caches drop what they hold. */

@@ -1,6 +1,5 @@
 // The cot interchange record: one report of one contract in one report family.
 import { type Static, Type } from 'typebox';
-import { writeRevision } from '../../store/revisions.js';
 import type { Importer } from '../import.js';
 import { DISAGGREGATED_CLASSES, LEGACY_CLASSES, P } from '../params.js';
 
@@ -41,14 +40,13 @@ export const cotImporter: Importer<CotRecordValue> = {
     }
     return null;
   },
-  write(tx, record, meta) {
+  revision(record) {
     const contractCode = record.contractCode.toUpperCase();
     const key = { report_family: record.report, contract_code: contractCode, report_date: record.reportDate };
-    return writeRevision(
-      tx,
-      'cot_records',
+    return {
+      table: 'cot_records',
       key,
-      {
+      row: {
         ...key,
         market_name: record.marketName,
         exchange_code: record.exchangeCode,
@@ -56,7 +54,6 @@ export const cotImporter: Importer<CotRecordValue> = {
         open_interest: record.openInterest,
         positions: JSON.stringify(record.positions),
       },
-      meta,
-    );
+    };
   },
 };

@@ -1,6 +1,5 @@
 // cpi interchange records: the item hierarchy, monthly index levels, relative importance, releases.
 import { type Static, Type } from 'typebox';
-import { writeRevision } from '../../store/revisions.js';
 import type { Importer } from '../import.js';
 
 const Code = Type.String({ pattern: '^[A-Z0-9]{2,12}$' });
@@ -72,7 +71,7 @@ export const cpiImporter: Importer<CpiRecordValue> = {
     if (record.type === 'weight') return `${record.weightsPeriod}-01`;
     return undefined as unknown as string;
   },
-  write(tx, record, meta) {
+  revision(record) {
     switch (record.type) {
       case 'item': {
         const key = { item_code: record.code };
@@ -83,15 +82,15 @@ export const cpiImporter: Importer<CpiRecordValue> = {
           parent: record.parent,
           sort_sequence: record.sortSequence,
         };
-        return writeRevision(tx, 'cpi_items', key, row, meta);
+        return { table: 'cpi_items', key, row };
       }
       case 'index': {
         const key = { item_code: record.code, seasonal: record.seasonal, period: record.period };
-        return writeRevision(tx, 'cpi_index', key, { ...key, value: record.value }, meta);
+        return { table: 'cpi_index', key, row: { ...key, value: record.value } };
       }
       case 'weight': {
         const key = { item_code: record.code, weights_period: record.weightsPeriod };
-        return writeRevision(tx, 'cpi_weights', key, { ...key, weight: record.weight }, meta);
+        return { table: 'cpi_weights', key, row: { ...key, weight: record.weight } };
       }
       case 'series': {
         const key = { series_id: record.id };
@@ -103,7 +102,7 @@ export const cpiImporter: Importer<CpiRecordValue> = {
           first_period: record.firstPeriod,
           last_period: record.lastPeriod,
         };
-        return writeRevision(tx, 'cpi_series', key, row, meta);
+        return { table: 'cpi_series', key, row };
       }
       case 'release': {
         const key = { period: record.period };
@@ -113,7 +112,7 @@ export const cpiImporter: Importer<CpiRecordValue> = {
           next_period: record.nextPeriod,
           next_release_at: record.nextReleaseAt,
         };
-        return writeRevision(tx, 'cpi_releases', key, row, meta);
+        return { table: 'cpi_releases', key, row };
       }
     }
   },

@@ -1,6 +1,5 @@
 // energy-inventories interchange records: series descriptions, weekly observations, report calendars.
 import { type Static, Type } from 'typebox';
-import { writeRevision } from '../../store/revisions.js';
 import type { Importer } from '../import.js';
 
 const SeriesId = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' });
@@ -48,7 +47,7 @@ export const energyImporter: Importer<EnergyRecordValue> = {
   dateOf(record) {
     return record.type === 'series' ? (undefined as unknown as string) : record.weekEnding;
   },
-  write(tx, record, meta) {
+  revision(record) {
     switch (record.type) {
       case 'series': {
         const key = { series_id: record.series };
@@ -60,11 +59,11 @@ export const energyImporter: Importer<EnergyRecordValue> = {
           unit: record.unit,
           position: record.position,
         };
-        return writeRevision(tx, 'energy_series', key, row, meta);
+        return { table: 'energy_series', key, row };
       }
       case 'observation': {
         const key = { series_id: record.series, week_ending: record.weekEnding };
-        return writeRevision(tx, 'energy_observations', key, { ...key, value: record.value }, meta);
+        return { table: 'energy_observations', key, row: { ...key, value: record.value } };
       }
       case 'report': {
         const key = { report: record.report, week_ending: record.weekEnding };
@@ -76,7 +75,7 @@ export const energyImporter: Importer<EnergyRecordValue> = {
           next_release_at: record.nextReleaseAt,
           next_release_holiday: record.nextReleaseHoliday ? 1 : 0,
         };
-        return writeRevision(tx, 'energy_reports', key, row, meta);
+        return { table: 'energy_reports', key, row };
       }
     }
   },

@@ -1,8 +1,10 @@
 // kpis-guidance interchange records: metric definitions, and facts (reported KPIs or guidance) with the
 // evidence that cites them. A fact restated later becomes a new revision that supersedes the earlier one.
 import { createHash } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import { Type } from 'typebox';
 import { canonicalJson, type WriteOutcome } from '../../store/revisions.js';
+import type { Database } from '../../store/schema.js';
 import { CompanyFields, type CompanyRecord, upsertCompany } from '../companies.js';
 import type { Importer } from '../import.js';
 import { P } from '../params.js';
@@ -121,7 +123,7 @@ export function seriesKey(metricId: string, basis: string, dimensions: Record<st
 }
 
 async function writeFact(
-  tx: Parameters<Importer<FactRecord>['write']>[0],
+  tx: Transaction<Database>,
   record: FactRecord,
   meta: { hash: string; source: string; loadedAt: string },
 ): Promise<WriteOutcome> {
