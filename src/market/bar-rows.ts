@@ -58,10 +58,10 @@ interface Block {
   offsets: Int32Array;
 }
 
-/** Written rows held at once, in characters (one byte each: the text is ASCII unless a field name is not). */
+/** Written rows held at once, in bytes (the text is one byte a character unless a field name is not ASCII). */
 const BLOCK_BUDGET = 64 * 1024 * 1024;
 
-/** Blocks by series and columns, least recently used first, within a budget of characters. */
+/** Blocks by series and columns, least recently used first, within a budget of bytes. */
 export class BlockCache {
   private readonly blocks = new Map<string, Block>();
   private readonly seriesIds = new WeakMap<readonly Bar[], number>();
