@@ -1,9 +1,12 @@
-// quarry serve [--demo]: the HTTP server. Stops cleanly on SIGINT/SIGTERM, flushing buffered usage.
+// quarry serve [--demo]: the HTTP server, with WAL checkpoints of the embedded store on a worker thread.
+// Stops cleanly on SIGINT/SIGTERM, flushing buffered usage.
 import { createAccount } from '../accounts/accounts.js';
 import { createKey } from '../accounts/keys.js';
 import { buildApp } from '../app/build.js';
 import type { Config } from '../app/config.js';
 import type { Deps } from '../app/deps.js';
+import { Checkpointer } from '../store/checkpointer.js';
+import { sqlitePath } from '../store/engine.js';
 import { parse } from './args.js';
 import { loadBundledData } from './bundled.js';
 
@@ -11,6 +14,13 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
   const { values } = parse(argv, { demo: { type: 'boolean' } }, []);
   if (values.demo) await prepareDemo(deps);
   const app = await buildApp(config, deps);
+  const { store } = deps;
+  const checkpoints =
+    store.engine === 'sqlite'
+      ? Checkpointer.start(store.sqlite, sqlitePath(config.dataDir), (message) =>
+          app.log.warn({ message }, 'background WAL checkpoint failed'),
+        )
+      : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -18,6 +28,7 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
     stopping = true;
     app.log.info({ signal }, 'stopping');
     await app.close();
+    await checkpoints?.stop();
     await deps.close();
     process.exit(0);
   };
