@@ -3,23 +3,19 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../app/deps.js';
 import { responses } from '../../app/responses.js';
-import { Nullable } from '../../datasets/envelope.js';
 import { type DataRequest, data, dataUnits, normaliseData } from '../data.js';
 import { StoredProvider } from '../providers/stored.js';
 import { type RouteInput, tickersByFields } from './request.js';
+import { FieldErrors, FieldsAnswered, ItemError, ItemHead } from './schemas.js';
 
 const Item = Type.Object({
-  input: Type.String(),
-  status: Type.String({ description: 'ok, partial (some fields have errors) or error' }),
-  resolved: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  ...ItemHead,
   values: Type.Optional(
     Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Null()]), {
       description: 'Keyed by the field as sent.',
     }),
   ),
-  errors: Type.Optional(
-    Type.Record(Type.String(), Type.Object({ code: Type.String(), message: Type.String() })),
-  ),
+  errors: FieldErrors,
   currencies: Type.Optional(
     Type.Record(Type.String(), Type.String(), { description: 'Values not in the price currency.' }),
   ),
@@ -29,25 +25,13 @@ const Item = Type.Object({
   derived: Type.Optional(
     Type.Array(Type.String(), { description: 'Fields whose value is the full year less Q1 to Q3.' }),
   ),
-  error: Type.Optional(
-    Type.Object({
-      code: Type.String({ description: 'not_found, or timeout when not ready within 12 seconds' }),
-      message: Type.String(),
-    }),
-  ),
+  error: ItemError('not_found, or timeout when not ready within 12 seconds'),
 });
 
 export const DataResponse = Type.Object({
   access: Type.String(),
   period: Type.String(),
-  fields: Type.Array(
-    Type.Object({
-      input: Type.String(),
-      id: Nullable(Type.String()),
-      alias: Nullable(Type.String()),
-      unit: Nullable(Type.String()),
-    }),
-  ),
+  fields: FieldsAnswered,
   items: Type.Array(Item),
 });
 

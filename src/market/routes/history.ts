@@ -3,31 +3,22 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../app/deps.js';
 import { responses } from '../../app/responses.js';
-import { Nullable } from '../../datasets/envelope.js';
 import { historyJson } from '../bar-rows.js';
 import { history } from '../history.js';
 import { type HistoryRequest, historyUnits, normalise, PERIODS } from '../history-request.js';
 import { StoredProvider } from '../providers/stored.js';
 import { type RouteInput, tickersByFields } from './request.js';
+import { FieldErrors, FieldsAnswered, ItemError, ItemHead } from './schemas.js';
 
 const Item = Type.Object({
-  input: Type.String(),
-  status: Type.String({ description: 'ok, partial (some fields have errors) or error' }),
-  resolved: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  ...ItemHead,
   rows: Type.Optional(
     Type.Array(Type.Object({ date: Type.String() }, { additionalProperties: true }), {
       description: 'Oldest first: date plus one member per requested field, keyed as sent.',
     }),
   ),
-  errors: Type.Optional(
-    Type.Record(Type.String(), Type.Object({ code: Type.String(), message: Type.String() })),
-  ),
-  error: Type.Optional(
-    Type.Object({
-      code: Type.String({ description: 'not_found, or timeout when not ready within 12 seconds' }),
-      message: Type.String(),
-    }),
-  ),
+  errors: FieldErrors,
+  error: ItemError('not_found, or timeout when not ready within 12 seconds'),
   derived: Type.Optional(
     Type.Array(Type.String(), {
       description: 'Dates whose statement values are the full year less Q1 to Q3.',
@@ -46,14 +37,7 @@ export const HistoryResponse = Type.Object({
   period: Type.String(),
   start: Type.String(),
   end: Type.String(),
-  fields: Type.Array(
-    Type.Object({
-      input: Type.String(),
-      id: Nullable(Type.String()),
-      alias: Nullable(Type.String()),
-      unit: Nullable(Type.String()),
-    }),
-  ),
+  fields: FieldsAnswered,
   items: Type.Array(Item),
 });
 

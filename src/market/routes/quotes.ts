@@ -8,6 +8,7 @@ import { Nullable } from '../../datasets/envelope.js';
 import { StoredProvider } from '../providers/stored.js';
 import { quoteItems, uniqueInputs } from '../quotes.js';
 import type { RouteInput } from './request.js';
+import { ItemError } from './schemas.js';
 
 export const MAX_QUOTE_TICKERS = 100;
 
@@ -48,12 +49,7 @@ const QuoteItem = Type.Object({
       ),
     }),
   ),
-  error: Type.Optional(
-    Type.Object({
-      code: Type.String({ description: 'not_found, not_applicable or timeout' }),
-      message: Type.String(),
-    }),
-  ),
+  error: ItemError('not_found'),
 });
 
 export const QuotesResponse = Type.Object({ access: Type.String(), items: Type.Array(QuoteItem) });
