@@ -3,6 +3,7 @@
 // history call, so the text of a cached daily series is written once per set of columns and each later
 // call takes the slice of it that its dates cover.
 import type { Bar } from './providers/provider.js';
+import { scalePrice } from './quotes.js';
 
 export type BarColumnName = Exclude<keyof Bar, 'date'>;
 
@@ -46,7 +47,7 @@ function rowOf(bar: Bar, columns: readonly BarColumn[], factor: number) {
   const row: Record<string, string | number | null> = { date: bar.date };
   for (const { input, column, scaled } of columns) {
     const value = bar[column];
-    row[input] = scaled && factor !== 1 && value !== null ? Math.round(value * factor * 1e6) / 1e6 : value;
+    row[input] = scaled && value !== null ? scalePrice(value, factor) : value;
   }
   return row;
 }

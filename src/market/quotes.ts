@@ -13,8 +13,11 @@ export function inPriceCurrency(
   value: number | string | null | undefined,
   resolved: Resolved,
 ): number | null {
-  if (typeof value !== 'number') return null;
-  const factor = resolved.priceFactor ?? 1;
+  return typeof value === 'number' ? scalePrice(value, resolved.priceFactor ?? 1) : null;
+}
+
+/** A main-unit price times a listing's factor (100 for pence), to six decimals as prices are published. */
+export function scalePrice(value: number, factor: number): number {
   return factor === 1 ? value : Math.round(value * factor * 1e6) / 1e6;
 }
 
