@@ -36,36 +36,20 @@ export type RevisionedTable =
   | 'exec_pay';
 
 /**
- * Writes `row` (without the revision columns) under `key`. The key columns must be part of `row`.
+ * Writes `row` (without the revision columns) under `key`, at once: a batch of one. The key columns must be
+ * part of `row`.
  */
 export async function writeRevision(
   db: Kysely<Database> | Transaction<Database>,
   table: RevisionedTable,
   key: Record<string, string>,
   row: Record<string, unknown>,
-  meta: { hash: string; source: string; loadedAt: string },
+  meta: RevisionMeta,
 ): Promise<WriteOutcome> {
-  // Dynamic table and key columns: typed access would need one copy of this function per table.
-  const dyn = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-  let current = dyn.selectFrom(table).select(['id', 'content_hash', 'revision']).where('is_current', '=', 1);
-  for (const [column, value] of Object.entries(key)) current = current.where(column, '=', value);
-  const found = (await current.executeTakeFirst()) as
-    | { id: number; content_hash: string; revision: number }
-    | undefined;
-  if (found && found.content_hash === meta.hash) return 'unchanged';
-  if (found) await dyn.updateTable(table).set({ is_current: 0 }).where('id', '=', found.id).execute();
-  await dyn
-    .insertInto(table)
-    .values({
-      ...row,
-      content_hash: meta.hash,
-      revision: (found?.revision ?? 0) + 1,
-      is_current: 1,
-      source: meta.source,
-      loaded_at: meta.loadedAt,
-    })
-    .execute();
-  return found ? 'revised' : 'inserted';
+  const batch = new RevisionBatch(db);
+  batch.add({ table, key, row }, meta);
+  const [outcome] = await batch.flush();
+  return outcome as WriteOutcome;
 }
 
 /** One record written as a revision: its table, its key columns and the row (key columns included). */
@@ -103,7 +87,7 @@ interface KeyState {
 export class RevisionBatch {
   private queue: { write: RevisionWrite; meta: RevisionMeta }[] = [];
 
-  constructor(private readonly db: Transaction<Database>) {}
+  constructor(private readonly db: Kysely<Database> | Transaction<Database>) {}
 
   get size(): number {
     return this.queue.length;
