@@ -1,13 +1,14 @@
 // Route-level hooks, attached at registration from each route's declared meta, so a route pays only for
 // what it declares: the DATA_API_ENABLED switch, key authentication, parameter checks, metering.
-import type { RouteOptions } from 'fastify';
+import type { FastifyRequest, RouteOptions } from 'fastify';
+import type { Principal } from '../accounts/keys.js';
 import { authenticateDatasets, authenticateMarket, type PrincipalCache } from './auth.js';
 import type { Config } from './config.js';
 import type { RouteMeta } from './context.js';
 import type { Deps } from './deps.js';
 import { AppError } from './errors.js';
 import { charge, chargeUnits, settle } from './metering.js';
-import { andThen, requestHook, sendHook } from './steps.js';
+import { andThen, type MaybePromise, requestHook, sendHook } from './steps.js';
 import { checkRawQuery } from './validation.js';
 
 export interface HookContext {
@@ -41,16 +42,18 @@ export function attachHooks(
   }
   // The raw query is checked in onRequest, after the key: a caller learns of a bad key before bad input.
   const strict = meta.strictQuery === true;
+  const admit = (authenticate: (request: FastifyRequest) => MaybePromise<Principal>) =>
+    requestHook((request) =>
+      andThen(authenticate(request), (principal) => {
+        request.meter.principal = principal;
+        if (strict) checkRawQuery(request.query as Record<string, unknown>);
+      }),
+    );
   if (meta.keyed) {
     append(
       route,
       'onRequest',
-      requestHook((request) =>
-        andThen(authenticateDatasets(request, principals, deps.clock()), (principal) => {
-          request.meter.principal = principal;
-          if (strict) checkRawQuery(request.query as Record<string, unknown>);
-        }),
-      ),
+      admit((request) => authenticateDatasets(request, principals, deps.clock())),
     );
     append(
       route,
@@ -68,12 +71,7 @@ export function attachHooks(
     append(
       route,
       'onRequest',
-      requestHook((request) =>
-        andThen(authenticateMarket(request, principals), (principal) => {
-          request.meter.principal = principal;
-          if (strict) checkRawQuery(request.query as Record<string, unknown>);
-        }),
-      ),
+      admit((request) => authenticateMarket(request, principals)),
     );
     append(
       route,
