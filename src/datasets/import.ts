@@ -10,17 +10,15 @@ import {
   bumpVersion,
   contentHash,
   RevisionBatch,
+  type RevisionMeta,
   type RevisionWrite,
   type WriteOutcome,
 } from '../store/revisions.js';
 import type { Database } from '../store/schema.js';
 import { forget } from './read-cache.js';
 
-export interface WriteMeta {
-  hash: string;
-  source: string;
-  loadedAt: string;
-}
+/** What every written record carries: its content hash, the file it came from and when it was loaded. */
+export type WriteMeta = RevisionMeta;
 
 interface ImporterBase<R> {
   dataset: string;

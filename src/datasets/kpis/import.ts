@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { canonicalJson, type WriteOutcome } from '../../store/revisions.js';
 import type { Database } from '../../store/schema.js';
 import { CompanyFields, type CompanyRecord, upsertCompany } from '../companies.js';
-import type { Importer } from '../import.js';
+import type { Importer, WriteMeta } from '../import.js';
 import { P } from '../params.js';
 
 const Day = Type.String({ format: 'date' });
@@ -125,7 +125,7 @@ export function seriesKey(metricId: string, basis: string, dimensions: Record<st
 async function writeFact(
   tx: Transaction<Database>,
   record: FactRecord,
-  meta: { hash: string; source: string; loadedAt: string },
+  meta: WriteMeta,
 ): Promise<WriteOutcome> {
   await upsertCompany(tx, record, meta.loadedAt);
   const series = seriesKey(record.metricId, record.basis, record.dimensions);
