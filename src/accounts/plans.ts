@@ -1,4 +1,5 @@
 // Plans of the stored-datasets API and the limits each grants (spec: Plans, Limits).
+import { isoTime } from '../store/iso-time.js';
 export const PLAN_IDS = ['none', 'basic', 'desk', 'enterprise'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 export const PAID_PLANS: readonly PlanId[] = ['basic', 'desk', 'enterprise'];
@@ -46,5 +47,5 @@ export function isMarketPlan(value: string): value is MarketPlan {
 
 /** A plan is active when it is a paid plan whose end, if any, is still ahead. */
 export function planActive(plan: PlanId, endsAt: string | null, now: Date): boolean {
-  return plan !== 'none' && (endsAt === null || endsAt > now.toISOString());
+  return plan !== 'none' && (endsAt === null || endsAt > isoTime(now));
 }

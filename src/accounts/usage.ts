@@ -15,7 +15,8 @@ export interface UsageEntry {
 }
 
 export class UsageBuffer {
-  private pending = new Map<string, UsageEntry>();
+  /** Entries by account: an account uses a handful of datasets and call types between two flushes. */
+  private pending = new Map<string, UsageEntry[]>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -25,21 +26,24 @@ export class UsageBuffer {
   }
 
   record(entry: UsageEntry): void {
-    const key = `${entry.accountId}\u0000${entry.periodStart}\u0000${entry.dataset}\u0000${entry.callType}`;
-    const found = this.pending.get(key);
+    const entries = this.pending.get(entry.accountId);
+    const found = entries?.find(
+      (e) =>
+        e.periodStart === entry.periodStart && e.dataset === entry.dataset && e.callType === entry.callType,
+    );
     if (found) {
       found.calls += entry.calls;
       found.credits += entry.credits;
+    } else if (entries) {
+      entries.push({ ...entry });
     } else {
-      this.pending.set(key, { ...entry });
+      this.pending.set(entry.accountId, [{ ...entry }]);
     }
   }
 
   /** Entries not yet written, for an account's period. */
   unflushed(accountId: string, periodStart: string): UsageEntry[] {
-    return [...this.pending.values()].filter(
-      (e) => e.accountId === accountId && e.periodStart === periodStart,
-    );
+    return (this.pending.get(accountId) ?? []).filter((e) => e.periodStart === periodStart);
   }
 
   flush(): Promise<void> {
@@ -51,7 +55,7 @@ export class UsageBuffer {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
-    const rows: UsageTable[] = [...batch.values()].map((e) => ({
+    const rows: UsageTable[] = [...batch.values()].flat().map((e) => ({
       account_id: e.accountId,
       period_start: e.periodStart,
       dataset: e.dataset,
@@ -72,7 +76,7 @@ export class UsageBuffer {
         .execute();
     } catch (error) {
       // Keep the counts for the next try.
-      for (const entry of batch.values()) this.record(entry);
+      for (const entry of [...batch.values()].flat()) this.record(entry);
       throw error;
     }
   }

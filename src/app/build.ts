@@ -1,5 +1,6 @@
 // buildApp: the one way the server, the CLI, the tests and the benchmarks make the HTTP app.
 import Fastify, {
+  type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
@@ -24,8 +25,12 @@ import { OpenApiCollector } from './openapi.js';
 import { compile, describeError } from './validation.js';
 
 export async function buildApp(config: Config, deps: Deps): Promise<FastifyInstance> {
+  const accessLines = ['info', 'debug', 'trace'].includes(config.logLevel);
   const app = Fastify({
     logger: { level: config.logLevel },
+    // Above info no line is written per request, so a request logs through the server's logger rather
+    // than a child made for it; the few lines then written carry the request id themselves.
+    ...(accessLines ? {} : { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
     // One access line per response from our own onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
@@ -54,7 +59,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     reply.header('x-request-id', request.id);
     done();
   });
-  if (['info', 'debug', 'trace'].includes(config.logLevel)) {
+  if (accessLines) {
     app.addHook('onResponse', (request, reply, done) => {
       request.log.info(
         { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },

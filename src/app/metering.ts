@@ -1,10 +1,12 @@
 // Metering of keyed stored-datasets calls: per-minute credit limit, the charge before the handler runs,
 // the refund of a call that failed with a server error, and the credit headers on every keyed response.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../accounts/keys.js';
+import type { Price } from '../datasets/pricing.js';
 import type { Meter, RouteMeta } from './context.js';
 import type { Deps } from './deps.js';
 import { AppError } from './errors.js';
-import type { MaybePromise } from './steps.js';
+import { andThen, type MaybePromise } from './steps.js';
 
 const MINUTE = 60_000;
 
@@ -27,24 +29,35 @@ export function retryAfterSeconds(resetMs: number): number {
 }
 
 /** Charges the route's price to the caller's account, or throws 429 / 402 having charged nothing. */
-export async function charge(deps: Deps, meta: RouteMeta, request: FastifyRequest): Promise<void> {
+export function charge(deps: Deps, meta: RouteMeta, request: FastifyRequest): MaybePromise<void> {
   const { principal } = request.meter;
   if (!meta.price || !principal) return;
   const price = meta.price(request.query as Record<string, unknown>);
   if (price.credits === 0) return;
-
-  const { account, key } = principal;
+  const { account } = principal;
   const perMinute = account.limits.creditsPerMinute;
-  const hit = await deps.counters.hit(`credits:${account.id}`, price.credits, perMinute, MINUTE);
-  request.meter.rate = { limit: perMinute, remaining: perMinute - hit.used, resetMs: hit.resetMs };
-  if (!hit.allowed) {
-    throw new AppError(
-      'rate_limited',
-      `This call costs ${price.credits} credits and ${hit.used} of the ${perMinute} credits per minute of the ${account.plan} plan are spent; retry after the window resets.`,
-      { 'retry-after': String(retryAfterSeconds(hit.resetMs)) },
-    );
-  }
+  const counted = deps.counters.hit(`credits:${account.id}`, price.credits, perMinute, MINUTE);
+  return andThen(counted, (hit) => {
+    request.meter.rate = { limit: perMinute, remaining: perMinute - hit.used, resetMs: hit.resetMs };
+    if (!hit.allowed) {
+      throw new AppError(
+        'rate_limited',
+        `This call costs ${price.credits} credits and ${hit.used} of the ${perMinute} credits per minute of the ${account.plan} plan are spent; retry after the window resets.`,
+        { 'retry-after': String(retryAfterSeconds(hit.resetMs)) },
+      );
+    }
+    return debit(deps, meta, request, principal, price);
+  });
+}
 
+/** Takes the credits from the balance, after the per-minute limit has counted them. */
+async function debit(
+  deps: Deps,
+  meta: RouteMeta,
+  request: FastifyRequest,
+  { account, key }: Principal,
+  price: Price,
+): Promise<void> {
   const outcome = await deps.credits.charge({
     accountId: account.id,
     amount: price.credits,
@@ -54,21 +67,18 @@ export async function charge(deps: Deps, meta: RouteMeta, request: FastifyReques
     operation: meta.operationId,
     now: deps.clock(),
   });
-  request.meter.balance = outcome.balance;
+  const { meter } = request;
+  meter.balance = outcome.balance;
   if (!outcome.ok) {
     await deps.counters.release(`credits:${account.id}`, price.credits, MINUTE);
-    request.meter.rate.remaining += price.credits;
+    if (meter.rate) meter.rate.remaining += price.credits;
     throw new AppError(
       'insufficient_credits',
       `This call costs ${price.credits} credits and ${outcome.balance} remain until ${outcome.periodEnd}.`,
     );
   }
-  request.meter.cost = price.credits;
-  request.meter.charged = {
-    amount: price.credits,
-    periodStart: outcome.periodStart,
-    callType: price.callType,
-  };
+  meter.cost = price.credits;
+  meter.charged = { amount: price.credits, periodStart: outcome.periodStart, callType: price.callType };
   if (meta.dataset) {
     deps.usage.record({
       accountId: account.id,

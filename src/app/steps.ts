@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export type MaybePromise<T> = T | Promise<T>;
 
 /** Applies `next` to a value now, or once its promise settles. */
-export function andThen<T, U>(value: MaybePromise<T>, next: (value: T) => U): MaybePromise<U> {
+export function andThen<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>): MaybePromise<U> {
   return value instanceof Promise ? value.then(next) : next(value);
 }
 

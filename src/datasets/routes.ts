@@ -1,12 +1,13 @@
 // Registers the eleven keyed dataset routes from their definitions.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../app/deps.js';
-import { KEYED_STATUSES, responses } from '../app/responses.js';
+import { JsonBytes, KEYED_STATUSES, responses } from '../app/responses.js';
 import { Envelope } from './envelope.js';
 import { OPERATIONS } from './operations.js';
 
 export function registerDatasetRoutes(app: FastifyInstance, deps: Deps): void {
   for (const op of OPERATIONS) {
+    const json = new JsonBytes();
     app.get(op.url, {
       schema: {
         ...(op.params ? { params: op.params } : {}),
@@ -28,11 +29,13 @@ export function registerDatasetRoutes(app: FastifyInstance, deps: Deps): void {
           ...(op.refine ? { refine: op.refine } : {}),
         },
       },
-      handler: (request) =>
-        op.read(deps, {
+      handler: async (request, reply) => {
+        const payload = await op.read(deps, {
           params: (request.params ?? {}) as Record<string, unknown>,
           query: request.query as Record<string, unknown>,
-        }),
+        });
+        return json.send(reply, payload);
+      },
     });
   }
 }

@@ -1,5 +1,6 @@
 // Windowed counters behind one interface: in-process by default, Redis when REDIS_URL is set, so that
 // every server process shares the same per-minute and per-hour limits.
+import type { MaybePromise } from '../app/steps.js';
 import { MemoryCounters } from './memory.js';
 import { RedisCounters } from './redis.js';
 
@@ -14,9 +15,9 @@ export interface Hit {
 export interface Counters {
   /**
    * Adds `amount` to the fixed window of `windowMs` that holds now, unless that would pass `limit`;
-   * a refused hit adds nothing.
+   * a refused hit adds nothing. In-process counters answer at once.
    */
-  hit(key: string, amount: number, limit: number, windowMs: number): Promise<Hit>;
+  hit(key: string, amount: number, limit: number, windowMs: number): MaybePromise<Hit>;
   /** Takes back an amount added in the current window (a charge that did not go through). */
   release(key: string, amount: number, windowMs: number): Promise<void>;
   close(): Promise<void>;

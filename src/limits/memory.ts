@@ -15,7 +15,7 @@ export class MemoryCounters implements Counters {
     this.sweeper.unref();
   }
 
-  async hit(key: string, amount: number, limit: number, windowMs: number): Promise<Hit> {
+  hit(key: string, amount: number, limit: number, windowMs: number): Hit {
     const { index, resetMs } = windowOf(this.clock(), windowMs);
     const slotKey = `${windowMs}:${key}`;
     let slot = this.slots.get(slotKey);

@@ -4,9 +4,11 @@
 import type SQLite from 'better-sqlite3';
 import { periodContaining } from '../accounts/periods.js';
 import type { BalanceState, ChargeInput, ChargeOutcome, CreditStore, RefundInput } from './credits.js';
+import { isoTime } from './iso-time.js';
 
 const LEDGER_COLUMNS =
   'account_id, period_start, kind, amount, balance_after, request_id, key_id, operation, created_at';
+const COLUMN_COUNT = 9;
 /** 9 columns x 100 rows stays well under SQLite's limit of bound parameters. */
 const MAX_ROWS_PER_INSERT = 100;
 
@@ -56,7 +58,8 @@ export class SqliteCredits implements CreditStore {
 
     this.chargeBatch = db.transaction((inputs: ChargeInput[]) => {
       const accounts = new Map<string, AccountRow & { charged: number }>();
-      const entries: LedgerValues[] = [];
+      // The ledger rows' values one row after another, in LEDGER_COLUMNS order.
+      const values: LedgerValues[number][] = [];
       const outcomes = inputs.map((input): ChargeOutcome | null => {
         let row = accounts.get(input.accountId);
         if (!row) {
@@ -65,26 +68,30 @@ export class SqliteCredits implements CreditStore {
           row = { ...current, charged: 0 };
           accounts.set(input.accountId, row);
         }
-        if (row.balance < input.amount) return { ok: false, ...state(row) };
-        row.balance -= input.amount;
-        row.charged += input.amount;
-        entries.push([
-          input.accountId,
-          row.period_start,
-          'charge',
-          -input.amount,
-          row.balance,
-          input.requestId,
-          input.keyId,
-          input.operation,
-          input.now.toISOString(),
-        ]);
-        return { ok: true, ...state(row) };
+        const ok = row.balance >= input.amount;
+        if (ok) {
+          row.balance -= input.amount;
+          row.charged += input.amount;
+          values.push(
+            input.accountId,
+            row.period_start,
+            'charge',
+            -input.amount,
+            row.balance,
+            input.requestId,
+            input.keyId,
+            input.operation,
+            isoTime(input.now),
+          );
+        }
+        return { ok, balance: row.balance, periodStart: row.period_start, periodEnd: row.period_end };
       });
       for (const [id, row] of accounts) if (row.charged > 0) this.debit.run(row.charged, row.charged, id);
-      for (let i = 0; i < entries.length; i += MAX_ROWS_PER_INSERT) {
-        const chunk = entries.slice(i, i + MAX_ROWS_PER_INSERT);
-        this.insertMany(db, chunk.length).run(chunk.flat());
+      const perInsert = MAX_ROWS_PER_INSERT * COLUMN_COUNT;
+      for (let i = 0; i < values.length; i += perInsert) {
+        const chunk =
+          values.length - i > perInsert ? values.slice(i, i + perInsert) : i ? values.slice(i) : values;
+        this.insertMany(db, chunk.length / COLUMN_COUNT).run(chunk);
       }
       return outcomes;
     }).immediate;
@@ -102,7 +109,7 @@ export class SqliteCredits implements CreditStore {
         input.requestId,
         input.keyId,
         input.operation,
-        input.now.toISOString(),
+        isoTime(input.now),
       );
       return row.balance;
     }).immediate;
@@ -128,20 +135,10 @@ export class SqliteCredits implements CreditStore {
   private current(accountId: string, allowance: number, now: Date): AccountRow | null {
     const row = this.select.get(accountId);
     if (!row) return null;
-    if (now.toISOString() < row.period_end) return row;
+    if (isoTime(now) < row.period_end) return row;
     const period = periodContaining(now);
     this.open.run(period.start, period.end, allowance, allowance, accountId);
-    this.write.run(
-      accountId,
-      period.start,
-      'grant',
-      allowance,
-      allowance,
-      null,
-      null,
-      null,
-      now.toISOString(),
-    );
+    this.write.run(accountId, period.start, 'grant', allowance, allowance, null, null, null, isoTime(now));
     return { balance: allowance, period_start: period.start, period_end: period.end };
   }
 
@@ -177,7 +174,7 @@ export class SqliteCredits implements CreditStore {
 
   async balance(accountId: string, allowance: number, now: Date): Promise<BalanceState | null> {
     const row = this.select.get(accountId);
-    if (row && now.toISOString() < row.period_end) return state(row);
+    if (row && isoTime(now) < row.period_end) return state(row);
     return this.balanceTx(accountId, allowance, now);
   }
 }
