@@ -2,8 +2,11 @@
 // bytes, measured with autocannon in the same run. Each server runs in its own process; autocannon runs here.
 // Both servers are warmed, then measured in alternating rounds so that a slow spell of a shared machine
 // lands on both; the ratio reported is the median of the rounds' ratios.
+// BENCH_PIN=1 (two or more cores, taskset from util-linux) runs each server on core 0 and autocannon on
+// core 1; by default the scheduler places them (docs/adr/004 compares the two).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { createAccount, setContract } from '../dist/accounts/accounts.js';
@@ -13,10 +16,26 @@ import { createDeps } from '../dist/app/deps.js';
 import { start } from './process.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARM_UP = 3;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUTE = process.env.BENCH_ROUTE ?? '/v1/macro/cpi';
+
+const PIN = process.env.BENCH_PIN === '1' && availableParallelism() >= 2 && hasTaskset();
+
+function hasTaskset() {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Binds every thread of process `pid` (and the threads it starts later) to one core. */
+function pin(pid, core) {
+  execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
+}
 
 function measure(url, headers, duration = DURATION) {
   return new Promise((resolve, reject) => {
@@ -65,6 +84,11 @@ if (sample.status !== 200) throw new Error(`${ROUTE} answered ${sample.status}: 
 const body = await sample.text();
 
 const raw = await start(['bench/raw-server.js'], { BENCH_BODY: body }, /listening (\d+)/);
+if (PIN) {
+  pin(quarry.child.pid, 0);
+  pin(raw.child.pid, 0);
+  pin(process.pid, 1);
+}
 try {
   const rawUrl = `http://127.0.0.1:${raw.port}/`;
   await measure(rawUrl, {}, WARM_UP);
@@ -82,7 +106,8 @@ try {
   console.log(
     `ratio of requests/s: median ${median(ratios).toFixed(2)} of ${ratios.map((r) => r.toFixed(2)).join(', ')} ` +
       `(target >= 0.6); keyed p99 at most ${p99} ms (target <= 10) at ${CONNECTIONS} connections, ` +
-      `${ROUNDS} rounds of ${DURATION} s, body ${body.length} bytes`,
+      `${ROUNDS} rounds of ${DURATION} s, body ${body.length} bytes, ` +
+      (PIN ? 'servers on core 0 and autocannon on core 1' : 'placement left to the scheduler'),
   );
 } finally {
   raw.child.kill();

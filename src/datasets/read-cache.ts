@@ -2,6 +2,7 @@
 // second per dataset, so a load made elsewhere (the CLI, another process) reaches every server within about
 // a second, a load made in this process at once, and a busy board route answers from memory.
 import type { Deps } from '../app/deps.js';
+import type { MaybePromise } from '../app/steps.js';
 
 const VERSION_TTL_MS = 1000;
 const MAX_ENTRIES = 1000;
@@ -25,7 +26,8 @@ export function forget(db: object, dataset: string): void {
   }
 }
 
-async function currentVersion(deps: Deps, dataset: string, cache: DatasetCache): Promise<number> {
+/** The dataset's version: the one held while it is fresh (no promise), else a read of the stored one. */
+function currentVersion(deps: Deps, dataset: string, cache: DatasetCache): MaybePromise<number> {
   const now = Date.now();
   if (now - cache.checkedAt < VERSION_TTL_MS) return cache.version;
   cache.checking ??= deps.store.db
@@ -47,20 +49,30 @@ async function currentVersion(deps: Deps, dataset: string, cache: DatasetCache):
 }
 
 /** The value for `key` computed from the current data of `dataset`; one computation per version. */
-export async function cachedRead<T>(
+export function cachedRead<T>(
   deps: Deps,
   dataset: string,
   key: string,
   compute: () => Promise<T>,
 ): Promise<T> {
-  const byDataset = stores.get(deps.store.db) ?? new Map<string, DatasetCache>();
-  stores.set(deps.store.db, byDataset);
+  let byDataset = stores.get(deps.store.db);
+  if (!byDataset) {
+    byDataset = new Map();
+    stores.set(deps.store.db, byDataset);
+  }
   let cache = byDataset.get(dataset);
   if (!cache) {
     cache = { version: -1, checkedAt: 0, checking: null, entries: new Map() };
     byDataset.set(dataset, cache);
   }
-  await currentVersion(deps, dataset, cache);
+  const held = cache;
+  const version = currentVersion(deps, dataset, held);
+  return version instanceof Promise
+    ? version.then(() => entryFor(held, key, compute))
+    : entryFor(held, key, compute);
+}
+
+function entryFor<T>(cache: DatasetCache, key: string, compute: () => Promise<T>): Promise<T> {
   let entry = cache.entries.get(key) as Promise<T> | undefined;
   if (!entry) {
     if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();

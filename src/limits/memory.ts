@@ -5,9 +5,9 @@ interface Slot {
   used: number;
 }
 
-/** Counters of one process. Stale windows are swept once a minute. */
+/** Counters of one process, by window length and then key. Stale windows are swept once a minute. */
 export class MemoryCounters implements Counters {
-  private readonly slots = new Map<string, Slot>();
+  private readonly windows = new Map<number, Map<string, Slot>>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly clock: () => number = Date.now) {
@@ -17,11 +17,11 @@ export class MemoryCounters implements Counters {
 
   hit(key: string, amount: number, limit: number, windowMs: number): Hit {
     const { index, resetMs } = windowOf(this.clock(), windowMs);
-    const slotKey = `${windowMs}:${key}`;
-    let slot = this.slots.get(slotKey);
+    const slots = this.slots(windowMs);
+    let slot = slots.get(key);
     if (!slot || slot.index !== index) {
       slot = { index, used: 0 };
-      this.slots.set(slotKey, slot);
+      slots.set(key, slot);
     }
     if (slot.used + amount > limit) return { allowed: false, used: slot.used, resetMs };
     slot.used += amount;
@@ -29,17 +29,26 @@ export class MemoryCounters implements Counters {
   }
 
   async release(key: string, amount: number, windowMs: number): Promise<void> {
-    const slot = this.slots.get(`${windowMs}:${key}`);
+    const slot = this.windows.get(windowMs)?.get(key);
     if (slot && slot.index === windowOf(this.clock(), windowMs).index) {
       slot.used = Math.max(0, slot.used - amount);
     }
   }
 
+  private slots(windowMs: number): Map<string, Slot> {
+    let slots = this.windows.get(windowMs);
+    if (!slots) {
+      slots = new Map();
+      this.windows.set(windowMs, slots);
+    }
+    return slots;
+  }
+
   private sweep(): void {
     const now = this.clock();
-    for (const [slotKey, slot] of this.slots) {
-      const windowMs = Number(slotKey.slice(0, slotKey.indexOf(':')));
-      if (slot.index !== windowOf(now, windowMs).index) this.slots.delete(slotKey);
+    for (const [windowMs, slots] of this.windows) {
+      const current = windowOf(now, windowMs).index;
+      for (const [key, slot] of slots) if (slot.index !== current) slots.delete(key);
     }
   }
 
