@@ -89,8 +89,7 @@ export class SqliteCredits implements CreditStore {
       for (const [id, row] of accounts) if (row.charged > 0) this.debit.run(row.charged, row.charged, id);
       const perInsert = MAX_ROWS_PER_INSERT * COLUMN_COUNT;
       for (let i = 0; i < values.length; i += perInsert) {
-        const chunk =
-          values.length - i > perInsert ? values.slice(i, i + perInsert) : i ? values.slice(i) : values;
+        const chunk = values.length <= perInsert ? values : values.slice(i, i + perInsert);
         this.insertMany(db, chunk.length / COLUMN_COUNT).run(chunk);
       }
       return outcomes;
