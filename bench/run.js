@@ -1,5 +1,6 @@
 // npm run bench: a keyed route (auth + charge + read) against a raw node:http server returning the same
-// bytes, measured with autocannon in the same run. Each server runs in its own process; autocannon runs here.
+// bytes, measured with autocannon in the same run; a bare Fastify route answering those bytes runs alongside
+// to show the framework's own share. Each server runs in its own process; autocannon runs here.
 // Both servers are warmed, then measured in alternating rounds so that a slow spell of a shared machine
 // lands on both; the ratio reported is the median of the rounds' ratios.
 // BENCH_PIN=1 (two or more cores, taskset from util-linux) runs each server on core 0 and autocannon on
@@ -84,34 +85,39 @@ if (sample.status !== 200) throw new Error(`${ROUTE} answered ${sample.status}: 
 const body = await sample.text();
 
 const raw = await start(['bench/raw-server.js'], { BENCH_BODY: body }, /listening (\d+)/);
+const bare = await start(['bench/fastify-server.js'], { BENCH_BODY: body }, /listening (\d+)/);
 if (PIN) {
-  pin(quarry.child.pid, 0);
-  pin(raw.child.pid, 0);
+  for (const server of [quarry, raw, bare]) pin(server.child.pid, 0);
   pin(process.pid, 1);
 }
 try {
   const rawUrl = `http://127.0.0.1:${raw.port}/`;
+  const bareUrl = `http://127.0.0.1:${bare.port}/`;
   await measure(rawUrl, {}, WARM_UP);
+  await measure(bareUrl, {}, WARM_UP);
   await measure(quarryUrl, headers, WARM_UP);
   const rows = [];
   const ratios = [];
+  const bareRatios = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const baseline = summary(`round ${round}: raw node:http`, await measure(rawUrl, {}));
+    const framework = summary(`round ${round}: bare fastify`, await measure(bareUrl, {}));
     const keyed = summary(`round ${round}: quarry GET ${ROUTE} (keyed)`, await measure(quarryUrl, headers));
-    rows.push(baseline, keyed);
+    rows.push(baseline, framework, keyed);
     ratios.push(keyed.requestsPerSecond / baseline.requestsPerSecond);
+    bareRatios.push(framework.requestsPerSecond / baseline.requestsPerSecond);
   }
   console.table(rows);
-  const p99 = Math.max(...rows.filter((_, i) => i % 2 === 1).map((row) => row.p99ms));
+  const p99 = Math.max(...rows.filter((_, i) => i % 3 === 2).map((row) => row.p99ms));
   console.log(
     `ratio of requests/s: median ${median(ratios).toFixed(2)} of ${ratios.map((r) => r.toFixed(2)).join(', ')} ` +
-      `(target >= 0.6); keyed p99 at most ${p99} ms (target <= 10) at ${CONNECTIONS} connections, ` +
+      `(target >= 0.6; bare fastify ${median(bareRatios).toFixed(2)}); keyed p99 at most ${p99} ms ` +
+      `(target <= 10) at ${CONNECTIONS} connections, ` +
       `${ROUNDS} rounds of ${DURATION} s, body ${body.length} bytes, ` +
       (PIN ? 'servers on core 0 and autocannon on core 1' : 'placement left to the scheduler'),
   );
 } finally {
-  raw.child.kill();
-  quarry.child.kill();
+  for (const server of [quarry, raw, bare]) server.child.kill();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
