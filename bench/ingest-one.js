@@ -2,10 +2,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../dist/app/config.js';
-import { createDeps } from '../dist/app/deps.js';
-import { loadFile } from '../dist/datasets/load/run.js';
-import { LOADERS } from '../dist/datasets/loaders.js';
+import { loadFile } from '../dist/ingest/run.js';
+import { loadConfig } from '../dist/kernel/config.js';
+import { createDeps } from '../dist/runtime/deps.js';
+import { LOADERS } from '../dist/runtime/loaders.js';
 
 const [source, ...files] = process.argv.slice(2);
 const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-load-'));

@@ -8,10 +8,10 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { createAccount } from '../dist/accounts/accounts.js';
 import { createKey } from '../dist/accounts/keys.js';
-import { loadConfig } from '../dist/app/config.js';
-import { createDeps } from '../dist/app/deps.js';
-import { importRecords } from '../dist/datasets/import.js';
+import { importRecords } from '../dist/ingest/import.js';
+import { loadConfig } from '../dist/kernel/config.js';
 import { marketImporter } from '../dist/market/load/import.js';
+import { createDeps } from '../dist/runtime/deps.js';
 import { start } from './process.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);

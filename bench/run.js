@@ -12,8 +12,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { createAccount, setContract } from '../dist/accounts/accounts.js';
 import { createKey } from '../dist/accounts/keys.js';
-import { loadConfig } from '../dist/app/config.js';
-import { createDeps } from '../dist/app/deps.js';
+import { loadConfig } from '../dist/kernel/config.js';
+import { createDeps } from '../dist/runtime/deps.js';
 import { start } from './process.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);

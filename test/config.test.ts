@@ -1,7 +1,7 @@
 // Config: read once from the environment; a bad value stops the process with a message naming the variable.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/app/config.js';
+import { ConfigError, loadConfig } from '../src/kernel/config.js';
 
 describe('config', () => {
   it('has the documented defaults', () => {

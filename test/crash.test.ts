@@ -7,8 +7,8 @@ import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAccount, setContract } from '../src/accounts/accounts.js';
 import { createKey } from '../src/accounts/keys.js';
-import { loadConfig } from '../src/app/config.js';
-import { createDeps } from '../src/app/deps.js';
+import { loadConfig } from '../src/kernel/config.js';
+import { createDeps } from '../src/runtime/deps.js';
 import { type ServerProcess, startServer } from './helpers/server.js';
 
 describe('kill -9 under load', () => {

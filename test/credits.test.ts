@@ -1,7 +1,7 @@
 // Spec, stored-datasets API: Credit call types, dataset route costs, Limits (credits, headers), on each engine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setBalance, setContract, setPlan } from '../src/accounts/accounts.js';
-import { fixed } from '../src/datasets/pricing.js';
+import { fixed } from '../src/accounts/pricing.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from './helpers/env.js';
 
 const A = 'a'.repeat(40);

@@ -3,8 +3,8 @@
 import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { JsonBytes } from '../src/app/responses.js';
-import { isoTime } from '../src/store/iso-time.js';
+import { JsonBytes } from '../src/http/responses.js';
+import { isoTime } from '../src/kernel/iso-time.js';
 
 describe('isoTime', () => {
   it('is the ISO text of each time, also for another Date of the same millisecond', () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setContract, setPlan } from '../src/accounts/accounts.js';
 import { createKey, revokeKey } from '../src/accounts/keys.js';
 import { planLimits } from '../src/accounts/plans.js';
-import { AppError } from '../src/app/errors.js';
+import { AppError } from '../src/kernel/errors.js';
 import { bearer, customer, type TestEnv, testEnv } from './helpers/env.js';
 
 const NO_CONTRACT = { creditsPerMonth: null, creditsPerMinute: null, maxKeys: null };

@@ -2,7 +2,7 @@
 // the sample limit of the Limits table.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../src/app/errors.js';
+import { ERROR_CODES } from '../src/kernel/errors.js';
 import { type TestEnv, testEnv } from './helpers/env.js';
 
 const DATASETS = ['awards', 'kpis-guidance', 'exec-pay', 'events', 'cpi', 'energy-inventories', 'cot'];

@@ -1,6 +1,5 @@
 // The sample fixtures are served pre-serialised, so each is checked here against its dataset's data shape.
 import { describe, expect, it } from 'vitest';
-import { compileStrict as compile } from '../src/app/validation.js';
 import { AwardsData } from '../src/datasets/awards/schema.js';
 import { CotData } from '../src/datasets/cot/schema.js';
 import { CpiData } from '../src/datasets/cpi/schema.js';
@@ -10,6 +9,7 @@ import { EventsData } from '../src/datasets/events/schema.js';
 import { ExecPayData } from '../src/datasets/exec-pay/schema.js';
 import { KpisData } from '../src/datasets/kpis/schema.js';
 import { SAMPLES } from '../src/datasets/samples.js';
+import { compileStrict as compile } from '../src/kernel/validation.js';
 
 const SHAPES = {
   awards: AwardsData,

@@ -7,8 +7,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAccount, getAccount, setBalance } from '../src/accounts/accounts.js';
 import { createKey } from '../src/accounts/keys.js';
-import { loadConfig } from '../src/app/config.js';
-import { createDeps, type Deps } from '../src/app/deps.js';
+import { loadConfig } from '../src/kernel/config.js';
+import type { Deps } from '../src/kernel/deps.js';
+import { createDeps } from '../src/runtime/deps.js';
 import { freshPostgres, pgUrl, redisUrl } from './helpers/env.js';
 import { type ServerProcess, startServer } from './helpers/server.js';
 

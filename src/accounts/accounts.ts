@@ -1,10 +1,10 @@
 // Account verbs: create, confirm, plans and contracts, balance adjustments. Used by the CLI and tests;
 // each change that touches a balance writes its ledger row in the same transaction.
 import type { Kysely, Transaction } from 'kysely';
-import { AppError } from '../app/errors.js';
+import { AppError } from '../kernel/errors.js';
+import { periodFrom } from '../kernel/periods.js';
 import type { AccountsTable, Database } from '../store/schema.js';
 import { newId } from './key-text.js';
-import { periodFrom } from './periods.js';
 import { type Contract, type MarketPlan, type PlanId, type PlanLimits, planLimits } from './plans.js';
 
 export interface Account {

@@ -1,6 +1,6 @@
 // Key verbs: create (full text returned once), revoke, list, and the lookup behind authentication.
 import type { Kysely } from 'kysely';
-import { AppError } from '../app/errors.js';
+import { AppError } from '../kernel/errors.js';
 import type { Database } from '../store/schema.js';
 import { type Account, getAccount, toAccount } from './accounts.js';
 import { type KeyApi, type MarketAccess, newId, newKeyText } from './key-text.js';

@@ -1,5 +1,5 @@
 // Plans of the stored-datasets API and the limits each grants (spec: Plans, Limits).
-import { isoTime } from '../store/iso-time.js';
+import { isoTime } from '../kernel/iso-time.js';
 export const PLAN_IDS = ['none', 'basic', 'desk', 'enterprise'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 export const PAID_PLANS: readonly PlanId[] = ['basic', 'desk', 'enterprise'];

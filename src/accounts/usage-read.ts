@@ -1,6 +1,6 @@
 // Usage of a period, by dataset and call type: the flushed rows plus this process's unflushed counts.
-import type { Deps } from '../app/deps.js';
-import type { UsageEntry } from './usage.js';
+import type { Deps } from '../kernel/deps.js';
+import type { UsageEntry } from '../store/usage-buffer.js';
 
 export async function readUsage(deps: Deps, accountId: string, periodStart: string) {
   const rows = await deps.store.db

@@ -1,5 +1,6 @@
 // quarry accounts …
 import {
+  type Account,
   confirmEmail,
   createAccount,
   getAccount,
@@ -9,7 +10,8 @@ import {
   setPlan,
 } from '../accounts/accounts.js';
 import { MARKET_PLANS, PLAN_IDS } from '../accounts/plans.js';
-import type { Deps } from '../app/deps.js';
+import { creditFigures } from '../accounts/views.js';
+import type { Deps } from '../kernel/deps.js';
 import { oneOf, parse, wholeNumber } from './args.js';
 import { say, UsageError } from './output.js';
 
@@ -112,7 +114,7 @@ function isoTime(text: string): string {
   return new Date(ms).toISOString();
 }
 
-function view(account: Awaited<ReturnType<typeof getAccount>>) {
+function view(account: Account) {
   return {
     id: account.id,
     email: account.email,
@@ -123,12 +125,6 @@ function view(account: Awaited<ReturnType<typeof getAccount>>) {
     contract: account.contract,
     limits: account.limits,
     period: { start: account.periodStart, end: account.periodEnd },
-    credits: {
-      allowance: account.allowance,
-      charged: account.charged,
-      refunded: account.refunded,
-      adjusted: account.adjusted,
-      balance: account.balance,
-    },
+    credits: creditFigures(account),
   };
 }

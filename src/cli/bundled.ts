@@ -3,9 +3,9 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Deps } from '../app/deps.js';
-import { loadFile } from '../datasets/load/run.js';
-import { LOADERS } from '../datasets/loaders.js';
+import { loadFile } from '../ingest/run.js';
+import type { Deps } from '../kernel/deps.js';
+import { LOADERS } from '../runtime/loaders.js';
 
 const ASSETS = fileURLToPath(new URL('../../assets/', import.meta.url));
 

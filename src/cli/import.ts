@@ -1,16 +1,17 @@
 // quarry import DATASET FILE
-import type { Deps } from '../app/deps.js';
-import { importFile } from '../datasets/import.js';
-import { IMPORTERS } from '../datasets/importers.js';
+
+import { IMPORTERS } from '../datasets/registry.js';
+import { importFile } from '../ingest/import.js';
+import type { Deps } from '../kernel/deps.js';
 import { parse } from './args.js';
 import { UsageError } from './output.js';
 
 export async function importCommand(deps: Deps, argv: string[]): Promise<object> {
   const { args } = parse(argv, {}, ['DATASET', 'FILE']);
-  const importer = IMPORTERS[args.DATASET as string];
+  const importer = IMPORTERS.get(args.DATASET as string);
   if (!importer) {
     throw new UsageError(
-      `no importer for "${args.DATASET}"; datasets with an interchange format so far: ${Object.keys(IMPORTERS).join(', ')}`,
+      `no importer for "${args.DATASET}"; datasets with an interchange format so far: ${[...IMPORTERS.keys()].join(', ')}`,
     );
   }
   return importFile(deps.store.db, importer, args.FILE as string);

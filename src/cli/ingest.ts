@@ -1,7 +1,8 @@
 // quarry ingest SOURCE FILE…: load agency files; each file in its own transaction.
-import type { Deps } from '../app/deps.js';
-import { loadFile } from '../datasets/load/run.js';
-import { LOADERS } from '../datasets/loaders.js';
+
+import { loadFile } from '../ingest/run.js';
+import type { Deps } from '../kernel/deps.js';
+import { LOADERS } from '../runtime/loaders.js';
 import { UsageError } from './output.js';
 
 export async function ingestCommand(deps: Deps, argv: string[]): Promise<object> {

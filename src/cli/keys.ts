@@ -1,7 +1,7 @@
 // quarry keys …
 import { KEY_APIS, MARKET_ACCESS } from '../accounts/key-text.js';
 import { createKey, listKeys, revokeKey } from '../accounts/keys.js';
-import type { Deps } from '../app/deps.js';
+import type { Deps } from '../kernel/deps.js';
 import { oneOf, parse } from './args.js';
 import { say, UsageError } from './output.js';
 

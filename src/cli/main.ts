@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The quarry command: serve, migrate, and the admin commands for accounts and keys.
-import { loadConfig } from '../app/config.js';
-import { createDeps } from '../app/deps.js';
+import { loadConfig } from '../kernel/config.js';
+import { createDeps } from '../runtime/deps.js';
 import { openStore } from '../store/engine.js';
 import { migrate } from '../store/migrate.js';
 import { accountsCommand } from './accounts.js';

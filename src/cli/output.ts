@@ -1,8 +1,9 @@
 // Admin commands print exactly one JSON object on stdout; messages go to stderr.
-import { ConfigError } from '../app/config.js';
-import { AppError } from '../app/errors.js';
-import { ImportError } from '../datasets/import.js';
-import { SourceError } from '../datasets/load/source.js';
+
+import { ImportError } from '../ingest/import.js';
+import { SourceError } from '../ingest/source.js';
+import { ConfigError } from '../kernel/config.js';
+import { AppError } from '../kernel/errors.js';
 import { MigrationError } from '../store/migrate.js';
 
 export class UsageError extends Error {}

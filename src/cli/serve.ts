@@ -2,9 +2,9 @@
 // Stops cleanly on SIGINT/SIGTERM, flushing buffered usage.
 import { createAccount } from '../accounts/accounts.js';
 import { createKey } from '../accounts/keys.js';
-import { buildApp } from '../app/build.js';
-import type { Config } from '../app/config.js';
-import type { Deps } from '../app/deps.js';
+import { buildApp } from '../http/build.js';
+import type { Config } from '../kernel/config.js';
+import type { Deps } from '../kernel/deps.js';
 import { Checkpointer } from '../store/checkpointer.js';
 import { sqlitePath } from '../store/engine.js';
 import { parse } from './args.js';

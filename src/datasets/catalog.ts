@@ -1,20 +1,7 @@
-// The catalog of the seven datasets (spec: Catalog entry).
+// The catalog of the datasets (spec: Catalog entry), from the registry.
 import { Type } from 'typebox';
 import { PAID_PLANS } from '../accounts/plans.js';
-import type { DatasetId } from './operation.js';
-import { OPERATIONS } from './operations.js';
-
-export const DATASETS: { id: DatasetId; name: string }[] = [
-  { id: 'awards', name: 'Government awards' },
-  { id: 'kpis-guidance', name: 'Company KPIs and guidance' },
-  { id: 'exec-pay', name: 'Executive compensation' },
-  { id: 'events', name: '8-K events' },
-  { id: 'cpi', name: 'Consumer price index components' },
-  { id: 'energy-inventories', name: 'Energy inventories' },
-  { id: 'cot', name: 'Commitments of Traders' },
-];
-
-export const DATASET_IDS = DATASETS.map((d) => d.id);
+import { DATASETS } from './registry.js';
 
 export const CatalogEntry = Type.Object({
   id: Type.String(),
@@ -31,13 +18,13 @@ export const Catalog = Type.Object({ datasets: Type.Array(CatalogEntry) });
 /** Each dataset's cheapest call, from the prices of its routes with no parameters. */
 export function catalog() {
   return {
-    datasets: DATASETS.map(({ id, name }) => ({
+    datasets: DATASETS.map(({ id, name, operations }) => ({
       id,
       name,
       status: 'live',
       class: 'sellable',
       classLabel: 'Sellable dataset',
-      creditCost: Math.min(...OPERATIONS.filter((op) => op.dataset === id).map((op) => op.price({}).credits)),
+      creditCost: Math.min(...operations.map((op) => op.price({}).credits)),
       plans: [...PAID_PLANS],
     })),
   };

@@ -2,7 +2,7 @@
 // that names a company; a ticker nobody has loaded is unknown (404).
 import type { Kysely, Transaction } from 'kysely';
 import { Type } from 'typebox';
-import { AppError } from '../app/errors.js';
+import { AppError } from '../kernel/errors.js';
 import type { Database } from '../store/schema.js';
 
 export const CompanyFields = {

@@ -1,18 +1,9 @@
 // A keyed dataset route, described once: the registrar, the cost estimate and the API description all
 // read the same definition.
 import type { TObject, TSchema } from 'typebox';
-import type { Deps } from '../app/deps.js';
+import type { Price } from '../accounts/pricing.js';
+import type { Deps } from '../kernel/deps.js';
 import type { EnvelopeValue } from './envelope.js';
-import type { Price } from './pricing.js';
-
-export type DatasetId =
-  | 'awards'
-  | 'kpis-guidance'
-  | 'exec-pay'
-  | 'events'
-  | 'cpi'
-  | 'energy-inventories'
-  | 'cot';
 
 export interface OperationInput {
   params: Record<string, unknown>;
@@ -22,7 +13,8 @@ export interface OperationInput {
 export interface DatasetOperation {
   /** Operation id, as the cost estimate names it (e.g. cot.board). */
   id: string;
-  dataset: DatasetId;
+  /** The dataset it reads, whose usage a call counts towards. */
+  dataset: string;
   /** Route in Fastify form: /v1/cftc/cot/contracts/:contractCode */
   url: string;
   summary: string;

@@ -1,6 +1,6 @@
 // Parameter definitions shared by the dataset routes (spec: Parameter definitions).
 import { Type } from 'typebox';
-import { AppError } from '../app/errors.js';
+import { AppError } from '../kernel/errors.js';
 
 const nonBlank = (max: number, description: string) =>
   Type.String({ minLength: 1, maxLength: max, pattern: '\\S', description });

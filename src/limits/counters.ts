@@ -1,8 +1,6 @@
 // Windowed counters behind one interface: in-process by default, Redis when REDIS_URL is set, so that
 // every server process shares the same per-minute and per-hour limits.
-import type { MaybePromise } from '../app/steps.js';
-import { MemoryCounters } from './memory.js';
-import { RedisCounters } from './redis.js';
+import type { MaybePromise } from '../kernel/steps.js';
 
 export interface Hit {
   allowed: boolean;
@@ -21,10 +19,6 @@ export interface Counters {
   /** Takes back an amount added in the current window (a charge that did not go through). */
   release(key: string, amount: number, windowMs: number): Promise<void>;
   close(): Promise<void>;
-}
-
-export function createCounters(redisUrl: string | null): Counters {
-  return redisUrl ? new RedisCounters(redisUrl) : new MemoryCounters();
 }
 
 /** The window that holds `now`: its index and the milliseconds until it ends. */

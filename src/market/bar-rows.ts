@@ -2,7 +2,7 @@
 // daily bars for ten tickers is 52,000 rows and 5.6 MB of JSON; writing that text is most of the cost of a
 // history call, so the text of a cached daily series is written once per set of columns and each later
 // call takes the slice of it that its dates cover.
-import type { Bar } from './providers/provider.js';
+import type { Bar } from '../kernel/market-provider.js';
 import { scalePrice } from './quotes.js';
 
 export type BarColumnName = Exclude<keyof Bar, 'date'>;

@@ -1,10 +1,11 @@
 // Fields computed from stored data rather than read: volatility and beta from daily closes, and the
 // current-year P/E with its EPS estimate converted into the price currency.
+
+import type { MarketProvider, ProviderQuote } from '../kernel/market-provider.js';
 import { rollUp } from './compute/periods.js';
 import { betaAdjusted, betaRaw, volatility } from './compute/risk.js';
 import type { FieldDef } from './fields/dictionary.js';
 import { fxRate } from './fx.js';
-import type { MarketProvider, ProviderQuote } from './providers/provider.js';
 import type { Resolved } from './symbology/resolve.js';
 
 /** The broad US equity index betas are measured against. */

@@ -1,12 +1,14 @@
 // Current values by ticker and field: from the stored quote, computed from stored bars (volatility, beta), or
 // an error on that field. Values come back keyed as sent; [m] aliases in millions; minor units for terminal
 // London, Johannesburg and Tel Aviv listings.
-import { AppError } from '../app/errors.js';
+
+import type { Deps } from '../kernel/deps.js';
+import { AppError } from '../kernel/errors.js';
+import type { MarketProvider } from '../kernel/market-provider.js';
 import { statementSeries } from './compute/statements.js';
 import { computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { lookupField } from './fields/dictionary.js';
-import type { MarketProvider } from './providers/provider.js';
 import { inPriceCurrency, lookup, uniqueInputs } from './quotes.js';
 import type { Resolved } from './symbology/resolve.js';
 
@@ -60,7 +62,8 @@ export function normaliseData(request: DataRequest) {
 }
 
 /** 1 unit per 20 tickers when every field comes from the quote, otherwise 1 per 5 tickers. */
-export function dataUnits(request: ReturnType<typeof normaliseData>): number {
+export function dataUnits(input: DataRequest): number {
+  const request = normaliseData(input);
   const quoteOnly = request.fields.every((f) => {
     const found = lookupField(f);
     return found.kind === 'field' && found.field.group === 'quote';
@@ -83,11 +86,13 @@ interface DataItem {
 }
 type FieldAsked = { input: string; found: ReturnType<typeof lookupField> };
 
+/** /v1/data and market.data: current values for tickers x fields, each item answered on its own. */
 export async function data(
-  provider: MarketProvider,
+  deps: Pick<Deps, 'market'>,
   request: DataRequest,
   answerWithinMs = ANSWER_WITHIN_MS,
 ) {
+  const provider = deps.market;
   const r = normaliseData(request);
   const fields = r.fields.map((input) => ({ input, found: lookupField(input) }));
   const deadline = new Deadline(answerWithinMs);

@@ -1,5 +1,5 @@
 // A history request: its limits, periods and default dates, checked before any data is read, and its units.
-import { AppError } from '../app/errors.js';
+import { AppError } from '../kernel/errors.js';
 import { uniqueInputs } from './quotes.js';
 
 export const MAX_HISTORY_TICKERS = 10;
@@ -62,8 +62,12 @@ export function normalise(request: HistoryRequest, today: string) {
 }
 
 /** Units: one per ticker for each five years of range; statement periods one per five tickers. */
-export function historyUnits(request: ReturnType<typeof normalise>): number {
+export function historyUnits(input: HistoryRequest, today: string): number {
+  const request = normalise(input, today);
   if (isStatementPeriod(request.period)) return Math.max(1, Math.ceil(request.tickers.length / 5));
   const years = (Date.parse(request.end) - Date.parse(request.start)) / (365.25 * 86_400_000);
   return request.tickers.length * Math.max(1, Math.ceil(years / 5));
 }
+
+/** The calendar date (UTC) of a time. */
+export const isoDate = (time: Date): string => time.toISOString().slice(0, 10);

@@ -1,5 +1,8 @@
 // History rows by ticker and field: prices and volume daily, weekly or monthly from stored daily bars, oldest
 // first; statement fields quarterly or annually. Each field that cannot be served is an error on its item.
+
+import type { Deps } from '../kernel/deps.js';
+import type { MarketProvider } from '../kernel/market-provider.js';
 import { type BarColumn, type BarColumnName, BarRows } from './bar-rows.js';
 import { type BarPeriod, barRange, rollUp } from './compute/periods.js';
 import { statementSeries } from './compute/statements.js';
@@ -8,11 +11,11 @@ import { type FieldDef, lookupField } from './fields/dictionary.js';
 import {
   type HistoryPeriod,
   type HistoryRequest,
+  isoDate,
   isStatementPeriod,
   normalise,
   shiftYears,
 } from './history-request.js';
-import type { MarketProvider } from './providers/provider.js';
 import { type Resolved, resolveTicker } from './symbology/resolve.js';
 
 const DAILY_YEARS = 20;
@@ -110,13 +113,14 @@ interface HistoryItem {
 /** The normalised request and the first date served: `from` is later than `start` when `truncated`. */
 type Window = ReturnType<typeof normalise> & { from: string; truncated: boolean };
 
+/** /v1/history and market.history: rows oldest first for tickers x fields between dates. */
 export async function history(
-  provider: MarketProvider,
+  deps: Pick<Deps, 'market' | 'clock'>,
   request: HistoryRequest,
-  today: string,
   answerWithinMs = ANSWER_WITHIN_MS,
 ) {
-  const normalised = normalise(request, today);
+  const provider = deps.market;
+  const normalised = normalise(request, isoDate(deps.clock()));
   const fields = normalised.fields.map((f) => fieldFor(f, normalised.period));
   const dailyFloor = shiftYears(normalised.end, -DAILY_YEARS);
   const truncated = !isStatementPeriod(normalised.period) && normalised.start < dailyFloor;

@@ -1,5 +1,7 @@
 // Quote items: each input resolved, looked up, and answered on its own — one bad ticker never fails the request.
-import type { MarketProvider, ProviderQuote } from './providers/provider.js';
+import type { Deps } from '../kernel/deps.js';
+import { AppError } from '../kernel/errors.js';
+import type { MarketProvider, ProviderQuote } from '../kernel/market-provider.js';
 import { type Resolved, resolveTicker } from './symbology/resolve.js';
 
 /** Inputs answered once each, in the order first given. */
@@ -73,7 +75,7 @@ export async function lookup(provider: MarketProvider, inputs: string[], require
   });
 }
 
-export async function quoteItems(provider: MarketProvider, inputs: string[]) {
+async function quoteItems(provider: MarketProvider, inputs: string[]) {
   const results = await lookup(provider, uniqueInputs(inputs));
   return results.map((r) => {
     if (r.status === 'error') return { input: r.input, status: 'error' as const, error: r.error };
@@ -99,4 +101,32 @@ export async function quoteItems(provider: MarketProvider, inputs: string[]) {
       },
     };
   });
+}
+
+export const MAX_QUOTE_TICKERS = 100;
+
+export interface QuotesRequest {
+  tickers: string[];
+}
+
+function checkedTickers(request: QuotesRequest): string[] {
+  const unique = uniqueInputs(request.tickers);
+  if (unique.length === 0) throw new AppError('invalid_params', 'give at least one ticker');
+  if (unique.length > MAX_QUOTE_TICKERS) {
+    throw new AppError(
+      'invalid_params',
+      `up to ${MAX_QUOTE_TICKERS} tickers a request; ${unique.length} given`,
+    );
+  }
+  return unique;
+}
+
+/** One unit per 20 tickers. */
+export function quotesUnits(request: QuotesRequest): number {
+  return Math.max(1, Math.ceil(checkedTickers(request).length / 20));
+}
+
+/** /v1/quotes and market.quotes: a full quote per ticker, any form, each answered on its own. */
+export async function quotes(deps: Pick<Deps, 'market'>, request: QuotesRequest) {
+  return { access: 'market-data', items: await quoteItems(deps.market, checkedTickers(request)) };
 }

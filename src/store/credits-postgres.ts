@@ -1,9 +1,9 @@
 // PostgreSQL credit statements. A charge is one statement: the conditional UPDATE and its ledger INSERT
 // run together in a data-modifying CTE, so concurrent servers can never take the balance below zero.
 import type pg from 'pg';
-import { periodContaining } from '../accounts/periods.js';
+import { periodContaining } from '../kernel/periods.js';
 import type { BalanceState, ChargeInput, ChargeOutcome, CreditStore, RefundInput } from './credits.js';
-import { orMissing } from './credits-sqlite.js';
+import { orMissing } from './credits.js';
 
 const LEDGER_COLUMNS =
   'account_id, period_start, kind, amount, balance_after, request_id, key_id, operation, created_at';

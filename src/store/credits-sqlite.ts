@@ -2,9 +2,9 @@
 // (a CLI command, another server on the same file) can interleave between the check and the update.
 // Charges arriving in the same turn of the event loop share one transaction (group commit).
 import type SQLite from 'better-sqlite3';
-import { periodContaining } from '../accounts/periods.js';
+import { isoTime } from '../kernel/iso-time.js';
+import { periodContaining } from '../kernel/periods.js';
 import type { BalanceState, ChargeInput, ChargeOutcome, CreditStore, RefundInput } from './credits.js';
-import { isoTime } from './iso-time.js';
 
 const LEDGER_COLUMNS =
   'account_id, period_start, kind, amount, balance_after, request_id, key_id, operation, created_at';
@@ -180,9 +180,4 @@ export class SqliteCredits implements CreditStore {
 
 function state(row: AccountRow): BalanceState {
   return { balance: row.balance, periodStart: row.period_start, periodEnd: row.period_end };
-}
-
-export function orMissing<T>(value: T | null, accountId: string): T {
-  if (value === null) throw new Error(`account ${accountId} vanished during a charge`);
-  return value;
 }

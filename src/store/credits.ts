@@ -2,10 +2,6 @@
 // Every change writes its ledger row in the same transaction, so for the current period
 //   balance = allowance - charged + refunded + adjusted = sum of the period's ledger amounts.
 
-import { PostgresCredits } from './credits-postgres.js';
-import { SqliteCredits } from './credits-sqlite.js';
-import type { Store } from './engine.js';
-
 export interface ChargeInput {
   accountId: string;
   amount: number;
@@ -45,6 +41,8 @@ export interface CreditStore {
   balance(accountId: string, allowance: number, now: Date): Promise<BalanceState | null>;
 }
 
-export function createCreditStore(store: Store): CreditStore {
-  return store.engine === 'sqlite' ? new SqliteCredits(store.sqlite) : new PostgresCredits(store.pool);
+/** A charge's account row, which the same transaction read a moment before. */
+export function orMissing<T>(value: T | null, accountId: string): T {
+  if (value === null) throw new Error(`account ${accountId} vanished during a charge`);
+  return value;
 }

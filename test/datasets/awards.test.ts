@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awardId, awardsImporter } from '../../src/datasets/awards/import.js';
-import { importFile } from '../../src/datasets/import.js';
+import { importFile } from '../../src/ingest/import.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
 const DATA = 'test/fixtures/usaspending';

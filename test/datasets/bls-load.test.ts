@@ -3,9 +3,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFile } from '../../src/datasets/load/run.js';
-import { csvFields } from '../../src/datasets/load/source.js';
-import { LOADERS } from '../../src/datasets/loaders.js';
+import { loadFile } from '../../src/ingest/run.js';
+import { csvFields } from '../../src/ingest/source.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
 const BLS = path.resolve('../shared/data/bls');

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { share } from '../../src/datasets/cot/derive.js';
 import { columnKey } from '../../src/datasets/cot/load/cftc.js';
 import { readContract } from '../../src/datasets/cot/read.js';
-import { loadFile } from '../../src/datasets/load/run.js';
-import { csvFields } from '../../src/datasets/load/source.js';
-import { LOADERS } from '../../src/datasets/loaders.js';
+import { loadFile } from '../../src/ingest/run.js';
+import { csvFields } from '../../src/ingest/source.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
 const CFTC = path.resolve('../shared/data/cftc');

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cotImporter } from '../../src/datasets/cot/import.js';
-import { ImportError, importFile } from '../../src/datasets/import.js';
+import { ImportError, importFile } from '../../src/ingest/import.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
 const FIXTURE = path.resolve('test/fixtures/cot-legacy-2025-03.ndjson');

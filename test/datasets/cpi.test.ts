@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpiImporter } from '../../src/datasets/cpi/import.js';
-import { importFile } from '../../src/datasets/import.js';
+import { importFile } from '../../src/ingest/import.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
 // All items (SA0) are BLS CPI-U levels, used for both the adjusted and unadjusted series here; the food

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { millionsToThousands, TABLE1_STOCKS } from '../../src/datasets/energy/load/eia.js';
 import { eastern } from '../../src/datasets/energy/load/workbook.js';
 import { readInventories } from '../../src/datasets/energy/read.js';
-import { loadFile } from '../../src/datasets/load/run.js';
-import { csvFields } from '../../src/datasets/load/source.js';
-import { readWorkbook } from '../../src/datasets/load/xls.js';
-import { LOADERS } from '../../src/datasets/loaders.js';
+import { loadFile } from '../../src/ingest/run.js';
+import { csvFields } from '../../src/ingest/source.js';
+import { readWorkbook } from '../../src/ingest/xls.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
 const EIA = path.resolve('../shared/data/eia');

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { energyImporter } from '../../src/datasets/energy/import.js';
-import { importFile } from '../../src/datasets/import.js';
+import { importFile } from '../../src/ingest/import.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
 // Commercial crude stocks, million barrels. The three latest values are EIA's Table 1 for the week ending

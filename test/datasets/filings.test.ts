@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsImporter } from '../../src/datasets/events/import.js';
 import { execPayImporter } from '../../src/datasets/exec-pay/import.js';
-import { type Importer, importFile } from '../../src/datasets/import.js';
+import { type Importer, importFile } from '../../src/ingest/import.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
 const NVDA = { ticker: 'NVDA', cik: '0001045810', companyName: 'NVIDIA Corp', companyShortName: 'NVIDIA' };

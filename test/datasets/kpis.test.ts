@@ -2,8 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFile } from '../../src/datasets/import.js';
 import { kpisImporter } from '../../src/datasets/kpis/import.js';
+import { importFile } from '../../src/ingest/import.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
 const ADOBE = { ticker: 'ADBE', cik: '0000796343', companyName: 'Adobe Inc.', companyShortName: 'Adobe' };

@@ -1,10 +1,11 @@
 // Board responses are computed once per data version; a load made by another process shows within ~1 s.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/app/config.js';
-import { createDeps, type Deps } from '../../src/app/deps.js';
 import { cotImporter } from '../../src/datasets/cot/import.js';
-import { importFile } from '../../src/datasets/import.js';
+import { importFile } from '../../src/ingest/import.js';
+import { loadConfig } from '../../src/kernel/config.js';
+import type { Deps } from '../../src/kernel/deps.js';
+import { createDeps } from '../../src/runtime/deps.js';
 import { bearer, type Customer, customer, type TestEnv, testEnv } from '../helpers/env.js';
 
 describe('read cache', () => {

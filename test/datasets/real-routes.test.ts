@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledData } from '../../src/cli/bundled.js';
-import { loadFile } from '../../src/datasets/load/run.js';
-import { LOADERS } from '../../src/datasets/loaders.js';
+import { loadFile } from '../../src/ingest/run.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, type Customer, customer, type TestEnv, testEnv } from '../helpers/env.js';
 
 const DISAGG = path.resolve('../shared/data/cftc/fut_disagg_txt_2021_f_year.txt');

@@ -2,7 +2,7 @@
 // file is two revisions with the later one current, across batch boundaries too; a reload changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { energyImporter } from '../../src/datasets/energy/import.js';
-import { importRecords } from '../../src/datasets/import.js';
+import { importRecords } from '../../src/ingest/import.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
 type Observation = { type: 'observation'; series: string; weekEnding: string; value: number };

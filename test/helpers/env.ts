@@ -9,9 +9,10 @@ import { createAccount, setPlan } from '../../src/accounts/accounts.js';
 import { randomToken } from '../../src/accounts/key-text.js';
 import { createKey } from '../../src/accounts/keys.js';
 import type { MarketPlan, PlanId } from '../../src/accounts/plans.js';
-import { buildApp } from '../../src/app/build.js';
-import { type Config, loadConfig } from '../../src/app/config.js';
-import { createDeps, type Deps } from '../../src/app/deps.js';
+import { buildApp } from '../../src/http/build.js';
+import { type Config, loadConfig } from '../../src/kernel/config.js';
+import type { Deps } from '../../src/kernel/deps.js';
+import { createDeps } from '../../src/runtime/deps.js';
 
 export type EngineName = 'sqlite' | 'postgres';
 

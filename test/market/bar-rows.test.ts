@@ -1,8 +1,8 @@
 // Price rows written as JSON text: a window of a series, its block written once per series and columns and
 // sliced for each later window; the budget bounds what is held.
 import { describe, expect, it } from 'vitest';
+import type { Bar } from '../../src/kernel/market-provider.js';
 import { BarRows, BlockCache, historyJson } from '../../src/market/bar-rows.js';
-import type { Bar } from '../../src/market/providers/provider.js';
 
 const series: readonly Bar[] = [
   { date: '2023-08-23', open: 1.4, high: 1.45, low: 1.39, close: 1.42, volume: 1000 },

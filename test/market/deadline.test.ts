@@ -4,13 +4,13 @@
 // upstream would hold it.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFile } from '../../src/datasets/load/run.js';
-import { LOADERS } from '../../src/datasets/loaders.js';
+import { loadFile } from '../../src/ingest/run.js';
+import type { Bar, MarketProvider } from '../../src/kernel/market-provider.js';
 import { data } from '../../src/market/data.js';
 import { Deadline } from '../../src/market/deadline.js';
 import { history } from '../../src/market/history.js';
-import type { Bar, MarketProvider } from '../../src/market/providers/provider.js';
 import { StoredProvider } from '../../src/market/providers/stored.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
@@ -87,14 +87,18 @@ describe('timeout items in data and history', () => {
   afterAll(() => env.close());
 
   it('history: the slow ticker is a timeout item, the other is answered; a retry reads it', async () => {
-    const provider = slowFirstRead(new StoredProvider(env.deps), 'BARC.L', 1500);
+    const provider = slowFirstRead(new StoredProvider(env.deps.store.db), 'BARC.L', 1500);
     const request = {
       tickers: ['AAPL', 'BARC.L'],
       fields: ['price'],
       start: '2023-08-25',
       end: '2023-08-25',
     };
-    const first = await history(provider, request, '2024-01-01', 500);
+    const first = await history(
+      { market: provider, clock: () => new Date('2024-01-01T12:00:00Z') },
+      request,
+      500,
+    );
     expect(first.items[0]).toMatchObject({ input: 'AAPL', status: 'ok' });
     expect(first.items[1]).toEqual({
       input: 'BARC.L',
@@ -102,7 +106,11 @@ describe('timeout items in data and history', () => {
       error: { code: 'timeout', message: 'not ready within 0.5 seconds; retry in a moment' },
     });
     await sleep(1500);
-    const retry = await history(provider, request, '2024-01-01', 500);
+    const retry = await history(
+      { market: provider, clock: () => new Date('2024-01-01T12:00:00Z') },
+      request,
+      500,
+    );
     expect(retry.items[1]).toMatchObject({ input: 'BARC.L', status: 'ok' });
     expect(JSON.parse(JSON.stringify(retry.items[1]?.rows))).toEqual([
       { date: '2023-08-25', price: 1.43979996 },
@@ -110,9 +118,9 @@ describe('timeout items in data and history', () => {
   });
 
   it('data: a computed field waiting on slow bars makes its item a timeout, with what it resolved to', async () => {
-    const provider = slowFirstRead(new StoredProvider(env.deps), 'BARC.L', 1500);
+    const provider = slowFirstRead(new StoredProvider(env.deps.store.db), 'BARC.L', 1500);
     const request = { tickers: ['AAPL', 'BARC.L'], fields: ['price', 'volatility10d'] };
-    const first = await data(provider, request, 500);
+    const first = await data({ market: provider }, request, 500);
     expect(first.items[0]).toMatchObject({ input: 'AAPL', status: 'ok' });
     expect(first.items[1]).toMatchObject({
       input: 'BARC.L',
@@ -121,6 +129,9 @@ describe('timeout items in data and history', () => {
       error: { code: 'timeout' },
     });
     await sleep(1500);
-    expect((await data(provider, request, 500)).items[1]).toMatchObject({ input: 'BARC.L', status: 'ok' });
+    expect((await data({ market: provider }, request, 500)).items[1]).toMatchObject({
+      input: 'BARC.L',
+      status: 'ok',
+    });
   });
 });

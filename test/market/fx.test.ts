@@ -3,10 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFile } from '../../src/datasets/load/run.js';
-import { LOADERS } from '../../src/datasets/loaders.js';
+import { loadFile } from '../../src/ingest/run.js';
 import { fxRate } from '../../src/market/fx.js';
 import { StoredProvider } from '../../src/market/providers/stored.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
@@ -33,7 +33,7 @@ describe('FX rates and peCurrentYear', () => {
   };
 
   it('a pair read either way round from its recorded quote; unknown pairs are null', async () => {
-    const provider = new StoredProvider(env.deps);
+    const provider = new StoredProvider(env.deps.store.db);
     // EURUSD=X was recorded at 1.0489877 dollars per euro.
     expect(await fxRate(provider, 'EUR', 'USD')).toBe(1.0489877);
     expect(await fxRate(provider, 'USD', 'EUR')).toBeCloseTo(0.9533000244, 9);

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, setMarketPlan } from '../../src/accounts/accounts.js';
 import { createKey, revokeKey } from '../../src/accounts/keys.js';
-import { loadFile } from '../../src/datasets/load/run.js';
-import { LOADERS } from '../../src/datasets/loaders.js';
+import { loadFile } from '../../src/ingest/run.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');

@@ -1,9 +1,9 @@
 // The awards interchange record: one award (prime, subaward, modification or notice) as its source shows it.
 import { createHash } from 'node:crypto';
 import { type Static, Type } from 'typebox';
+import type { Importer } from '../../ingest/import.js';
 import { indexAward } from '../../store/awards-search.js';
 import { canonicalJson, type WriteOutcome } from '../../store/revisions.js';
-import type { Importer } from '../import.js';
 import { amountKey, amountMicros, fiscalYear } from './derive.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 500 });

@@ -1,7 +1,7 @@
 // awards reads: the filtered listing with keyset pages and summaries, and one award with its revisions.
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
-import type { Deps } from '../../app/deps.js';
-import { AppError } from '../../app/errors.js';
+import type { Deps } from '../../kernel/deps.js';
+import { AppError } from '../../kernel/errors.js';
 import { matches } from '../../store/awards-search.js';
 import type { AwardsTable, Database } from '../../store/schema.js';
 import { decodeCursor, encodeCursor, listingOf } from '../cursor.js';

@@ -1,6 +1,6 @@
 // awards data shapes (spec: Dataset data shapes, awards). Element shapes of the summary arrays are open.
 import { Type } from 'typebox';
-import { DateString, Nullable, Timestamp } from '../envelope.js';
+import { DateString, Nullable, Timestamp } from '../../kernel/schema.js';
 
 const Amounts = Type.Array(
   Type.Object({

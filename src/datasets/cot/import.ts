@@ -1,6 +1,6 @@
 // The cot interchange record: one report of one contract in one report family.
 import { type Static, Type } from 'typebox';
-import type { Importer } from '../import.js';
+import type { Importer } from '../../ingest/import.js';
 import { DISAGGREGATED_CLASSES, LEGACY_CLASSES, P } from '../params.js';
 
 const Count = Type.Integer({ minimum: 0 });

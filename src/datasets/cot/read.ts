@@ -1,10 +1,10 @@
 // cot reads: the board of the latest report and one contract's history, with derived figures.
 import { sql } from 'kysely';
-import type { Deps } from '../../app/deps.js';
-import { AppError } from '../../app/errors.js';
+import { cachedRead } from '../../ingest/read-cache.js';
+import type { Deps } from '../../kernel/deps.js';
+import { AppError } from '../../kernel/errors.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
-import { cachedRead } from '../read-cache.js';
 import { SOURCES } from '../sources.js';
 import { addDays, type NetPoint, net, netPercentOfOpenInterest, percentile, weeklyChange } from './derive.js';
 import { classesOf } from './import.js';
@@ -214,13 +214,15 @@ async function computeContract(
 
 export function readBoard(deps: Deps, input: OperationInput): Promise<EnvelopeValue<unknown>> {
   const sel = selection(input.query);
-  return cachedRead(deps, 'cot', `board:${sel.family}:${sel.traderClass}`, () => computeBoard(deps, input));
+  return cachedRead(deps.store.db, 'cot', `board:${sel.family}:${sel.traderClass}`, () =>
+    computeBoard(deps, input),
+  );
 }
 
 export function readContract(deps: Deps, input: OperationInput): Promise<EnvelopeValue<unknown>> {
   const sel = selection(input.query);
   const code = String(input.params.contractCode).toUpperCase();
-  return cachedRead(deps, 'cot', `contract:${code}:${sel.family}:${sel.traderClass}`, () =>
+  return cachedRead(deps.store.db, 'cot', `contract:${code}:${sel.family}:${sel.traderClass}`, () =>
     computeContract(deps, input),
   );
 }

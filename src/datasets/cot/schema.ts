@@ -1,6 +1,6 @@
 // cot data shape (spec: Dataset data shapes, cot).
 import { Type } from 'typebox';
-import { DateString, Nullable, Timestamp } from '../envelope.js';
+import { DateString, Nullable, Timestamp } from '../../kernel/schema.js';
 
 const num = Nullable(Type.Number());
 

@@ -1,6 +1,6 @@
 // cpi interchange records: the item hierarchy, monthly index levels, relative importance, releases.
 import { type Static, Type } from 'typebox';
-import type { Importer } from '../import.js';
+import type { Importer } from '../../ingest/import.js';
 
 const Code = Type.String({ pattern: '^[A-Z0-9]{2,12}$' });
 const Period = Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' });

@@ -1,7 +1,8 @@
 // cpi read: the board of the latest release, each component with weight, changes and contributions.
-import type { Deps } from '../../app/deps.js';
+
+import { cachedRead } from '../../ingest/read-cache.js';
+import type { Deps } from '../../kernel/deps.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
-import { cachedRead } from '../read-cache.js';
 import { BLS_DISCLAIMER, SOURCES } from '../sources.js';
 import {
   annualized,
@@ -39,7 +40,7 @@ function nextMonth(period: string): string {
 }
 
 export function readBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
-  return cachedRead(deps, 'cpi', 'board', () => computeBoard(deps));
+  return cachedRead(deps.store.db, 'cpi', 'board', () => computeBoard(deps));
 }
 
 async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {

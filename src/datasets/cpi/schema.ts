@@ -1,6 +1,6 @@
 // cpi data shape (spec: Dataset data shapes, cpi).
 import { Type } from 'typebox';
-import { Nullable, Timestamp } from '../envelope.js';
+import { Nullable, Timestamp } from '../../kernel/schema.js';
 
 const num = Nullable(Type.Number());
 

@@ -1,6 +1,6 @@
 // energy-inventories interchange records: series descriptions, weekly observations, report calendars.
 import { type Static, Type } from 'typebox';
-import type { Importer } from '../import.js';
+import type { Importer } from '../../ingest/import.js';
 
 const SeriesId = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' });
 const Day = Type.String({ format: 'date' });

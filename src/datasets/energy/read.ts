@@ -1,7 +1,8 @@
 // energy-inventories read: the latest report of each kind, each series with its derived figures.
-import type { Deps } from '../../app/deps.js';
+
+import { cachedRead } from '../../ingest/read-cache.js';
+import type { Deps } from '../../kernel/deps.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
-import { cachedRead } from '../read-cache.js';
 import { SOURCES } from '../sources.js';
 import {
   fiveYearAverage,
@@ -21,7 +22,7 @@ function daysBefore(date: string, days: number): string {
 }
 
 export function readInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
-  return cachedRead(deps, 'energy-inventories', 'board', () => computeInventories(deps));
+  return cachedRead(deps.store.db, 'energy-inventories', 'board', () => computeInventories(deps));
 }
 
 async function computeInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {

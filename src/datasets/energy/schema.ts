@@ -1,6 +1,6 @@
 // energy-inventories data shape (spec: Dataset data shapes, energy-inventories).
 import { Type } from 'typebox';
-import { DateString, Nullable, Timestamp } from '../envelope.js';
+import { DateString, Nullable, Timestamp } from '../../kernel/schema.js';
 
 export const EnergyReport = Type.Object({
   id: Type.String(),

@@ -1,8 +1,8 @@
 // The events interchange record: one 8-K (or 8-K/A) filing.
 import { type Static, Type } from 'typebox';
+import type { Importer } from '../../ingest/import.js';
 import { writeRevision } from '../../store/revisions.js';
 import { CompanyFields, upsertCompany } from '../companies.js';
-import type { Importer } from '../import.js';
 
 export const EventRecord = Type.Object(
   {

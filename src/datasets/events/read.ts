@@ -1,5 +1,5 @@
 // events read: a company's 8-K filings, newest first.
-import type { Deps } from '../../app/deps.js';
+import type { Deps } from '../../kernel/deps.js';
 import { companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';

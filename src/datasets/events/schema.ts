@@ -1,6 +1,6 @@
 // events data shapes (spec: Dataset data shapes, events).
 import { Type } from 'typebox';
-import { DateString, Nullable, Timestamp } from '../envelope.js';
+import { DateString, Nullable, Timestamp } from '../../kernel/schema.js';
 import { Company } from '../exec-pay/schema.js';
 
 export const Event = Type.Object({

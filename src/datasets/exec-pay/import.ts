@@ -1,8 +1,8 @@
 // The exec-pay interchange record: the CEO's pay from one proxy statement.
 import { type Static, Type } from 'typebox';
+import type { Importer } from '../../ingest/import.js';
 import { writeRevision } from '../../store/revisions.js';
 import { CompanyFields, upsertCompany } from '../companies.js';
-import type { Importer } from '../import.js';
 
 const Money = Type.Number({ minimum: 0 });
 const OptionalMoney = Type.Union([Money, Type.Null()]);

@@ -1,6 +1,6 @@
 // exec-pay reads: a company's proxy statements, and those covering one fiscal year.
 import type { Selectable } from 'kysely';
-import type { Deps } from '../../app/deps.js';
+import type { Deps } from '../../kernel/deps.js';
 import type { ExecPayTable } from '../../store/schema.js';
 import { type Company, companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';

@@ -1,6 +1,6 @@
 // exec-pay data shapes (spec: Dataset data shapes, exec-pay).
 import { Type } from 'typebox';
-import { DateString, Nullable, Timestamp } from '../envelope.js';
+import { DateString, Nullable, Timestamp } from '../../kernel/schema.js';
 
 export const Company = Type.Object({
   ticker: Type.String(),

@@ -3,10 +3,10 @@
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { Type } from 'typebox';
+import type { Importer, WriteMeta } from '../../ingest/import.js';
 import { canonicalJson, type WriteOutcome } from '../../store/revisions.js';
 import type { Database } from '../../store/schema.js';
 import { CompanyFields, type CompanyRecord, upsertCompany } from '../companies.js';
-import type { Importer, WriteMeta } from '../import.js';
 import { P } from '../params.js';
 
 const Day = Type.String({ format: 'date' });

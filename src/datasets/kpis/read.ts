@@ -1,6 +1,6 @@
 // kpis-guidance reads: a company's facts as series, optionally as they were known on a date.
 import type { Selectable } from 'kysely';
-import type { Deps } from '../../app/deps.js';
+import type { Deps } from '../../kernel/deps.js';
 import type { KpiFactsTable } from '../../store/schema.js';
 import { companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';

@@ -1,6 +1,6 @@
 // kpis-guidance data shapes (spec: Dataset data shapes, kpis-guidance).
 import { Type } from 'typebox';
-import { DateString, Nullable, Timestamp } from '../envelope.js';
+import { DateString, Nullable, Timestamp } from '../../kernel/schema.js';
 
 const Basis = Type.Enum(['reported', 'adjusted', 'constant_currency', 'organic']);
 const Dimensions = Type.Record(Type.String(), Type.String());

@@ -1,6 +1,6 @@
 // Weekly and monthly bars built from daily bars: open of the first day, high and low over the period, close
 // and date of the last trading day, volume summed. The period in progress is included as it stands.
-import type { Bar } from '../providers/provider.js';
+import type { Bar } from '../../kernel/market-provider.js';
 
 export type BarPeriod = 'daily' | 'weekly' | 'monthly';
 

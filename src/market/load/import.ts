@@ -1,7 +1,7 @@
 // Market-data records: a quote (latest values by field id) or a daily bar, by provider symbol, prices in main
 // units. Loaded through the same import path as the datasets; a bar loaded again with other values replaces it.
 import { type Static, Type } from 'typebox';
-import type { Importer } from '../../datasets/import.js';
+import type { Importer } from '../../ingest/import.js';
 import { contentHash, type WriteOutcome } from '../../store/revisions.js';
 
 const Num = Type.Union([Type.Number(), Type.Null()]);

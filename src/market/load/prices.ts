@@ -2,8 +2,8 @@
 // in any column order, DATE,OPEN,… in capitals, or Date,Price (a close only). The instrument is named with
 // --ticker in any form; listings priced in minor units (London, Johannesburg, Tel Aviv) are stored in main units.
 
-import type { LoadContext } from '../../datasets/load/run.js';
-import { csvFields, SourceError, type SourceFile } from '../../datasets/load/source.js';
+import type { LoadContext } from '../../ingest/run.js';
+import { csvFields, SourceError, type SourceFile } from '../../ingest/source.js';
 import { resolveTicker } from '../symbology/resolve.js';
 import { VENUES } from '../symbology/tables.js';
 import type { MarketRecordValue } from './import.js';

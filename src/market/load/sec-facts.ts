@@ -1,8 +1,8 @@
 // SEC XBRL company facts (data.sec.gov/api/xbrl/companyfacts): the us-gaap concepts behind each statement
 // field, as statement records. The ticker is given with --ticker; values are in the reporting currency.
 import { readFileSync } from 'node:fs';
-import type { LoadContext } from '../../datasets/load/run.js';
-import { SourceError, type SourceFile } from '../../datasets/load/source.js';
+import type { LoadContext } from '../../ingest/run.js';
+import { SourceError, type SourceFile } from '../../ingest/source.js';
 import { resolveTicker } from '../symbology/resolve.js';
 import type { MarketRecordValue } from './import.js';
 

@@ -3,7 +3,7 @@
 // time series (yahoo-timeseries.ts). Each becomes quote records by field id, daily bars or statements, prices
 // in main units (GBp, ZAc and ILA are minor units); several recordings for one symbol add up.
 import { readFileSync } from 'node:fs';
-import { SourceError, type SourceFile } from '../../datasets/load/source.js';
+import { SourceError, type SourceFile } from '../../ingest/source.js';
 import type { MarketRecordValue } from './import.js';
 import { toMain } from './prices.js';
 import { type TimeSeries, timeSeriesRecords } from './yahoo-timeseries.js';

@@ -1,20 +1,18 @@
 // The stored provider: quotes and bars as loaded by `quarry ingest prices|yahoo|sec-facts`. A symbol with bars
 // but no recorded quote gets a quote built from its last two bars. A symbol's daily bars are read once per
 // load of market data and then served from memory (the read cache drops them when a load changes the data).
-import type { Deps } from '../../app/deps.js';
-import { cachedRead } from '../../datasets/read-cache.js';
+import type { Kysely } from 'kysely';
+import { cachedRead } from '../../ingest/read-cache.js';
+import type { Bar, MarketProvider, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
+import type { Database } from '../../store/schema.js';
 import { barRange } from '../compute/periods.js';
-import type { Bar, MarketProvider, ProviderQuote, StatementFact } from './provider.js';
 
 export class StoredProvider implements MarketProvider {
-  private readonly db: Deps['store']['db'];
-  constructor(private readonly deps: Deps) {
-    this.db = deps.store.db;
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   /** Every stored daily bar of a symbol, oldest first: one array per symbol while the market data is unchanged. */
   series(symbol: string): Promise<readonly Bar[]> {
-    return cachedRead(this.deps, 'market', `bars:${symbol}`, () =>
+    return cachedRead(this.db, 'market', `bars:${symbol}`, () =>
       this.db
         .selectFrom('market_bars')
         .select(['date', 'open', 'high', 'low', 'close', 'volume'])

@@ -1,7 +1,7 @@
 // The CFTC's Commitments of Traders files: the legacy futures-only report (deacot annual.txt, spaced column
 // names) and the disaggregated futures-only report (f_year.txt, underscore names), plain or zipped as the
 // CFTC ships them. Each row becomes a cot interchange record.
-import { csvFields, SourceError, type SourceFile } from '../../load/source.js';
+import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
 import type { CotRecordValue } from '../import.js';
 
 type Family = 'legacy' | 'disaggregated';

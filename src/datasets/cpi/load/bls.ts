@@ -2,9 +2,9 @@
 // tables, and monthly index values from cu.data flat files, BLS API v2 JSON or FRED-style CSVs of the same
 // series. The kind of file is told from its first line. Each becomes cpi interchange records.
 import type { Kysely } from 'kysely';
+import type { LoadContext } from '../../../ingest/run.js';
+import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
 import type { Database } from '../../../store/schema.js';
-import type { LoadContext } from '../../load/run.js';
-import { csvFields, SourceError, type SourceFile } from '../../load/source.js';
 import type { CpiRecordValue } from '../import.js';
 
 type Out = AsyncGenerator<{ line: number; value: CpiRecordValue }>;

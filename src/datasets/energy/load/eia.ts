@@ -1,7 +1,7 @@
 // EIA files: the Weekly Petroleum Status Report's table1.csv and EIA data-browser CSV downloads (and, through
 // ./workbook.ts, the psw01 and ngshistory workbooks). Each becomes energy-inventories interchange records.
 // WPSR stocks are kept in thousand barrels, as EIA's series are; table1.csv prints million barrels.
-import { csvFields, SourceError, type SourceFile } from '../../load/source.js';
+import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
 import type { EnergyRecordValue } from '../import.js';
 
 type Out = AsyncGenerator<{ line: number; value: EnergyRecordValue }>;

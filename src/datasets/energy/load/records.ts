@@ -1,5 +1,5 @@
 // Which EIA reader a file needs: a workbook (OLE compound file) or text.
-import type { SourceFile } from '../../load/source.js';
+import type { SourceFile } from '../../../ingest/source.js';
 import type { EnergyRecordValue } from '../import.js';
 import { eiaTextRecords } from './eia.js';
 import { workbookRecords } from './workbook.js';

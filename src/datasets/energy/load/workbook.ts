@@ -1,8 +1,8 @@
 // EIA workbooks: psw01.xls (WPSR Table 1 history: the stocks sheet "Data 1" with its Sourcekey row, and the
 // release calendar on "Contents") and ngshistory.xls (weekly natural gas storage by region).
 import { readFileSync } from 'node:fs';
-import { SourceError, type SourceFile } from '../../load/source.js';
-import { type Cell, excelDate, readWorkbook, type Sheet, WorkbookError } from '../../load/xls.js';
+import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import { type Cell, excelDate, readWorkbook, type Sheet, WorkbookError } from '../../../ingest/xls.js';
 import type { EnergyRecordValue } from '../import.js';
 import { usDate } from './eia.js';
 

@@ -1,0 +1,54 @@
+import { Type } from 'typebox';
+import { fixed } from '../../accounts/pricing.js';
+import { define } from '../operation.js';
+import { checkRange, P } from '../params.js';
+import { awardDetail, listAwards } from './read.js';
+import { AwardDetailData, AwardsData } from './schema.js';
+
+const O = Type.Optional;
+
+export const awardsOperations = [
+  define({
+    id: 'awards.list',
+    dataset: 'awards',
+    url: '/v1/awards',
+    summary: 'Search government awards',
+    description: 'Awards matching every filter given, newest first, paged with nextCursor.',
+    querystring: Type.Object(
+      {
+        ticker: O(P.ticker),
+        jurisdiction: O(P.jurisdiction),
+        currency: O(P.currency),
+        agency: O(P.agency),
+        sector: O(P.sector),
+        source: O(P.source),
+        parentId: O(P.parentId),
+        awardType: O(P.awardType),
+        from: O(P.from),
+        to: O(P.to),
+        fiscalYear: O(P.fiscalYear),
+        query: O(P.query),
+        minAmount: O(P.minAmount),
+        cursor: O(P.cursor),
+        limit: O(P.limit),
+      },
+      { additionalProperties: false },
+    ),
+    data: AwardsData,
+    price: fixed('search', 2),
+    refine: checkRange,
+    read: listAwards,
+  }),
+  define({
+    id: 'awards.detail',
+    dataset: 'awards',
+    url: '/v1/awards/:id',
+    summary: 'One award with its revisions',
+    description: 'The current record of an award and its earlier revisions, paged with revisionsCursor.',
+    params: Type.Object({ id: P.id }, { additionalProperties: false }),
+    querystring: Type.Object({ revisionsCursor: O(P.revisionsCursor) }, { additionalProperties: false }),
+    data: AwardDetailData,
+    price: fixed('evidence', 2),
+    read: awardDetail,
+  }),
+];

@@ -1,0 +1,40 @@
+import { Type } from 'typebox';
+import { fixed } from '../../accounts/pricing.js';
+import { define } from '../operation.js';
+import { checkTraderClass, P } from '../params.js';
+import { readBoard, readContract } from './read.js';
+import { CotData } from './schema.js';
+
+const query = Type.Object(
+  { report: Type.Optional(P.report), traderClass: Type.Optional(P.traderClass) },
+  { additionalProperties: false },
+);
+
+export const cotOperations = [
+  define({
+    id: 'cot.board',
+    dataset: 'cot',
+    url: '/v1/cftc/cot',
+    summary: 'Positioning board of every contract',
+    description:
+      "Latest report's positions of one trader class for every contract, with 1- and 3-year percentiles.",
+    querystring: query,
+    data: CotData,
+    price: fixed('lookup', 1),
+    refine: checkTraderClass,
+    read: readBoard,
+  }),
+  define({
+    id: 'cot.contract',
+    dataset: 'cot',
+    url: '/v1/cftc/cot/contracts/:contractCode',
+    summary: "One contract's positioning history",
+    description: 'Every stored report of one contract for one trader class, oldest first.',
+    params: Type.Object({ contractCode: P.contractCode }, { additionalProperties: false }),
+    querystring: query,
+    data: CotData,
+    price: fixed('history', 1),
+    refine: checkTraderClass,
+    read: readContract,
+  }),
+];

@@ -1,0 +1,20 @@
+// The cpi dataset: Consumer price index components.
+import { loader } from '../../ingest/run.js';
+import { describe } from '../descriptor.js';
+import { BLS_DISCLAIMER, SOURCES } from '../sources.js';
+import { cpiImporter } from './import.js';
+import { blsRecords, knownItems } from './load/bls.js';
+import { cpiOperations } from './operations.js';
+import { cpiSample } from './sample.js';
+import { CpiData } from './schema.js';
+
+export const cpiDataset = describe({
+  id: 'cpi',
+  name: 'Consumer price index components',
+  operations: cpiOperations,
+  importer: cpiImporter,
+  loaders: { bls: loader(cpiImporter, blsRecords, knownItems) },
+  sources: [SOURCES.bls],
+  disclaimer: BLS_DISCLAIMER,
+  sample: { data: cpiSample, schema: CpiData },
+});

@@ -1,0 +1,32 @@
+// Everything about one dataset, declared in its folder's index.ts: the registry collects these, and the
+// catalog, the routes, the cost estimate, the samples, the importers and the loaders all read them.
+import type { TSchema } from 'typebox';
+import type { Importer } from '../ingest/import.js';
+import type { Loader } from '../ingest/run.js';
+import type { DatasetOperation } from './operation.js';
+
+export interface Source {
+  id: string;
+  attribution: string;
+  licence: string;
+}
+
+export interface DatasetDescriptor {
+  /** Dataset id, as the catalog and meta.dataset name it (e.g. energy-inventories). */
+  id: string;
+  name: string;
+  /** Its keyed operations, in the order the API description lists them. */
+  operations: readonly DatasetOperation[];
+  /** Reads the dataset's interchange records (quarry import). */
+  importer: Importer<never>;
+  /** The sources' own files it loads, by the name quarry ingest takes (quarry ingest cftc …). */
+  loaders?: Record<string, Loader<never>>;
+  sources: readonly Source[];
+  /** On every response of the dataset, where a source asks for one. */
+  disclaimer?: string;
+  sample: { data: unknown; schema: TSchema };
+}
+
+export function describe(dataset: DatasetDescriptor): DatasetDescriptor {
+  return dataset;
+}

@@ -1,0 +1,19 @@
+// The energy-inventories dataset: Energy inventories.
+import { loader } from '../../ingest/run.js';
+import { describe } from '../descriptor.js';
+import { SOURCES } from '../sources.js';
+import { energyImporter } from './import.js';
+import { eiaRecords } from './load/records.js';
+import { energyOperations } from './operations.js';
+import { energySample } from './sample.js';
+import { EnergyData } from './schema.js';
+
+export const energyDataset = describe({
+  id: 'energy-inventories',
+  name: 'Energy inventories',
+  operations: energyOperations,
+  importer: energyImporter,
+  loaders: { eia: loader(energyImporter, eiaRecords) },
+  sources: [SOURCES.eia],
+  sample: { data: energySample, schema: EnergyData },
+});

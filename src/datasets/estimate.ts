@@ -1,0 +1,76 @@
+// The cost estimate (credits.estimate): a described call is judged exactly as its route would judge it,
+// then priced. Spends nothing and needs no key.
+import { type TObject, Type } from 'typebox';
+import { CALL_TYPE_CREDITS } from '../accounts/pricing.js';
+import { validateOrThrow } from '../kernel/validation.js';
+import type { DatasetOperation } from './operation.js';
+import { OPERATION_BY_ID, OPERATIONS } from './registry.js';
+
+export const Estimate = Type.Object({
+  endpoint: Type.String({ description: 'The described operation.' }),
+  method: Type.Literal('GET'),
+  path: Type.String({ description: 'The path the described call would request.' }),
+  callType: Type.String({ description: 'Credit call type of the call.' }),
+  callTypeCredits: Type.Integer({ description: 'Credits of one call of that type.' }),
+  multiplier: Type.Integer({ description: "The route's multiplier." }),
+  credits: Type.Integer({ description: 'Credits the call would cost: callTypeCredits x multiplier.' }),
+});
+
+export const EstimateQuery = Type.Object(
+  {
+    endpoint: Type.Enum(
+      OPERATIONS.map((op) => op.id),
+      { description: 'The operation to price; give its path and query parameters alongside.' },
+    ),
+  },
+  { additionalProperties: true },
+);
+
+/** Path and query parameters of an operation as one closed schema, as the cost estimate validates them. */
+const combined = new Map<string, TObject>();
+function describedSchema(op: DatasetOperation): TObject {
+  let schema = combined.get(op.id);
+  if (!schema) {
+    schema = Type.Object(
+      { ...(op.params?.properties ?? {}), ...op.querystring.properties },
+      {
+        additionalProperties: false,
+        required: [...(op.params?.required ?? []), ...(op.querystring.required ?? [])],
+      },
+    ) as TObject;
+    combined.set(op.id, schema);
+  }
+  return schema;
+}
+
+/** `input` has passed EstimateQuery: endpoint names an operation; the rest are that call's parameters. */
+export function estimateCost(input: Record<string, unknown>) {
+  const { endpoint, ...described } = input;
+  const op = OPERATION_BY_ID.get(String(endpoint)) as DatasetOperation;
+  validateOrThrow(describedSchema(op), described);
+  const paramNames = Object.keys(op.params?.properties ?? {});
+  const params = Object.fromEntries(paramNames.map((name) => [name, described[name]]));
+  const query = Object.fromEntries(Object.entries(described).filter(([name]) => !paramNames.includes(name)));
+  op.refine?.({ params, query });
+  const price = op.price(query);
+  const path = op.url.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(params[name])));
+  return {
+    endpoint: op.id,
+    method: 'GET' as const,
+    path,
+    callType: price.callType,
+    callTypeCredits: CALL_TYPE_CREDITS[price.callType],
+    multiplier: price.multiplier,
+    credits: price.credits,
+  };
+}
+
+/** How an operation is priced, in words, for the API descriptions. */
+export function describePrice(op: DatasetOperation): string {
+  const base = op.price({});
+  const ranged = op.price({ from: '2000-01-01' });
+  const text = `${base.credits} credits (${base.callType} x${base.multiplier})`;
+  return ranged.credits === base.credits
+    ? text
+    : `${text}; ${ranged.credits} credits (${ranged.callType} x${ranged.multiplier}) when from or to is given`;
+}

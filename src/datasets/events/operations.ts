@@ -1,0 +1,21 @@
+import { Type } from 'typebox';
+import { fixed } from '../../accounts/pricing.js';
+import { define } from '../operation.js';
+import { P } from '../params.js';
+import { listEvents } from './read.js';
+import { EventsData } from './schema.js';
+
+export const eventsOperations = [
+  define({
+    id: 'events.list',
+    dataset: 'events',
+    url: '/v1/events/:symbol',
+    summary: "A company's 8-K events",
+    description: 'Item-classified 8-K filings, newest first.',
+    params: Type.Object({ symbol: P.symbol }, { additionalProperties: false }),
+    querystring: Type.Object({ limit: Type.Optional(P.limit) }, { additionalProperties: false }),
+    data: EventsData,
+    price: fixed('search', 1),
+    read: listEvents,
+  }),
+];

@@ -1,0 +1,35 @@
+import { Type } from 'typebox';
+import { fixed } from '../../accounts/pricing.js';
+import { define } from '../operation.js';
+import { P } from '../params.js';
+import { listProxies, proxiesForYear } from './read.js';
+import { ExecPayData, ExecPayYearData } from './schema.js';
+
+const none = Type.Object({}, { additionalProperties: false });
+
+export const execPayOperations = [
+  define({
+    id: 'exec-pay.list',
+    dataset: 'exec-pay',
+    url: '/v1/exec-pay/:symbol',
+    summary: "A company's executive pay filings",
+    description: 'CEO pay from each proxy statement, newest first.',
+    params: Type.Object({ symbol: P.symbol }, { additionalProperties: false }),
+    querystring: none,
+    data: ExecPayData,
+    price: fixed('lookup', 2),
+    read: listProxies,
+  }),
+  define({
+    id: 'exec-pay.year',
+    dataset: 'exec-pay',
+    url: '/v1/exec-pay/:symbol/:year',
+    summary: "A company's executive pay for one year",
+    description: 'The proxy statements that cover one fiscal year.',
+    params: Type.Object({ symbol: P.symbol, year: P.year }, { additionalProperties: false }),
+    querystring: none,
+    data: ExecPayYearData,
+    price: fixed('evidence', 2),
+    read: proxiesForYear,
+  }),
+];

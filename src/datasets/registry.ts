@@ -1,0 +1,32 @@
+// The datasets Quarry serves, in the catalog's order. A new dataset is its folder plus one line here.
+import { awardsDataset } from './awards/index.js';
+import { cotDataset } from './cot/index.js';
+import { cpiDataset } from './cpi/index.js';
+import type { DatasetDescriptor } from './descriptor.js';
+import { energyDataset } from './energy/index.js';
+import { eventsDataset } from './events/index.js';
+import { execPayDataset } from './exec-pay/index.js';
+import { kpisDataset } from './kpis/index.js';
+
+export const DATASETS: readonly DatasetDescriptor[] = [
+  awardsDataset,
+  kpisDataset,
+  execPayDataset,
+  eventsDataset,
+  cpiDataset,
+  energyDataset,
+  cotDataset,
+];
+
+export const DATASET_IDS = DATASETS.map((d) => d.id);
+export const DATASET_BY_ID = new Map(DATASETS.map((d) => [d.id, d]));
+
+/** Every keyed operation, dataset by dataset. */
+export const OPERATIONS = DATASETS.flatMap((d) => d.operations);
+export const OPERATION_BY_ID = new Map(OPERATIONS.map((op) => [op.id, op]));
+
+/** quarry import DATASET: the importer of each dataset's interchange records. */
+export const IMPORTERS = new Map(DATASETS.map((d) => [d.id, d.importer]));
+
+/** quarry ingest SOURCE: the loaders of the sources' own files, by source name. */
+export const DATASET_LOADERS = new Map(DATASETS.flatMap((d) => Object.entries(d.loaders ?? {})));

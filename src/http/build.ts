@@ -1,0 +1,152 @@
+// buildApp: the one way the server, the CLI, the tests and the benchmarks make the HTTP app.
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import { newRequestId } from '../accounts/key-text.js';
+import type { Config } from '../kernel/config.js';
+import type { Deps } from '../kernel/deps.js';
+import { AppError, ERROR_STATUS, type ErrorCode, type ErrorPayload } from '../kernel/errors.js';
+import { compile, describeError } from '../kernel/validation.js';
+import type { Meter } from './context.js';
+import { attachHooks } from './hooks.js';
+import { OpenApiCollector } from './openapi.js';
+import { registerAccountRoutes } from './routes/account.js';
+import { registerDatasetRoutes } from './routes/datasets.js';
+import { registerPublicRoutes } from './routes/datasets-public.js';
+import { registerMarketRoutes } from './routes/market.js';
+import { registerMarketPublicRoutes } from './routes/market-public.js';
+
+export async function buildApp(config: Config, deps: Deps): Promise<FastifyInstance> {
+  const accessLines = ['info', 'debug', 'trace'].includes(config.logLevel);
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    // Above info no line is written per request, so a request logs through the server's logger rather
+    // than a child made for it; the few lines then written carry the request id themselves.
+    ...(accessLines ? {} : { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
+    // One access line per response from our own onResponse hook instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    genReqId: newRequestId,
+    requestIdHeader: false,
+    bodyLimit: 256 * 1024,
+    exposeHeadRoutes: false,
+    // Malformed URLs and the like are answered by the same error model as everything else.
+    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1100 },
+  });
+  app.setValidatorCompiler(({ schema }) => compile(schema));
+
+  const openapi = new OpenApiCollector();
+  app.addHook('onRoute', (route) => {
+    const meta = route.config?.meta;
+    if (!meta) return;
+    attachHooks(route, meta, deps);
+    openapi.collect(route);
+  });
+
+  app.decorateRequest('meter', null as unknown as Meter);
+  app.addHook('onRequest', (request, reply, done) => {
+    request.meter = { principal: null, call: null, receipt: null, balance: null, rate: null, units: null };
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  if (accessLines) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
+        'request',
+      );
+      done();
+    });
+  }
+
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+      request,
+      reply,
+    ),
+  );
+
+  registerPublicRoutes(app, deps, () =>
+    openapi.document('datasets', {
+      title: 'Quarry stored-datasets API',
+      description:
+        'Read-only access to stored datasets: awards, kpis-guidance, exec-pay, events, cpi, energy-inventories ' +
+        'and cot. Keyed routes take gds_ keys and spend credits from the account’s monthly period.',
+    }),
+  );
+  registerAccountRoutes(app, deps);
+  registerDatasetRoutes(app, deps);
+  registerMarketRoutes(app, deps);
+  registerMarketPublicRoutes(app, () =>
+    openapi.document('market', {
+      title: 'Quarry market-data API',
+      description:
+        'Quotes, current values and history by ticker and field, in the service, exchange-suffixed and terminal ' +
+        'forms. Data routes take svc_mcp_ keys with market-data-only access and a paid market plan.',
+    }),
+  );
+  return app;
+}
+
+function sendError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  const { code, message, headers } = classify(error);
+  if (code === 'internal_error' || code === 'service_unavailable') {
+    request.log.error({ err: error, reqId: request.id }, 'request failed');
+  }
+  const body: ErrorPayload = { error: code, message, requestId: request.id };
+  return reply.code(ERROR_STATUS[code]).header('x-request-id', request.id).headers(headers).send(body);
+}
+
+function classify(error: FastifyError | AppError): {
+  code: ErrorCode;
+  message: string;
+  headers: Record<string, string>;
+} {
+  if (error instanceof AppError) {
+    const headers: Record<string, string> =
+      error.retryAfterSeconds === null ? {} : { 'retry-after': String(error.retryAfterSeconds) };
+    return { code: error.code, message: error.message, headers };
+  }
+  if (error.validation) {
+    const first = error.validation[0];
+    const where = error.validationContext === 'body' ? 'field' : 'parameter';
+    return {
+      code: 'invalid_params',
+      message: first ? describeError(first as never, where) : 'invalid request',
+      headers: {},
+    };
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 413)
+    return { code: 'payload_too_large', message: 'The request body is too large.', headers: {} };
+  if (status === 415)
+    return { code: 'unsupported_media_type', message: 'Send the body as application/json.', headers: {} };
+  if (status === 404) return { code: 'not_found', message: 'Not found.', headers: {} };
+  if (status >= 400 && status < 500) return { code: 'invalid_params', message: error.message, headers: {} };
+  if (isUnavailable(error)) {
+    return {
+      code: 'service_unavailable',
+      message: 'A backing store is unreachable; try again shortly.',
+      headers: { 'retry-after': '1' },
+    };
+  }
+  return {
+    code: 'internal_error',
+    message: 'The request failed on our side; any credits charged were refunded.',
+    headers: {},
+  };
+}
+
+function isUnavailable(error: { code?: string }): boolean {
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'SQLITE_BUSY', '57P01', '57P03'].includes(
+    error.code ?? '',
+  );
+}

@@ -1,0 +1,52 @@
+// What a request carries through the hooks, and what a route declares in its config.
+
+import type { Principal } from '../accounts/keys.js';
+import type { CreditCall, CreditReceipt, RateWindow } from '../accounts/metering.js';
+import type { Price } from '../accounts/pricing.js';
+
+/** Which API description a route belongs to. */
+export type ApiDoc = 'datasets' | 'market' | 'none';
+
+export interface Meter {
+  principal: Principal | null;
+  /** The charged call and its receipt, until refunded. */
+  call: CreditCall | null;
+  receipt: CreditReceipt | null;
+  balance: number | null;
+  rate: RateWindow | null;
+  /** Market-data units charged for this call. */
+  units: number | null;
+}
+
+export interface RouteMeta {
+  doc: ApiDoc;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags?: string[];
+  /** Keyed stored-datasets route: authenticated, metered, credit headers. */
+  keyed?: boolean;
+  /** Part of the stored-datasets API: behind DATA_API_ENABLED. */
+  datasetsApi?: boolean;
+  /** Refuse repeated and empty query parameters before validation. */
+  strictQuery?: boolean;
+  /** The credits a call costs, from its validated parameters; absent: 0. */
+  price?: (query: Record<string, unknown>) => Price;
+  /** Dataset whose usage a call counts towards. */
+  dataset?: string;
+  /** Keyed market-data route: svc_mcp_ key, units per call. */
+  marketKeyed?: boolean;
+  /** The units a market-data call costs, from its validated input. */
+  units?: (input: { query: Record<string, unknown>; body: unknown }) => number;
+  /** Checks across parameters that a schema cannot express (e.g. from on or before to). */
+  refine?: (input: { params: Record<string, unknown>; query: Record<string, unknown> }) => void;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    meter: Meter;
+  }
+  interface FastifyContextConfig {
+    meta?: RouteMeta;
+  }
+}

@@ -1,0 +1,172 @@
+// Route-level hooks, attached at registration from each route's declared meta, so a route pays only for
+// what it declares: the DATA_API_ENABLED switch, admission, parameter checks, metering. Each hook adapts a
+// verb of the accounts domain to Fastify: it reads the request, calls the verb, and keeps the outcome on
+// request.meter for the credit and unit headers.
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { admit, type Door } from '../accounts/admit.js';
+import {
+  type CreditCall,
+  CreditRefusal,
+  chargeCredits,
+  chargeUnits,
+  creditBalance,
+  MINUTE,
+  refundCredits,
+} from '../accounts/metering.js';
+import type { Deps } from '../kernel/deps.js';
+import { AppError } from '../kernel/errors.js';
+import { andThen, type MaybePromise } from '../kernel/steps.js';
+import { checkRawQuery } from '../kernel/validation.js';
+import type { Meter, RouteMeta } from './context.js';
+import { readKey } from './key.js';
+import { rateHeaders } from './rate-headers.js';
+import { requestHook, sendHook } from './steps.js';
+
+function append(route: RouteOptions, name: 'onRequest' | 'preHandler' | 'onSend', hook: unknown) {
+  const existing = route[name];
+  const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
+  (route as unknown as Record<string, unknown>)[name] = [...list, hook];
+}
+
+export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): void {
+  if (meta.datasetsApi && !deps.config.dataApiEnabled) {
+    append(
+      route,
+      'onRequest',
+      requestHook(() => {
+        throw new AppError(
+          'data_api_disabled',
+          'The stored-datasets API is switched off on this deployment.',
+        );
+      }),
+    );
+  }
+  // The raw query is checked in onRequest, after the key: a caller learns of a bad key before bad input.
+  const strict = meta.strictQuery === true;
+  const admitAt = (door: Door) =>
+    requestHook((request) =>
+      andThen(admit(deps, readKey(request), door), (principal) => {
+        request.meter.principal = principal;
+        if (strict) checkRawQuery(request.query as Record<string, unknown>);
+      }),
+    );
+  if (meta.keyed) {
+    append(route, 'onRequest', admitAt('datasets'));
+    append(
+      route,
+      'onSend',
+      sendHook((request, reply) => settle(deps, request, reply)),
+    );
+  } else if (meta.marketKeyed) {
+    append(route, 'onRequest', admitAt('market'));
+    append(
+      route,
+      'preHandler',
+      requestHook(async (request) => {
+        const units = meta.units?.({ query: request.query as Record<string, unknown>, body: request.body });
+        const { principal } = request.meter;
+        if (units && principal) request.meter.units = (await chargeUnits(deps, principal, units)).units;
+      }),
+    );
+    append(
+      route,
+      'onSend',
+      sendHook((request, reply) => {
+        reply.header('x-service-units', String(request.meter.units ?? 0));
+      }),
+    );
+  } else if (strict) {
+    append(
+      route,
+      'onRequest',
+      requestHook((request) => checkRawQuery(request.query as Record<string, unknown>)),
+    );
+  }
+  if (meta.refine || meta.keyed) {
+    const { refine } = meta;
+    append(
+      route,
+      'preHandler',
+      requestHook((request) => {
+        refine?.({
+          params: request.params as Record<string, unknown>,
+          query: request.query as Record<string, unknown>,
+        });
+        if (meta.keyed) return charge(deps, meta, request);
+      }),
+    );
+  }
+}
+
+/** Charges the route's price before its handler runs; a refusal keeps the standing for the headers. */
+function charge(deps: Deps, meta: RouteMeta, request: FastifyRequest): MaybePromise<void> {
+  const { meter } = request;
+  if (!meta.price || !meter.principal) return;
+  const call: CreditCall = {
+    principal: meter.principal,
+    price: meta.price(request.query as Record<string, unknown>),
+    operation: meta.operationId,
+    requestId: request.id,
+    ...(meta.dataset ? { dataset: meta.dataset } : {}),
+  };
+  try {
+    const charged = chargeCredits(deps, call);
+    const kept = andThen(charged, (receipt) => {
+      if (!receipt) return;
+      meter.call = call;
+      meter.receipt = receipt;
+      meter.balance = receipt.balance;
+      meter.rate = receipt.rate;
+    });
+    return kept instanceof Promise ? kept.catch((error) => keepStanding(meter, error)) : kept;
+  } catch (error) {
+    keepStanding(meter, error);
+  }
+}
+
+function keepStanding(meter: Meter, error: unknown): never {
+  if (error instanceof CreditRefusal) {
+    meter.rate = error.standing.rate;
+    meter.balance = error.standing.balance;
+  }
+  throw error;
+}
+
+/**
+ * Refunds a charged call that failed with a server error, then sets the credit headers. A call that
+ * needs neither a refund nor a fresh balance (every charged success) settles without waiting.
+ */
+function settle(deps: Deps, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
+  const { meter } = request;
+  const refund = meter.receipt !== null && reply.statusCode >= 500;
+  if (!refund && (meter.principal === null || meter.balance !== null)) {
+    creditHeaders(meter, reply);
+    return;
+  }
+  return reconcile(deps, request, refund).then(() => creditHeaders(meter, reply));
+}
+
+/** The refund of a failed call and the balance of a call that was not charged; never throws. */
+async function reconcile(deps: Deps, request: FastifyRequest, refund: boolean): Promise<void> {
+  const { meter } = request;
+  try {
+    if (refund && meter.call && meter.receipt) {
+      const balance = await refundCredits(deps, meter.call, meter.receipt);
+      meter.call = null;
+      meter.receipt = null;
+      if (balance !== null) meter.balance = balance;
+    }
+    if (meter.principal && meter.balance === null) meter.balance = await creditBalance(deps, meter.principal);
+  } catch (error) {
+    request.log.error({ err: error, reqId: request.id }, 'credit settlement failed');
+  }
+}
+
+function creditHeaders(meter: Meter, reply: FastifyReply): void {
+  reply.header('x-credits-cost', String(meter.receipt?.cost ?? 0));
+  if (meter.balance !== null) reply.header('x-credits-remaining', String(meter.balance));
+  if (meter.principal) reply.header('x-plan', meter.principal.account.plan);
+  if (meter.rate) {
+    reply.headers(rateHeaders('credits', meter.rate.limit, MINUTE, meter.rate.remaining, meter.rate.resetMs));
+  }
+}

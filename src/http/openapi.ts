@@ -1,0 +1,177 @@
+// OpenAPI 3.1 documents built from the routes as registered: the same TypeBox schemas that validate
+// requests and serialise responses describe them here.
+import type { RouteOptions } from 'fastify';
+import { ERROR_CODES, ERROR_MEANING, ERROR_STATUS, ErrorBody } from '../kernel/errors.js';
+import type { ApiDoc, RouteMeta } from './context.js';
+
+type Json = Record<string, unknown>;
+
+interface CollectedRoute {
+  method: string;
+  url: string;
+  meta: RouteMeta;
+  schema: Json;
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  '200': 'OK',
+  '400': 'Invalid parameters',
+  '401': 'Missing, unknown, revoked or wrong key',
+  '402': 'No active plan, or not enough credits',
+  '403': 'Key disabled or too broad',
+  '404': 'Not found',
+  '429': 'Rate limited; see Retry-After',
+  '500': 'Server error',
+  '503': 'Switched off or unavailable',
+};
+
+const CREDIT_HEADERS: Json = {
+  'X-Credits-Cost': {
+    description: 'Credits charged for this request (0 after a refund).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-Credits-Remaining': {
+    description: "Credits remaining in the account's current period (absent when no key was recognised).",
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-Plan': {
+    description: 'Plan of the account.',
+    schema: { type: 'string', enum: ['basic', 'desk', 'enterprise'] },
+  },
+  'X-Request-Id': { description: 'Request identifier.', schema: { type: 'string' } },
+  RateLimit: {
+    description: 'Credits left in the current minute: "credits";r=REMAINING;t=SECONDS.',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description: 'Per-minute credit limit: "credits";q=LIMIT;w=60.',
+    schema: { type: 'string' },
+  },
+};
+
+const REQUEST_ID_HEADER: Json = { 'X-Request-Id': CREDIT_HEADERS['X-Request-Id'] };
+const UNIT_HEADERS: Json = {
+  ...REQUEST_ID_HEADER,
+  'X-Service-Units': {
+    description: "Units this call took from the key's 120 a minute and 5000 a day.",
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+const RETRY_AFTER: Json = {
+  'Retry-After': { description: 'Seconds until the limit resets.', schema: { type: 'integer', minimum: 1 } },
+};
+
+export class OpenApiCollector {
+  private readonly routes: CollectedRoute[] = [];
+
+  /** Called from Fastify's onRoute hook. */
+  collect(route: RouteOptions): void {
+    const meta = route.config?.meta;
+    if (!meta || meta.doc === 'none') return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      this.routes.push({
+        method: method.toLowerCase(),
+        url: route.url,
+        meta,
+        schema: (route.schema ?? {}) as Json,
+      });
+    }
+  }
+
+  document(doc: ApiDoc, info: { title: string; description: string }): Json {
+    const paths: Record<string, Json> = {};
+    for (const route of this.routes.filter((r) => r.meta.doc === doc)) {
+      const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      paths[path] ??= {};
+      paths[path][route.method] = operation(route);
+    }
+    return {
+      openapi: '3.1.0',
+      info: { title: info.title, version: '1.0.0', description: info.description },
+      servers: [{ url: '/' }],
+      paths,
+      components: {
+        schemas: { Error: errorSchema() },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        },
+      },
+    };
+  }
+}
+
+function errorSchema(): Json {
+  const codes = ERROR_CODES.map((code) => `- \`${code}\` (${ERROR_STATUS[code]}): ${ERROR_MEANING[code]}`);
+  return {
+    ...strip(ErrorBody),
+    description: `Every error response has this body. Codes:\n${codes.join('\n')}`,
+  };
+}
+
+function operation(route: CollectedRoute): Json {
+  const { meta, schema } = route;
+  const parameters = [
+    ...parametersOf(schema.params as Json | undefined, 'path'),
+    ...parametersOf(schema.querystring as Json | undefined, 'query'),
+  ];
+  const responses: Json = {};
+  for (const [status, body] of Object.entries((schema.response ?? {}) as Json)) {
+    const isError = Number(status) >= 400;
+    const headers = meta.keyed ? CREDIT_HEADERS : meta.marketKeyed ? UNIT_HEADERS : REQUEST_ID_HEADER;
+    responses[status] = {
+      description: isError ? errorDescription(status) : (STATUS_TEXT[status] ?? 'Response'),
+      headers: status === '429' ? { ...headers, ...RETRY_AFTER } : headers,
+      content: {
+        'application/json': {
+          schema: isError ? { $ref: '#/components/schemas/Error' } : strip(body as Json),
+        },
+      },
+    };
+  }
+  const op: Json = {
+    operationId: meta.operationId,
+    summary: meta.summary,
+    tags: meta.tags ?? [],
+    parameters,
+    responses,
+  };
+  if (meta.description) op.description = meta.description;
+  if (schema.body) {
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: strip(schema.body as Json) } },
+    };
+  }
+  if (meta.keyed || meta.marketKeyed) op.security = [{ bearer: [] }, { apiKey: [] }];
+  return op;
+}
+
+function errorDescription(status: string): string {
+  const codes = ERROR_CODES.filter((code) => String(ERROR_STATUS[code]) === status);
+  return `${STATUS_TEXT[status] ?? 'Error'}. Codes: ${codes.join(', ')}.`;
+}
+
+function parametersOf(schema: Json | undefined, where: 'path' | 'query'): Json[] {
+  if (!schema?.properties) return [];
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries(schema.properties as Record<string, Json>).map(([name, property]) => {
+    const { description, examples, ...rest } = strip(property);
+    const parameter: Json = {
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
+      schema: rest,
+    };
+    if (description) parameter.description = description;
+    if (Array.isArray(examples) && examples.length > 0) parameter.example = examples[0];
+    return parameter;
+  });
+}
+
+/** A plain JSON copy of a schema. */
+function strip(schema: object): Json {
+  return JSON.parse(JSON.stringify(schema)) as Json;
+}

@@ -1,0 +1,42 @@
+// Registers the eleven keyed dataset routes from their definitions.
+import type { FastifyInstance } from 'fastify';
+import { Envelope } from '../../datasets/envelope.js';
+import { describePrice } from '../../datasets/estimate.js';
+import { OPERATIONS } from '../../datasets/registry.js';
+import type { Deps } from '../../kernel/deps.js';
+import { JsonBytes, KEYED_STATUSES, responses } from '../responses.js';
+
+export function registerDatasetRoutes(app: FastifyInstance, deps: Deps): void {
+  for (const op of OPERATIONS) {
+    const json = new JsonBytes();
+    app.get(op.url, {
+      schema: {
+        ...(op.params ? { params: op.params } : {}),
+        querystring: op.querystring,
+        response: responses(Envelope(op.data), ...KEYED_STATUSES),
+      },
+      config: {
+        meta: {
+          doc: 'datasets',
+          operationId: op.id,
+          summary: op.summary,
+          description: `${op.description} Costs ${describePrice(op)}.`,
+          tags: [op.dataset],
+          keyed: true,
+          datasetsApi: true,
+          strictQuery: true,
+          price: op.price,
+          dataset: op.dataset,
+          ...(op.refine ? { refine: op.refine } : {}),
+        },
+      },
+      handler: async (request, reply) => {
+        const payload = await op.read(deps, {
+          params: (request.params ?? {}) as Record<string, unknown>,
+          query: request.query as Record<string, unknown>,
+        });
+        return json.send(reply, payload);
+      },
+    });
+  }
+}

@@ -1,0 +1,116 @@
+// The market-data routes /v1/quotes, /v1/data and /v1/history: GET with comma lists, POST with JSON arrays.
+// Each is its market verb (src/market/verbs.ts) behind a svc_mcp_ key; the units hook charges the verb's units.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TObject, TSchema } from 'typebox';
+import type { Deps } from '../../kernel/deps.js';
+import { historyJson } from '../../market/bar-rows.js';
+import { fromQuery } from '../../market/request.js';
+import {
+  DataBody,
+  DataQuery,
+  DataResponse,
+  HistoryBody,
+  HistoryQuery,
+  HistoryResponse,
+  QuotesBody,
+  QuotesQuery,
+  QuotesResponse,
+} from '../../market/schemas.js';
+import { DATA, HISTORY, type MarketVerb, QUOTES, todayOf } from '../../market/verbs.js';
+import { responses } from '../responses.js';
+
+interface MarketRoute<I> {
+  path: string;
+  tag: string;
+  summary: string;
+  description: string;
+  verb: MarketVerb<I, object>;
+  query: TObject;
+  body: TObject;
+  response: TSchema;
+  /** The verb's request from a GET query. */
+  fromQuery(query: Record<string, unknown>): I;
+  send?(reply: FastifyReply, answer: object): FastifyReply;
+}
+
+const ERRORS = [400, 401, 402, 403, 429];
+
+const ROUTES = [
+  {
+    path: '/v1/quotes',
+    tag: 'quotes',
+    summary: 'Full quotes for up to 100 tickers',
+    description:
+      'Tickers in any form (service, exchange-suffixed, terminal), mixed. One unit per 20 tickers.',
+    verb: QUOTES,
+    query: QuotesQuery,
+    body: QuotesBody,
+    response: QuotesResponse,
+    fromQuery: (q) => fromQuery(q, ['tickers']),
+  } satisfies MarketRoute<Parameters<typeof QUOTES.run>[1]>,
+  {
+    path: '/v1/data',
+    tag: 'data',
+    summary: 'Current values for tickers x fields',
+    description:
+      'Fields by id or terminal mnemonic, any letter case; values keyed as sent. A field that does not apply or has no ' +
+      'value is null with an entry in errors. 1 unit per 20 tickers when every field comes from the quote, else 1 per 5.',
+    verb: DATA,
+    query: DataQuery,
+    body: DataBody,
+    response: DataResponse,
+    fromQuery: (q) => fromQuery(q, ['tickers', 'fields'], ['period']),
+  } satisfies MarketRoute<Parameters<typeof DATA.run>[1]>,
+  {
+    path: '/v1/history',
+    tag: 'history',
+    summary: 'Rows of values between dates, oldest first',
+    description:
+      'Prices and volume daily, weekly or monthly (weekly and monthly from daily bars, dated on the last trading day, ' +
+      'the current period included); statement fields quarterly or annually. Default start: a year before end ' +
+      '(five for statement periods). One unit per ticker for each five years; statement periods one per five tickers.',
+    verb: HISTORY,
+    query: HistoryQuery,
+    body: HistoryBody,
+    response: HistoryResponse,
+    fromQuery: (q) => fromQuery(q, ['tickers', 'fields'], ['start', 'end', 'period']),
+    // A history answer can hold tens of thousands of rows with fields keyed as sent: written as text (price
+    // rows once per cached series, see bar-rows.ts) in exactly the documented shape, which the tests check.
+    send: (reply, answer) =>
+      reply.type('application/json; charset=utf-8').send(historyJson(answer as { items: object[] })),
+  } satisfies MarketRoute<Parameters<typeof HISTORY.run>[1]>,
+] as MarketRoute<unknown>[];
+
+export function registerMarketRoutes(app: FastifyInstance, deps: Deps): void {
+  for (const route of ROUTES) {
+    const requestOf = (query: Record<string, unknown>, body: unknown) => body ?? route.fromQuery(query);
+    const meta = {
+      doc: 'market' as const,
+      tags: [route.tag],
+      marketKeyed: true,
+      strictQuery: true,
+      summary: route.summary,
+      description: route.description,
+      units: ({ query, body }: { query: Record<string, unknown>; body: unknown }) =>
+        route.verb.units(requestOf(query, body), todayOf(deps)),
+    };
+    const handler = async (request: { query: unknown; body: unknown }, reply: FastifyReply) => {
+      const answer = await route.verb.run(
+        deps,
+        requestOf(request.query as Record<string, unknown>, request.body),
+      );
+      return route.send ? route.send(reply, answer) : answer;
+    };
+    const operation = route.path.slice('/v1/'.length);
+    app.get(route.path, {
+      schema: { querystring: route.query, response: responses(route.response, ...ERRORS) },
+      config: { meta: { ...meta, operationId: `${operation}.get` } },
+      handler,
+    });
+    app.post(route.path, {
+      schema: { body: route.body, response: responses(route.response, ...ERRORS) },
+      config: { meta: { ...meta, operationId: `${operation}.post` } },
+      handler,
+    });
+  }
+}

@@ -1,0 +1,187 @@
+// quarry import DATASET FILE: newline-delimited JSON in the interchange format of docs/interchange.md.
+// One transaction per file: a bad line stops the import with its line number and nothing is committed.
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Kysely, Transaction } from 'kysely';
+import type { TSchema } from 'typebox';
+import { compileStrict, describeError } from '../kernel/validation.js';
+import {
+  bumpVersion,
+  contentHash,
+  RevisionBatch,
+  type RevisionMeta,
+  type RevisionWrite,
+  type WriteOutcome,
+} from '../store/revisions.js';
+import type { Database } from '../store/schema.js';
+import { forget } from './read-cache.js';
+
+/** What every written record carries: its content hash, the file it came from and when it was loaded. */
+export type WriteMeta = RevisionMeta;
+
+interface ImporterBase<R> {
+  dataset: string;
+  /** The schema of one line. */
+  record: TSchema;
+  /** The date a record is about, for the date range recorded per source file. */
+  dateOf?(record: R): string;
+  /** Checks across fields a schema cannot express; a message when the record is refused. */
+  check?(record: R): string | null;
+}
+
+/**
+ * An importer either writes each record itself (records that touch several tables), or describes each as
+ * one revisioned row, which the import writes in batches.
+ */
+export type Importer<R = Record<string, unknown>> = ImporterBase<R> &
+  (
+    | {
+        write(tx: Transaction<Database>, record: R, meta: WriteMeta): Promise<WriteOutcome>;
+        revision?: never;
+      }
+    | { revision(record: R): RevisionWrite; write?: never }
+  );
+
+/** Records per batch of revisioned writes. */
+const BATCH = 2000;
+
+export class ImportError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    reason: string,
+  ) {
+    super(`${file}:${line}: ${reason}`);
+    this.name = 'ImportError';
+  }
+}
+
+export interface ImportReport {
+  dataset: string;
+  file: string;
+  lines: number;
+  inserted: number;
+  revised: number;
+  unchanged: number;
+  /** The range of dates the records are about, where the dataset has one. */
+  firstDate: string | null;
+  lastDate: string | null;
+}
+
+export interface LoadReport extends ImportReport {
+  /** What the reader left out and why. */
+  notes: string[];
+  checksum: string;
+  bytes: number;
+  loadedAt: string;
+  seconds: number;
+}
+
+/** A file being read, recorded with its checksum, row count and date range once loaded. */
+export interface ReadFile {
+  name: string;
+  size: number;
+  checksum(): string;
+}
+
+/** Imports records given as objects (the loaders of agency files write through here too). */
+export async function importRecords<R>(
+  db: Kysely<Database>,
+  importer: Importer<R>,
+  records: AsyncIterable<{ line: number; value: unknown }>,
+  source: string,
+  now = new Date(),
+  file?: ReadFile,
+): Promise<ImportReport> {
+  const validate = compileStrict(importer.record);
+  const report: ImportReport = {
+    dataset: importer.dataset,
+    file: source,
+    lines: 0,
+    inserted: 0,
+    revised: 0,
+    unchanged: 0,
+    firstDate: null,
+    lastDate: null,
+  };
+  const loadedAt = now.toISOString();
+  const count = (outcomes: WriteOutcome[]) => {
+    for (const outcome of outcomes) report[outcome] += 1;
+  };
+  await db.transaction().execute(async (tx) => {
+    const batch = new RevisionBatch(tx);
+    for await (const { line, value } of records) {
+      if (!validate(value)) {
+        const first = validate.errors?.[0];
+        throw new ImportError(source, line, first ? describeError(first, 'field') : 'invalid record');
+      }
+      const problem = importer.check?.(value as R);
+      if (problem) throw new ImportError(source, line, problem);
+      const meta = { hash: contentHash(value), source, loadedAt };
+      if (importer.revision) {
+        batch.add(importer.revision(value as R), meta);
+        if (batch.size >= BATCH) count(await batch.flush());
+      } else {
+        count([await importer.write(tx, value as R, meta)]);
+      }
+      report.lines += 1;
+      const date = importer.dateOf?.(value as R);
+      if (date !== undefined) {
+        if (report.firstDate === null || date < report.firstDate) report.firstDate = date;
+        if (report.lastDate === null || date > report.lastDate) report.lastDate = date;
+      }
+    }
+    count(await batch.flush());
+    if (report.inserted + report.revised > 0) await bumpVersion(tx, importer.dataset, loadedAt);
+    if (file) {
+      await tx
+        .insertInto('source_files')
+        .values({
+          dataset: importer.dataset,
+          name: file.name,
+          checksum: file.checksum(),
+          size: file.size,
+          rows: report.lines,
+          first_date: report.firstDate,
+          last_date: report.lastDate,
+          inserted: report.inserted,
+          revised: report.revised,
+          unchanged: report.unchanged,
+          loaded_at: loadedAt,
+        })
+        .execute();
+    }
+  });
+  forget(db, importer.dataset);
+  return report;
+}
+
+/** The non-blank lines of an NDJSON file, parsed, with their line numbers; streamed. */
+export async function* ndjsonLines(file: string): AsyncGenerator<{ line: number; value: unknown }> {
+  const lines = createInterface({
+    input: createReadStream(file, { encoding: 'utf8' }),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let line = 0;
+  for await (const text of lines) {
+    line += 1;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new ImportError(path.basename(file), line, `not JSON: ${(error as Error).message}`);
+    }
+    yield { line, value };
+  }
+}
+
+export async function importFile<R>(
+  db: Kysely<Database>,
+  importer: Importer<R>,
+  file: string,
+  now = new Date(),
+) {
+  return importRecords(db, importer, ndjsonLines(file), path.basename(file), now);
+}

@@ -1,0 +1,84 @@
+// Loading one agency file: its records through the importer in one transaction, recorded in source_files.
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.js';
+import { type Importer, importRecords, type LoadReport } from './import.js';
+import { openSource, type SourceFile } from './source.js';
+
+/** What a reader may need besides its file: the store (to match names to codes) and notes for the report. */
+export interface LoadContext {
+  /** Whatever the loader's prepare step read from the store before the load's transaction began. */
+  prepared: unknown;
+  notes: string[];
+  /** Options given on the command line (e.g. --ticker). */
+  options: Record<string, string>;
+}
+
+export type RecordReader<R> = (
+  source: SourceFile,
+  context: LoadContext,
+) => AsyncIterable<{ line: number; value: R }>;
+
+export interface Loader<R> {
+  importer: Importer<R>;
+  read: RecordReader<R>;
+  /**
+   * Reads what the reader needs from the store. It runs before the transaction: on SQLite the transaction
+   * holds the one connection, so a reader must not query the store itself.
+   */
+  prepare?(db: Kysely<Database>): Promise<unknown>;
+}
+
+/** A loader of one source's files into a dataset, its reader checked against the importer's record type. */
+export function loader<R>(
+  importer: Importer<R>,
+  read: RecordReader<R>,
+  prepare?: Loader<R>['prepare'],
+): Loader<never> {
+  return { importer, read, ...(prepare ? { prepare } : {}) } as unknown as Loader<never>;
+}
+
+/** Progress on a terminal: the share of the file read, redrawn in place; nothing when not a terminal. */
+function progress(source: SourceFile, label: string): () => void {
+  const stream = process.stderr;
+  if (!stream.isTTY) return () => {};
+  const draw = () => {
+    const share = source.size ? Math.min(1, source.bytesRead() / source.size) : 0;
+    const width = 30;
+    const done = Math.round(share * width);
+    stream.write(
+      `\r${label} ${source.name} [${'#'.repeat(done)}${' '.repeat(width - done)}] ${Math.round(share * 100)}%`,
+    );
+  };
+  const timer = setInterval(draw, 200);
+  return () => {
+    clearInterval(timer);
+    draw();
+    stream.write('\n');
+  };
+}
+
+export async function loadFile<R>(
+  db: Kysely<Database>,
+  loader: Loader<R>,
+  file: string,
+  options: Record<string, string> = {},
+): Promise<LoadReport> {
+  const started = Date.now();
+  const source = await openSource(file);
+  const stop = progress(source, loader.importer.dataset);
+  const context: LoadContext = { prepared: await loader.prepare?.(db), notes: [], options };
+  try {
+    const records = loader.read(source, context);
+    const report = await importRecords(db, loader.importer, records, source.name, new Date(), source);
+    return {
+      ...report,
+      notes: context.notes,
+      checksum: source.checksum(),
+      bytes: source.size,
+      loadedAt: new Date().toISOString(),
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+    };
+  } finally {
+    stop();
+  }
+}

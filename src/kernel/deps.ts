@@ -1,0 +1,22 @@
+// What every verb runs on, chosen once at start-up (src/runtime/deps.ts) and passed as the first argument.
+// Its members are the infrastructure below the domains: the store, the counters, the market provider.
+import type { Counters } from '../limits/counters.js';
+import type { CreditStore } from '../store/credits.js';
+import type { Store } from '../store/engine.js';
+import type { UsageBuffer } from '../store/usage-buffer.js';
+import type { Config } from './config.js';
+import type { MarketProvider } from './market-provider.js';
+
+export interface Deps {
+  config: Config;
+  store: Store;
+  credits: CreditStore;
+  counters: Counters;
+  usage: UsageBuffer;
+  /** Where market data comes from: the stored provider, or an upstream composed over it. */
+  market: MarketProvider;
+  /** Signs cursors; the same for every process on the store. */
+  cursorSecret: string;
+  clock: () => Date;
+  close(): Promise<void>;
+}

@@ -1,0 +1,20 @@
+// A market request as the verbs take it: the POST body (or MCP arguments) as sent, or the GET query with its
+// comma lists split and the other named parameters kept where given. The route's schema has checked shapes.
+
+export interface RouteInput {
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** The verb's request from a GET query: `lists` split at commas, `options` kept where given. */
+export function fromQuery<T>(
+  query: Record<string, unknown>,
+  lists: readonly string[],
+  options: readonly string[] = [],
+): T {
+  const q = query as Record<string, string | undefined>;
+  const request: Record<string, unknown> = {};
+  for (const name of lists) request[name] = (q[name] ?? '').split(',');
+  for (const name of options) if (q[name]) request[name] = q[name];
+  return request as T;
+}

@@ -1,0 +1,31 @@
+// The market verbs as every transport calls them: what a call costs in units, and what it answers (the REST
+// response body). The HTTP routes and the MCP tools read this one table.
+import type { Deps } from '../kernel/deps.js';
+import { type DataRequest, data, dataUnits } from './data.js';
+import { history } from './history.js';
+import { type HistoryRequest, historyUnits, isoDate } from './history-request.js';
+import { type QuotesRequest, quotes, quotesUnits } from './quotes.js';
+
+export interface MarketVerb<I, O> {
+  /** Units the call takes from the key's minute and day; throws invalid_params when the input is out of limits. */
+  units(input: I, today: string): number;
+  run(deps: Deps, input: I): Promise<O>;
+}
+
+export const QUOTES: MarketVerb<QuotesRequest, Awaited<ReturnType<typeof quotes>>> = {
+  units: (input) => quotesUnits(input),
+  run: quotes,
+};
+
+export const DATA: MarketVerb<DataRequest, Awaited<ReturnType<typeof data>>> = {
+  units: (input) => dataUnits(input),
+  run: (deps, input) => data(deps, input),
+};
+
+export const HISTORY: MarketVerb<HistoryRequest, Awaited<ReturnType<typeof history>>> = {
+  units: historyUnits,
+  run: (deps, input) => history(deps, input),
+};
+
+/** Today's date as the verbs read default windows, from the deps' clock. */
+export const todayOf = (deps: Pick<Deps, 'clock'>) => isoDate(deps.clock());

@@ -1,0 +1,58 @@
+// The one place implementations are chosen: the store engine, the counters and the market provider, from the
+// config. The server, the CLI, the tests and the benchmarks all build Deps here.
+import type { Config } from '../kernel/config.js';
+import type { Deps } from '../kernel/deps.js';
+import type { Counters } from '../limits/counters.js';
+import { MemoryCounters } from '../limits/memory.js';
+import { RedisCounters } from '../limits/redis.js';
+import { StoredProvider } from '../market/providers/stored.js';
+import type { CreditStore } from '../store/credits.js';
+import { PostgresCredits } from '../store/credits-postgres.js';
+import { SqliteCredits } from '../store/credits-sqlite.js';
+import { openStore, type Store } from '../store/engine.js';
+import { migrate } from '../store/migrate.js';
+import { storeSecret } from '../store/secrets.js';
+import { UsageBuffer } from '../store/usage-buffer.js';
+
+export type { Deps };
+
+export interface DepsOptions {
+  clock?: () => Date;
+}
+
+export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
+  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let cursorSecret: string;
+  try {
+    await migrate(store);
+    cursorSecret = await storeSecret(store.db, 'cursor_secret');
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const counters = createCounters(config.redisUrl);
+  const usage = new UsageBuffer(store.db);
+  return {
+    config,
+    store,
+    credits: createCreditStore(store),
+    counters,
+    usage,
+    market: new StoredProvider(store.db),
+    cursorSecret,
+    clock: options.clock ?? (() => new Date()),
+    async close() {
+      await usage.close();
+      await counters.close();
+      await store.close();
+    },
+  };
+}
+
+function createCounters(redisUrl: string | null): Counters {
+  return redisUrl ? new RedisCounters(redisUrl) : new MemoryCounters();
+}
+
+function createCreditStore(store: Store): CreditStore {
+  return store.engine === 'sqlite' ? new SqliteCredits(store.sqlite) : new PostgresCredits(store.pool);
+}
