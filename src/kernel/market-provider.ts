@@ -31,7 +31,25 @@ export interface StatementFact {
   currency: string;
 }
 
+/** A symbol's short interest as of a settlement date; percents as 1.5 = 1.5 %. */
+export interface ShortInterest {
+  sharesShort: number;
+  sharesShortPriorMonth: number | null;
+  priorSettlementDate: string | null;
+  /** Days to cover: shares short over average daily volume. */
+  shortRatio: number | null;
+  percentOfFloat: number | null;
+  percentOfSharesOutstanding: number | null;
+  /** The settlement date the position was reported for (YYYY-MM-DD). */
+  settlementDate: string;
+  /** When the figures were read from the source. */
+  asOf: string;
+  source: string;
+}
+
 export interface MarketProvider {
+  /** Latest short interest of the provider symbols it knows; unknown symbols are absent from the map. */
+  shortInterest(symbols: string[]): Promise<Map<string, ShortInterest>>;
   /** Reported statement facts of a company (service ticker), by field id. */
   statements(ticker: string): Promise<Map<string, StatementFact[]>>;
   /** Latest quotes of the provider symbols it knows; unknown symbols are absent from the map. */

@@ -109,7 +109,8 @@ export interface QuotesRequest {
   tickers: string[];
 }
 
-function checkedTickers(request: QuotesRequest): string[] {
+/** The request's tickers, each once, within the quote limit. */
+export function checkedTickers(request: QuotesRequest): string[] {
   const unique = uniqueInputs(request.tickers);
   if (unique.length === 0) throw new AppError('invalid_params', 'give at least one ticker');
   if (unique.length > MAX_QUOTE_TICKERS) {

@@ -13,6 +13,7 @@ import * as m009 from './migrations/009-source-files.js';
 import * as m010 from './migrations/010-cpi-series.js';
 import * as m011 from './migrations/011-market.js';
 import * as m012 from './migrations/012-statements.js';
+import * as m013 from './migrations/013-market-facts.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '010-cpi-series': m010,
   '011-market': m011,
   '012-statements': m012,
+  '013-market-facts': m013,
 };
 
 class StaticProvider implements MigrationProvider {

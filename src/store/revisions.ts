@@ -2,6 +2,7 @@
 // changes nothing, with other content it becomes a new revision and the old one stops being current.
 import { createHash } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { canonicalJson } from '../kernel/canonical-json.js';
 import type { Database } from './schema.js';
 
 export type WriteOutcome = 'inserted' | 'revised' | 'unchanged';
@@ -9,17 +10,6 @@ export type WriteOutcome = 'inserted' | 'revised' | 'unchanged';
 /** SHA-256 of a value's canonical JSON (object keys sorted), so equal content hashes equally. */
 export function contentHash(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex');
-}
-
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 export type RevisionedTable =

@@ -299,6 +299,17 @@ export interface CpiSeriesTable extends RevisionColumns {
   last_period: string | null;
 }
 
+/** Fields recorded without a quote; they add to the symbol's quote at read time. */
+export interface MarketFactsTable {
+  symbol: string;
+  /** JSON object: field id -> number or text. */
+  fields: string;
+  as_of: string;
+  content_hash: string;
+  source: string;
+  loaded_at: string;
+}
+
 export interface MarketQuotesTable {
   /** provider symbol, e.g. BARC.L */
   symbol: string;
@@ -381,4 +392,5 @@ export interface Database {
   market_quotes: MarketQuotesTable;
   market_bars: MarketBarsTable;
   market_statements: MarketStatementsTable;
+  market_facts: MarketFactsTable;
 }

@@ -32,6 +32,7 @@ function slowFirstRead(inner: MarketProvider, slow: string, delayMs: number): Ma
   return {
     statements: (ticker) => inner.statements(ticker),
     quotes: (symbols) => inner.quotes(symbols),
+    shortInterest: (symbols) => inner.shortInterest(symbols),
     series,
     lastCloses: async (symbol, count) => (await series(symbol)).slice(-count).map((bar) => bar.close),
     bars: (symbol, from, to) => inner.bars(symbol, from, to),

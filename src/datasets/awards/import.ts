@@ -2,8 +2,9 @@
 import { createHash } from 'node:crypto';
 import { type Static, Type } from 'typebox';
 import type { Importer } from '../../ingest/import.js';
+import { canonicalJson } from '../../kernel/canonical-json.js';
 import { indexAward } from '../../store/awards-search.js';
-import { canonicalJson, type WriteOutcome } from '../../store/revisions.js';
+import type { WriteOutcome } from '../../store/revisions.js';
 import { amountKey, amountMicros, fiscalYear } from './derive.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 500 });

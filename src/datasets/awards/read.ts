@@ -1,10 +1,10 @@
 // awards reads: the filtered listing with keyset pages and summaries, and one award with its revisions.
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { decodeCursor, encodeCursor, listingOf } from '../../kernel/cursor.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
 import { matches } from '../../store/awards-search.js';
 import type { AwardsTable, Database } from '../../store/schema.js';
-import { decodeCursor, encodeCursor, listingOf } from '../cursor.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
 import { SOURCES } from '../sources.js';

@@ -1,5 +1,5 @@
-// Market-data records: a quote (latest values by field id) or a daily bar, by provider symbol, prices in main
-// units. Loaded through the same import path as the datasets; a bar loaded again with other values replaces it.
+// Market-data records by provider symbol, prices in main units: a quote (latest values by field id), facts
+// (fields recorded without a quote), a statement fact or a daily bar. Loaded through the same import path as the datasets; a bar loaded again with other values replaces it.
 import { type Static, Type } from 'typebox';
 import type { Importer } from '../../ingest/import.js';
 import { contentHash, type WriteOutcome } from '../../store/revisions.js';
@@ -38,6 +38,15 @@ export const MarketRecord = Type.Union([
   ),
   Type.Object(
     {
+      type: Type.Literal('facts'),
+      symbol: Type.String({ minLength: 1, maxLength: 40 }),
+      asOf: Type.String({ format: 'date-time' }),
+      fields: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Null()])),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
       type: Type.Literal('bar'),
       symbol: Type.String({ minLength: 1, maxLength: 40 }),
       date: Type.String({ format: 'date' }),
@@ -59,6 +68,30 @@ export const marketImporter: Importer<MarketRecordValue> = {
   dateOf: (record) =>
     record.type === 'bar' ? record.date : record.type === 'statement' ? record.end : record.asOf.slice(0, 10),
   async write(tx, record, meta): Promise<WriteOutcome> {
+    if (record.type === 'facts') {
+      const existing = await tx
+        .selectFrom('market_facts')
+        .select(['content_hash', 'fields', 'as_of'])
+        .where('symbol', '=', record.symbol)
+        .executeTakeFirst();
+      const fields = merged(existing, record);
+      const hash = contentHash({ ...record, fields });
+      if (existing?.content_hash === hash) return 'unchanged';
+      const row = {
+        symbol: record.symbol,
+        fields: JSON.stringify(fields),
+        as_of: existing && existing.as_of > record.asOf ? existing.as_of : record.asOf,
+        content_hash: hash,
+        source: meta.source,
+        loaded_at: meta.loadedAt,
+      };
+      await tx
+        .insertInto('market_facts')
+        .values(row)
+        .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
+        .execute();
+      return existing ? 'revised' : 'inserted';
+    }
     if (record.type === 'statement') {
       const key = {
         symbol: record.symbol,
@@ -100,10 +133,8 @@ export const marketImporter: Importer<MarketRecordValue> = {
         .select(['content_hash', 'fields', 'as_of'])
         .where('symbol', '=', record.symbol)
         .executeTakeFirst();
-      // Recordings of different endpoints for one symbol add up: the newer one wins where both have a value.
-      const before = existing ? (JSON.parse(existing.fields) as Record<string, number | string | null>) : {};
       const newer = !existing || record.asOf >= existing.as_of;
-      const fields = newer ? { ...before, ...record.fields } : { ...record.fields, ...before };
+      const fields = merged(existing, record);
       const hash = contentHash({ ...record, fields });
       if (existing?.content_hash === hash) return 'unchanged';
       const row = {
@@ -158,3 +189,15 @@ export const marketImporter: Importer<MarketRecordValue> = {
     return existing ? 'revised' : 'inserted';
   },
 };
+
+type Fields = Record<string, number | string | null>;
+
+/** Recordings of different endpoints for one symbol add up: the newer one wins where both have a value. */
+function merged(
+  existing: { fields: string; as_of: string } | undefined,
+  record: { asOf: string; fields: Fields },
+) {
+  const before = existing ? (JSON.parse(existing.fields) as Fields) : {};
+  const newer = !existing || record.asOf >= existing.as_of;
+  return newer ? { ...before, ...record.fields } : { ...record.fields, ...before };
+}

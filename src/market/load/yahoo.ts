@@ -3,6 +3,7 @@
 // time series (yahoo-timeseries.ts). Each becomes quote records by field id, daily bars or statements, prices
 // in main units (GBp, ZAc and ILA are minor units); several recordings for one symbol add up.
 import { readFileSync } from 'node:fs';
+import type { LoadContext } from '../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../ingest/source.js';
 import type { MarketRecordValue } from './import.js';
 import { toMain } from './prices.js';
@@ -87,18 +88,42 @@ function raw(value: unknown): number | string | null {
 type Module = Record<string, unknown>;
 type Trend = { period?: string; earningsEstimate?: Module; revenueEstimate?: Module };
 
-function summaryRecord(r: Record<string, Module | undefined>): MarketRecordValue | null {
+/** A time Yahoo gives in seconds since the epoch (or as text), as an ISO date or time. */
+function yahooTime(value: unknown): Date | null {
+  const v = raw(value);
+  if (typeof v === 'number') return new Date(v * 1000);
+  if (typeof v === 'string' && !Number.isNaN(Date.parse(v))) return new Date(v);
+  return null;
+}
+
+const isoDay = (time: Date | null) => (time ? time.toISOString().slice(0, 10) : null);
+
+/**
+ * A quoteSummary result: with its price module, the symbol's quote; without it (defaultKeyStatistics alone,
+ * say), facts that add to the symbol's quote. `recorded` is what the recording knows besides the body: the
+ * symbol it asked for and when it was answered. Price-currency values need the response to name its price
+ * currency; a response that does not keeps none of them, and says so in `notes`.
+ */
+function summaryRecord(
+  r: Record<string, Module | undefined>,
+  recorded: { symbol: string | null; at: Date | null },
+  notes: string[],
+): MarketRecordValue | null {
   const price = r.price ?? {};
-  const symbol = String(price.symbol ?? r.quoteType?.symbol ?? '');
+  const symbol = String(price.symbol ?? r.quoteType?.symbol ?? recorded.symbol ?? '');
   if (!symbol) return null;
-  const [currency, factor] = mainUnits(price.currency ?? r.summaryDetail?.currency);
+  const priceCurrency = price.currency ?? r.summaryDetail?.currency;
+  const [currency, factor] = mainUnits(priceCurrency);
   const fields: Record<string, number | string | null> = {};
+  const skipped: string[] = [];
   const set = (id: string, value: unknown, kind: 'price' | 'percent' | 'plain' = 'plain') => {
     const v = raw(value);
     if (v === null) return;
     if (typeof v !== 'number') fields[id] = v;
-    else if (kind === 'price') fields[id] = toMain(v, factor);
-    else if (kind === 'percent') fields[id] = Math.round(v * 100 * 1e8) / 1e8;
+    else if (kind === 'price') {
+      if (priceCurrency === undefined) skipped.push(id);
+      else fields[id] = toMain(v, factor);
+    } else if (kind === 'percent') fields[id] = Math.round(v * 100 * 1e8) / 1e8;
     else fields[id] = v;
   };
   const profile = r.assetProfile ?? r.summaryProfile ?? {};
@@ -121,6 +146,14 @@ function summaryRecord(r: Record<string, Module | undefined>): MarketRecordValue
   set('enterpriseValue', stats.enterpriseValue);
   set('trailingEps', stats.trailingEps);
   set('netIncomeTtm', stats.netIncomeToCommon);
+  // Short interest, as of the settlement date FINRA published it for (shown by market.short_interest).
+  set('sharesShort', stats.sharesShort);
+  set('sharesShortPriorMonth', stats.sharesShortPriorMonth);
+  set('shortRatio', stats.shortRatio);
+  set('shortPercentOfFloat', stats.shortPercentOfFloat, 'percent');
+  set('shortPercentOfSharesOutstanding', stats.sharesPercentSharesOut, 'percent');
+  set('shortInterestDate', isoDay(yahooTime(stats.dateShortInterest)));
+  set('shortInterestPriorDate', isoDay(yahooTime(stats.sharesShortPreviousMonthDate)));
   const detail = r.summaryDetail ?? {};
   set('trailingPE', detail.trailingPE);
   // Yahoo's summary yield is the indicated (forward) one; without it only a trailing yield is known.
@@ -139,13 +172,14 @@ function summaryRecord(r: Record<string, Module | undefined>): MarketRecordValue
   set('changePercent', price.regularMarketChangePercent, 'percent');
   set('volume', price.regularMarketVolume);
   set('marketState', price.marketState);
-  const time = raw(price.regularMarketTime);
-  const asOf =
-    typeof time === 'number'
-      ? new Date(time * 1000)
-      : typeof time === 'string'
-        ? new Date(time)
-        : new Date(0);
+  if (skipped.length > 0) {
+    notes.push(`${symbol}: ${skipped.join(', ')} not kept: the response does not say its price currency`);
+  }
+  if (!r.price) {
+    const at = recorded.at ?? new Date(0);
+    return { type: 'facts', symbol, asOf: at.toISOString(), fields };
+  }
+  const asOf = yahooTime(price.regularMarketTime) ?? new Date(0);
   const exchange = String(price.exchangeName ?? '');
   return quoteRecord(
     price,
@@ -227,8 +261,30 @@ function* chartRecords(chart: Chart): Generator<{ line: number; value: MarketRec
   };
 }
 
+/** A recorded exchange: the request it answered and the response, its body parsed. */
+interface Recording {
+  request?: { url?: string };
+  response?: { headers?: Record<string, string>; bodyJson?: never };
+}
+
+/** The symbol a quoteSummary recording asked for (its URL path) and when it was answered (Date header). */
+function recordingOf(recorded: Recording): { symbol: string | null; at: Date | null } {
+  let symbol: string | null = null;
+  try {
+    const url = new URL(recorded.request?.url ?? '');
+    const match = /\/quoteSummary\/([^/?]+)/.exec(url.pathname);
+    symbol = match?.[1] ? decodeURIComponent(match[1]) : null;
+  } catch {
+    symbol = null;
+  }
+  const date = recorded.response?.headers?.date;
+  const at = date && !Number.isNaN(Date.parse(date)) ? new Date(date) : null;
+  return { symbol, at };
+}
+
 export async function* yahooRecords(
   source: SourceFile,
+  context: LoadContext,
 ): AsyncGenerator<{ line: number; value: MarketRecordValue }> {
   let body: {
     quoteResponse?: { result?: Result[] };
@@ -236,9 +292,10 @@ export async function* yahooRecords(
     chart?: { result?: Chart[] | null; error?: { code?: string; description?: string } | null };
     timeseries?: { result?: TimeSeries[] | null };
   };
+  let recorded: Recording;
   try {
-    const recorded = JSON.parse(readFileSync(source.path, 'utf8'));
-    body = recorded.response?.bodyJson ?? recorded;
+    recorded = JSON.parse(readFileSync(source.path, 'utf8'));
+    body = recorded.response?.bodyJson ?? (recorded as typeof body);
   } catch (error) {
     throw new SourceError(source.name, null, `not JSON: ${(error as Error).message}`);
   }
@@ -257,8 +314,8 @@ export async function* yahooRecords(
   }
   const summary = body.quoteSummary?.result?.[0];
   if (summary) {
-    const record = summaryRecord(summary);
-    if (!record) throw new SourceError(source.name, null, 'a quoteSummary response without the price module');
+    const record = summaryRecord(summary, recordingOf(recorded), context.notes);
+    if (!record) throw new SourceError(source.name, null, 'a quoteSummary response that names no symbol');
     yield { line: 1, value: record };
     return;
   }

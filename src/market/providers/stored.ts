@@ -3,7 +3,13 @@
 // load of market data and then served from memory (the read cache drops them when a load changes the data).
 import type { Kysely } from 'kysely';
 import { cachedRead } from '../../ingest/read-cache.js';
-import type { Bar, MarketProvider, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
+import type {
+  Bar,
+  MarketProvider,
+  ProviderQuote,
+  ShortInterest,
+  StatementFact,
+} from '../../kernel/market-provider.js';
 import type { Database } from '../../store/schema.js';
 import { barRange } from '../compute/periods.js';
 
@@ -30,6 +36,7 @@ export class StoredProvider implements MarketProvider {
       .selectAll()
       .where('symbol', 'in', symbols)
       .execute();
+    const facts = await this.facts(rows.map((r) => r.symbol));
     for (const r of rows) {
       out.set(r.symbol, {
         symbol: r.symbol,
@@ -38,7 +45,7 @@ export class StoredProvider implements MarketProvider {
         exchange: r.exchange,
         assetType: r.asset_type,
         asOf: r.as_of,
-        fields: JSON.parse(r.fields) as ProviderQuote['fields'],
+        fields: withFacts(JSON.parse(r.fields) as Fields, r.as_of, facts.get(r.symbol)),
       });
     }
     for (const symbol of symbols.filter((s) => !out.has(s))) {
@@ -82,6 +89,39 @@ export class StoredProvider implements MarketProvider {
     return out;
   }
 
+  /** Fields recorded without a quote (market_facts), by symbol. */
+  private async facts(symbols: string[]): Promise<Map<string, { asOf: string; fields: Fields }>> {
+    if (symbols.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('market_facts')
+      .select(['symbol', 'fields', 'as_of'])
+      .where('symbol', 'in', symbols)
+      .execute();
+    return new Map(rows.map((r) => [r.symbol, { asOf: r.as_of, fields: JSON.parse(r.fields) as Fields }]));
+  }
+
+  async shortInterest(symbols: string[]): Promise<Map<string, ShortInterest>> {
+    const out = new Map<string, ShortInterest>();
+    if (symbols.length === 0) return out;
+    const [quotes, facts] = await Promise.all([
+      this.db
+        .selectFrom('market_quotes')
+        .select(['symbol', 'fields', 'as_of'])
+        .where('symbol', 'in', symbols)
+        .execute(),
+      this.facts(symbols),
+    ]);
+    const quoted = new Map(quotes.map((q) => [q.symbol, q]));
+    for (const symbol of symbols) {
+      const quote = quoted.get(symbol);
+      const fact = facts.get(symbol);
+      const fields = withFacts(quote ? (JSON.parse(quote.fields) as Fields) : {}, quote?.as_of ?? '', fact);
+      const found = shortInterestOf(fields, newest(quote?.as_of, fact?.asOf));
+      if (found) out.set(symbol, found);
+    }
+    return out;
+  }
+
   async statements(ticker: string): Promise<Map<string, StatementFact[]>> {
     const rows = await this.db
       .selectFrom('market_statements')
@@ -117,4 +157,41 @@ export class StoredProvider implements MarketProvider {
 
 function round(value: number): number {
   return Math.round(value * 1e8) / 1e8;
+}
+
+type Fields = ProviderQuote['fields'];
+
+/** A quote's fields with the symbol's facts added: the newer recording wins where both have a value. */
+function withFacts(
+  fields: Fields,
+  asOf: string,
+  facts: { asOf: string; fields: Fields } | undefined,
+): Fields {
+  if (!facts) return fields;
+  return facts.asOf > asOf ? { ...fields, ...facts.fields } : { ...facts.fields, ...fields };
+}
+
+function newest(a: string | undefined, b: string | undefined): string {
+  return [a ?? '', b ?? ''].sort().at(-1) as string;
+}
+
+const num = (value: unknown) => (typeof value === 'number' ? value : null);
+
+/** The short-interest members of a symbol's fields, when it has a settlement date and a short position. */
+function shortInterestOf(fields: Fields, asOf: string): ShortInterest | null {
+  const sharesShort = num(fields.sharesShort);
+  const settlementDate = typeof fields.shortInterestDate === 'string' ? fields.shortInterestDate : null;
+  if (sharesShort === null || settlementDate === null) return null;
+  return {
+    sharesShort,
+    sharesShortPriorMonth: num(fields.sharesShortPriorMonth),
+    priorSettlementDate:
+      typeof fields.shortInterestPriorDate === 'string' ? fields.shortInterestPriorDate : null,
+    shortRatio: num(fields.shortRatio),
+    percentOfFloat: num(fields.shortPercentOfFloat),
+    percentOfSharesOutstanding: num(fields.shortPercentOfSharesOutstanding),
+    settlementDate,
+    asOf,
+    source: 'yahoo',
+  };
 }

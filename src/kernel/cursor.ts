@@ -1,8 +1,8 @@
 // Opaque, tamper-evident cursors: base64url JSON and an HMAC-SHA256 tag keyed by the store's secret. A cursor
 // also names the listing it belongs to, so one from another query is refused rather than misread.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../kernel/errors.js';
-import { canonicalJson } from '../store/revisions.js';
+import { canonicalJson } from './canonical-json.js';
+import { AppError } from './errors.js';
 
 const TAG_BYTES = 16;
 

@@ -1,0 +1,34 @@
+// market.resolve: what each ticker, in any of the three forms, resolves to, and what data is held for it.
+import type { Deps } from '../kernel/deps.js';
+import { checkedTickers, lookup, type QuotesRequest } from './quotes.js';
+
+export async function resolveTickers(deps: Pick<Deps, 'market'>, request: QuotesRequest) {
+  const provider = deps.market;
+  const looked = await lookup(provider, checkedTickers(request), false);
+  const symbols = [...new Set(looked.flatMap((r) => (r.status === 'ok' ? [r.found.resolved.symbol] : [])))];
+  const [quotes, short] = await Promise.all([provider.quotes(symbols), provider.shortInterest(symbols)]);
+  const items = await Promise.all(
+    looked.map(async (r) => {
+      if (r.status === 'error') return { input: r.input, status: 'error' as const, error: r.error };
+      const { resolved } = r.found;
+      const [bars, statements] = await Promise.all([
+        provider.series(resolved.symbol),
+        provider.statements(resolved.ticker),
+      ]);
+      const first = bars[0];
+      const last = bars.at(-1);
+      return {
+        input: r.input,
+        status: 'ok' as const,
+        resolved,
+        held: {
+          quote: quotes.has(resolved.symbol),
+          bars: first && last ? { count: bars.length, first: first.date, last: last.date } : null,
+          statementFields: statements.size,
+          shortInterest: short.has(resolved.symbol),
+        },
+      };
+    }),
+  );
+  return { access: 'market-data', items };
+}

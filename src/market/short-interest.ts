@@ -1,0 +1,54 @@
+// market.short_interest (terminal field SHORT_INT): shares short per ticker as of the latest settlement date,
+// with the prior settlement's position, days to cover and the shares of float and of shares outstanding.
+import type { Deps } from '../kernel/deps.js';
+import type { ShortInterest } from '../kernel/market-provider.js';
+import { isoDate } from './history-request.js';
+import { checkedTickers, lookup, type QuotesRequest } from './quotes.js';
+import type { Resolved } from './symbology/resolve.js';
+
+/** A settlement older than this many days is stale: FINRA publishes twice a month. */
+export const STALE_AFTER_DAYS = 35;
+
+interface ShortInterestItem {
+  input: string;
+  status: 'ok' | 'error';
+  resolved?: Resolved;
+  shortInterest?: ShortInterest & { change: number | null; stale: boolean };
+  error?: { code: string; message: string };
+}
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+export async function shortInterest(deps: Pick<Deps, 'market' | 'clock'>, request: QuotesRequest) {
+  const looked = await lookup(deps.market, checkedTickers(request), false);
+  const symbols = looked.flatMap((r) => (r.status === 'ok' ? [r.found.resolved.symbol] : []));
+  const held = await deps.market.shortInterest([...new Set(symbols)]);
+  const today = isoDate(deps.clock());
+  const items = looked.map((r): ShortInterestItem => {
+    if (r.status === 'error') return { input: r.input, status: 'error', error: r.error };
+    const { resolved } = r.found;
+    const found = held.get(resolved.symbol);
+    if (!found) {
+      return {
+        input: r.input,
+        status: 'error',
+        resolved,
+        error: { code: 'not_found', message: `No short interest is held for ${r.input}.` },
+      };
+    }
+    const prior = found.sharesShortPriorMonth;
+    return {
+      input: r.input,
+      status: 'ok',
+      resolved,
+      shortInterest: {
+        ...found,
+        change: prior === null ? null : found.sharesShort - prior,
+        stale: daysBetween(found.settlementDate, today) > STALE_AFTER_DAYS,
+      },
+    };
+  });
+  return { access: 'market-data', items };
+}
