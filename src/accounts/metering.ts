@@ -33,6 +33,7 @@ export interface CreditCall {
 }
 
 export interface CreditReceipt extends Standing {
+  rate: RateWindow;
   cost: number;
   balance: number;
   periodStart: string;

@@ -26,9 +26,9 @@ export const EstimateQuery = Type.Object(
   { additionalProperties: true },
 );
 
-/** Path and query parameters of an operation as one closed schema, as the cost estimate validates them. */
+/** Path and query parameters of an operation as one closed schema (the estimate's and the tools' arguments). */
 const combined = new Map<string, TObject>();
-function describedSchema(op: DatasetOperation): TObject {
+export function argumentsSchema(op: DatasetOperation): TObject {
   let schema = combined.get(op.id);
   if (!schema) {
     schema = Type.Object(
@@ -47,11 +47,7 @@ function describedSchema(op: DatasetOperation): TObject {
 export function estimateCost(input: Record<string, unknown>) {
   const { endpoint, ...described } = input;
   const op = OPERATION_BY_ID.get(String(endpoint)) as DatasetOperation;
-  validateOrThrow(describedSchema(op), described);
-  const paramNames = Object.keys(op.params?.properties ?? {});
-  const params = Object.fromEntries(paramNames.map((name) => [name, described[name]]));
-  const query = Object.fromEntries(Object.entries(described).filter(([name]) => !paramNames.includes(name)));
-  op.refine?.({ params, query });
+  const { params, query } = operationInput(op, described);
   const price = op.price(query);
   const path = op.url.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(params[name])));
   return {
@@ -63,6 +59,16 @@ export function estimateCost(input: Record<string, unknown>) {
     multiplier: price.multiplier,
     credits: price.credits,
   };
+}
+
+/** An operation's input from one object of arguments: validated as its route validates them, then refined. */
+export function operationInput(op: DatasetOperation, args: Record<string, unknown>) {
+  validateOrThrow(argumentsSchema(op), args);
+  const paramNames = Object.keys(op.params?.properties ?? {});
+  const params = Object.fromEntries(paramNames.map((name) => [name, args[name]]));
+  const query = Object.fromEntries(Object.entries(args).filter(([name]) => !paramNames.includes(name)));
+  op.refine?.({ params, query });
+  return { params, query };
 }
 
 /** How an operation is priced, in words, for the API descriptions. */

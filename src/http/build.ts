@@ -20,6 +20,7 @@ import { registerDatasetRoutes } from './routes/datasets.js';
 import { registerPublicRoutes } from './routes/datasets-public.js';
 import { registerMarketRoutes } from './routes/market.js';
 import { registerMarketPublicRoutes } from './routes/market-public.js';
+import { registerMcpRoute } from './routes/mcp.js';
 
 export async function buildApp(config: Config, deps: Deps): Promise<FastifyInstance> {
   const accessLines = ['info', 'debug', 'trace'].includes(config.logLevel);
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   registerAccountRoutes(app, deps);
   registerDatasetRoutes(app, deps);
   registerMarketRoutes(app, deps);
+  registerMcpRoute(app, deps);
   registerMarketPublicRoutes(app, () =>
     openapi.document('market', {
       title: 'Quarry market-data API',

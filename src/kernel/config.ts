@@ -16,6 +16,8 @@ export interface Config {
   /** Proxy addresses whose X-Forwarded-For is believed; empty: the socket address is the client. */
   trustProxy: string[];
   logLevel: LogLevel;
+  /** The most text one MCP tool result carries; a longer answer comes in pages. */
+  mcpResultBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -89,6 +91,15 @@ function proxies(env: Env, name: string): string[] {
   return entries;
 }
 
+function wholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
 function logLevel(env: Env, name: string): LogLevel {
   const raw = text(env, name)?.toLowerCase() ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
@@ -107,5 +118,6 @@ export function loadConfig(env: Env): Config {
     dataApiEnabled: bool(env, 'DATA_API_ENABLED'),
     trustProxy: proxies(env, 'TRUST_PROXY'),
     logLevel: logLevel(env, 'LOG_LEVEL'),
+    mcpResultBytes: wholeNumber(env, 'QUARRY_MCP_RESULT_BYTES', 80_000, 2_000, 10_000_000),
   };
 }

@@ -201,3 +201,55 @@ export const HistoryQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const Held = Type.Object({
+  quote: Type.Boolean({ description: 'A quote is held.' }),
+  bars: Nullable(
+    Type.Object(
+      { count: Type.Integer(), first: Type.String(), last: Type.String() },
+      { description: 'Daily bars held.' },
+    ),
+  ),
+  statementFields: Type.Integer({ description: 'Statement fields held (SEC facts or Yahoo fundamentals).' }),
+  shortInterest: Type.Boolean(),
+});
+
+export const ResolveResponse = Type.Object({
+  access: Type.String(),
+  items: Type.Array(
+    Type.Object({
+      input: Type.String(),
+      status: Type.String({ description: 'ok or error' }),
+      resolved: Type.Optional(Resolved),
+      held: Type.Optional(Held),
+      error: ItemError('not_found: the ticker cannot be read'),
+    }),
+  ),
+});
+
+export const ShortInterestResponse = Type.Object({
+  access: Type.String(),
+  items: Type.Array(
+    Type.Object({
+      input: Type.String(),
+      status: Type.String({ description: 'ok or error' }),
+      resolved: Type.Optional(Resolved),
+      shortInterest: Type.Optional(
+        Type.Object({
+          sharesShort: Type.Number(),
+          sharesShortPriorMonth: Nullable(Type.Number()),
+          change: Nullable(Type.Number({ description: 'sharesShort less sharesShortPriorMonth.' })),
+          priorSettlementDate: Nullable(Type.String()),
+          shortRatio: Nullable(Type.Number({ description: 'Days to cover.' })),
+          percentOfFloat: Nullable(Type.Number({ description: 'Percent: 1.5 = 1.5 %.' })),
+          percentOfSharesOutstanding: Nullable(Type.Number({ description: 'Percent: 1.5 = 1.5 %.' })),
+          settlementDate: Type.String({ description: 'Settlement date of the reported position.' }),
+          asOf: Type.String({ description: 'When the figures were read from the source.' }),
+          source: Type.String(),
+          stale: Type.Boolean({ description: 'The settlement date is more than 35 days old.' }),
+        }),
+      ),
+      error: ItemError('not_found: no short interest is held, or the ticker cannot be read'),
+    }),
+  ),
+});

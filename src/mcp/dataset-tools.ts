@@ -1,0 +1,87 @@
+// The dataset tools, one per keyed dataset operation, generated from the operation descriptors: the same
+// arguments (path and query parameters in one object), the same answer, charged in credits as the route is.
+import { Envelope } from '../datasets/envelope.js';
+import { argumentsSchema, operationInput } from '../datasets/estimate.js';
+import type { DatasetOperation } from '../datasets/operation.js';
+import { OPERATIONS } from '../datasets/registry.js';
+import { csvLine, type Layout } from './pages.js';
+import type { Tool } from './tool.js';
+
+/** The members that hold a dataset answer's list, in the order they are looked for. */
+const LISTS = ['rows', 'series', 'events', 'proxies', 'revisions'];
+
+type Answer = { data: Record<string, unknown>; meta: Record<string, unknown> };
+
+function listName(body: object): string | null {
+  const { data } = body as Answer;
+  return LISTS.find((name) => Array.isArray(data[name])) ?? null;
+}
+
+/** A dataset answer's list as a table: a column per member of its elements, nested members by dotted path. */
+const datasetLayout: Layout = {
+  list: (body) => {
+    const name = listName(body);
+    return name ? ((body as Answer).data[name] as object[]) : [(body as Answer).data];
+  },
+  withList: (body, list) => {
+    const name = listName(body);
+    const { data, meta } = body as Answer;
+    return name ? { data: { ...data, [name]: list }, meta } : body;
+  },
+  preamble: (body) => {
+    const { data, meta } = body as Answer;
+    const name = listName(body);
+    const first = name ? (data[name] as object[])[0] : data;
+    const about = `dataset ${meta.dataset}, as of ${meta.asOf ?? 'unknown'}${name ? `; ${name}:` : ''}`;
+    return first ? `${about}\n${csvLine(columnsOf(body))}` : about;
+  },
+  head: () => '',
+  line: (element, _row, body) => {
+    const values = flat(element);
+    return csvLine(columnsOf(body).map((column) => values[column]));
+  },
+};
+
+/** The table's columns: every dotted path any element has, in the order first met. */
+const columns = new WeakMap<object, string[]>();
+function columnsOf(body: object): string[] {
+  let found = columns.get(body);
+  if (!found) {
+    const seen = new Set<string>();
+    for (const element of datasetLayout.list(body))
+      for (const path of Object.keys(flat(element))) seen.add(path);
+    found = [...seen];
+    columns.set(body, found);
+  }
+  return found;
+}
+
+/** An element's members as columns: nested objects by dotted path (position.long); arrays stay JSON. */
+function flat(value: object, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const [name, member] of Object.entries(value)) {
+    const path = prefix + name;
+    if (member !== null && typeof member === 'object' && !Array.isArray(member))
+      flat(member, `${path}.`, out);
+    else out[path] = member;
+  }
+  return out;
+}
+
+const toolName = (op: DatasetOperation) => `datasets.${op.id.replace(/[.-]/g, '_')}`;
+
+export const DATASET_TOOLS: Tool[] = OPERATIONS.map((op) => ({
+  api: 'datasets',
+  name: toolName(op),
+  title: op.summary,
+  description: `${op.description} Arguments as the route ${op.url.replace(/:(\w+)/g, '{$1}')} takes them.`,
+  input: argumentsSchema(op),
+  output: Envelope(op.data),
+  layout: datasetLayout,
+  operation: op.id,
+  dataset: op.dataset,
+  price: (args) => op.price(args),
+  check: (_deps, args) => {
+    operationInput(op, args);
+  },
+  run: (deps, args) => op.read(deps, operationInput(op, args)),
+}));

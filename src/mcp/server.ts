@@ -1,0 +1,267 @@
+// The MCP server for one admitted caller: lists the tools its key sees and answers tool calls through the same
+// verbs and meters as the REST routes. Stateless: a server is made per HTTP request (or once for stdio).
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  McpError,
+  ErrorCode as RpcError,
+} from '@modelcontextprotocol/sdk/types.js';
+import fastJson from 'fast-json-stringify';
+import { type TObject, Type } from 'typebox';
+import type { Principal } from '../accounts/keys.js';
+import {
+  type CreditCall,
+  type CreditReceipt,
+  chargeCredits,
+  chargeUnits,
+  creditBalance,
+  type RateWindow,
+  refundCredits,
+} from '../accounts/metering.js';
+import { decodeCursor, encodeCursor, listingOf } from '../kernel/cursor.js';
+import type { Deps } from '../kernel/deps.js';
+import { AppError } from '../kernel/errors.js';
+import { compile, describeError } from '../kernel/validation.js';
+import { DATASET_TOOLS } from './dataset-tools.js';
+import { MARKET_TOOLS } from './market-tools.js';
+import { type Position, pageOf } from './pages.js';
+import type { Tool } from './tool.js';
+
+export const SERVER_INFO = { name: 'quarry', version: '1.0.0' };
+
+/** Bytes kept under the budget for the closing lines (totals and the continuation). */
+const RESERVE = 600;
+
+export interface Caller {
+  principal: Principal;
+  requestId: string;
+  /** Told of failures on our side (the transport logs them with the request id). */
+  failed(error: unknown): void;
+}
+
+const PageInfo = Type.Object(
+  {
+    start: Type.Object({ element: Type.Integer(), row: Type.Integer() }),
+    totals: Type.Object(
+      { elements: Type.Integer(), rows: Type.Integer() },
+      { description: 'The whole answer: its list elements (items) and their rows.' },
+    ),
+  },
+  { description: 'Present when the answer is cut: where this page starts in the whole answer.' },
+);
+
+interface Prepared {
+  tool: Tool;
+  listed: object;
+  serialize: (answer: object) => string;
+}
+
+function prepare(tool: Tool): Prepared {
+  const output = tool.output as TObject;
+  const outputSchema = Type.Object({
+    ...output.properties,
+    continuation: Type.Optional(
+      Type.String({
+        description: 'Pass it alone as the arguments of the next call for the rest of the answer.',
+      }),
+    ),
+    page: Type.Optional(PageInfo),
+  });
+  return {
+    tool,
+    listed: {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: withContinuation(tool.input),
+      outputSchema: JSON.parse(JSON.stringify(outputSchema)),
+      annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    serialize: tool.serialize ?? (fastJson(output as never) as (answer: object) => string),
+  };
+}
+
+/** A tool's arguments, or {continuation} alone. */
+function withContinuation(input: TObject): object {
+  const schema = JSON.parse(JSON.stringify(input)) as {
+    properties: Record<string, unknown>;
+    required?: string[];
+  };
+  return {
+    ...schema,
+    properties: {
+      ...schema.properties,
+      continuation: { type: 'string', description: 'From a cut answer: pass it alone for the next page.' },
+    },
+  };
+}
+
+const TOOLS = {
+  market: MARKET_TOOLS.map(prepare),
+  datasets: DATASET_TOOLS.map(prepare),
+};
+
+export function toolsFor(api: 'market' | 'datasets'): readonly Prepared[] {
+  return TOOLS[api];
+}
+
+export function createMcpServer(deps: Deps, caller: Caller): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions:
+      'Quarry market and economic data. Tickers in any form (AAPL, BARC.L, "BARC LN Equity"); field ids or ' +
+      'terminal mnemonics. Long answers come in pages: call again with {continuation} alone.',
+  });
+  const api = caller.principal.key.api === 'datasets' ? 'datasets' : 'market';
+  const tools = toolsFor(api);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((t) => t.listed) as never,
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const found = tools.find((t) => t.tool.name === request.params.name);
+    if (!found) throw new McpError(RpcError.InvalidParams, `Unknown tool ${request.params.name}`);
+    return call(deps, caller, found, request.params.arguments ?? {});
+  });
+  return server;
+}
+
+async function call(
+  deps: Deps,
+  caller: Caller,
+  prepared: Prepared,
+  given: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const { tool } = prepared;
+  const meta: Record<string, unknown> = {};
+  let charge: { call: CreditCall; receipt: CreditReceipt } | null = null;
+  try {
+    const { args, from, continued } = readArguments(deps, caller, tool, given);
+    if (!continued) tool.check?.(deps, args);
+    if (tool.api === 'market') {
+      meta.units = unitsMeta(await chargeUnits(deps, caller.principal, 1), deps.clock());
+    } else if (!continued) {
+      charge = await chargeTool(deps, caller, tool, args, meta);
+    } else {
+      meta.credits = { cost: 0, remaining: await creditBalance(deps, caller.principal) };
+    }
+    const answer = await tool.run(deps, args);
+    const body = JSON.parse(prepared.serialize(answer)) as object;
+    return result(deps, caller, tool, args, body, from, continued, meta);
+  } catch (error) {
+    if (!(error instanceof AppError)) caller.failed(error);
+    if (charge && !(error instanceof AppError)) {
+      const remaining = await refundCredits(deps, charge.call, charge.receipt).catch(() => null);
+      meta.credits = { ...(meta.credits as object), cost: 0, remaining, refunded: charge.receipt.cost };
+    }
+    return failure(error, meta);
+  }
+}
+
+async function chargeTool(
+  deps: Deps,
+  caller: Caller,
+  tool: Tool,
+  args: Record<string, unknown>,
+  meta: Record<string, unknown>,
+) {
+  const call: CreditCall = {
+    principal: caller.principal,
+    price: (tool.price as NonNullable<Tool['price']>)(args),
+    operation: tool.operation as string,
+    requestId: caller.requestId,
+    ...(tool.dataset ? { dataset: tool.dataset } : {}),
+  };
+  const receipt = await chargeCredits(deps, call);
+  const { plan } = caller.principal.account;
+  meta.credits = receipt
+    ? {
+        cost: receipt.cost,
+        remaining: receipt.balance,
+        plan,
+        perMinute: windowMeta(receipt.rate, deps.clock()),
+      }
+    : { cost: 0, remaining: await creditBalance(deps, caller.principal), plan };
+  return receipt ? { call, receipt } : null;
+}
+
+/** The arguments of a call, and where its page starts: from the top, or where a continuation says. */
+function readArguments(deps: Deps, caller: Caller, tool: Tool, given: Record<string, unknown>) {
+  const { continuation } = given;
+  if (continuation !== undefined) {
+    if (typeof continuation !== 'string' || Object.keys(given).length !== 1) {
+      throw new AppError('invalid_params', 'pass continuation alone, as the cut answer gave it');
+    }
+    const position = decodeCursor(deps.cursorSecret, listing(tool, caller), continuation, 'continuation');
+    return {
+      args: position.a as Record<string, unknown>,
+      from: { element: Number(position.e), row: Number(position.r) },
+      continued: true,
+    };
+  }
+  const args = structuredClone(given);
+  const validate = compile(tool.input);
+  if (!validate(args)) {
+    const first = validate.errors?.[0];
+    throw new AppError('invalid_params', first ? describeError(first, 'argument') : 'invalid arguments');
+  }
+  return { args, from: { element: 0, row: 0 }, continued: false };
+}
+
+/** A continuation belongs to one tool and one account: another's is refused, not misread. */
+const listing = (tool: Tool, caller: Caller) =>
+  listingOf({ tool: tool.name, account: caller.principal.account.id });
+
+function result(
+  deps: Deps,
+  caller: Caller,
+  tool: Tool,
+  args: Record<string, unknown>,
+  body: object,
+  from: Position,
+  continued: boolean,
+  meta: Record<string, unknown>,
+): CallToolResult {
+  const page = pageOf(tool.layout, body, from, deps.config.mcpResultBytes, RESERVE);
+  const cut = continued || page.next !== null;
+  const lines = [page.text];
+  const structured: Record<string, unknown> = { ...page.body };
+  if (cut) {
+    structured.page = { start: from, totals: page.totals };
+    lines.push(
+      `(part of ${page.totals.elements} items and ${page.totals.rows} rows, from item ${from.element + 1})`,
+    );
+  }
+  if (page.next) {
+    const position = { a: args, e: page.next.element, r: page.next.row };
+    structured.continuation = encodeCursor(deps.cursorSecret, listing(tool, caller), position);
+    lines.push(`More follows: call ${tool.name} with {"continuation": "${structured.continuation}"}`);
+  }
+  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured, _meta: meta };
+}
+
+function failure(error: unknown, meta: Record<string, unknown>): CallToolResult {
+  const known = error instanceof AppError;
+  const code = known ? error.code : 'internal_error';
+  const message = known ? error.message : 'The call failed on our side; any credits charged were refunded.';
+  const retry = known ? error.retryAfterSeconds : null;
+  const text = `${code}: ${message}${retry === null ? '' : ` Retry in ${retry} seconds.`}`;
+  return {
+    isError: true,
+    content: [{ type: 'text', text }],
+    _meta: { ...meta, error: { code, retryAfterSeconds: retry } },
+  };
+}
+
+function windowMeta(window: RateWindow, now: Date) {
+  return {
+    limit: window.limit,
+    remaining: Math.max(0, window.remaining),
+    resetAt: new Date(now.getTime() + window.resetMs).toISOString(),
+  };
+}
+
+function unitsMeta(receipt: Awaited<ReturnType<typeof chargeUnits>>, now: Date) {
+  return { used: receipt.units, minute: windowMeta(receipt.minute, now), day: windowMeta(receipt.day, now) };
+}

@@ -1,0 +1,26 @@
+// A tool of the MCP server: a verb with its arguments' and answer's schemas, and how its answer is paged.
+import type { TObject, TSchema } from 'typebox';
+import type { Price } from '../accounts/pricing.js';
+import type { Deps } from '../kernel/deps.js';
+import type { Layout } from './pages.js';
+
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  /** Which keys see the tool: svc_mcp_ keys the market tools, gds_ keys the dataset tools. */
+  api: 'market' | 'datasets';
+  input: TObject;
+  /** The REST route's response body for the same request. */
+  output: TSchema;
+  layout: Layout;
+  /** Refuses arguments the REST route would refuse before charging (limits, from after to), beyond the schema. */
+  check?(deps: Deps, args: Record<string, unknown>): void;
+  run(deps: Deps, args: Record<string, unknown>): Promise<object>;
+  /** The answer's JSON as the REST route writes it, when not by the output schema's serialiser. */
+  serialize?(answer: object): string;
+  /** Dataset tools: the REST route's operation and price, charged in credits. */
+  operation?: string;
+  dataset?: string;
+  price?(args: Record<string, unknown>): Price;
+}
