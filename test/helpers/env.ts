@@ -59,6 +59,8 @@ export interface TestEnvOptions {
   engine?: EngineName;
   redis?: boolean;
   env?: Record<string, string>;
+  /** The clock the verbs read (default: the real one). */
+  clock?: () => Date;
   /** Called before the app is ready, to add routes. */
   extend?: (app: FastifyInstance, deps: Deps) => void;
 }
@@ -75,7 +77,7 @@ export async function testEnv(options: TestEnvOptions = {}): Promise<TestEnv> {
     ...options.env,
   };
   const config = loadConfig(env);
-  const deps = await createDeps(config);
+  const deps = await createDeps(config, options.clock ? { clock: options.clock } : {});
   const app = await buildApp(config, deps);
   options.extend?.(app, deps);
   await app.ready();
@@ -119,16 +121,20 @@ export async function customer(
   return { accountId: account.id, key: key.key, keyId: key.id };
 }
 
-/** A market-data (svc_mcp_) key on an account with the paid market plan. */
-export async function marketKey(deps: Deps): Promise<string> {
+/** A market-data (svc_mcp_) key on an account with the paid market plan (or as `options` say). */
+export async function marketKey(
+  deps: Deps,
+  options: { marketPlan?: MarketPlan; confirmed?: boolean; access?: 'market-data' | 'full' } = {},
+): Promise<string> {
   const db = deps.store.db;
   counter += 1;
   const account = await createAccount(db, {
     email: `market${counter}-${randomToken(6).toLowerCase()}@example.com`,
-    marketPlan: 'paid',
-    emailConfirmed: true,
+    marketPlan: options.marketPlan ?? 'paid',
+    emailConfirmed: options.confirmed ?? true,
   });
-  return (await createKey(db, { accountId: account.id, api: 'market' })).key;
+  const access = options.access ?? 'market-data';
+  return (await createKey(db, { accountId: account.id, api: 'market', access })).key;
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
