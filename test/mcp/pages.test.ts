@@ -43,7 +43,7 @@ function reassemble(pages: CallToolResult[]): object {
       else items.push(structuredClone(item));
     });
   }
-  const { continuation: _c, page: _p, ...head } = pages[0]?.structuredContent as Body;
+  const { continuation: _c, page: _p, ...head } = (pages[0] as CallToolResult).structuredContent as Body;
   return { ...head, items };
 }
 
@@ -88,7 +88,7 @@ describe('MCP results within a text budget', () => {
     // AAPL.csv's 667 daily bars and the 666 held for BARC.L: every row is on exactly one page.
     const rows = pages.flatMap((p) => (p.structuredContent as Body).items.flatMap((i) => i.rows ?? []));
     expect(rows).toHaveLength(1333);
-    expect((pages[0]?.structuredContent as { page: object }).page).toEqual({
+    expect(((pages[0] as CallToolResult).structuredContent as { page: object }).page).toEqual({
       start: { element: 0, row: 0 },
       totals: { elements: 3, rows: 1333 },
     });
