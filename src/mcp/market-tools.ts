@@ -211,6 +211,8 @@ export const MARKET_TOOLS: Tool[] = [
     layout: dataLayout,
     check: (deps, args) => DATA.units(args as never, todayOf(deps)),
     run: (deps, args) => data(deps, args as never),
+    // Every member of a data answer is in the route's schema (resolved is open): it is its own wire form.
+    wire: (answer) => answer,
   },
   {
     ...market,
@@ -225,7 +227,7 @@ export const MARKET_TOOLS: Tool[] = [
     layout: historyLayout,
     check: (deps, args) => HISTORY.units(args as never, todayOf(deps)),
     run: (deps, args) => history(deps, args as never),
-    serialize: (answer) => historyJson(answer as { items: object[] }),
+    wire: (answer) => JSON.parse(historyJson(answer as { items: object[] })) as object,
   },
   {
     ...market,

@@ -106,6 +106,7 @@ function sliceList(layout: Layout, list: readonly object[], units: Unit[]): obje
 
 /** One CSV field: quoted when it holds a comma, a quote or a line break; null and absent are empty. */
 export function csv(value: unknown): string {
+  if (typeof value === 'number') return String(value);
   if (value === null || value === undefined) return '';
   const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -8,6 +8,7 @@ import {
   McpError,
   ErrorCode as RpcError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import fastJson from 'fast-json-stringify';
 import { type TObject, Type } from 'typebox';
 import type { Principal } from '../accounts/keys.js';
@@ -55,7 +56,7 @@ const PageInfo = Type.Object(
 interface Prepared {
   tool: Tool;
   listed: object;
-  serialize: (answer: object) => string;
+  wire: (answer: object) => object;
 }
 
 function prepare(tool: Tool): Prepared {
@@ -79,9 +80,12 @@ function prepare(tool: Tool): Prepared {
       outputSchema: JSON.parse(JSON.stringify(outputSchema)),
       annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    serialize: tool.serialize ?? (fastJson(output as never) as (answer: object) => string),
+    wire: tool.wire ?? serialiseWith(fastJson(output as never) as (answer: object) => string),
   };
 }
+
+const serialiseWith = (serialise: (answer: object) => string) => (answer: object) =>
+  JSON.parse(serialise(answer)) as object;
 
 /** A tool's arguments, or {continuation} alone. */
 function withContinuation(input: TObject): object {
@@ -107,8 +111,12 @@ export function toolsFor(api: 'market' | 'datasets'): readonly Prepared[] {
   return TOOLS[api];
 }
 
+/** One validator for every server: the SDK would otherwise build a schema compiler per server, per request. */
+const validator = new AjvJsonSchemaValidator();
+
 export function createMcpServer(deps: Deps, caller: Caller): Server {
   const server = new Server(SERVER_INFO, {
+    jsonSchemaValidator: validator,
     capabilities: { tools: { listChanged: false } },
     instructions:
       'Quarry market and economic data. Tickers in any form (AAPL, BARC.L, "BARC LN Equity"); field ids or ' +
@@ -147,7 +155,7 @@ async function call(
       meta.credits = { cost: 0, remaining: await creditBalance(deps, caller.principal) };
     }
     const answer = await tool.run(deps, args);
-    const body = JSON.parse(prepared.serialize(answer)) as object;
+    const body = prepared.wire(answer);
     return result(deps, caller, tool, args, body, from, continued, meta);
   } catch (error) {
     if (!(error instanceof AppError)) caller.failed(error);

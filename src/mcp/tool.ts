@@ -17,8 +17,11 @@ export interface Tool {
   /** Refuses arguments the REST route would refuse before charging (limits, from after to), beyond the schema. */
   check?(deps: Deps, args: Record<string, unknown>): void;
   run(deps: Deps, args: Record<string, unknown>): Promise<object>;
-  /** The answer's JSON as the REST route writes it, when not by the output schema's serialiser. */
-  serialize?(answer: object): string;
+  /**
+   * The answer as the REST route writes it, when not through the output schema's serialiser (which drops
+   * members the schema does not name): the answer itself where the schema keeps every member.
+   */
+  wire?(answer: object): object;
   /** Dataset tools: the REST route's operation and price, charged in credits. */
   operation?: string;
   dataset?: string;

@@ -1,7 +1,7 @@
 // POST /mcp: the MCP server over Streamable HTTP, stateless, JSON responses, on the same port as the APIs.
 // The key is admitted here (svc_mcp_ keys of either access level, gds_ keys for the dataset tools); a refusal
 // is the house error body, and a 401 says how to authenticate (WWW-Authenticate: Bearer).
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyInstance } from 'fastify';
 import { admit } from '../../accounts/admit.js';
 import type { Deps } from '../../kernel/deps.js';
@@ -25,15 +25,27 @@ export function registerMcpRoute(app: FastifyInstance, deps: Deps): void {
       requestId: request.id,
       failed: (error) => request.log.error({ err: error, reqId: request.id }, 'tool call failed'),
     });
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    reply.hijack();
-    reply.raw.setHeader('x-request-id', request.id);
     try {
       await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
+      // The SDK's transport speaks web Requests; the body is already parsed, so only the headers cross over.
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === 'string') headers.set(name, value);
+        else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+      }
+      const url = `http://${request.host}${request.url}`;
+      const answer = await transport.handleRequest(new Request(url, { method: 'POST', headers }), {
+        parsedBody: request.body,
+      });
+      reply.code(answer.status);
+      answer.headers.forEach((value, name) => {
+        reply.header(name, value);
+      });
+      return reply.send(await answer.text());
     } finally {
       void transport.close();
       void server.close();
