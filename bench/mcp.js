@@ -8,7 +8,7 @@ import { FIELDS, prepareMarket, SYMBOLS } from './market-setup.js';
 import { start } from './process.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const call = { tickers: SYMBOLS, fields: FIELDS };
 
 const { dataDir, env, keys } = await prepareMarket('mcp');

@@ -155,22 +155,31 @@ export const FieldsResponse = Type.Object({
   }),
 });
 
-const TickerList = (maxItems: number) =>
-  Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { minItems: 1, maxItems });
-const Period = Type.Optional(Type.Enum(['annual', 'quarterly']));
-const HistoryPeriod = Type.Optional(Type.Enum([...PERIODS]));
-const DateParam = Type.Optional(Type.String({ format: 'date' }));
+const List = (maxItems: number, description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { minItems: 1, maxItems, description });
+const Period = Type.Optional(
+  Type.Enum(['annual', 'quarterly'], { description: 'For statement fields; default annual.' }),
+);
+const HistoryPeriod = Type.Optional(Type.Enum([...PERIODS], { description: 'Default daily.' }));
+const DateParam = Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD.' }));
 
 /** Request bodies (POST, and the MCP tools' arguments): lists as arrays. Limits past the schema's are the verbs'. */
-export const QuotesBody = Type.Object({ tickers: TickerList(1000) }, { additionalProperties: false });
+export const QuotesBody = Type.Object(
+  { tickers: List(1000, 'Up to 100 tickers, any form; repeated ones are answered once.') },
+  { additionalProperties: false },
+);
 export const DataBody = Type.Object(
-  { tickers: TickerList(500), fields: TickerList(250), period: Period },
+  {
+    tickers: List(500, 'Up to 50 tickers, any form.'),
+    fields: List(250, 'Up to 25 field ids or terminal mnemonics, any letter case.'),
+    period: Period,
+  },
   { additionalProperties: false },
 );
 export const HistoryBody = Type.Object(
   {
-    tickers: TickerList(100),
-    fields: TickerList(100),
+    tickers: List(100, 'Up to 10 tickers, any form.'),
+    fields: List(100, 'Up to 5 fields: prices and volume, or statement fields.'),
     start: DateParam,
     end: DateParam,
     period: HistoryPeriod,

@@ -53,7 +53,7 @@ const PageInfo = Type.Object(
   { description: 'Present when the answer is cut: where this page starts in the whole answer.' },
 );
 
-interface Prepared {
+export interface Prepared {
   tool: Tool;
   listed: object;
   wire: (answer: object) => object;
