@@ -8,12 +8,14 @@ import { accountsCommand } from './accounts.js';
 import { importCommand } from './import.js';
 import { ingestCommand } from './ingest.js';
 import { keysCommand } from './keys.js';
+import { mcpCommand } from './mcp.js';
 import { explain, printResult, UsageError } from './output.js';
 import { serveCommand } from './serve.js';
 
 const HELP = `quarry — financial and economic data over HTTP
 
   quarry serve [--demo]             run the HTTP server (--demo: demo account and keys on an empty store)
+  quarry mcp                        the MCP server over stdio for the key in QUARRY_API_KEY
   quarry migrate                    bring the store's schema up to date
   quarry accounts create --email EMAIL [--plan none|basic|desk|enterprise] [--market-plan free|paid] [--confirmed]
   quarry accounts confirm-email ID
@@ -26,10 +28,10 @@ const HELP = `quarry — financial and economic data over HTTP
   quarry keys revoke KEY_ID
   quarry keys list ID
   quarry import DATASET FILE        load newline-delimited JSON records (docs/interchange.md)
-  quarry ingest cftc FILE...        load CFTC Commitments of Traders files (plain or zipped)
+  quarry ingest SOURCE FILE...      load the sources' own files: cftc, eia, bls, prices, yahoo, sec-facts
 
 Configuration comes from the environment: PORT, HOST, QUARRY_DATA_DIR, DATABASE_URL, REDIS_URL,
-DATA_API_ENABLED, TRUST_PROXY, LOG_LEVEL (see the README).
+DATA_API_ENABLED, TRUST_PROXY, LOG_LEVEL, QUARRY_MCP_RESULT_BYTES, QUARRY_API_KEY (see the README).
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -43,6 +45,16 @@ async function main(argv: string[]): Promise<number> {
     const deps = await createDeps(config);
     await serveCommand(config, deps, rest);
     return -1;
+  }
+  if (command === 'mcp') {
+    // stdout carries the protocol: nothing else is printed there.
+    const deps = await createDeps(config);
+    try {
+      await mcpCommand(config, deps);
+    } finally {
+      await deps.close();
+    }
+    return 0;
   }
   if (command === 'migrate') {
     const store = openStore(config);

@@ -18,6 +18,8 @@ export interface Config {
   logLevel: LogLevel;
   /** The most text one MCP tool result carries; a longer answer comes in pages. */
   mcpResultBytes: number;
+  /** The key `quarry mcp` serves its stdio client with. */
+  apiKey: string | null;
 }
 
 export class ConfigError extends Error {
@@ -118,6 +120,7 @@ export function loadConfig(env: Env): Config {
     dataApiEnabled: bool(env, 'DATA_API_ENABLED'),
     trustProxy: proxies(env, 'TRUST_PROXY'),
     logLevel: logLevel(env, 'LOG_LEVEL'),
+    apiKey: text(env, 'QUARRY_API_KEY') ?? null,
     mcpResultBytes: wholeNumber(env, 'QUARRY_MCP_RESULT_BYTES', 80_000, 2_000, 10_000_000),
   };
 }

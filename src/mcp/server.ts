@@ -24,6 +24,7 @@ import {
 import { decodeCursor, encodeCursor, listingOf } from '../kernel/cursor.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
+import type { MaybePromise } from '../kernel/steps.js';
 import { compile, describeError } from '../kernel/validation.js';
 import { DATASET_TOOLS } from './dataset-tools.js';
 import { MARKET_TOOLS } from './market-tools.js';
@@ -35,9 +36,14 @@ export const SERVER_INFO = { name: 'quarry', version: '1.0.0' };
 /** Bytes kept under the budget for the closing lines (totals and the continuation). */
 const RESERVE = 600;
 
+/** Who calls, as the transport knows them. */
 export interface Caller {
-  principal: Principal;
-  requestId: string;
+  /** The key's API: which tools it sees. */
+  api: 'market' | 'datasets';
+  /** The principal of this call: the one admitted for an HTTP request; admitted again per call on stdio. */
+  principal(): MaybePromise<Principal>;
+  /** This call's request id, for the ledger and the logs. */
+  requestId(): string;
   /** Told of failures on our side (the transport logs them with the request id). */
   failed(error: unknown): void;
 }
@@ -122,22 +128,35 @@ export function createMcpServer(deps: Deps, caller: Caller): Server {
       'Quarry market and economic data. Tickers in any form (AAPL, BARC.L, "BARC LN Equity"); field ids or ' +
       'terminal mnemonics. Long answers come in pages: call again with {continuation} alone.',
   });
-  const api = caller.principal.key.api === 'datasets' ? 'datasets' : 'market';
-  const tools = toolsFor(api);
+  const tools = toolsFor(caller.api);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.map((t) => t.listed) as never,
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const found = tools.find((t) => t.tool.name === request.params.name);
     if (!found) throw new McpError(RpcError.InvalidParams, `Unknown tool ${request.params.name}`);
-    return call(deps, caller, found, request.params.arguments ?? {});
+    let principal: Principal;
+    try {
+      principal = await caller.principal();
+    } catch (error) {
+      return failure(error, {});
+    }
+    const who = { principal, requestId: caller.requestId(), failed: caller.failed };
+    return call(deps, who, found, request.params.arguments ?? {});
   });
   return server;
 }
 
+/** One call's caller, admitted. */
+interface Who {
+  principal: Principal;
+  requestId: string;
+  failed(error: unknown): void;
+}
+
 async function call(
   deps: Deps,
-  caller: Caller,
+  caller: Who,
   prepared: Prepared,
   given: Record<string, unknown>,
 ): Promise<CallToolResult> {
@@ -169,7 +188,7 @@ async function call(
 
 async function chargeTool(
   deps: Deps,
-  caller: Caller,
+  caller: Who,
   tool: Tool,
   args: Record<string, unknown>,
   meta: Record<string, unknown>,
@@ -195,7 +214,7 @@ async function chargeTool(
 }
 
 /** The arguments of a call, and where its page starts: from the top, or where a continuation says. */
-function readArguments(deps: Deps, caller: Caller, tool: Tool, given: Record<string, unknown>) {
+function readArguments(deps: Deps, caller: Who, tool: Tool, given: Record<string, unknown>) {
   const { continuation } = given;
   if (continuation !== undefined) {
     if (typeof continuation !== 'string' || Object.keys(given).length !== 1) {
@@ -218,12 +237,12 @@ function readArguments(deps: Deps, caller: Caller, tool: Tool, given: Record<str
 }
 
 /** A continuation belongs to one tool and one account: another's is refused, not misread. */
-const listing = (tool: Tool, caller: Caller) =>
+const listing = (tool: Tool, caller: Who) =>
   listingOf({ tool: tool.name, account: caller.principal.account.id });
 
 function result(
   deps: Deps,
-  caller: Caller,
+  caller: Who,
   tool: Tool,
   args: Record<string, unknown>,
   body: object,

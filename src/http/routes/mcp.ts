@@ -21,8 +21,9 @@ export function registerMcpRoute(app: FastifyInstance, deps: Deps): void {
       throw error;
     }
     const server = createMcpServer(deps, {
-      principal,
-      requestId: request.id,
+      api: principal.key.api === 'datasets' ? 'datasets' : 'market',
+      principal: () => principal,
+      requestId: () => request.id,
       failed: (error) => request.log.error({ err: error, reqId: request.id }, 'tool call failed'),
     });
     const transport = new WebStandardStreamableHTTPServerTransport({

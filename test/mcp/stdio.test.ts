@@ -1,0 +1,73 @@
+// quarry mcp: the same tools over stdio for a local agent, the key from QUARRY_API_KEY, checked on every call.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/accounts.js';
+import { createKey, revokeKey } from '../../src/accounts/keys.js';
+import { loadFile } from '../../src/ingest/run.js';
+import { loadConfig } from '../../src/kernel/config.js';
+import type { Deps } from '../../src/kernel/deps.js';
+import { createDeps } from '../../src/runtime/deps.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
+import { callTool, textOf } from './client.js';
+
+describe('quarry mcp over stdio', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-stdio-'));
+  let deps: Deps;
+  let key: { id: string; key: string };
+  let client: Client;
+  beforeAll(async () => {
+    deps = await createDeps(loadConfig({ QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+    const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
+    await loadFile(deps.store.db, yahoo, path.resolve('test/fixtures/market/quote-AAPL.json'));
+    const account = await createAccount(deps.store.db, {
+      email: 'stdio@example.com',
+      marketPlan: 'paid',
+      emailConfirmed: true,
+    });
+    key = await createKey(deps.store.db, { accountId: account.id, api: 'market' });
+    client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['dist/cli/main.js', 'mcp'],
+        env: { QUARRY_DATA_DIR: dataDir, QUARRY_API_KEY: key.key, LOG_LEVEL: 'silent' },
+        stderr: 'pipe',
+      }),
+    );
+  });
+  afterAll(async () => {
+    await client?.close();
+    await deps.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('lists the market tools and answers a call from the store', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('market.short_interest');
+    const result = await callTool(client, 'market.quotes', { tickers: ['AAPL'] });
+    expect(textOf(result).split('\n')[1]?.startsWith('AAPL,ok,AAPL,Apple Inc.,244.6,USD,')).toBe(true);
+  });
+
+  it('a key revoked during the session is refused on the next call', async () => {
+    await revokeKey(deps.store.db, key.id);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const result = await callTool(client, 'market.quotes', { tickers: ['AAPL'] });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('invalid_key: The API key is not recognised or was revoked.');
+  });
+
+  it('without QUARRY_API_KEY it says what it needs and exits non-zero', () => {
+    const run = spawnSync(process.execPath, ['dist/cli/main.js', 'mcp'], {
+      env: { QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('QUARRY_API_KEY');
+    expect(run.stdout).toBe('');
+  });
+});
