@@ -14,6 +14,8 @@ describe('config', () => {
       dataApiEnabled: false,
       trustProxy: [],
       logLevel: 'info',
+      mcpResultBytes: 80_000,
+      apiKey: null,
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -28,6 +30,8 @@ describe('config', () => {
       DATA_API_ENABLED: 'true',
       TRUST_PROXY: 'loopback, 10.0.0.0/8,::1',
       LOG_LEVEL: 'warn',
+      QUARRY_MCP_RESULT_BYTES: '50000',
+      QUARRY_API_KEY: 'svc_mcp_abc',
     });
     expect(config).toEqual({
       port: 9000,
@@ -38,6 +42,8 @@ describe('config', () => {
       dataApiEnabled: true,
       trustProxy: ['loopback', '10.0.0.0/8', '::1'],
       logLevel: 'warn',
+      mcpResultBytes: 50_000,
+      apiKey: 'svc_mcp_abc',
     });
   });
 
@@ -51,6 +57,8 @@ describe('config', () => {
     [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/40' }, 'TRUST_PROXY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ QUARRY_MCP_RESULT_BYTES: 'lots' }, 'QUARRY_MCP_RESULT_BYTES'],
+    [{ QUARRY_MCP_RESULT_BYTES: '100' }, 'QUARRY_MCP_RESULT_BYTES'],
   ];
   for (const [env, variable] of bad) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
