@@ -64,3 +64,55 @@ describe('Yahoo quoteSummary recordings', () => {
     expect(ocdo.values.PX_LAST).toBe(309);
   });
 });
+
+describe('quoteSummary recordings without the price module', () => {
+  const SUMMARIES = path.resolve('../shared/data/market/yahoo/quoteSummary');
+  let env: TestEnv;
+  let key: string;
+  beforeAll(async () => {
+    env = await testEnv();
+    key = await marketKey(env.deps);
+  });
+  afterAll(() => env.close());
+  const yahoo = () => LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
+  const data = async (query: string) =>
+    (await env.app.inject({ method: 'GET', url: `/v1/data?${query}`, headers: bearer(key) })).json().items;
+
+  it('are loaded as facts that add to the quote, whichever is loaded first', async () => {
+    const db = env.deps.store.db;
+    const report = await loadFile(db, yahoo(), path.join(SUMMARIES, 'quoteSummary-financialData-AAPL.json'));
+    expect(report).toMatchObject({ inserted: 1, notes: [expect.stringContaining('targetPrice')] });
+    // Facts alone are not a quote: the field has no value yet.
+    const [alone] = await data('tickers=AAPL&fields=profitMargin');
+    expect(alone.values).toEqual({ profitMargin: null });
+    expect(alone.errors.profitMargin.code).toBe('not_found');
+    await loadFile(db, yahoo(), path.join(FIXTURES, 'quote-AAPL.json'));
+    const [aapl] = await data('tickers=AAPL&fields=PX_LAST,profitMargin,operatingMargin');
+    // financialData of 2025-02-24: profitMargins 0.24295, operatingMargins 0.34459.
+    expect(aapl.values).toEqual({ PX_LAST: 244.6, profitMargin: 24.295, operatingMargin: 34.459 });
+  });
+
+  it('keep no price-currency value when the response does not name its price currency', async () => {
+    const report = await loadFile(
+      env.deps.store.db,
+      yahoo(),
+      path.join(SUMMARIES, 'quoteSummary-financialData-OCDO.L.json'),
+    );
+    // Ocado's targets are quoted in pence; without the price module nothing says so.
+    expect(report.notes).toEqual([
+      'OCDO.L: targetPrice, targetPriceMedian, targetPriceHigh, targetPriceLow not kept: the response does not say its price currency',
+    ]);
+    await loadFile(env.deps.store.db, yahoo(), path.join(FIXTURES, 'quote-OCDO.L.json'));
+    const [ocdo] = await data('tickers=OCDO.L&fields=BEST_TARGET_PRICE');
+    expect(ocdo.values).toEqual({ BEST_TARGET_PRICE: null });
+  });
+
+  it('a loaded recording again changes nothing', async () => {
+    const again = await loadFile(
+      env.deps.store.db,
+      yahoo(),
+      path.join(SUMMARIES, 'quoteSummary-financialData-AAPL.json'),
+    );
+    expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: 1 });
+  });
+});
