@@ -1,6 +1,6 @@
 // The market verbs' requests and answers as schemas: the HTTP routes validate and serialise with them, the
 // OpenAPI document and the MCP tools' input and output schemas are written from them.
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { Nullable } from '../kernel/schema.js';
 import { PERIODS } from './history-request.js';
 
@@ -223,42 +223,43 @@ const Held = Type.Object({
   shortInterest: Type.Boolean(),
 });
 
-export const ResolveResponse = Type.Object({
-  access: Type.String(),
-  items: Type.Array(
-    Type.Object({
-      input: Type.String(),
-      status: Type.String({ description: 'ok or error' }),
-      resolved: Type.Optional(Resolved),
-      held: Type.Optional(Held),
-      error: ItemError('not_found: the ticker cannot be read'),
-    }),
-  ),
-});
+/** An answer of one item per ticker: its head, `members` when it is answered, its error when not. */
+const PerTicker = (members: Record<string, TSchema>, errors: string) =>
+  Type.Object({
+    access: Type.String(),
+    items: Type.Array(
+      Type.Object({
+        input: Type.String(),
+        status: Type.String({ description: 'ok or error' }),
+        resolved: Type.Optional(Resolved),
+        ...members,
+        error: ItemError(errors),
+      }),
+    ),
+  });
 
-export const ShortInterestResponse = Type.Object({
-  access: Type.String(),
-  items: Type.Array(
-    Type.Object({
-      input: Type.String(),
-      status: Type.String({ description: 'ok or error' }),
-      resolved: Type.Optional(Resolved),
-      shortInterest: Type.Optional(
-        Type.Object({
-          sharesShort: Type.Number(),
-          sharesShortPriorMonth: Nullable(Type.Number()),
-          change: Nullable(Type.Number({ description: 'sharesShort less sharesShortPriorMonth.' })),
-          priorSettlementDate: Nullable(Type.String()),
-          shortRatio: Nullable(Type.Number({ description: 'Days to cover.' })),
-          percentOfFloat: Nullable(Type.Number({ description: 'Percent: 1.5 = 1.5 %.' })),
-          percentOfSharesOutstanding: Nullable(Type.Number({ description: 'Percent: 1.5 = 1.5 %.' })),
-          settlementDate: Type.String({ description: 'Settlement date of the reported position.' }),
-          asOf: Type.String({ description: 'When the figures were read from the source.' }),
-          source: Type.String(),
-          stale: Type.Boolean({ description: 'The settlement date is more than 35 days old.' }),
-        }),
-      ),
-      error: ItemError('not_found: no short interest is held, or the ticker cannot be read'),
-    }),
-  ),
-});
+export const ResolveResponse = PerTicker(
+  { held: Type.Optional(Held) },
+  'not_found: the ticker cannot be read',
+);
+
+export const ShortInterestResponse = PerTicker(
+  {
+    shortInterest: Type.Optional(
+      Type.Object({
+        sharesShort: Type.Number(),
+        sharesShortPriorMonth: Nullable(Type.Number()),
+        change: Nullable(Type.Number({ description: 'sharesShort less sharesShortPriorMonth.' })),
+        priorSettlementDate: Nullable(Type.String()),
+        shortRatio: Nullable(Type.Number({ description: 'Days to cover.' })),
+        percentOfFloat: Nullable(Type.Number({ description: 'Percent: 1.5 = 1.5 %.' })),
+        percentOfSharesOutstanding: Nullable(Type.Number({ description: 'Percent: 1.5 = 1.5 %.' })),
+        settlementDate: Type.String({ description: 'Settlement date of the reported position.' }),
+        asOf: Type.String({ description: 'When the figures were read from the source.' }),
+        source: Type.String(),
+        stale: Type.Boolean({ description: 'The settlement date is more than 35 days old.' }),
+      }),
+    ),
+  },
+  'not_found: no short interest is held, or the ticker cannot be read',
+);
