@@ -63,7 +63,7 @@ for (const { engine, skip } of ENGINES) {
       expect(data.rows.map((r: { contractCode: string }) => r.contractCode)).toEqual(['088691', '067651']);
       const wti = data.rows[1];
       // Hand-worked from the CFTC file: 316473 - 149650 = 166823; 166823 / 1768386 = 9.43 %;
-      // previous week 302868 - 138742 = 164126, change 2697.
+      // previous week 302868 - 138742 = 164126, change 2697; long 316473 / 1768386 = 17.90 %, short 8.46 %.
       expect(wti).toMatchObject({
         marketName: 'WTI-PHYSICAL - NEW YORK MERCANTILE EXCHANGE',
         exchangeCode: 'NYME',
@@ -79,6 +79,8 @@ for (const { engine, skip } of ENGINES) {
         spreading: 678405,
         net: 166823,
         netPercentOfOpenInterest: 9.43,
+        longPercentOfOpenInterest: 17.9,
+        shortPercentOfOpenInterest: 8.46,
         weeklyChange: 2697,
         previousReportDate: '2025-03-11',
       });

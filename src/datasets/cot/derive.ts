@@ -26,11 +26,13 @@ export function net(long: number, short: number): number {
   return long - short;
 }
 
-/** Net position as a percent of open interest, to two decimals; null without open interest. */
-export function netPercentOfOpenInterest(netValue: number, openInterest: number): number | null {
+/** A position (long, short or net) as a percent of open interest, to two decimals; null without open interest. */
+export function percentOfOpenInterest(position: number, openInterest: number): number | null {
   if (!(openInterest > 0)) return null;
-  return round2((netValue / openInterest) * 100);
+  return round2((position / openInterest) * 100);
 }
+
+export const netPercentOfOpenInterest = percentOfOpenInterest;
 
 /** Change of the net position since the previous report; null when there is none. */
 export function weeklyChange(current: number, previous: number | null): number | null {
@@ -93,9 +95,4 @@ export function percentile(
 
 export function round2(value: number): number {
   return Math.round(value * 100) / 100;
-}
-
-/** A position as a percent of open interest, unrounded; null without open interest. */
-export function share(position: number, openInterest: number): number | null {
-  return openInterest > 0 ? (position / openInterest) * 100 : null;
 }

@@ -6,7 +6,15 @@ import { AppError } from '../../kernel/errors.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
 import { SOURCES } from '../sources.js';
-import { addDays, type NetPoint, net, netPercentOfOpenInterest, percentile, weeklyChange } from './derive.js';
+import {
+  addDays,
+  type NetPoint,
+  net,
+  netPercentOfOpenInterest,
+  percentile,
+  percentOfOpenInterest,
+  weeklyChange,
+} from './derive.js';
 import { classesOf } from './import.js';
 
 type Family = 'legacy' | 'disaggregated';
@@ -85,6 +93,8 @@ function row(record: Record_, traderClass: string, history: NetPoint[], historyS
       spreading,
       net: value,
       netPercentOfOpenInterest: netPercentOfOpenInterest(value, Number(record.open_interest)) ?? 0,
+      longPercentOfOpenInterest: percentOfOpenInterest(long, Number(record.open_interest)),
+      shortPercentOfOpenInterest: percentOfOpenInterest(short, Number(record.open_interest)),
       weeklyChange: weeklyChange(value, previous?.net ?? null),
       previousReportDate: previous?.date ?? null,
       percentile1Y: percentile(history, 1, historyStart),

@@ -28,6 +28,8 @@ const row = (contractCode: string, marketName: string, long: number, short: numb
     spreading: 1000,
     net: long - short,
     netPercentOfOpenInterest: Math.round(((long - short) / oi) * 1000) / 10,
+    longPercentOfOpenInterest: Math.round((long / oi) * 1000) / 10,
+    shortPercentOfOpenInterest: Math.round((short / oi) * 1000) / 10,
     weeklyChange: 250,
     previousReportDate: '2025-12-23',
     percentile1Y: pct(61.5, 32),

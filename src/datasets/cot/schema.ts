@@ -26,6 +26,14 @@ export const Position = Type.Object({
   spreading: Nullable(Type.Number()),
   net: Type.Number(),
   netPercentOfOpenInterest: Type.Number({ description: 'Net as a percent of open interest.' }),
+  longPercentOfOpenInterest: Nullable(
+    Type.Number({ description: "Long as a percent of open interest (the CFTC's % of OI, to two decimals)." }),
+  ),
+  shortPercentOfOpenInterest: Nullable(
+    Type.Number({
+      description: "Short as a percent of open interest (the CFTC's % of OI, to two decimals).",
+    }),
+  ),
   weeklyChange: Nullable(Type.Number()),
   previousReportDate: Nullable(DateString),
   percentile1Y: Percentile,
