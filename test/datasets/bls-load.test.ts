@@ -7,6 +7,7 @@ import { loadFile } from '../../src/ingest/run.js';
 import { csvFields } from '../../src/ingest/source.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
+import { haveShared } from '../helpers/shared.js';
 
 const BLS = path.resolve('../shared/data/bls');
 const FRED = path.join(BLS, 'fred_cpi_vintage_2023-12');
@@ -22,14 +23,7 @@ const SERIES = [
   'CUSR0000SAH1',
   'CUUR0000SAH1',
 ];
-const hasFiles = (() => {
-  try {
-    readFileSync(path.join(BLS, 'cu.item'));
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasFiles = haveShared(path.join(BLS, 'cu.item'));
 
 // The agencies' files sit in ../shared beside the project (CI has them); without them these are skipped.
 describe.skipIf(!hasFiles)('BLS loader', () => {

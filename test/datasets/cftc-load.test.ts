@@ -11,18 +11,12 @@ import { loadFile } from '../../src/ingest/run.js';
 import { csvFields } from '../../src/ingest/source.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
+import { haveShared } from '../helpers/shared.js';
 
 const CFTC = path.resolve('../shared/data/cftc');
 const LEGACY = path.join(CFTC, 'deacot2025_annual.txt');
 const DISAGG = path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt');
-const hasFiles = (() => {
-  try {
-    readFileSync(LEGACY, { flag: 'r' }).subarray(0, 1);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasFiles = haveShared(LEGACY, DISAGG);
 
 /** The file's rows as objects keyed by normalised column name. */
 function rows(file: string): Record<string, string>[] {

@@ -11,17 +11,11 @@ import { csvFields } from '../../src/ingest/source.js';
 import { readWorkbook } from '../../src/ingest/xls.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
+import { haveShared } from '../helpers/shared.js';
 
 const EIA = path.resolve('../shared/data/eia');
 const file = (name: string) => path.join(EIA, name);
-const hasFiles = (() => {
-  try {
-    readFileSync(file('psw01.xls'));
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasFiles = haveShared(file('psw01.xls'));
 
 type Board = {
   data: {

@@ -7,6 +7,7 @@ import { loadBundledData } from '../../src/cli/bundled.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, type Customer, customer, type TestEnv, testEnv } from '../helpers/env.js';
+import { haveShared } from '../helpers/shared.js';
 
 const DISAGG = path.resolve('../shared/data/cftc/fut_disagg_txt_2021_f_year.txt');
 
@@ -48,7 +49,7 @@ describe('boards on real data', () => {
   }
 
   for (const traderClass of ['managed-money', 'producer', 'swap', 'other-reportable', 'nonreportable']) {
-    it.skipIf(!existsSync(DISAGG))(`cot board, disaggregated / ${traderClass}`, async () => {
+    it.skipIf(!haveShared(DISAGG))(`cot board, disaggregated / ${traderClass}`, async () => {
       const { data } = await get(`/v1/cftc/cot?report=disaggregated&traderClass=${traderClass}`);
       expect(data).toMatchObject({ reportFamily: 'disaggregated', traderClass, asOf: '2021-03-16' });
       expect(data.rows.length).toBeGreaterThan(150);

@@ -1,15 +1,15 @@
 // Statements from SEC company facts: the NVIDIA file, read through /v1/history and /v1/data.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
+import { haveShared } from '../helpers/shared.js';
 
 const NVDA = path.resolve('../shared/data/sec/kpis-guidance/companyfacts/CIK0001045810.json');
 
-// The SEC's file sits in ../shared beside the project (CI has it); without it this suite is skipped.
-describe.skipIf(!existsSync(NVDA))('statements from SEC company facts', () => {
+// The SEC's file sits in ../shared beside the project: required in CI, skipped (and said) elsewhere.
+describe.skipIf(!haveShared(NVDA))('statements from SEC company facts', () => {
   let env: TestEnv;
   let key: string;
   beforeAll(async () => {
