@@ -3,31 +3,9 @@
 // WPSR stocks are kept in thousand barrels, as EIA's series are; table1.csv prints million barrels.
 import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
 import type { EnergyRecordValue } from '../import.js';
+import { knownSeries, TABLE1_STOCKS } from './series.js';
 
 type Out = AsyncGenerator<{ line: number; value: EnergyRecordValue }>;
-
-/** Table 1's stock rows and the EIA series each is. */
-export const TABLE1_STOCKS: [stub: string, series: string, label: string][] = [
-  ['Crude Oil', 'WCRSTUS1', 'Crude oil (incl. SPR)'],
-  ['Commercial (Excluding SPR)', 'WCESTUS1', 'Commercial crude oil (excl. SPR)'],
-  ['Strategic Petroleum Reserve (SPR)', 'WCSSTUS1', 'Strategic Petroleum Reserve'],
-  ['Total Motor Gasoline', 'WGTSTUS1', 'Total motor gasoline'],
-  ['Reformulated', 'WGRSTUS1', 'Reformulated gasoline'],
-  ['Conventional', 'WG4ST_NUS_1', 'Conventional gasoline'],
-  ['Blending Components', 'WBCSTUS1', 'Gasoline blending components'],
-  ['Fuel Ethanol', 'W_EPOOXE_SAE_NUS_MBBL', 'Fuel ethanol'],
-  ['Kerosene-Type Jet Fuel', 'WKJSTUS1', 'Kerosene-type jet fuel'],
-  ['Distillate Fuel Oil', 'WDISTUS1', 'Distillate fuel oil'],
-  ['15 ppm sulfur and Under', 'WD0ST_NUS_1', 'Distillate, 15 ppm sulfur and under'],
-  ['> 15 ppm to 500 ppm sulfur', 'WD1ST_NUS_1', 'Distillate, over 15 to 500 ppm sulfur'],
-  ['> 500 ppm sulfur', 'WDGSTUS1', 'Distillate, over 500 ppm sulfur'],
-  ['Residual Fuel Oil', 'WRESTUS1', 'Residual fuel oil'],
-  ['Propane/Propylene', 'WPRSTUS1', 'Propane/propylene'],
-  ['Other Oils', 'W_EPPO6_SAE_NUS_MBBL', 'Other oils'],
-  ['Unfinished Oils', 'WUOSTUS1', 'Unfinished oils'],
-  ['Total Stocks (Including SPR)', 'WTTSTUS1', 'Total stocks (incl. SPR)'],
-  ['Total Stocks (Excluding SPR)', 'WTESTUS1', 'Total stocks (excl. SPR)'],
-];
 
 /** M/D/YY or MM/DD/YYYY (EIA's two habits) to YYYY-MM-DD. */
 export function usDate(text: string): string | null {
@@ -61,26 +39,14 @@ async function* table1(
       1,
       'expected the dates of the week, the week before and a year before',
     );
-  const stubs = new Map(
-    TABLE1_STOCKS.map(([stub, series, label], i) => [stub, { series, label, position: i + 1 }]),
-  );
+  const stubs = new Map(TABLE1_STOCKS.map(([stub, series]) => [stub, series]));
   for await (const { line, text } of rest) {
     const f = csvFields(text).map((x) => x.trim());
     if (f[0] === 'STUB_1') break; // the supply section, in thousand barrels a day, is not served
-    const known = stubs.get(f[0] ?? '');
-    if (!known) continue;
-    yield {
-      line,
-      value: {
-        type: 'series',
-        series: known.series,
-        report: 'wpsr',
-        tab: 'stocks',
-        label: known.label,
-        unit: 'thousand barrels',
-        position: known.position,
-      },
-    };
+    const series = stubs.get(f[0] ?? '');
+    const described = series ? knownSeries(series) : undefined;
+    if (!series || !described) continue;
+    yield { line, value: described };
     for (const [column, weekEnding] of [
       [1, current],
       [2, weekAgo],
@@ -89,7 +55,7 @@ async function* table1(
       const value = millionsToThousands(f[column] ?? '');
       if (value === null)
         throw new SourceError(source.name, line, `"${f[column]}" is not a number of million barrels`);
-      yield { line, value: { type: 'observation', series: known.series, weekEnding, value } };
+      yield { line, value: { type: 'observation', series, weekEnding, value } };
     }
   }
 }
@@ -110,19 +76,18 @@ async function* dataBrowser(
         if (!seriesKey) throw new SourceError(source.name, line, 'no "Series Key" line before the data');
         label = f[1] || label;
         seenHeader = true;
+        // A series the weekly tables describe keeps their description; another is described as downloaded.
         const unit = /BCF$/i.test(label) ? 'Bcf' : /barrels/i.test(label) ? 'thousand barrels' : 'units';
-        yield {
-          line,
-          value: {
-            type: 'series',
-            series: seriesKey,
-            report: unit === 'Bcf' ? 'wngsr' : 'wpsr',
-            tab: 'storage',
-            label,
-            unit,
-            position: 1,
-          },
+        const own = {
+          type: 'series' as const,
+          series: seriesKey,
+          report: unit === 'Bcf' ? ('wngsr' as const) : ('wpsr' as const),
+          tab: 'storage',
+          label,
+          unit,
+          position: 1,
         };
+        yield { line, value: knownSeries(seriesKey) ?? own };
       }
       continue;
     }

@@ -5,6 +5,7 @@ import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { type Cell, excelDate, readWorkbook, type Sheet, WorkbookError } from '../../../ingest/xls.js';
 import type { EnergyRecordValue } from '../import.js';
 import { usDate } from './eia.js';
+import { knownSeries, STORAGE_SERIES } from './series.js';
 
 type Out = AsyncGenerator<{ line: number; value: EnergyRecordValue }>;
 
@@ -113,16 +114,6 @@ async function* psw01(source: SourceFile, sheets: Sheet[]): Out {
 }
 
 /** Regions of the storage report; the Lower 48 total keeps EIA's own series id. */
-export const STORAGE_SERIES: Record<string, string> = {
-  'East Region': 'WNGSR.EAST',
-  'Midwest Region': 'WNGSR.MIDWEST',
-  'Mountain Region': 'WNGSR.MOUNTAIN',
-  'Pacific Region': 'WNGSR.PACIFIC',
-  'South Central Region': 'WNGSR.SOUTH_CENTRAL',
-  Salt: 'WNGSR.SALT',
-  NonSalt: 'WNGSR.NONSALT',
-  'Total Lower 48': 'NW2_EPG0_SWO_R48_BCF',
-};
 
 const MONTHS = [
   'JANUARY',
@@ -146,19 +137,9 @@ async function* ngsHistory(source: SourceFile, sheet: Sheet): Out {
   const columns = header
     .map((name, col) => [col, STORAGE_SERIES[name]] as const)
     .filter(([, id]) => id !== undefined);
-  for (const [position, [col, series]] of columns.entries()) {
-    yield {
-      line: headerRow + 1,
-      value: {
-        type: 'series',
-        series: series as string,
-        report: 'wngsr',
-        tab: 'storage',
-        label: `Working gas in storage, ${header[col]}`,
-        unit: 'Bcf',
-        position: position + 1,
-      },
-    };
+  for (const [, series] of columns) {
+    const described = knownSeries(series as string);
+    if (described) yield { line: headerRow + 1, value: described };
   }
   let last: string | null = null;
   for (let row = headerRow + 1; row < sheet.rows.length; row += 1) {
