@@ -63,11 +63,12 @@ describe('price rows as JSON text', () => {
   });
 
   it('least recently used blocks go once the budget is passed', () => {
-    // Three series of 4, 3 and 2 bars; a block holds the rows' text (no brackets) and 4-byte offsets.
+    // Three series of 4, 3 and 2 bars. A block holds the rows' text, comma-separated, without brackets, and a
+    // 4-byte offset per row plus one. The rows above are 61, 62, 68 and 62 characters long, so the blocks hold
+    // 61 + 62 + 68 + 62 + 3 commas + 5 x 4 = 276 bytes, 61 + 62 + 68 + 2 + 4 x 4 = 209 and 61 + 62 + 1 + 3 x 4 = 136.
     const [a, b, c] = [4, 3, 2].map((n) => series.slice(0, n).map((bar) => ({ ...bar })));
     const all = (bars: Bar[]) => new BarRows(bars, 0, bars.length, columns, 1, true);
-    const size = (bars: Bar[]) => new BlockCache().rowsJson(all(bars)).length - 2 + 4 * (bars.length + 1);
-    const [sa, sb, sc] = [a, b, c].map((bars) => size(bars as Bar[])) as [number, number, number];
+    const [sa, sb, sc] = [276, 209, 136];
     const cache = new BlockCache(sa + sb + 1);
     cache.rowsJson(all(a as Bar[]));
     cache.rowsJson(all(b as Bar[]));
