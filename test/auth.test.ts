@@ -1,5 +1,5 @@
 // Spec, stored-datasets API: Authentication and Errors tables, on each engine.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { confirmEmail, createAccount, setPlan } from '../src/accounts/accounts.js';
 import { createKey, revokeKey } from '../src/accounts/keys.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from './helpers/env.js';
@@ -17,6 +17,22 @@ for (const { engine, skip } of ENGINES) {
 
     const get = (headers: Record<string, string>, url = '/v1/macro/cpi') =>
       env.app.inject({ method: 'GET', url, headers });
+
+    /**
+     * Runs `change`, moves the clock 1.001 s on (a key's account is held for at most a second) and returns the
+     * next answer: a change must show on the first call after that, which is within the documented 2 seconds.
+     */
+    const afterASecond = async (key: string, change: () => Promise<unknown>) => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        expect((await get(bearer(key))).statusCode).toBe(200);
+        await change();
+        vi.setSystemTime(Date.now() + 1001);
+        return await get(bearer(key));
+      } finally {
+        vi.useRealTimers();
+      }
+    };
 
     it('200 with Authorization: Bearer', async () => {
       const res = await get(bearer(user.key));
@@ -98,22 +114,15 @@ for (const { engine, skip } of ENGINES) {
 
     it('401 invalid_key for a revoked key, within 2 seconds of the revocation', async () => {
       const other = await customer(env.deps);
-      expect((await get(bearer(other.key))).statusCode).toBe(200);
-      await revokeKey(env.deps.store.db, other.keyId);
-      const started = Date.now();
-      await expect
-        .poll(async () => (await get(bearer(other.key))).json().error, { timeout: 2000, interval: 100 })
-        .toBe('invalid_key');
-      expect(Date.now() - started).toBeLessThanOrEqual(2000);
+      const res = await afterASecond(other.key, () => revokeKey(env.deps.store.db, other.keyId));
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error).toBe('invalid_key');
     });
 
     it('a plan change takes effect within 2 seconds', async () => {
       const other = await customer(env.deps);
-      expect((await get(bearer(other.key))).statusCode).toBe(200);
-      await setPlan(env.deps.store.db, other.accountId, 'none');
-      await expect
-        .poll(async () => (await get(bearer(other.key))).json().error, { timeout: 2000, interval: 100 })
-        .toBe('plan_required');
+      const res = await afterASecond(other.key, () => setPlan(env.deps.store.db, other.accountId, 'none'));
+      expect(res.json().error).toBe('plan_required');
     });
 
     it('a gds_ key of one account cannot be guessed from its display prefix', async () => {

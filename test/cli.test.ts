@@ -89,11 +89,10 @@ describe('quarry CLI', () => {
     expect(JSON.stringify(listed.json)).not.toContain(created.json.key);
 
     expect((await quarry('keys', 'revoke', created.json.id)).json.revokedAt).toEqual(expect.any(String));
-    const started = Date.now();
+    // The running server is another process with its own clock: the poll's timeout is the 2-second bound.
     await expect
       .poll(async () => (await call(created.json.key)).body.error, { timeout: 2000, interval: 100 })
       .toBe('invalid_key');
-    expect(Date.now() - started).toBeLessThanOrEqual(2000);
   });
 
   it('set-balance, set-plan and confirm-email reach the running server within 2 seconds', async () => {

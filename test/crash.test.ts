@@ -53,11 +53,12 @@ describe('kill -9 under load', () => {
       }
     };
     const workers = Array.from({ length: 16 }, worker);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Killed under load, once 100 calls have been answered, however long a busy machine takes to get there.
+    await expect.poll(() => ok, { timeout: 20_000, interval: 10 }).toBeGreaterThanOrEqual(100);
     await server.stop('SIGKILL');
     stop = true;
     await Promise.all(workers);
-    expect(ok).toBeGreaterThan(100);
+    expect(ok).toBeGreaterThanOrEqual(100);
 
     server = await startServer(env);
     const res = await fetch(`${server.url}/v1/datasets/account`, {

@@ -6,9 +6,13 @@ import { MemoryCounters } from '../src/limits/memory.js';
 import { RedisCounters } from '../src/limits/redis.js';
 import { redisUrl, testEnv } from './helpers/env.js';
 
+/** The counters' clock: 10 s into a minute, moved only by the tests. */
+let now = Date.UTC(2031, 2, 3, 10, 20, 10);
+const clock = () => now;
+
 const IMPLEMENTATIONS: { name: string; skip: boolean; make: () => Counters }[] = [
-  { name: 'in-process', skip: false, make: () => new MemoryCounters() },
-  { name: 'Redis', skip: redisUrl() === null, make: () => new RedisCounters(redisUrl() as string) },
+  { name: 'in-process', skip: false, make: () => new MemoryCounters(clock) },
+  { name: 'Redis', skip: redisUrl() === null, make: () => new RedisCounters(redisUrl() as string, clock) },
 ];
 
 for (const { name, skip, make } of IMPLEMENTATIONS) {
@@ -33,24 +37,33 @@ for (const { name, skip, make } of IMPLEMENTATIONS) {
     });
 
     it('reports the time left in the window', async () => {
-      const hit = await counters.hit(key(), 1, 10, 60_000);
-      expect(hit.resetMs).toBeGreaterThan(0);
-      expect(hit.resetMs).toBeLessThanOrEqual(60_000);
+      // 10:20:10: 50 s are left of the minute and 39 min 50 s of the hour.
+      expect((await counters.hit(key(), 1, 10, 60_000)).resetMs).toBe(50_000);
+      expect((await counters.hit(key(), 1, 10, 3_600_000)).resetMs).toBe(3_600_000 - 20 * 60_000 - 10_000);
     });
 
-    it('a new window starts empty', async () => {
+    it('a new window starts empty, and not a millisecond before', async () => {
       const k = key();
-      expect((await counters.hit(k, 1, 1, 200)).allowed).toBe(true);
-      await new Promise((r) => setTimeout(r, 250));
-      expect((await counters.hit(k, 1, 1, 200)).allowed).toBe(true);
+      const start = now;
+      try {
+        expect((await counters.hit(k, 1, 1, 200)).allowed).toBe(true);
+        now = start + 199;
+        expect((await counters.hit(k, 1, 1, 200)).allowed).toBe(false);
+        now = start + 200;
+        expect((await counters.hit(k, 1, 1, 200)).allowed).toBe(true);
+      } finally {
+        now = start;
+      }
     });
   });
 }
 
 describe.skipIf(redisUrl() === null)('limits shared through Redis', () => {
   it('two app instances share one client address allowance for samples', async () => {
-    const a = await testEnv({ redis: true });
-    const b = await testEnv({ redis: true });
+    // Both at one instant of an hour, so the count cannot straddle two windows.
+    const at = () => new Date(Date.UTC(2031, 2, 3, 10, 20, 10));
+    const a = await testEnv({ redis: true, clock: at });
+    const b = await testEnv({ redis: true, clock: at });
     try {
       const ip = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
       const hit = (env: typeof a) =>

@@ -48,10 +48,10 @@ export class PrincipalCache {
 /** One cache per store: every door of a process shares it. */
 const caches = new WeakMap<object, PrincipalCache>();
 
-function cacheOf(deps: Pick<Deps, 'store'>): PrincipalCache {
+function cacheOf(deps: Pick<Deps, 'store' | 'clock'>): PrincipalCache {
   let cache = caches.get(deps.store);
   if (!cache) {
-    cache = new PrincipalCache(deps.store.db);
+    cache = new PrincipalCache(deps.store.db, () => deps.clock().getTime());
     caches.set(deps.store, cache);
   }
   return cache;

@@ -16,7 +16,10 @@ type HitReply = [number, number];
 export class RedisCounters implements Counters {
   private readonly redis: Redis;
 
-  constructor(url: string) {
+  constructor(
+    url: string,
+    private readonly clock: () => number = () => Date.now(),
+  ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
     this.redis.defineCommand('quarryHit', { numberOfKeys: 1, lua: HIT });
     // Connection errors surface on the commands that need the connection; don't crash on the event.
@@ -24,7 +27,7 @@ export class RedisCounters implements Counters {
   }
 
   async hit(key: string, amount: number, limit: number, windowMs: number): Promise<Hit> {
-    const { index, resetMs } = windowOf(Date.now(), windowMs);
+    const { index, resetMs } = windowOf(this.clock(), windowMs);
     const redis = this.redis as Redis & {
       quarryHit(key: string, amount: number, limit: number, ttl: number): Promise<HitReply>;
     };
@@ -38,7 +41,7 @@ export class RedisCounters implements Counters {
   }
 
   async release(key: string, amount: number, windowMs: number): Promise<void> {
-    const { index } = windowOf(Date.now(), windowMs);
+    const { index } = windowOf(this.clock(), windowMs);
     await this.redis.decrby(`quarry:${windowMs}:${index}:${key}`, amount);
   }
 

@@ -15,9 +15,14 @@ export interface HistoryRequest {
   period?: HistoryPeriod;
 }
 
+/** The same day `years` years away; 29 February becomes 28 February in a year without it. */
 export function shiftYears(date: string, years: number): string {
   const d = new Date(`${date}T00:00:00Z`);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
   d.setUTCFullYear(d.getUTCFullYear() + years);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
   return d.toISOString().slice(0, 10);
 }
 

@@ -30,7 +30,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     await store.close();
     throw error;
   }
-  const counters = createCounters(config.redisUrl);
+  const clock = options.clock ?? (() => new Date());
+  const counters = createCounters(config.redisUrl, () => clock().getTime());
   const usage = new UsageBuffer(store.db);
   return {
     config,
@@ -40,7 +41,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     usage,
     market: new StoredProvider(store.db),
     cursorSecret,
-    clock: options.clock ?? (() => new Date()),
+    clock,
     async close() {
       await usage.close();
       await counters.close();
@@ -49,8 +50,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   };
 }
 
-function createCounters(redisUrl: string | null): Counters {
-  return redisUrl ? new RedisCounters(redisUrl) : new MemoryCounters();
+function createCounters(redisUrl: string | null, now: () => number): Counters {
+  return redisUrl ? new RedisCounters(redisUrl, now) : new MemoryCounters(now);
 }
 
 function createCreditStore(store: Store): CreditStore {

@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
@@ -89,10 +89,23 @@ describe('/v1/history', () => {
   });
 
   it('defaults: end today, start one year before; a range past 20 years keeps the newest and says so', async () => {
-    const defaults = (await get('tickers=AAPL&fields=price')).json();
-    const end = new Date().toISOString().slice(0, 10);
-    expect(defaults.end).toBe(end);
-    expect(defaults.start).toBe(`${Number(end.slice(0, 4)) - 1}${end.slice(4)}`);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      for (const [today, start] of [
+        ['2025-11-23', '2024-11-23'],
+        ['2024-02-29', '2023-02-28'],
+        ['2025-03-01', '2024-03-01'],
+      ]) {
+        vi.setSystemTime(new Date(`${today}T15:00:00Z`));
+        const defaults = (await get('tickers=AAPL&fields=price')).json();
+        expect([defaults.start, defaults.end]).toEqual([start, today]);
+      }
+      vi.setSystemTime(new Date('2024-02-29T15:00:00Z'));
+      const statements = (await get('tickers=AAPL&fields=totalRevenue&period=annual')).json();
+      expect([statements.start, statements.end]).toEqual(['2019-02-28', '2024-02-29']);
+    } finally {
+      vi.useRealTimers();
+    }
     const long = await get('tickers=AAPL&fields=price&start=1990-01-01&end=2023-08-25');
     expect(long.json().start).toBe('2003-08-25');
     expect(long.json().items[0].truncated).toEqual({ requestedStart: '1990-01-01', start: '2003-08-25' });

@@ -1,7 +1,7 @@
 // /v1/quotes on stored data: every ticker form, the minor-units rule both ways, per-item errors, limits,
 // keys and units (spec: market-data Authentication, Errors, Limits), on each engine.
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount, setMarketPlan } from '../../src/accounts/accounts.js';
 import { createKey, revokeKey } from '../../src/accounts/keys.js';
 import { loadFile } from '../../src/ingest/run.js';
@@ -197,20 +197,27 @@ for (const { engine, skip } of ENGINES) {
     it('120 units a minute per key, then 429 with Retry-After', async () => {
       const k = (await marketKey('paid')).key;
       const tickers = Array.from({ length: 100 }, (_, i) => `U${i}`);
-      let limited = null;
-      for (let i = 0; i < 30 && !limited; i += 1) {
-        const res = await env.app.inject({
-          method: 'POST',
-          url: '/v1/quotes',
-          headers: bearer(k),
-          payload: { tickers },
-        });
-        if (res.statusCode === 429) limited = res;
-        else expect(res.statusCode).toBe(200);
+      // Every call at one instant, 10 s into a minute: 100 tickers take 5 units, so exactly 24 calls fit in 120.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(new Date('2031-03-03T10:20:10.000Z'));
+        const call = () =>
+          env.app.inject({ method: 'POST', url: '/v1/quotes', headers: bearer(k), payload: { tickers } });
+        for (let i = 0; i < 24; i += 1) {
+          const res = await call();
+          expect([i, res.statusCode, res.headers['x-service-units']]).toEqual([i, 200, '5']);
+        }
+        const limited = await call();
+        expect(limited.statusCode).toBe(429);
+        expect(limited.json().error).toBe('rate_limited');
+        expect(limited.headers['retry-after']).toBe('50');
+        expect(limited.headers['x-service-units']).toBe('0');
+        // Not one unit more: a call of a single ticker (1 unit) is refused too.
+        const one = await env.app.inject({ url: '/v1/quotes?tickers=AAPL', headers: bearer(k) });
+        expect(one.statusCode).toBe(429);
+      } finally {
+        vi.useRealTimers();
       }
-      expect(limited?.json().error).toBe('rate_limited');
-      expect(Number(limited?.headers['retry-after'])).toBeGreaterThan(0);
-      expect(limited?.headers['x-service-units']).toBe('0');
     });
   });
 }
