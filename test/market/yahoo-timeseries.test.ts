@@ -49,7 +49,7 @@ describe('Yahoo fundamentals time-series recordings', () => {
     ]);
   });
 
-  it('quarterly figures, none derived; the latest quarter in /v1/data with its period', async () => {
+  it('quarterly figures, none derived; the latest quarter in /v1/data with period=quarterly, the latest year without', async () => {
     const body = await get(
       '/v1/history?tickers=AAPL&fields=totalRevenue&period=quarterly&start=2024-01-01&end=2024-12-31',
     );
@@ -60,7 +60,12 @@ describe('Yahoo fundamentals time-series recordings', () => {
       { date: '2024-12-31', totalRevenue: 124300000000 },
     ]);
     expect(body.items[0].derived ?? []).toEqual([]);
-    const data = await get('/v1/data?tickers=AAPL&fields=SALES_REV_TURN,BS_TOT_ASSET');
-    expect(data.items[0].periods).toEqual({ SALES_REV_TURN: '2024-09-30', BS_TOT_ASSET: '2024-09-30' });
+    const quarter = await get('/v1/data?tickers=AAPL&fields=SALES_REV_TURN,BS_TOT_ASSET&period=quarterly');
+    expect(quarter.period).toBe('quarterly');
+    // The December 2024 quarter in the recording: revenue 124,300 and total assets 344,085 (millions).
+    expect(quarter.items[0].values).toEqual({ SALES_REV_TURN: 124300, BS_TOT_ASSET: 344085 });
+    expect(quarter.items[0].periods).toEqual({ SALES_REV_TURN: '2024-12-31', BS_TOT_ASSET: '2024-12-31' });
+    const year = await get('/v1/data?tickers=AAPL&fields=SALES_REV_TURN,BS_TOT_ASSET');
+    expect(year.items[0].periods).toEqual({ SALES_REV_TURN: '2024-09-30', BS_TOT_ASSET: '2024-09-30' });
   });
 });
