@@ -12,27 +12,37 @@ import type { BalanceState, ChargeInput, ChargeOutcome, CreditStore, RefundInput
 const LEDGER_COLUMNS =
   'account_id, period_start, kind, amount, balance_after, request_id, key_id, operation, created_at';
 
-const LOCK = `SELECT id, balance, period_start, period_end FROM accounts
-  WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`;
-
-/** Each account of a group once: its new balance, the credits charged and, when a period opened, the new one. */
-const WRITE_ACCOUNTS = `
-UPDATE accounts a SET
-  balance = v.balance,
-  period_charged = CASE WHEN v.opened THEN v.charged ELSE a.period_charged + v.charged END,
-  period_refunded = CASE WHEN v.opened THEN 0 ELSE a.period_refunded END,
-  period_adjusted = CASE WHEN v.opened THEN 0 ELSE a.period_adjusted END,
-  allowance = CASE WHEN v.opened THEN v.allowance ELSE a.allowance END,
-  period_start = v.period_start,
-  period_end = v.period_end
-FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::boolean[], $5::bigint[], $6::text[], $7::text[])
-  AS v(id, balance, charged, opened, allowance, period_start, period_end)
-WHERE a.id = v.id`;
-
-const WRITE_LEDGER = `
-INSERT INTO ledger (${LEDGER_COLUMNS})
-SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
-  $8::text[], $9::text[])`;
+/**
+ * One group of charges in one statement. The group's accounts are locked in id order; an account whose period
+ * has ended is left out (the caller opens its period and charges again). Each account's charges are taken in
+ * arrival order while their running total fits the balance; the first that does not fit and those after it
+ * are refused. The accounts are written once each and the ledger rows in one INSERT, in the same transaction.
+ */
+const GROUP_CHARGE = `
+WITH input AS (
+  SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[])
+    AS t(ord, account_id, amount, request_id, key_id, operation)
+), locked AS (
+  SELECT id, balance, period_start, period_end FROM accounts
+  WHERE id = ANY($2::text[]) AND period_end > $7 ORDER BY id FOR UPDATE
+), decided AS (
+  SELECT i.*, l.balance AS before, l.period_start, l.period_end,
+    sum(i.amount) OVER (PARTITION BY i.account_id ORDER BY i.ord) AS running
+  FROM input i JOIN locked l ON l.id = i.account_id
+), taken AS (
+  SELECT account_id, max(running) AS total FROM decided WHERE running <= before GROUP BY account_id
+), debited AS (
+  UPDATE accounts a SET balance = a.balance - t.total, period_charged = a.period_charged + t.total
+  FROM taken t WHERE a.id = t.account_id
+  RETURNING a.id
+), entries AS (
+  INSERT INTO ledger (${LEDGER_COLUMNS})
+  SELECT account_id, period_start, 'charge', -amount, before - running, request_id, key_id, operation, $7
+  FROM decided WHERE running <= before
+)
+SELECT d.ord, d.running <= d.before AS ok,
+  d.before - coalesce(t.total, 0) AS balance, d.period_start, d.period_end
+FROM decided d LEFT JOIN taken t ON t.account_id = d.account_id`;
 
 const REFUND = `
 WITH acct AS (
@@ -65,18 +75,9 @@ interface Row {
   period_end: string;
 }
 
-interface Locked extends Row {
-  id: string;
-}
-
-/** An account of a group as its charges are decided: the row as locked, then moved by each charge. */
-interface Held {
-  balance: number;
-  charged: number;
-  opened: boolean;
-  allowance: number;
-  periodStart: string;
-  periodEnd: string;
+interface Decided extends Row {
+  ord: number;
+  ok: boolean;
 }
 
 type Queued = { input: ChargeInput; resolve(o: ChargeOutcome): void; reject(e: unknown): void };
@@ -104,11 +105,13 @@ export class PostgresCredits implements CreditStore {
         this.queue = [];
         try {
           const outcomes = await this.commitGroup(group.map((q) => q.input));
+          const later: Promise<void>[] = [];
           group.forEach((q, i) => {
             const outcome = outcomes[i];
             if (outcome) q.resolve(outcome);
-            else q.reject(new Error(`account ${q.input.accountId} vanished during a charge`));
+            else later.push(this.undecided(q).catch((error) => q.reject(error)));
           });
+          await Promise.all(later);
         } catch (error) {
           for (const q of group) q.reject(error);
         }
@@ -118,106 +121,38 @@ export class PostgresCredits implements CreditStore {
     }
   }
 
+  /** One group in one statement: each charge's outcome, or null where it was not decided (see GROUP_CHARGE). */
   private async commitGroup(inputs: ChargeInput[]): Promise<(ChargeOutcome | null)[]> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const ids = [...new Set(inputs.map((i) => i.accountId))].sort();
-      const locked = await client.query<Locked>({ name: 'quarry_lock', text: LOCK, values: [ids] });
-      const held = new Map<string, Held>(
-        locked.rows.map((r) => [
-          r.id,
-          {
-            balance: r.balance,
-            charged: 0,
-            opened: false,
-            allowance: 0,
-            periodStart: r.period_start,
-            periodEnd: r.period_end,
-          },
-        ]),
-      );
-      const ledger: (string | number | null)[][] = Array.from({ length: 9 }, () => []);
-      const row = (...values: (string | number | null)[]) => values.forEach((v, i) => ledger[i]?.push(v));
-      const outcomes = inputs.map((input): ChargeOutcome | null => {
-        const account = held.get(input.accountId);
-        if (!account) return null;
-        const now = isoTime(input.now);
-        if (now >= account.periodEnd) {
-          // The period has ended: the new one opens with the plan's credits, as balance() would open it.
-          const period = periodContaining(input.now);
-          Object.assign(account, {
-            balance: input.allowance,
-            charged: 0,
-            opened: true,
-            allowance: input.allowance,
-            periodStart: period.start,
-            periodEnd: period.end,
-          });
-          row(
-            input.accountId,
-            period.start,
-            'grant',
-            input.allowance,
-            input.allowance,
-            null,
-            null,
-            null,
-            now,
-          );
-        }
-        const ok = account.balance >= input.amount;
-        if (ok) {
-          account.balance -= input.amount;
-          account.charged += input.amount;
-          const { requestId, keyId, operation, amount } = input;
-          row(
-            input.accountId,
-            account.periodStart,
-            'charge',
-            -amount,
-            account.balance,
-            requestId,
-            keyId,
-            operation,
-            now,
-          );
-        }
-        return {
-          ok,
-          balance: account.balance,
-          periodStart: account.periodStart,
-          periodEnd: account.periodEnd,
-        };
-      });
-      const changed = [...held].filter(([, a]) => a.charged > 0 || a.opened);
-      if (changed.length > 0) {
-        const column = <K extends keyof Held>(key: K) => changed.map(([, a]) => a[key]);
-        await client.query({
-          name: 'quarry_write_accounts',
-          text: WRITE_ACCOUNTS,
-          values: [
-            changed.map(([id]) => id),
-            column('balance'),
-            column('charged'),
-            column('opened'),
-            column('allowance'),
-            column('periodStart'),
-            column('periodEnd'),
-          ],
-        });
-      }
-      if ((ledger[0]?.length ?? 0) > 0) {
-        await client.query({ name: 'quarry_write_ledger', text: WRITE_LEDGER, values: ledger });
-      }
-      await client.query('COMMIT');
-      return outcomes;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    // One time for the whole group: the latest of its charges' clocks.
+    const now = isoTime(inputs.reduce((t, i) => (i.now > t ? i.now : t), inputs[0]?.now ?? new Date(0)));
+    const decided = await this.pool.query<Decided>({
+      name: 'quarry_group_charge',
+      text: GROUP_CHARGE,
+      values: [
+        inputs.map((_, i) => i),
+        inputs.map((i) => i.accountId),
+        inputs.map((i) => i.amount),
+        inputs.map((i) => i.requestId),
+        inputs.map((i) => i.keyId),
+        inputs.map((i) => i.operation),
+        now,
+      ],
+    });
+    const byOrder = new Map(decided.rows.map((r) => [r.ord, r]));
+    return inputs.map((_, i) => {
+      const row = byOrder.get(i);
+      return row
+        ? { ok: row.ok, balance: row.balance, periodStart: row.period_start, periodEnd: row.period_end }
+        : null;
+    });
+  }
+
+  /** A charge the group did not decide: its account's period has ended (open it, charge again) or it is gone. */
+  private async undecided(queued: Queued): Promise<void> {
+    const { input } = queued;
+    const opened = await this.balance(input.accountId, input.allowance, input.now);
+    if (opened) this.queue.push(queued);
+    else queued.reject(new Error(`account ${input.accountId} vanished during a charge`));
   }
 
   async refund(input: RefundInput): Promise<number | null> {
