@@ -29,6 +29,19 @@ for (const { name, skip, make } of IMPLEMENTATIONS) {
       expect(await counters.hit(k, 2, 10, 60_000)).toMatchObject({ allowed: true, used: 10 });
     });
 
+    it('hits in one turn are decided in order, exactly as one after another', async () => {
+      const k = key();
+      const hits = await Promise.all([4, 4, 4, 2, 1].map((amount) => counters.hit(k, amount, 10, 60_000)));
+      expect(hits.map((h) => [h.allowed, h.used])).toEqual([
+        [true, 4],
+        [true, 8],
+        [false, 8],
+        [true, 10],
+        [false, 10],
+      ]);
+      expect(await counters.hit(k, 1, 11, 60_000)).toMatchObject({ allowed: true, used: 11 });
+    });
+
     it('release gives back an amount in the current window', async () => {
       const k = key();
       await counters.hit(k, 10, 10, 60_000);
