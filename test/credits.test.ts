@@ -1,5 +1,5 @@
 // Spec, stored-datasets API: Credit call types, dataset route costs, Limits (credits, headers), on each engine.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setBalance, setContract, setPlan } from '../src/accounts/accounts.js';
 import { fixed } from '../src/accounts/pricing.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from './helpers/env.js';
@@ -191,6 +191,37 @@ for (const { engine, skip } of ENGINES) {
         .executeTakeFirstOrThrow();
       expect(Number(charges.n)).toBe(10);
       expect((await account(user)).credits.balance).toBe(0);
+    });
+
+    it('a charge after the period has ended opens the next period with the plan credits and is taken there', async () => {
+      const user = await customer(env.deps);
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(new Date('2031-05-20T10:00:00Z'));
+        expect((await get(user, '/v1/awards')).headers['x-credits-remaining']).toBe(String(1_000_000 - 4));
+        vi.setSystemTime(new Date('2031-06-02T10:00:00Z'));
+        // Several charges at once: the first group finds the period ended, opens June, charges there.
+        const results = await Promise.all([1, 2, 3].map(() => get(user, '/v1/awards')));
+        expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+        const view = await account(user);
+        expect(view.period).toEqual({ start: '2031-06-01T00:00:00.000Z', end: '2031-07-01T00:00:00.000Z' });
+        expect(view.credits).toMatchObject({ allowance: 1_000_000, charged: 12, balance: 1_000_000 - 12 });
+        const ledger = await env.deps.store.db
+          .selectFrom('ledger')
+          .select(['kind', 'amount', 'period_start'])
+          .where('account_id', '=', user.accountId)
+          .where('period_start', '=', '2031-06-01T00:00:00.000Z')
+          .orderBy('id')
+          .execute();
+        expect(ledger.map((r) => [r.kind, Number(r.amount)])).toEqual([
+          ['grant', 1_000_000],
+          ['charge', -4],
+          ['charge', -4],
+          ['charge', -4],
+        ]);
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it('usage counts calls and credits by dataset and call type', async () => {
