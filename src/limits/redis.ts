@@ -80,10 +80,11 @@ export class RedisCounters implements Counters {
     };
     for (const { key, limit, ttl, resetMs, hits } of groups) {
       redis.quarryHits(key, limit, ttl, ...hits.map((h) => h.amount)).then(
-        (reply) =>
-          hits.forEach((h, i) =>
-            h.resolve({ allowed: reply[2 * i] === 1, used: reply[2 * i + 1] as number, resetMs }),
-          ),
+        (reply) => {
+          hits.forEach((h, i) => {
+            h.resolve({ allowed: reply[2 * i] === 1, used: reply[2 * i + 1] as number, resetMs });
+          });
+        },
         (error) => {
           for (const h of hits) h.reject(error);
         },
