@@ -10,6 +10,9 @@ import { sqlitePath } from '../store/engine.js';
 import { parse } from './args.js';
 import { loadBundledData } from './bundled.js';
 
+/** How long a stopping server waits for the requests in flight. */
+const SHUTDOWN_MS = 10_000;
+
 export async function serveCommand(config: Config, deps: Deps, argv: string[]): Promise<void> {
   const { values } = parse(argv, { demo: { type: 'boolean' } }, []);
   if (values.demo) await prepareDemo(deps);
@@ -27,7 +30,9 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping');
-    await app.close();
+    // No new connections; requests in flight may finish, for at most SHUTDOWN_MS.
+    const timer = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_MS).unref());
+    await Promise.race([app.close(), timer]);
     await checkpoints?.stop();
     await deps.close();
     process.exit(0);

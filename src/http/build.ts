@@ -18,9 +18,13 @@ import { OpenApiCollector } from './openapi.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerDatasetRoutes } from './routes/datasets.js';
 import { registerPublicRoutes } from './routes/datasets-public.js';
+import { registerHealthRoutes } from './routes/health.js';
 import { registerMarketRoutes } from './routes/market.js';
 import { registerMarketPublicRoutes } from './routes/market-public.js';
 import { registerMcpRoute } from './routes/mcp.js';
+
+/** Request ids a caller may choose: letters, digits and . _ : -, at most 64. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export async function buildApp(config: Config, deps: Deps): Promise<FastifyInstance> {
   const accessLines = ['info', 'debug', 'trace'].includes(config.logLevel);
@@ -32,7 +36,11 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     // One access line per response from our own onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
-    genReqId: newRequestId,
+    // A caller's own X-Request-Id is kept when it is a short, safe token, so a trace can follow it here.
+    genReqId: (raw) => {
+      const given = raw.headers['x-request-id'];
+      return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : newRequestId();
+    },
     requestIdHeader: false,
     bodyLimit: 256 * 1024,
     exposeHeadRoutes: false,
@@ -58,8 +66,15 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   });
   if (accessLines) {
     app.addHook('onResponse', (request, reply, done) => {
+      const principal = request.meter?.principal;
       request.log.info(
-        { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
+        {
+          method: request.method,
+          url: request.url,
+          status: reply.statusCode,
+          ms: reply.elapsedTime,
+          ...(principal ? { account: principal.account.id, key: principal.key.id } : {}),
+        },
         'request',
       );
       done();
@@ -87,6 +102,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   registerDatasetRoutes(app, deps);
   registerMarketRoutes(app, deps);
   registerMcpRoute(app, deps);
+  registerHealthRoutes(app, deps);
   registerMarketPublicRoutes(app, () =>
     openapi.document('market', {
       title: 'Quarry market-data API',

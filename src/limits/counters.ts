@@ -18,6 +18,8 @@ export interface Counters {
   hit(key: string, amount: number, limit: number, windowMs: number): MaybePromise<Hit>;
   /** Takes back an amount added in the current window (a charge that did not go through). */
   release(key: string, amount: number, windowMs: number): Promise<void>;
+  /** Resolves when the counters can be reached (always, in process). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -52,6 +52,8 @@ export class MemoryCounters implements Counters {
     }
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
   }

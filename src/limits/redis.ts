@@ -97,6 +97,10 @@ export class RedisCounters implements Counters {
     await this.redis.decrby(`quarry:${windowMs}:${index}:${key}`, amount);
   }
 
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }

@@ -46,14 +46,24 @@ class StaticProvider implements MigrationProvider {
 
 export class MigrationError extends Error {}
 
-/** Brings the store to the newest schema; returns the names applied now. Throws on any failure. */
-export async function migrate(store: Store): Promise<string[]> {
-  const migrator = new Migrator({
+function migratorOf(store: Store): Migrator {
+  return new Migrator({
     db: store.db,
     provider: new StaticProvider(store.engine),
     migrationTableName: 'quarry_migrations',
     migrationLockTableName: 'quarry_migrations_lock',
   });
+}
+
+/** The migrations this code knows that the store has not applied yet. */
+export async function pendingMigrations(store: Store): Promise<string[]> {
+  const known = await migratorOf(store).getMigrations();
+  return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** Brings the store to the newest schema; returns the names applied now. Throws on any failure. */
+export async function migrate(store: Store): Promise<string[]> {
+  const migrator = migratorOf(store);
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((r) => r.status === 'Error');
   if (error || failed) {

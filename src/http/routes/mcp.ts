@@ -14,6 +14,7 @@ export function registerMcpRoute(app: FastifyInstance, deps: Deps): void {
     let principal: Awaited<ReturnType<typeof admit>>;
     try {
       principal = await admit(deps, readKey(request), 'mcp');
+      request.meter.principal = principal;
     } catch (error) {
       if (error instanceof AppError && ERROR_STATUS[error.code] === 401) {
         reply.header('www-authenticate', `Bearer realm="quarry", error="invalid_token"`);

@@ -1,0 +1,166 @@
+// What an operator runs the service by: liveness and readiness, the caller's request id, access lines that say
+// who called, and a SIGTERM that lets the requests in flight finish.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../src/accounts/accounts.js';
+import { createKey } from '../src/accounts/keys.js';
+import { loadConfig } from '../src/kernel/config.js';
+import { createDeps } from '../src/runtime/deps.js';
+import { bearer, type Customer, customer, type TestEnv, testEnv } from './helpers/env.js';
+import { startServer } from './helpers/server.js';
+
+describe('health and request ids', () => {
+  let env: TestEnv;
+  let user: Customer;
+  beforeAll(async () => {
+    env = await testEnv();
+    user = await customer(env.deps);
+  });
+  afterAll(() => env.close());
+
+  it('GET /healthz answers without a key and is not metered', async () => {
+    const res = await env.app.inject({ url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+    expect(res.headers['x-credits-cost']).toBeUndefined();
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('GET /readyz: store, counters and schema each ok', async () => {
+    const res = await env.app.inject({ url: '/readyz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 'ready',
+      checks: { store: 'ok', counters: 'ok (in process)', migrations: 'ok' },
+    });
+  });
+
+  it('GET /readyz: 503 naming a migration the store has not applied', async () => {
+    const other = await testEnv();
+    try {
+      await sql`DELETE FROM quarry_migrations WHERE name = '013-market-facts'`.execute(other.deps.store.db);
+      const res = await other.app.inject({ url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        status: 'not_ready',
+        checks: { store: 'ok', counters: 'ok (in process)', migrations: 'pending: 013-market-facts' },
+      });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('GET /readyz: 503 when Redis does not answer, without its address', async () => {
+    const other = await testEnv({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+    try {
+      const res = await other.app.inject({ url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().checks).toEqual({ store: 'ok', counters: 'down', migrations: 'ok' });
+      expect(res.body).not.toContain('127.0.0.1');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("a caller's X-Request-Id that is a short safe token is kept, in the header and in error bodies", async () => {
+    const ok = await env.app.inject({
+      url: '/v1/macro/cpi',
+      headers: { ...bearer(user.key), 'x-request-id': 'trace-42.a:b_c' },
+    });
+    expect(ok.headers['x-request-id']).toBe('trace-42.a:b_c');
+    const refused = await env.app.inject({ url: '/v1/macro/cpi', headers: { 'x-request-id': 'trace-43' } });
+    expect(refused.json()).toMatchObject({ error: 'missing_key', requestId: 'trace-43' });
+  });
+
+  it('an X-Request-Id that is long or holds other characters is replaced by our own', async () => {
+    for (const given of ['x'.repeat(65), 'has space', 'semi;colon', '']) {
+      const res = await env.app.inject({ url: '/healthz', headers: { 'x-request-id': given } });
+      expect(res.headers['x-request-id']).toMatch(/^req_/);
+    }
+  });
+});
+
+describe('a server process', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-ops-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = { QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true' };
+
+  async function account() {
+    const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    try {
+      const created = await createAccount(deps.store.db, {
+        email: `ops-${Date.now()}@example.com`,
+        plan: 'desk',
+        marketPlan: 'paid',
+        emailConfirmed: true,
+      });
+      const key = await createKey(deps.store.db, { accountId: created.id, api: 'datasets' });
+      const market = await createKey(deps.store.db, { accountId: created.id, api: 'market' });
+      return { accountId: created.id, keyId: key.id, key: key.key, marketKey: market.key };
+    } finally {
+      await deps.close();
+    }
+  }
+
+  it('writes one access line per request with the account and key id, never the key text', async () => {
+    const caller = await account();
+    const server = await startServer({ ...env, LOG_LEVEL: 'info' });
+    const lines: string[] = [];
+    createInterface({ input: server.child.stdout as NodeJS.ReadableStream }).on('line', (l) => lines.push(l));
+    try {
+      const res = await fetch(`${server.url}/v1/macro/cpi`, {
+        headers: { ...bearer(caller.key), 'x-request-id': 'trace-access-1' },
+      });
+      expect(res.status).toBe(200);
+      await expect.poll(() => lines.some((l) => l.includes('trace-access-1')), { timeout: 5000 }).toBe(true);
+      const line = JSON.parse(lines.find((l) => l.includes('trace-access-1')) as string);
+      expect(line).toMatchObject({
+        reqId: 'trace-access-1',
+        method: 'GET',
+        url: '/v1/macro/cpi',
+        status: 200,
+        account: caller.accountId,
+        key: caller.keyId,
+      });
+      expect(lines.join('\n')).not.toContain(caller.key);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('SIGTERM: a request in flight is answered, then the process exits 0', async () => {
+    const caller = await account();
+    const server = await startServer(env);
+    const { port } = new URL(server.url);
+    const body = JSON.stringify({ tickers: ['AAPL'] });
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    // The request's head and half its body, then the signal, then the rest of the body.
+    socket.write(
+      `POST /v1/quotes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nAuthorization: Bearer ${caller.marketKey}\r\nConnection: close\r\n\r\n`,
+    );
+    socket.write(body.slice(0, 5));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const exited = new Promise<number | null>((resolve) =>
+      server.child.once('exit', (code) => resolve(code)),
+    );
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.write(body.slice(5));
+    await new Promise((resolve) => socket.once('close', resolve));
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toContain('"input":"AAPL"');
+    expect(await exited).toBe(0);
+  });
+});
