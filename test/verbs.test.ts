@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, getAccount, setBalance, setPlan } from '../src/accounts/accounts.js';
-import { admit } from '../src/accounts/admit.js';
+import { admit, cacheOf } from '../src/accounts/admit.js';
 import { createKey, revokeKey } from '../src/accounts/keys.js';
 import {
   CreditRefusal,
@@ -99,6 +99,18 @@ describe('verbs without a transport', () => {
           expected,
         ]);
       }
+    });
+
+    it('a key text longer than any real key is refused without being looked up or held', async () => {
+      const before = cacheOf(env.deps).size;
+      for (let i = 0; i < 50; i += 1) {
+        const long = `gds_${String(i).padStart(4, '0')}${'x'.repeat(15_000)}`;
+        expect(await refusal(() => admit(env.deps, long, 'datasets'))).toBe('invalid_key');
+      }
+      expect(cacheOf(env.deps).size).toBe(before);
+      // A real-length unknown key is looked up and held (for a second) like any other.
+      expect(await refusal(() => admit(env.deps, `gds_${'y'.repeat(33)}`, 'datasets'))).toBe('invalid_key');
+      expect(cacheOf(env.deps).size).toBe(before + 1);
     });
 
     it('revoked keys, unconfirmed emails, free market plans and ended plans are refused', async () => {

@@ -11,6 +11,8 @@ import { planActive } from './plans.js';
 
 const CACHE_MS = 1000;
 const MAX_CACHED = 50_000;
+/** Longer than any key we make (a prefix of at most 9 characters and 33 random ones): refused unread. */
+const MAX_KEY_TEXT = 64;
 
 /**
  * Where a key is presented: the stored-datasets routes (gds_ keys), the market-data routes (svc_mcp_ keys
@@ -25,6 +27,11 @@ export class PrincipalCache {
     private readonly db: Kysely<Database>,
     private readonly clock: () => number = Date.now,
   ) {}
+
+  /** Key texts held (known and unknown ones). */
+  get size(): number {
+    return this.entries.size;
+  }
 
   /**
    * Entries are keyed by the key text itself, so a hit costs no hashing; they live in memory only.
@@ -48,7 +55,7 @@ export class PrincipalCache {
 /** One cache per store: every door of a process shares it. */
 const caches = new WeakMap<object, PrincipalCache>();
 
-function cacheOf(deps: Pick<Deps, 'store' | 'clock'>): PrincipalCache {
+export function cacheOf(deps: Pick<Deps, 'store' | 'clock'>): PrincipalCache {
   let cache = caches.get(deps.store);
   if (!cache) {
     cache = new PrincipalCache(deps.store.db, () => deps.clock().getTime());
@@ -89,6 +96,8 @@ export function admit(
   const expected =
     door === 'datasets' ? ['datasets'] : door === 'market' ? ['market'] : ['market', 'datasets'];
   if (api === null || !expected.includes(api)) return refuseUnknown();
+  // Never hashed nor cached: the cache of unknown keys stays small (50,000 short texts) whatever callers send.
+  if (keyText.length > MAX_KEY_TEXT) return refuseUnknown();
   return andThen(cacheOf(deps).find(keyText), (principal) => {
     if (principal?.key.api !== api || principal.key.revokedAt !== null) return refuseUnknown();
     return principal.key.api === 'datasets'

@@ -28,6 +28,9 @@ export function shiftYears(date: string, years: number): string {
 
 export const isStatementPeriod = (p: HistoryPeriod) => p === 'quarterly' || p === 'annual';
 
+/** Daily history reaches this many years back from its end; a longer range keeps the newest bars. */
+export const DAILY_YEARS = 20;
+
 /** The request with its defaults, checked: the limits, the dates, the period. */
 export function normalise(request: HistoryRequest, today: string) {
   const tickers = uniqueInputs(request.tickers);
@@ -66,11 +69,14 @@ export function normalise(request: HistoryRequest, today: string) {
   return { tickers, fields, period, start, end };
 }
 
-/** Units: one per ticker for each five years of range; statement periods one per five tickers. */
+/** Units: one per ticker for each five years of the range served; statement periods one per five tickers. */
 export function historyUnits(input: HistoryRequest, today: string): number {
   const request = normalise(input, today);
   if (isStatementPeriod(request.period)) return Math.max(1, Math.ceil(request.tickers.length / 5));
-  const years = (Date.parse(request.end) - Date.parse(request.start)) / (365.25 * 86_400_000);
+  // The range served, not the range asked: at most DAILY_YEARS of bars.
+  const floor = shiftYears(request.end, -DAILY_YEARS);
+  const start = request.start < floor ? floor : request.start;
+  const years = (Date.parse(request.end) - Date.parse(start)) / (365.25 * 86_400_000);
   return request.tickers.length * Math.max(1, Math.ceil(years / 5));
 }
 

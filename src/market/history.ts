@@ -9,6 +9,7 @@ import { statementSeries } from './compute/statements.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { type FieldDef, lookupField } from './fields/dictionary.js';
 import {
+  DAILY_YEARS,
   type HistoryPeriod,
   type HistoryRequest,
   isoDate,
@@ -17,8 +18,6 @@ import {
   shiftYears,
 } from './history-request.js';
 import { type Resolved, resolveTicker } from './symbology/resolve.js';
-
-const DAILY_YEARS = 20;
 
 const BAR_FIELDS: Record<string, BarColumnName> = {
   price: 'close',

@@ -109,8 +109,14 @@ describe('/v1/history', () => {
     const long = await get('tickers=AAPL&fields=price&start=1990-01-01&end=2023-08-25');
     expect(long.json().start).toBe('2003-08-25');
     expect(long.json().items[0].truncated).toEqual({ requestedStart: '1990-01-01', start: '2003-08-25' });
-    // 33.6 years requested: one unit per ticker for each five years of range.
-    expect(long.headers['x-service-units']).toBe('7');
+    // 33.6 years asked, 20 served: one unit per ticker for each five years served, 4 (not 7 for the years asked).
+    expect(long.headers['x-service-units']).toBe('4');
+    // From year 1500: still the 20 newest years, still 4 units (it was 106, and past 120 a 429 for ever).
+    const ancient = await get('tickers=AAPL&fields=price&start=1500-01-01&end=2023-08-25');
+    expect(ancient.statusCode).toBe(200);
+    expect(ancient.headers['x-service-units']).toBe('4');
+    const older = await get('tickers=AAPL&fields=price&start=1400-01-01&end=2023-08-25');
+    expect(older.statusCode).toBe(200);
   });
 
   it('limits: 10 tickers, 5 fields; start after end is refused', async () => {

@@ -127,6 +127,18 @@ for (const { engine, skip } of ENGINES) {
       expect(res.json().items).toHaveLength(2);
     });
 
+    it('POST refuses query parameters, as GET refuses unknown ones, on every market route', async () => {
+      for (const [url, payload] of [
+        ['/v1/quotes?zzz=1', { tickers: ['AAPL'] }],
+        ['/v1/data?tickers=AAPL', { tickers: ['AAPL'], fields: ['PX_LAST'] }],
+        ['/v1/history?period=daily', { tickers: ['AAPL'], fields: ['PX_LAST'] }],
+      ] as const) {
+        const res = await env.app.inject({ method: 'POST', url, headers: bearer(key), payload });
+        expect([url, res.statusCode, res.json().error]).toEqual([url, 400, 'invalid_params']);
+        expect(res.headers['x-service-units']).toBe('0');
+      }
+    });
+
     it('up to 100 tickers; 1 unit per 20', async () => {
       const tickers = Array.from({ length: 100 }, (_, i) => `T${i}`);
       const ok = await env.app.inject({

@@ -1,7 +1,7 @@
 // The market-data routes /v1/quotes, /v1/data and /v1/history: GET with comma lists, POST with JSON arrays.
 // Each is its market verb (src/market/verbs.ts) behind a svc_mcp_ key; the units hook charges the verb's units.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { TObject, TSchema } from 'typebox';
+import { type TObject, type TSchema, Type } from 'typebox';
 import type { Deps } from '../../kernel/deps.js';
 import { historyJson } from '../../market/bar-rows.js';
 import { fromQuery } from '../../market/request.js';
@@ -34,6 +34,7 @@ interface MarketRoute<I> {
 }
 
 const ERRORS = [400, 401, 402, 403, 429];
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
 const ROUTES = [
   {
@@ -68,7 +69,7 @@ const ROUTES = [
     description:
       'Prices and volume daily, weekly or monthly (weekly and monthly from daily bars, dated on the last trading day, ' +
       'the current period included); statement fields quarterly or annually. Default start: a year before end ' +
-      '(five for statement periods). One unit per ticker for each five years; statement periods one per five tickers.',
+      '(five for statement periods). One unit per ticker for each five years served (at most 20); statement periods one per five tickers.',
     verb: HISTORY,
     query: HistoryQuery,
     body: HistoryBody,
@@ -108,7 +109,8 @@ export function registerMarketRoutes(app: FastifyInstance, deps: Deps): void {
       handler,
     });
     app.post(route.path, {
-      schema: { body: route.body, response: responses(route.response, ...ERRORS) },
+      // A POST takes its parameters in the body: any query parameter is refused, as an unknown one is on GET.
+      schema: { querystring: NO_QUERY, body: route.body, response: responses(route.response, ...ERRORS) },
       config: { meta: { ...meta, operationId: `${operation}.post` } },
       handler,
     });
