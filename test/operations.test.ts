@@ -68,6 +68,25 @@ describe('health and request ids', () => {
     }
   });
 
+  it('a path served under other methods answers 405 with Allow; an unknown path 404', async () => {
+    for (const [method, url, allow] of [
+      ['DELETE', '/v1/macro/cpi', 'GET'],
+      ['PUT', '/v1/quotes', 'GET, POST'],
+      ['POST', '/v1/cftc/cot/contracts/067651', 'GET'],
+      ['PATCH', '/v1/datasets/cot/sample/', 'GET'],
+    ] as const) {
+      const res = await env.app.inject({ method, url, headers: bearer(user.key) });
+      expect([url, res.statusCode, res.headers.allow, res.json().error]).toEqual([
+        url,
+        405,
+        allow,
+        'method_not_allowed',
+      ]);
+    }
+    const missing = await env.app.inject({ method: 'DELETE', url: '/v1/nothing/here' });
+    expect([missing.statusCode, missing.json().error]).toEqual([404, 'not_found']);
+  });
+
   it("a caller's X-Request-Id that is a short safe token is kept, in the header and in error bodies", async () => {
     const ok = await env.app.inject({
       url: '/v1/macro/cpi',

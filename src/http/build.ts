@@ -14,6 +14,7 @@ import { AppError, ERROR_STATUS, type ErrorCode, type ErrorPayload } from '../ke
 import { compile, describeError } from '../kernel/validation.js';
 import type { Meter } from './context.js';
 import { attachHooks } from './hooks.js';
+import { RouteMethods } from './methods.js';
 import { OpenApiCollector } from './openapi.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerDatasetRoutes } from './routes/datasets.js';
@@ -51,7 +52,9 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   app.setValidatorCompiler(({ schema }) => compile(schema));
 
   const openapi = new OpenApiCollector();
+  const methods = new RouteMethods();
   app.addHook('onRoute', (route) => {
+    methods.add(route);
     const meta = route.config?.meta;
     if (!meta) return;
     attachHooks(route, meta, deps);
@@ -82,13 +85,19 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   }
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
-      request,
-      reply,
-    ),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] as string;
+    const allowed = methods.allowed(path);
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      const error = new AppError(
+        'method_not_allowed',
+        `${path} answers ${allowed.join(', ')}, not ${request.method}.`,
+      );
+      return sendError(error, request, reply);
+    }
+    return sendError(new AppError('not_found', `No route ${request.method} ${path}.`), request, reply);
+  });
 
   registerPublicRoutes(app, deps, () =>
     openapi.document('datasets', {
