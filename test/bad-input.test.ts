@@ -26,14 +26,17 @@ describe('bad input', () => {
     ['GET', '/v1/exec-pay/AAPL/19999', 400, 'invalid_params'],
     ['GET', '/v1/cftc/cot/contracts/06765', 400, 'invalid_params'],
     ['GET', `/v1/awards/${'A'.repeat(40)}`, 400, 'invalid_params'],
-    ['POST', '/v1/awards', 404, 'not_found'],
-    ['DELETE', '/v1/datasets/account', 404, 'not_found'],
-    ['HEAD', '/v1/awards', 404, 'not_found'],
+    // A path served under another method: 405 with Allow; a path nobody serves: 404.
+    ['POST', '/v1/awards', 405, 'method_not_allowed'],
+    ['DELETE', '/v1/datasets/account', 405, 'method_not_allowed'],
+    ['HEAD', '/v1/awards', 405, 'method_not_allowed'],
+    ['DELETE', '/v1/no-such-route', 404, 'not_found'],
   ];
   for (const [method, url, status, code] of cases) {
     it(`${method} ${url.slice(0, 60)} → ${status} ${code}`, async () => {
       const res = await env.app.inject({ method: method as 'GET', url, headers: bearer(user.key) });
       expect(res.statusCode).toBe(status);
+      if (status === 405) expect(res.headers.allow).toBe('GET');
       if (method !== 'HEAD') {
         expect(res.json()).toMatchObject({ error: code, requestId: res.headers['x-request-id'] });
         expect(res.json().message.length).toBeGreaterThan(5);

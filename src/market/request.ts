@@ -1,10 +1,6 @@
-// A market request as the verbs take it: the POST body (or MCP arguments) as sent, or the GET query with its
-// comma lists split and the other named parameters kept where given. The route's schema has checked shapes.
-
-export interface RouteInput {
-  query: Record<string, unknown>;
-  body: unknown;
-}
+// A market request as the verbs take it from a GET query: its comma lists split and the other named
+// parameters kept where given (a POST body or MCP arguments already are one). The route's schema has checked
+// the shapes.
 
 /** The verb's request from a GET query: `lists` split at commas, `options` kept where given. */
 export function fromQuery<T>(
