@@ -87,6 +87,30 @@ describe('health and request ids', () => {
     expect([missing.statusCode, missing.json().error]).toEqual([404, 'not_found']);
   });
 
+  it('public reads allow any origin; keyed routes send no CORS header', async () => {
+    for (const url of ['/v1/datasets', '/v1/datasets/openapi.json', '/v1/fields', '/v1/openapi.json']) {
+      const res = await env.app.inject({ url, headers: { origin: 'https://example.org' } });
+      expect([url, res.statusCode, res.headers['access-control-allow-origin']]).toEqual([url, 200, '*']);
+    }
+    for (const url of ['/v1/macro/cpi', '/v1/datasets/account']) {
+      const res = await env.app.inject({
+        url,
+        headers: { ...bearer(user.key), origin: 'https://example.org' },
+      });
+      expect([url, res.statusCode, res.headers['access-control-allow-origin']]).toEqual([
+        url,
+        200,
+        undefined,
+      ]);
+    }
+    const preflight = await env.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/macro/cpi',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+    });
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it("a caller's X-Request-Id that is a short safe token is kept, in the header and in error bodies", async () => {
     const ok = await env.app.inject({
       url: '/v1/macro/cpi',

@@ -75,11 +75,22 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
         reply.header('x-service-units', String(request.meter.units ?? 0));
       }),
     );
-  } else if (strict) {
+  } else {
+    if (strict) {
+      append(
+        route,
+        'onRequest',
+        requestHook((request) => checkRawQuery(request.query as Record<string, unknown>)),
+      );
+    }
+    // Public reads may be fetched from any web page; keyed routes send no CORS header, so a browser page
+    // cannot read them (keys belong on servers and in scripts, never in a web page).
     append(
       route,
-      'onRequest',
-      requestHook((request) => checkRawQuery(request.query as Record<string, unknown>)),
+      'onSend',
+      sendHook((_request, reply) => {
+        reply.header('access-control-allow-origin', '*');
+      }),
     );
   }
   if (meta.refine || meta.keyed) {
