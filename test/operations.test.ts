@@ -111,6 +111,29 @@ describe('health and request ids', () => {
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('dataset answers carry an ETag; If-None-Match with it is 304, metered as the call; keyed answers are private', async () => {
+    const first = await env.app.inject({ url: '/v1/macro/cpi', headers: bearer(user.key) });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(first.headers['cache-control']).toBe('private');
+    const remaining = Number(first.headers['x-credits-remaining']);
+    const again = await env.app.inject({
+      url: '/v1/macro/cpi',
+      headers: { ...bearer(user.key), 'if-none-match': `"other", ${etag}` },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['x-credits-cost']).toBe('1');
+    expect(Number(again.headers['x-credits-remaining'])).toBe(remaining - 1);
+    const changed = await env.app.inject({
+      url: '/v1/macro/cpi',
+      headers: { ...bearer(user.key), 'if-none-match': '"something-else"' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(JSON.parse(changed.body)).toEqual(JSON.parse(first.body));
+  });
+
   it("a caller's X-Request-Id that is a short safe token is kept, in the header and in error bodies", async () => {
     const ok = await env.app.inject({
       url: '/v1/macro/cpi',

@@ -72,6 +72,7 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       route,
       'onSend',
       sendHook((request, reply) => {
+        reply.header('cache-control', 'private');
         reply.header('x-service-units', String(request.meter.units ?? 0));
       }),
     );
@@ -174,6 +175,7 @@ async function reconcile(deps: Deps, request: FastifyRequest, refund: boolean): 
 }
 
 function creditHeaders(meter: Meter, reply: FastifyReply): void {
+  reply.header('cache-control', 'private');
   reply.header('x-credits-cost', String(meter.receipt?.cost ?? 0));
   if (meter.balance !== null) reply.header('x-credits-remaining', String(meter.balance));
   if (meter.principal) reply.header('x-plan', meter.principal.account.plan);

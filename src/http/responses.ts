@@ -1,4 +1,5 @@
 // Declared responses: each route lists every status it can answer, errors with the shared body.
+import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { TSchema } from 'typebox';
 import { ErrorBody } from '../kernel/errors.js';
@@ -18,18 +19,32 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
  * Sends `payload` as the route's JSON, written to bytes once per payload object. A read answered from a
  * cache hands every caller the same object, so its bytes are serialised and encoded once and then only
  * written; a fresh object costs what Fastify's own path costs (one serialisation, one encoding). Payloads
- * are never changed after they are sent. One instance per route: its serialiser is part of the key.
+ * are never changed after they are sent. One instance per route: its serialiser is part of the key. The
+ * ETag is the bytes' SHA-1, computed with them.
  */
 export class JsonBytes {
-  private readonly written = new WeakMap<object, Buffer>();
+  private readonly written = new WeakMap<object, { bytes: Buffer; etag: string }>();
 
   send(reply: FastifyReply, payload: object): FastifyReply {
-    let bytes = this.written.get(payload);
-    if (!bytes) {
+    let written = this.written.get(payload);
+    if (!written) {
       // A route's response serialiser writes a string.
-      bytes = Buffer.from(reply.serialize(payload) as string);
-      this.written.set(payload, bytes);
+      const bytes = Buffer.from(reply.serialize(payload) as string);
+      written = { bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
+      this.written.set(payload, written);
     }
-    return reply.type(JSON_TYPE).send(bytes);
+    reply.header('etag', written.etag);
+    // The same answer the caller holds: 304 without a body (the call is metered all the same).
+    if (matches(reply.request.headers['if-none-match'], written.etag)) return reply.code(304).send();
+    return reply.type(JSON_TYPE).send(written.bytes);
   }
+}
+
+/** Whether an If-None-Match header names `etag` (or is *); weak and strong forms compare equal. */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
 }
