@@ -16,6 +16,10 @@ describe('config', () => {
       logLevel: 'info',
       mcpResultBytes: 80_000,
       apiKey: null,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 10_000,
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -32,6 +36,10 @@ describe('config', () => {
       LOG_LEVEL: 'warn',
       QUARRY_MCP_RESULT_BYTES: '50000',
       QUARRY_API_KEY: 'svc_mcp_abc',
+      QUARRY_HEADERS_TIMEOUT_MS: '2000',
+      QUARRY_REQUEST_TIMEOUT_MS: '9000',
+      QUARRY_KEEP_ALIVE_TIMEOUT_MS: '700',
+      QUARRY_MAX_CONNECTIONS: '50',
     });
     expect(config).toEqual({
       port: 9000,
@@ -44,6 +52,10 @@ describe('config', () => {
       logLevel: 'warn',
       mcpResultBytes: 50_000,
       apiKey: 'svc_mcp_abc',
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 9000,
+      keepAliveTimeoutMs: 700,
+      maxConnections: 50,
     });
   });
 
@@ -59,6 +71,8 @@ describe('config', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ QUARRY_MCP_RESULT_BYTES: 'lots' }, 'QUARRY_MCP_RESULT_BYTES'],
     [{ QUARRY_MCP_RESULT_BYTES: '100' }, 'QUARRY_MCP_RESULT_BYTES'],
+    [{ QUARRY_HEADERS_TIMEOUT_MS: '10s' }, 'QUARRY_HEADERS_TIMEOUT_MS'],
+    [{ QUARRY_MAX_CONNECTIONS: '0' }, 'QUARRY_MAX_CONNECTIONS'],
   ];
   for (const [env, variable] of bad) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {

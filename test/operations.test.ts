@@ -229,4 +229,71 @@ describe('a server process', () => {
     expect(answer).toContain('"input":"AAPL"');
     expect(await exited).toBe(0);
   });
+
+  describe('slow and malformed clients', () => {
+    let server: Awaited<ReturnType<typeof startServer>>;
+    beforeAll(async () => {
+      server = await startServer({
+        ...env,
+        QUARRY_HEADERS_TIMEOUT_MS: '1000',
+        QUARRY_KEEP_ALIVE_TIMEOUT_MS: '500',
+      });
+    });
+    afterAll(() => server.stop());
+
+    /** Writes `text` on a new connection and resolves with all it got back once the server closed it. */
+    async function exchange(text: string, elapsed?: (ms: number) => void): Promise<string> {
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const started = Date.now();
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk;
+      });
+      socket.on('error', () => {});
+      socket.write(text);
+      await new Promise((resolve) => socket.once('close', resolve));
+      elapsed?.(Date.now() - started);
+      return answer;
+    }
+
+    const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+    it('headers that never finish: 408 request_timeout in the house format, then the connection closes', async () => {
+      const answer = await exchange('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(bodyOf(answer)).toEqual({
+        error: 'request_timeout',
+        message: expect.any(String),
+        requestId: expect.stringMatching(/^req_/),
+      });
+    });
+
+    it('Transfer-Encoding with Content-Length: 400 malformed_request', async () => {
+      const answer = await exchange(
+        'POST /v1/quotes HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n',
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(bodyOf(answer)).toMatchObject({ error: 'malformed_request' });
+    });
+
+    it('headers over the size Node reads: 431 headers_too_large', async () => {
+      const answer = await exchange(
+        `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+      expect(bodyOf(answer)).toMatchObject({ error: 'headers_too_large' });
+    });
+
+    it('an idle kept-alive connection is closed after the keep-alive timeout', async () => {
+      let took = 0;
+      const answer = await exchange('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', (ms) => {
+        took = ms;
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      // Closed by the server, not by the test's own limit: somewhere after the 500 ms keep-alive timeout.
+      expect(took).toBeGreaterThanOrEqual(450);
+      expect(took).toBeLessThan(10_000);
+    });
+  });
 });

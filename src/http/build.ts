@@ -1,4 +1,6 @@
 // buildApp: the one way the server, the CLI, the tests and the benchmarks make the HTTP app.
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -10,7 +12,13 @@ import Fastify, {
 import { newRequestId } from '../accounts/key-text.js';
 import type { Config } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
-import { AppError, ERROR_STATUS, type ErrorCode, type ErrorPayload } from '../kernel/errors.js';
+import {
+  AppError,
+  ERROR_MEANING,
+  ERROR_STATUS,
+  type ErrorCode,
+  type ErrorPayload,
+} from '../kernel/errors.js';
 import { compile, describeError } from '../kernel/validation.js';
 import type { Meter } from './context.js';
 import { attachHooks } from './hooks.js';
@@ -44,12 +52,21 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     },
     requestIdHeader: false,
     bodyLimit: 256 * 1024,
+    // Slow clients are cut off (docs: Configuration); Node checks the two timeouts every second.
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+    },
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    clientErrorHandler: clientError,
     exposeHeadRoutes: false,
     // Malformed URLs and the like are answered by the same error model as everything else.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1100 },
   });
   app.setValidatorCompiler(({ schema }) => compile(schema));
+  app.server.maxConnections = config.maxConnections;
 
   const openapi = new OpenApiCollector();
   const methods = new RouteMethods();
@@ -121,6 +138,34 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     }),
   );
   return app;
+}
+
+/**
+ * What Node's HTTP parser refuses before a request exists (a timeout, headers too large, a malformed line or
+ * length): answered in the house format with a request id of our own, then the connection is closed.
+ */
+function clientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const code: ErrorCode =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 'request_timeout'
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? 'headers_too_large'
+        : 'malformed_request';
+  const requestId = newRequestId();
+  const body = JSON.stringify({
+    error: code,
+    message: ERROR_MEANING[code],
+    requestId,
+  } satisfies ErrorPayload);
+  if (socket.writable) {
+    const status = ERROR_STATUS[code];
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 function sendError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {

@@ -20,6 +20,12 @@ export interface Config {
   mcpResultBytes: number;
   /** The key `quarry mcp` serves its stdio client with. */
   apiKey: string | null;
+  /** Slow clients: time for a request's headers, for the whole request, and for an idle kept-alive connection. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** Connections held at once; more are refused. */
+  maxConnections: number;
 }
 
 export class ConfigError extends Error {
@@ -121,6 +127,10 @@ export function loadConfig(env: Env): Config {
     trustProxy: proxies(env, 'TRUST_PROXY'),
     logLevel: logLevel(env, 'LOG_LEVEL'),
     apiKey: text(env, 'QUARRY_API_KEY') ?? null,
+    headersTimeoutMs: wholeNumber(env, 'QUARRY_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestTimeoutMs: wholeNumber(env, 'QUARRY_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    keepAliveTimeoutMs: wholeNumber(env, 'QUARRY_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    maxConnections: wholeNumber(env, 'QUARRY_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     mcpResultBytes: wholeNumber(env, 'QUARRY_MCP_RESULT_BYTES', 80_000, 2_000, 10_000_000),
   };
 }

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 
 export const ERROR_STATUS = {
   invalid_params: 400,
+  malformed_request: 400,
   missing_key: 401,
   invalid_key: 401,
   wrong_key: 401,
@@ -13,8 +14,10 @@ export const ERROR_STATUS = {
   key_limit_reached: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   rate_limited: 429,
   internal_error: 500,
   data_api_disabled: 503,
@@ -28,6 +31,7 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 export const ERROR_MEANING: Record<ErrorCode, string> = {
   invalid_params:
     'A parameter failed validation: unknown, empty, repeated, malformed, out of range, or from after to.',
+  malformed_request: 'The request is not valid HTTP (method, header, length or URL bytes).',
   missing_key: 'No API key was sent.',
   invalid_key: 'The key is not recognised, or it was revoked.',
   wrong_key: 'The key belongs to another API of this host.',
@@ -38,8 +42,10 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   key_limit_reached: "The plan's number of keys is in use; revoke one before creating another.",
   not_found: 'No such route, dataset, symbol, id or contract.',
   method_not_allowed: 'The route exists but not for this HTTP method.',
+  request_timeout: 'The request (its headers or its body) did not arrive in time.',
   payload_too_large: 'The request body is larger than the service accepts.',
   unsupported_media_type: 'The request body is not JSON.',
+  headers_too_large: 'The request headers are larger than the service accepts.',
   rate_limited: 'Too many requests or credits in the current window; see Retry-After.',
   internal_error: 'The service failed; credits charged for the call are refunded.',
   data_api_disabled: 'The stored-datasets API is switched off on this deployment.',
