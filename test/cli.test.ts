@@ -1,7 +1,7 @@
 // The admin CLI: one JSON object on stdout, messages on stderr, non-zero exit with a clear message on
 // error; it works on the same store as a running server, whose next calls see the change within 2 seconds.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -166,6 +166,31 @@ describe('quarry CLI', () => {
       expect(result.stderr).not.toMatch(/\n\s+at /);
     });
   }
+
+  it('--help only prints: migrate --help leaves no store behind; --version prints the version', async () => {
+    const fresh = path.join(tmpdir(), `quarry-help-${process.pid}-${Date.now()}`);
+    const run = (...args: string[]) =>
+      exec(process.execPath, ['dist/cli/main.js', ...args], {
+        env: { ...process.env, QUARRY_DATA_DIR: fresh },
+      });
+    const help = await run('migrate', '--help');
+    expect(help.stdout).toMatch(/^ {2}quarry migrate /);
+    expect(existsSync(fresh)).toBe(false);
+    const all = (await run('--help')).stdout;
+    for (const command of [
+      'serve',
+      'mcp',
+      'migrate',
+      'accounts create',
+      'keys create',
+      'import',
+      'ingest SOURCE',
+    ]) {
+      expect(all).toContain(`quarry ${command}`);
+    }
+    expect(all).toContain('cftc, eia, bls, prices, yahoo, sec-facts');
+    expect((await run('--version')).stdout).toBe('0.1.0\n');
+  });
 
   it('import loads interchange records; the same file again changes nothing; a bad line loads nothing', async () => {
     const fixture = path.resolve('test/fixtures/cot-legacy-2025-03.ndjson');

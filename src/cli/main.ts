@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The quarry command: serve, migrate, and the admin commands for accounts and keys.
+// The quarry command: serve, mcp, migrate, and the admin commands for accounts, keys and loads.
+import { readFileSync } from 'node:fs';
 import { loadConfig } from '../kernel/config.js';
 import { createDeps } from '../runtime/deps.js';
 import { openStore } from '../store/engine.js';
@@ -11,6 +12,10 @@ import { keysCommand } from './keys.js';
 import { mcpCommand } from './mcp.js';
 import { explain, printResult, UsageError } from './output.js';
 import { serveCommand } from './serve.js';
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 const HELP = `quarry — financial and economic data over HTTP
 
@@ -39,6 +44,17 @@ async function main(argv: string[]): Promise<number> {
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(HELP);
     return command === undefined ? 1 : 0;
+  }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  // Help for a command only ever prints: `quarry migrate --help` migrates nothing.
+  if (rest.includes('--help') || rest.includes('-h')) {
+    const lines = HELP.split('\n').filter((line) => line.startsWith(`  quarry ${command}`));
+    if (lines.length === 0) throw new UsageError(`unknown command "${command}"`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
   }
   const config = loadConfig(process.env);
   if (command === 'serve') {
