@@ -1,6 +1,6 @@
 // Bad input gets a clear error with a code: never a 500, a stack trace or a hang.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, type Customer, customer, type TestEnv, testEnv } from './helpers/env.js';
+import { bearer, type Customer, customer, marketKey, type TestEnv, testEnv } from './helpers/env.js';
 
 describe('bad input', () => {
   let env: TestEnv;
@@ -25,6 +25,15 @@ describe('bad input', () => {
     ['GET', '/v1/kpis/AA$PL', 400, 'invalid_params'],
     ['GET', '/v1/exec-pay/AAPL/19999', 400, 'invalid_params'],
     ['GET', '/v1/cftc/cot/contracts/06765', 400, 'invalid_params'],
+    // Whole numbers in plain decimal digits only: coercion would read each of these as a number.
+    ['GET', '/v1/awards?limit=0x10', 400, 'invalid_params'],
+    ['GET', '/v1/awards?limit=1e1', 400, 'invalid_params'],
+    ['GET', '/v1/awards?limit=%205', 400, 'invalid_params'],
+    ['GET', '/v1/awards?limit=5.', 400, 'invalid_params'],
+    ['GET', '/v1/awards?limit=05', 400, 'invalid_params'],
+    ['GET', '/v1/awards?fiscalYear=2.024e3', 400, 'invalid_params'],
+    ['GET', '/v1/exec-pay/AAPL/2023.0', 400, 'invalid_params'],
+    ['GET', '/v1/datasets/cost?endpoint=awards.list&limit=0x10', 400, 'invalid_params'],
     ['GET', `/v1/awards/${'A'.repeat(40)}`, 400, 'invalid_params'],
     // A path served under another method: 405 with Allow; a path nobody serves: 404.
     ['POST', '/v1/awards', 405, 'method_not_allowed'],
@@ -44,6 +53,31 @@ describe('bad input', () => {
       }
     });
   }
+
+  it('a JSON body is read as sent: numbers and booleans where strings belong are refused', async () => {
+    const market = await env.app.inject({
+      method: 'POST',
+      url: '/v1/quotes',
+      headers: bearer(user.key),
+      payload: { tickers: [1, true] },
+    });
+    // A gds_ key is refused before the body is read; the body check itself is in the next request.
+    expect(market.json().error).toBe('wrong_key');
+    const key = await marketKey(env.deps);
+    const res = await env.app.inject({
+      method: 'POST',
+      url: '/v1/quotes',
+      headers: bearer(key),
+      payload: { tickers: [1, true] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'invalid_params' });
+    expect(res.json().message).toMatch(/tickers/);
+    // Plain digits pass (another account: the test after this one checks that nothing here was charged).
+    const other = await customer(env.deps);
+    const fine = await env.app.inject({ url: '/v1/awards?limit=25', headers: bearer(other.key) });
+    expect(fine.statusCode).toBe(200);
+  });
 
   it('none of them cost anything', async () => {
     const res = await env.app.inject({

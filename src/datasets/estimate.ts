@@ -2,7 +2,7 @@
 // then priced. Spends nothing and needs no key.
 import { type TObject, Type } from 'typebox';
 import { CALL_TYPE_CREDITS } from '../accounts/pricing.js';
-import { validateOrThrow } from '../kernel/validation.js';
+import { checkWholeNumbers, integerMembers, validateOrThrow } from '../kernel/validation.js';
 import type { DatasetOperation } from './operation.js';
 import { OPERATION_BY_ID, OPERATIONS } from './registry.js';
 
@@ -63,7 +63,9 @@ export function estimateCost(input: Record<string, unknown>) {
 
 /** An operation's input from one object of arguments: validated as its route validates them, then refined. */
 export function operationInput(op: DatasetOperation, args: Record<string, unknown>) {
-  validateOrThrow(argumentsSchema(op), args);
+  const schema = argumentsSchema(op);
+  checkWholeNumbers(args, integerMembers(schema));
+  validateOrThrow(schema, args);
   const paramNames = Object.keys(op.params?.properties ?? {});
   const params = Object.fromEntries(paramNames.map((name) => [name, args[name]]));
   const query = Object.fromEntries(Object.entries(args).filter(([name]) => !paramNames.includes(name)));

@@ -19,7 +19,7 @@ import {
   type ErrorCode,
   type ErrorPayload,
 } from '../kernel/errors.js';
-import { compile, describeError } from '../kernel/validation.js';
+import { compile, compileStrict, describeError } from '../kernel/validation.js';
 import type { Meter } from './context.js';
 import { attachHooks } from './hooks.js';
 import { RouteMethods } from './methods.js';
@@ -65,7 +65,10 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1100 },
   });
-  app.setValidatorCompiler(({ schema }) => compile(schema));
+  // Query and path text is coerced to the declared types; a JSON body is checked as it is (1 is not "1").
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? compileStrict(schema) : compile(schema),
+  );
   app.server.maxConnections = config.maxConnections;
 
   const openapi = new OpenApiCollector();

@@ -16,7 +16,7 @@ import {
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import { andThen, type MaybePromise } from '../kernel/steps.js';
-import { checkRawQuery } from '../kernel/validation.js';
+import { checkRawQuery, checkWholeNumbers, integerMembers } from '../kernel/validation.js';
 import type { Meter, RouteMeta } from './context.js';
 import { readKey } from './key.js';
 import { rateHeaders } from './rate-headers.js';
@@ -91,6 +91,20 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       'onSend',
       sendHook((_request, reply) => {
         reply.header('access-control-allow-origin', '*');
+      }),
+    );
+  }
+  // Integers in the query or the path: plain decimal digits only (after the key, like every parameter check).
+  const schema = route.schema as { querystring?: unknown; params?: unknown } | undefined;
+  const queryIntegers = integerMembers(schema?.querystring);
+  const pathIntegers = integerMembers(schema?.params);
+  if (queryIntegers.length > 0 || pathIntegers.length > 0) {
+    append(
+      route,
+      'onRequest',
+      requestHook((request) => {
+        checkWholeNumbers(request.query, queryIntegers);
+        checkWholeNumbers(request.params, pathIntegers);
       }),
     );
   }

@@ -85,3 +85,33 @@ export function validateOrThrow(schema: object, value: unknown, where = 'paramet
     throw new AppError('invalid_params', first ? describeError(first, where) : 'invalid parameters');
   }
 }
+
+/** A whole number as a person writes it: no sign but minus, no leading zeros, no exponent, point or spaces. */
+const WHOLE_NUMBER = /^-?(0|[1-9][0-9]*)$/;
+
+type Properties = { properties?: Record<string, { type?: unknown }> };
+
+/** The names of a schema's integer members, or none. */
+export function integerMembers(schema: unknown): string[] {
+  const properties = (schema as Properties | undefined)?.properties ?? {};
+  return Object.entries(properties)
+    .filter(([, member]) => member.type === 'integer')
+    .map(([name]) => name);
+}
+
+/**
+ * Refuses integer parameters sent as text in any form but plain decimal digits (0x10, 1e1, " 5", "5.", 2.024e3),
+ * which coercion would otherwise read as numbers. Numbers sent as JSON numbers are left to the schema.
+ */
+export function checkWholeNumbers(values: unknown, names: readonly string[], where = 'parameter'): void {
+  if (names.length === 0 || values === null || typeof values !== 'object') return;
+  for (const name of names) {
+    const value = (values as Record<string, unknown>)[name];
+    if (typeof value === 'string' && !WHOLE_NUMBER.test(value)) {
+      throw new AppError(
+        'invalid_params',
+        `${where} "${name}" must be a whole number in decimal digits, like 25`,
+      );
+    }
+  }
+}
