@@ -20,6 +20,7 @@ describe('config', () => {
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 5_000,
       maxConnections: 10_000,
+      metricsToken: null,
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -40,6 +41,7 @@ describe('config', () => {
       QUARRY_REQUEST_TIMEOUT_MS: '9000',
       QUARRY_KEEP_ALIVE_TIMEOUT_MS: '700',
       QUARRY_MAX_CONNECTIONS: '50',
+      QUARRY_METRICS_TOKEN: 'scrape-me',
     });
     expect(config).toEqual({
       port: 9000,
@@ -56,6 +58,7 @@ describe('config', () => {
       requestTimeoutMs: 9000,
       keepAliveTimeoutMs: 700,
       maxConnections: 50,
+      metricsToken: 'scrape-me',
     });
   });
 

@@ -172,10 +172,10 @@ describe('verbs without a transport', () => {
       );
       const left = 60_000 - (Date.now() % 60_000);
       if (left < 5000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-      const first = await chargeUnits(env.deps, principal, 119);
+      const first = await chargeUnits(env.deps, principal, 119, 'market');
       expect(first.minute).toMatchObject({ limit: 120, remaining: 1 });
-      expect((await chargeUnits(env.deps, principal, 1)).minute.remaining).toBe(0);
-      const refused = await chargeUnits(env.deps, principal, 1).catch((error: AppError) => error);
+      expect((await chargeUnits(env.deps, principal, 1, 'market')).minute.remaining).toBe(0);
+      const refused = await chargeUnits(env.deps, principal, 1, 'market').catch((error: AppError) => error);
       expect(refused).toBeInstanceOf(AppError);
       expect((refused as AppError).code).toBe('rate_limited');
       expect((refused as AppError).retryAfterSeconds).toBeGreaterThanOrEqual(1);

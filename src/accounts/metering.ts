@@ -98,6 +98,7 @@ async function debit(deps: Deps, call: CreditCall, rate: RateWindow): Promise<Cr
     );
   }
   if (call.dataset) recordUsage(deps, call, outcome.periodStart, 1);
+  deps.telemetry.credits('charged', price.credits, call.dataset ?? 'none');
   return {
     cost: price.credits,
     balance: outcome.balance,
@@ -124,6 +125,7 @@ export async function refundCredits(
     now: deps.clock(),
   });
   if (call.dataset) recordUsage(deps, call, receipt.periodStart, -1);
+  deps.telemetry.credits('refunded', receipt.cost, call.dataset ?? 'none');
   return balance;
 }
 
@@ -155,8 +157,16 @@ export interface UnitsReceipt {
   day: RateWindow;
 }
 
-/** Counts a market-data call's units against its key's minute and day, or throws 429 having counted nothing. */
-export async function chargeUnits(deps: Deps, principal: Principal, units: number): Promise<UnitsReceipt> {
+/**
+ * Counts a market-data call's units against its key's minute and day, or throws 429 having counted nothing.
+ * `door` says where the call came in (market routes, mcp), for the metrics.
+ */
+export async function chargeUnits(
+  deps: Deps,
+  principal: Principal,
+  units: number,
+  door: string,
+): Promise<UnitsReceipt> {
   const key = `units:${principal.key.id}`;
   const minute = await deps.counters.hit(key, units, UNITS_PER_MINUTE, MINUTE);
   if (!minute.allowed) {
@@ -175,6 +185,7 @@ export async function chargeUnits(deps: Deps, principal: Principal, units: numbe
       secondsUntil(day.resetMs),
     );
   }
+  deps.telemetry.units(units, door);
   return {
     units,
     minute: { limit: UNITS_PER_MINUTE, remaining: UNITS_PER_MINUTE - minute.used, resetMs: minute.resetMs },

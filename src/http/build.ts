@@ -31,6 +31,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerMarketRoutes } from './routes/market.js';
 import { registerMarketPublicRoutes } from './routes/market-public.js';
 import { registerMcpRoute } from './routes/mcp.js';
+import { registerMetricsRoute } from './routes/metrics.js';
 
 /** Request ids a caller may choose: letters, digits and . _ : -, at most 64. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -87,6 +88,13 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     reply.header('x-request-id', request.id);
     done();
   });
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const doc = request.routeOptions.config?.meta?.doc;
+    const api = doc === 'datasets' || doc === 'market' ? doc : route === '/mcp' ? 'mcp' : 'ops';
+    deps.telemetry.request(api, route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
   if (accessLines) {
     app.addHook('onResponse', (request, reply, done) => {
       const principal = request.meter?.principal;
@@ -132,6 +140,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   registerMarketRoutes(app, deps);
   registerMcpRoute(app, deps);
   registerHealthRoutes(app, deps);
+  registerMetricsRoute(app, deps);
   registerMarketPublicRoutes(app, () =>
     openapi.document('market', {
       title: 'Quarry market-data API',

@@ -65,7 +65,8 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       requestHook(async (request) => {
         const units = meta.units?.({ query: request.query as Record<string, unknown>, body: request.body });
         const { principal } = request.meter;
-        if (units && principal) request.meter.units = (await chargeUnits(deps, principal, units)).units;
+        if (units && principal)
+          request.meter.units = (await chargeUnits(deps, principal, units, 'market')).units;
       }),
     );
     append(

@@ -26,6 +26,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Connections held at once; more are refused. */
   maxConnections: number;
+  /** Bearer token for GET /metrics; without it /metrics answers only on a loopback HOST. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -131,6 +133,7 @@ export function loadConfig(env: Env): Config {
     requestTimeoutMs: wholeNumber(env, 'QUARRY_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     keepAliveTimeoutMs: wholeNumber(env, 'QUARRY_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     maxConnections: wholeNumber(env, 'QUARRY_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+    metricsToken: text(env, 'QUARRY_METRICS_TOKEN') ?? null,
     mcpResultBytes: wholeNumber(env, 'QUARRY_MCP_RESULT_BYTES', 80_000, 2_000, 10_000_000),
   };
 }

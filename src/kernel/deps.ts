@@ -6,6 +6,7 @@ import type { Store } from '../store/engine.js';
 import type { UsageBuffer } from '../store/usage-buffer.js';
 import type { Config } from './config.js';
 import type { MarketProvider } from './market-provider.js';
+import type { Telemetry } from './telemetry.js';
 
 export interface Deps {
   config: Config;
@@ -15,6 +16,8 @@ export interface Deps {
   usage: UsageBuffer;
   /** Where market data comes from: the stored provider, or an upstream composed over it. */
   market: MarketProvider;
+  /** What the service counts about itself (metrics). */
+  telemetry: Telemetry;
   /** Signs cursors; the same for every process on the store. */
   cursorSecret: string;
   clock: () => Date;

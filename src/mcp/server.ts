@@ -167,7 +167,7 @@ async function call(
     const { args, from, continued } = readArguments(deps, caller, tool, given);
     if (!continued) tool.check?.(deps, args);
     if (tool.api === 'market') {
-      meta.units = unitsMeta(await chargeUnits(deps, caller.principal, 1), deps.clock());
+      meta.units = unitsMeta(await chargeUnits(deps, caller.principal, 1, 'mcp'), deps.clock());
     } else if (!continued) {
       charge = await chargeTool(deps, caller, tool, args, meta);
     } else {

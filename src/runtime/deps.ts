@@ -13,6 +13,7 @@ import { openStore, type Store } from '../store/engine.js';
 import { migrate } from '../store/migrate.js';
 import { storeSecret } from '../store/secrets.js';
 import { UsageBuffer } from '../store/usage-buffer.js';
+import { createTelemetry } from './telemetry.js';
 
 export type { Deps };
 
@@ -40,6 +41,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     counters,
     usage,
     market: new StoredProvider(store.db),
+    telemetry: createTelemetry(store.db),
     cursorSecret,
     clock,
     async close() {
