@@ -297,3 +297,34 @@ describe('a server process', () => {
     });
   });
 });
+
+describe('the API reference', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await testEnv();
+  });
+  afterAll(() => env.close());
+
+  it('GET /docs is a page of both OpenAPI documents with the viewer served from here', async () => {
+    const page = await env.app.inject({ url: '/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    const scripts = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts).toEqual([
+      '/docs/swagger-ui.css',
+      '/docs/swagger-ui-bundle.js',
+      '/docs/swagger-ui-standalone-preset.js',
+      '/docs/start.js',
+    ]);
+    for (const url of scripts) {
+      const res = await env.app.inject({ url: url as string });
+      expect([url, res.statusCode]).toEqual([url, 200]);
+      expect(res.body.length).toBeGreaterThan(url === '/docs/start.js' ? 100 : 10_000);
+    }
+    const start = (await env.app.inject({ url: '/docs/start.js' })).body;
+    expect(start).toContain("url: '/v1/datasets/openapi.json'");
+    expect(start).toContain("url: '/v1/openapi.json'");
+    expect((await env.app.inject({ url: '/docs/../package.json' })).statusCode).toBe(404);
+    expect((await env.app.inject({ url: '/docs/index.html' })).statusCode).toBe(404);
+  });
+});

@@ -27,6 +27,7 @@ import { OpenApiCollector } from './openapi.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerDatasetRoutes } from './routes/datasets.js';
 import { registerPublicRoutes } from './routes/datasets-public.js';
+import { registerDocsRoutes } from './routes/docs.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMarketRoutes } from './routes/market.js';
 import { registerMarketPublicRoutes } from './routes/market-public.js';
@@ -141,6 +142,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   registerMcpRoute(app, deps);
   registerHealthRoutes(app, deps);
   registerMetricsRoute(app, deps);
+  registerDocsRoutes(app);
   registerMarketPublicRoutes(app, () =>
     openapi.document('market', {
       title: 'Quarry market-data API',
