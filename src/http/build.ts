@@ -20,6 +20,7 @@ import {
   type ErrorPayload,
 } from '../kernel/errors.js';
 import { compile, compileStrict, describeError } from '../kernel/validation.js';
+import { registerCompression } from './compress.js';
 import type { Meter } from './context.js';
 import { attachHooks } from './hooks.js';
 import { RouteMethods } from './methods.js';
@@ -83,6 +84,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     openapi.collect(route);
   });
 
+  registerCompression(app);
   app.decorateRequest('meter', null as unknown as Meter);
   app.addHook('onRequest', (request, reply, done) => {
     request.meter = { principal: null, call: null, receipt: null, balance: null, rate: null, units: null };
