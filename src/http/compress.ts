@@ -60,10 +60,16 @@ function onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, 
     !(typeof payload === 'string' || Buffer.isBuffer(payload)) ||
     (typeof payload === 'string' ? payload.length : payload.length) < MIN_BYTES ||
     reply.getHeader('content-encoding') !== undefined;
-  if (skip) return done(null, payload);
+  if (skip) {
+    done(null, payload);
+    return;
+  }
   reply.header('vary', 'accept-encoding');
   const encoding = chooseEncoding(request.headers['accept-encoding']);
-  if (!encoding) return done(null, payload);
+  if (!encoding) {
+    done(null, payload);
+    return;
+  }
   const body = payload as string | Buffer;
   const compressed =
     typeof body === 'string' ? compress(Buffer.from(body), encoding) : compressedOnce(body, encoding);
