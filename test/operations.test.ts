@@ -277,6 +277,23 @@ describe('a server process', () => {
       expect(bodyOf(answer)).toMatchObject({ error: 'malformed_request' });
     });
 
+    it('an unknown method, a control character in a header, raw non-ASCII in the URL, a bad length: 400', async () => {
+      for (const request of [
+        'FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n',
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n',
+        'GET /v1/kpis/\u00e9 HTTP/1.1\r\nHost: x\r\n\r\n',
+        'POST /v1/quotes HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+      ]) {
+        const answer = await exchange(request);
+        expect([request, answer.slice(0, 12)]).toEqual([request, 'HTTP/1.1 400']);
+        expect(bodyOf(answer)).toEqual({
+          error: 'malformed_request',
+          message: expect.any(String),
+          requestId: expect.stringMatching(/^req_/),
+        });
+      }
+    });
+
     it('headers over the size Node reads: 431 headers_too_large', async () => {
       const answer = await exchange(
         `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
