@@ -103,3 +103,27 @@ describe('bad input', () => {
     expect(unknown.json().message).toBe('unknown parameter "x"');
   });
 });
+
+describe('a path the router cannot read is judged after the key', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await testEnv();
+  });
+  afterAll(() => env.close());
+
+  it('a bad key learns of its key first; a good key of the path', async () => {
+    const user = await customer(env.deps);
+    const market = await marketKey(env.deps);
+    for (const [url, headers, status, code] of [
+      ['/v1/kpis/%E0%A4%A', {}, 401, 'missing_key'],
+      ['/v1/kpis/%E0%A4%A', bearer(market), 401, 'wrong_key'],
+      ['/v1/kpis/%E0%A4%A', bearer('gds_notakeynotakeynotakeynotakey'), 401, 'invalid_key'],
+      ['/v1/kpis/%E0%A4%A', bearer(user.key), 400, 'invalid_params'],
+      ['/v1/history/%E0%A4%A', bearer(user.key), 401, 'wrong_key'],
+      ['/v1/datasets/%E0%A4%A/sample', {}, 400, 'invalid_params'],
+    ] as const) {
+      const res = await env.app.inject({ url, headers });
+      expect([url, res.statusCode, res.json().error]).toEqual([url, status, code]);
+    }
+  });
+});

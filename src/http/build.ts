@@ -9,7 +9,9 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
+import { admit, type Door } from '../accounts/admit.js';
 import { newRequestId } from '../accounts/key-text.js';
+import { OPERATIONS } from '../datasets/registry.js';
 import type { Config } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
 import {
@@ -23,6 +25,7 @@ import { compile, compileStrict, describeError } from '../kernel/validation.js';
 import { registerCompression } from './compress.js';
 import type { Meter } from './context.js';
 import { attachHooks } from './hooks.js';
+import { readKey } from './key.js';
 import { RouteMethods } from './methods.js';
 import { OpenApiCollector } from './openapi.js';
 import { registerAccountRoutes } from './routes/account.js';
@@ -30,10 +33,22 @@ import { registerDatasetRoutes } from './routes/datasets.js';
 import { registerPublicRoutes } from './routes/datasets-public.js';
 import { registerDocsRoutes } from './routes/docs.js';
 import { registerHealthRoutes } from './routes/health.js';
-import { registerMarketRoutes } from './routes/market.js';
+import { MARKET_SEGMENTS, registerMarketRoutes } from './routes/market.js';
 import { registerMarketPublicRoutes } from './routes/market-public.js';
 import { registerMcpRoute } from './routes/mcp.js';
 import { registerMetricsRoute } from './routes/metrics.js';
+
+/** The first path segment of every keyed dataset operation (/v1/cftc/…, /v1/kpis/…), from the registry. */
+const DATASET_SEGMENTS = new Set(OPERATIONS.map((op) => op.url.split('/')[2]));
+
+/** The door a keyed path belongs to, read from its first segments; null for public and unknown paths. */
+function doorOfPath(path: string): Door | null {
+  const segment = path.split('/')[2] ?? '';
+  if (MARKET_SEGMENTS.has(segment)) return 'market';
+  if (DATASET_SEGMENTS.has(segment)) return 'datasets';
+  if (/^\/v1\/datasets\/(account|usage)\/?$/.test(path)) return 'datasets';
+  return null;
+}
 
 /** Request ids a caller may choose: letters, digits and . _ : -, at most 64. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -65,7 +80,18 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     clientErrorHandler: clientError,
     exposeHeadRoutes: false,
     // Malformed URLs and the like are answered by the same error model as everything else.
-    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+    // A path the router cannot read (bad percent-encoding, a parameter too long) is judged after the key, as
+    // every other parameter is: a caller with a bad key learns that first.
+    frameworkErrors: (error, request, reply) => {
+      const door = doorOfPath(request.url.split('?')[0] as string);
+      if (door === null) return sendError(error, request, reply);
+      return Promise.resolve()
+        .then(() => admit(deps, readKey(request), door))
+        .then(
+          () => sendError(error, request, reply),
+          (refusal: AppError) => sendError(refusal, request, reply),
+        );
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1100 },
   });
   // Query and path text is coerced to the declared types; a JSON body is checked as it is (1 is not "1").

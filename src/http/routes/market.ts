@@ -82,6 +82,9 @@ const ROUTES = [
   } satisfies MarketRoute<Parameters<typeof HISTORY.run>[1]>,
 ] as MarketRoute<unknown>[];
 
+/** The first path segment of each market route (quotes, data, history). */
+export const MARKET_SEGMENTS = new Set(ROUTES.map((route) => route.path.split('/')[2]));
+
 export function registerMarketRoutes(app: FastifyInstance, deps: Deps): void {
   for (const route of ROUTES) {
     const requestOf = (query: Record<string, unknown>, body: unknown) => body ?? route.fromQuery(query);
