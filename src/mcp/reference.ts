@@ -1,5 +1,5 @@
 // The tools reference (docs/mcp-tools.md), written from the tools' own descriptions and schemas.
-import { type Prepared, toolsFor } from './server.js';
+import { type Prepared, toolsFor } from './catalog.js';
 
 type Schema = {
   type?: string | string[];

@@ -9,8 +9,6 @@ import {
   ErrorCode as RpcError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import fastJson from 'fast-json-stringify';
-import { type TObject, Type } from 'typebox';
 import type { Principal } from '../accounts/keys.js';
 import {
   type CreditCall,
@@ -26,8 +24,7 @@ import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import type { MaybePromise } from '../kernel/steps.js';
 import { compile, describeError } from '../kernel/validation.js';
-import { DATASET_TOOLS } from './dataset-tools.js';
-import { MARKET_TOOLS } from './market-tools.js';
+import { type Prepared, toolsFor } from './catalog.js';
 import { type Position, pageOf } from './pages.js';
 import type { Tool } from './tool.js';
 
@@ -46,75 +43,6 @@ export interface Caller {
   requestId(): string;
   /** Told of failures on our side (the transport logs them with the request id). */
   failed(error: unknown): void;
-}
-
-const PageInfo = Type.Object(
-  {
-    start: Type.Object({ element: Type.Integer(), row: Type.Integer() }),
-    totals: Type.Object(
-      { elements: Type.Integer(), rows: Type.Integer() },
-      { description: 'The whole answer: its list elements (items) and their rows.' },
-    ),
-  },
-  { description: 'Present when the answer is cut: where this page starts in the whole answer.' },
-);
-
-export interface Prepared {
-  tool: Tool;
-  listed: object;
-  wire: (answer: object) => object;
-}
-
-function prepare(tool: Tool): Prepared {
-  const output = tool.output as TObject;
-  const outputSchema = Type.Object({
-    ...output.properties,
-    continuation: Type.Optional(
-      Type.String({
-        description: 'Pass it alone as the arguments of the next call for the rest of the answer.',
-      }),
-    ),
-    page: Type.Optional(PageInfo),
-  });
-  return {
-    tool,
-    listed: {
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: withContinuation(tool.input),
-      outputSchema: JSON.parse(JSON.stringify(outputSchema)),
-      annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    wire: tool.wire ?? serialiseWith(fastJson(output as never) as (answer: object) => string),
-  };
-}
-
-const serialiseWith = (serialise: (answer: object) => string) => (answer: object) =>
-  JSON.parse(serialise(answer)) as object;
-
-/** A tool's arguments, or {continuation} alone. */
-function withContinuation(input: TObject): object {
-  const schema = JSON.parse(JSON.stringify(input)) as {
-    properties: Record<string, unknown>;
-    required?: string[];
-  };
-  return {
-    ...schema,
-    properties: {
-      ...schema.properties,
-      continuation: { type: 'string', description: 'From a cut answer: pass it alone for the next page.' },
-    },
-  };
-}
-
-const TOOLS = {
-  market: MARKET_TOOLS.map(prepare),
-  datasets: DATASET_TOOLS.map(prepare),
-};
-
-export function toolsFor(api: 'market' | 'datasets'): readonly Prepared[] {
-  return TOOLS[api];
 }
 
 /** One validator for every server: the SDK would otherwise build a schema compiler per server, per request. */
