@@ -82,3 +82,33 @@ export function describePrice(op: DatasetOperation): string {
     ? text
     : `${text}; ${ranged.credits} credits (${ranged.callType} x${ranged.multiplier}) when from or to is given`;
 }
+
+/**
+ * The estimate's query as the API description shows it: endpoint and every parameter some operation takes,
+ * each saying which operations take it. The estimate validates them as the named operation does.
+ */
+export const DescribedCallQuery = Type.Object(
+  {
+    endpoint: EstimateQuery.properties.endpoint,
+    ...Object.fromEntries(
+      [...new Set(OPERATIONS.flatMap((op) => Object.keys(argumentsSchema(op).properties)))].map((name) => {
+        const takers = OPERATIONS.filter((op) => name in argumentsSchema(op).properties);
+        const shapes = new Map(
+          takers.map((op) => {
+            const {
+              description: _d,
+              examples: _e,
+              ...shape
+            } = argumentsSchema(op).properties[name] as Record<string, unknown>;
+            return [JSON.stringify(shape), shape];
+          }),
+        );
+        const [only] = shapes.values();
+        const schema = shapes.size === 1 ? only : { anyOf: [...shapes.values()] };
+        const description = `For ${takers.map((op) => op.id).join(', ')}.`;
+        return [name, Type.Optional(Type.Unsafe({ ...schema, description }))];
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -7,7 +7,7 @@ import Fastify, {
 } from 'fastify';
 import { admit, type Door } from '../accounts/admit.js';
 import { newRequestId } from '../accounts/key-text.js';
-import { OPERATIONS } from '../datasets/registry.js';
+import { DATASETS, OPERATIONS } from '../datasets/registry.js';
 import type { Config } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
@@ -153,6 +153,11 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       description:
         'Read-only access to stored datasets: awards, kpis-guidance, exec-pay, events, cpi, energy-inventories ' +
         'and cot. Keyed routes take gds_ keys and spend credits from the account’s monthly period.',
+      tags: {
+        public: 'The catalog, the cost estimate, this description and synthetic samples: no key, no credits.',
+        account: 'The account of the key: plan, credits and usage.',
+        ...Object.fromEntries(DATASETS.map((dataset) => [dataset.id, dataset.name])),
+      },
     }),
   );
   registerAccountRoutes(app, deps);
@@ -168,6 +173,12 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       description:
         'Quotes, current values and history by ticker and field, in the service, exchange-suffixed and terminal ' +
         'forms. Data routes take svc_mcp_ keys with market-data-only access and a paid market plan.',
+      tags: {
+        quotes: 'Full quotes for tickers in any form.',
+        data: 'Current values for tickers x fields.',
+        history: 'Rows of values between dates.',
+        reference: 'The field dictionary and this description: no key.',
+      },
     }),
   );
   return app;

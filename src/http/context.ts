@@ -38,6 +38,10 @@ export interface RouteMeta {
   marketKeyed?: boolean;
   /** The units a market-data call costs, from its validated input. */
   units?: (input: { query: Record<string, unknown>; body: unknown }) => number;
+  /** The query parameters to document, where they are wider than the validating schema says (the cost estimate's). */
+  documentedQuery?: object;
+  /** Answers carry an ETag and honour If-None-Match with a 304. */
+  conditional?: boolean;
   /** Checks across parameters that a schema cannot express (e.g. from on or before to). */
   refine?: (input: { params: Record<string, unknown>; query: Record<string, unknown> }) => void;
 }

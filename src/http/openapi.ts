@@ -15,15 +15,25 @@ interface CollectedRoute {
 
 const STATUS_TEXT: Record<string, string> = {
   '200': 'OK',
-  '400': 'Invalid parameters',
+  '304': 'Not modified: the answer is the one named in If-None-Match (the call is metered all the same)',
+  '400': 'Invalid parameters, or a request that is not valid HTTP',
   '401': 'Missing, unknown, revoked or wrong key',
   '402': 'No active plan, or not enough credits',
   '403': 'Key disabled or too broad',
   '404': 'Not found',
+  '405': 'The path does not answer this method; Allow lists the ones it does',
+  '408': 'The request did not arrive in time',
+  '413': 'Request body too large',
+  '415': 'Request body is not JSON',
   '429': 'Rate limited; see Retry-After',
+  '431': 'Request headers too large',
   '500': 'Server error',
   '503': 'Switched off or unavailable',
 };
+
+/** What any route can answer before or around its own handling: the HTTP layer's refusals and failures. */
+const EVERY_ROUTE = ['400', '405', '408', '431', '500'];
+const WITH_BODY = ['413', '415'];
 
 const CREDIT_HEADERS: Json = {
   'X-Credits-Cost': {
@@ -61,6 +71,13 @@ const RETRY_AFTER: Json = {
   'Retry-After': { description: 'Seconds until the limit resets.', schema: { type: 'integer', minimum: 1 } },
 };
 
+export interface ApiInfo {
+  title: string;
+  description: string;
+  /** Every tag the document's operations use, with what it groups. */
+  tags: Record<string, string>;
+}
+
 export class OpenApiCollector {
   private readonly routes: CollectedRoute[] = [];
 
@@ -80,20 +97,34 @@ export class OpenApiCollector {
     }
   }
 
-  document(doc: ApiDoc, info: { title: string; description: string }): Json {
+  document(doc: ApiDoc, info: ApiInfo): Json {
     const paths: Record<string, Json> = {};
+    const schemas: Record<string, Json> = { Error: errorSchema() };
     for (const route of this.routes.filter((r) => r.meta.doc === doc)) {
       const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
       paths[path] ??= {};
-      paths[path][route.method] = operation(route);
+      paths[path][route.method] = named(operation(route), schemas);
     }
+    const used = new Set(
+      Object.values(paths).flatMap((ops) =>
+        Object.values(ops).flatMap((op) => (op as Json).tags as string[]),
+      ),
+    );
     return {
       openapi: '3.1.0',
-      info: { title: info.title, version: '1.0.0', description: info.description },
+      info: {
+        title: info.title,
+        version: '1.0.0',
+        description: info.description,
+        license: { name: 'Proprietary: use under the terms of your plan' },
+      },
       servers: [{ url: '/' }],
+      tags: Object.entries(info.tags)
+        .filter(([name]) => used.has(name))
+        .map(([name, description]) => ({ name, description })),
       paths,
       components: {
-        schemas: { Error: errorSchema() },
+        schemas,
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
@@ -115,18 +146,26 @@ function operation(route: CollectedRoute): Json {
   const { meta, schema } = route;
   const parameters = [
     ...parametersOf(schema.params as Json | undefined, 'path'),
-    ...parametersOf(schema.querystring as Json | undefined, 'query'),
+    ...parametersOf((meta.documentedQuery ?? schema.querystring) as Json | undefined, 'query'),
   ];
+  const headers = meta.keyed ? CREDIT_HEADERS : meta.marketKeyed ? UNIT_HEADERS : REQUEST_ID_HEADER;
+  const declared = (schema.response ?? {}) as Json;
+  const statuses = new Set([
+    ...Object.keys(declared),
+    ...EVERY_ROUTE,
+    ...(schema.body ? WITH_BODY : []),
+    ...(meta.keyed || meta.marketKeyed ? ['503'] : []),
+  ]);
   const responses: Json = {};
-  for (const [status, body] of Object.entries((schema.response ?? {}) as Json)) {
+  if (meta.conditional) responses['304'] = { description: STATUS_TEXT['304'], headers };
+  for (const status of [...statuses].sort()) {
     const isError = Number(status) >= 400;
-    const headers = meta.keyed ? CREDIT_HEADERS : meta.marketKeyed ? UNIT_HEADERS : REQUEST_ID_HEADER;
     responses[status] = {
       description: isError ? errorDescription(status) : (STATUS_TEXT[status] ?? 'Response'),
       headers: status === '429' ? { ...headers, ...RETRY_AFTER } : headers,
       content: {
         'application/json': {
-          schema: isError ? { $ref: '#/components/schemas/Error' } : strip(body as Json),
+          schema: isError ? { $ref: '#/components/schemas/Error' } : strip(declared[status] as Json),
         },
       },
     };
@@ -145,8 +184,32 @@ function operation(route: CollectedRoute): Json {
       content: { 'application/json': { schema: strip(schema.body as Json) } },
     };
   }
-  if (meta.keyed || meta.marketKeyed) op.security = [{ bearer: [] }, { apiKey: [] }];
+  // Public operations say so: no key is sent, and none is looked at.
+  op.security = meta.keyed || meta.marketKeyed ? [{ bearer: [] }, { apiKey: [] }] : [];
   return op;
+}
+
+/**
+ * The operation with every schema that has a title moved to the document's components and referred to by
+ * name, so that generated clients get named types. One title, one shape: a second shape under a taken
+ * title is a mistake in the schemas, refused here (and so by the tests).
+ */
+function named(value: Json, schemas: Record<string, Json>): Json {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const out = Object.fromEntries(Object.entries(node).map(([key, child]) => [key, walk(child)]));
+    const title = out.title;
+    const isSchema = 'type' in out || 'anyOf' in out;
+    if (!isSchema || typeof title !== 'string' || !/^[A-Z][A-Za-z0-9]*$/.test(title)) return out;
+    const held = schemas[title];
+    if (held && JSON.stringify(held) !== JSON.stringify(out)) {
+      throw new Error(`Two different schemas are titled ${title}`);
+    }
+    schemas[title] = out;
+    return { $ref: `#/components/schemas/${title}` };
+  };
+  return walk(value) as Json;
 }
 
 function errorDescription(status: string): string {

@@ -33,11 +33,15 @@ export class JsonBytes {
       written = { bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
       this.written.set(payload, written);
     }
-    reply.header('etag', written.etag);
-    // The same answer the caller holds: 304 without a body (the call is metered all the same).
-    if (matches(reply.request.headers['if-none-match'], written.etag)) return reply.code(304).send();
-    return reply.type(JSON_TYPE).send(written.bytes);
+    return sendTagged(reply, written.bytes, written.etag);
   }
+}
+
+/** Sends JSON `body` with its ETag; the same answer the caller holds is a 304 without a body (metered all the same). */
+export function sendTagged(reply: FastifyReply, body: Buffer | string, etag: string): FastifyReply {
+  reply.header('etag', etag);
+  if (matches(reply.request.headers['if-none-match'], etag)) return reply.code(304).send();
+  return reply.type(JSON_TYPE).send(body);
 }
 
 /** Whether an If-None-Match header names `etag` (or is *); weak and strong forms compare equal. */

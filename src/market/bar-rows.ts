@@ -2,6 +2,7 @@
 // daily bars for ten tickers is 52,000 rows and 5.6 MB of JSON; writing that text is most of the cost of a
 // history call, so the text of a cached daily series is written once per set of columns and each later
 // call takes the slice of it that its dates cover.
+import { createHash, randomBytes } from 'node:crypto';
 import type { Bar } from '../kernel/market-provider.js';
 import { scalePrice } from './quotes.js';
 
@@ -68,6 +69,8 @@ export class BlockCache {
   private readonly seriesIds = new WeakMap<readonly Bar[], number>();
   private nextId = 1;
   private size = 0;
+  /** Series ids are this cache's own: with this prefix an identity never names another cache's text. */
+  private readonly prefix = randomBytes(9).toString('base64url');
 
   constructor(private readonly budget = BLOCK_BUDGET) {}
 
@@ -84,18 +87,32 @@ export class BlockCache {
     return `[${block.text.slice(offsets[rows.first], (offsets[rows.end] as number) - 1)}]`;
   }
 
+  /**
+   * What names the text of shared rows without reading it: the series (a provider answers the same array
+   * until its data changes, and this process never gives two arrays one id), the columns, the factor and
+   * the window. Null for rows that are not shared.
+   */
+  identity(rows: BarRows): string | null {
+    if (!rows.shared || rows.length === 0) return null;
+    return `${this.prefix}\u0000${this.keyOf(rows)}\u0000${rows.first}\u0000${rows.end}`;
+  }
+
   /** Blocks written and still held. */
   get count(): number {
     return this.blocks.size;
   }
 
-  private block(rows: BarRows): Block {
+  private keyOf(rows: BarRows): string {
     let id = this.seriesIds.get(rows.series);
     if (id === undefined) {
       id = this.nextId++;
       this.seriesIds.set(rows.series, id);
     }
-    const key = `${id}\u0000${rows.factor}\u0000${JSON.stringify(rows.columns)}`;
+    return `${id}\u0000${rows.factor}\u0000${JSON.stringify(rows.columns)}`;
+  }
+
+  private block(rows: BarRows): Block {
+    const key = this.keyOf(rows);
     let block = this.blocks.get(key);
     if (block) {
       this.blocks.delete(key);
@@ -144,12 +161,35 @@ function withMember(objectJson: string, name: string, valueJson: string): string
 
 /** The JSON text of a history answer, its price rows written through the block cache. */
 export function historyJson(body: { items: readonly object[] }): string {
+  return historyAnswer(body, blocks).text;
+}
+
+/**
+ * The JSON text of a history answer and its entity tag. The tag hashes the text of everything but shared
+ * price rows, which it names by their identity: a 5 MB answer is tagged without reading its rows again.
+ */
+export function historyAnswer(
+  body: { items: readonly object[] },
+  cache: BlockCache = blocks,
+): { text: string; etag: string } {
   const { items, ...head } = body;
+  const hash = createHash('sha1');
+  const headJson = JSON.stringify(head);
+  hash.update(headJson);
   const texts = items.map((item) => {
     const { rows, ...rest } = item as { rows?: unknown };
-    return rows instanceof BarRows
-      ? withMember(JSON.stringify(rest), 'rows', rowsJson(rows))
-      : JSON.stringify(item);
+    if (!(rows instanceof BarRows)) {
+      const text = JSON.stringify(item);
+      hash.update(`\u0001${text}`);
+      return text;
+    }
+    const restJson = JSON.stringify(rest);
+    const rowsText = cache.rowsJson(rows);
+    hash.update(`\u0001${restJson}\u0002${cache.identity(rows) ?? rowsText}`);
+    return withMember(restJson, 'rows', rowsText);
   });
-  return withMember(JSON.stringify(head), 'items', `[${texts.join(',')}]`);
+  return {
+    text: withMember(headJson, 'items', `[${texts.join(',')}]`),
+    etag: `"${hash.digest('base64url')}"`,
+  };
 }

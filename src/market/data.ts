@@ -10,7 +10,7 @@ import { computed, type FieldError, peCurrentYear, type Value } from './computed
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { lookupField } from './fields/dictionary.js';
 import { inPriceCurrency, lookup, uniqueInputs } from './quotes.js';
-import type { Resolved } from './symbology/resolve.js';
+import { type Resolved, shown } from './symbology/resolve.js';
 
 export const MAX_DATA_TICKERS = 50;
 export const MAX_DATA_FIELDS = 25;
@@ -101,7 +101,7 @@ export async function data(
     const late = (input: string, resolved?: Resolved): DataItem => ({
       input,
       status: 'error',
-      ...(resolved ? { resolved } : {}),
+      ...(resolved ? { resolved: shown(resolved) } : {}),
       error: deadline.error,
     });
     const items = await Promise.all(
@@ -196,7 +196,7 @@ async function dataItem(
   return {
     input: result.input,
     status: erred === 0 ? 'ok' : 'partial',
-    resolved,
+    resolved: shown(resolved),
     values,
     ...(Object.keys(periods).length ? { periods } : {}),
     ...(erred ? { errors } : {}),

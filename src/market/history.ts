@@ -17,7 +17,7 @@ import {
   normalise,
   shiftYears,
 } from './history-request.js';
-import { type Resolved, resolveTicker } from './symbology/resolve.js';
+import { type Resolved, resolveTicker, shown } from './symbology/resolve.js';
 
 const BAR_FIELDS: Record<string, BarColumnName> = {
   price: 'close',
@@ -211,7 +211,7 @@ async function historyItem(
       return {
         input,
         status: 'error',
-        resolved,
+        resolved: shown(resolved),
         error: { code: 'not_found', message: `No history for ${input}.` },
       };
     rows = found;
@@ -220,7 +220,7 @@ async function historyItem(
   return {
     input,
     status,
-    resolved,
+    resolved: shown(resolved),
     rows,
     ...(Object.keys(errors).length ? { errors } : {}),
     ...(derivedDates.length ? { derived: derivedDates.sort() } : {}),

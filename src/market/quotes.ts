@@ -2,7 +2,7 @@
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import type { MarketProvider, ProviderQuote } from '../kernel/market-provider.js';
-import { type Resolved, resolveTicker } from './symbology/resolve.js';
+import { type Resolved, resolveTicker, shown } from './symbology/resolve.js';
 
 /** Inputs answered once each, in the order first given. */
 export function uniqueInputs(inputs: string[]): string[] {
@@ -85,7 +85,7 @@ async function quoteItems(provider: MarketProvider, inputs: string[]) {
     return {
       input: r.input,
       status: 'ok' as const,
-      resolved,
+      resolved: shown(resolved),
       quote: {
         symbol: resolved.ticker,
         name: resolved.name,

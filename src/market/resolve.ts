@@ -1,6 +1,7 @@
 // market.resolve: what each ticker, in any of the three forms, resolves to, and what data is held for it.
 import type { Deps } from '../kernel/deps.js';
 import { checkedTickers, lookup, type QuotesRequest } from './quotes.js';
+import { shown } from './symbology/resolve.js';
 
 export async function resolveTickers(deps: Pick<Deps, 'market'>, request: QuotesRequest) {
   const provider = deps.market;
@@ -20,7 +21,7 @@ export async function resolveTickers(deps: Pick<Deps, 'market'>, request: Quotes
       return {
         input: r.input,
         status: 'ok' as const,
-        resolved,
+        resolved: shown(resolved),
         held: {
           quote: quotes.has(resolved.symbol),
           bars: first && last ? { count: bars.length, first: first.date, last: last.date } : null,

@@ -7,11 +7,28 @@ import { PERIODS } from './history-request.js';
 const CodeAndMessage = (code: string) =>
   Type.Object({ code: Type.String({ description: code }), message: Type.String() });
 
+const Resolved = Type.Object(
+  {
+    ticker: Type.String(),
+    symbol: Type.String(),
+    exchange: Type.String(),
+    mic: Nullable(Type.String()),
+    dialect: Type.String({ description: 'service, suffix or terminal: how the input was read.' }),
+    assetType: Type.String(),
+    name: Type.String(),
+    currency: Type.String({
+      description: 'Price currency; GBp, ZAr or ILs for terminal-form listings priced in minor units.',
+    }),
+    note: Type.Optional(Type.String()),
+  },
+  { title: 'Resolved' },
+);
+
 /** input, status and resolved, first members of every item. */
 export const ItemHead = {
   input: Type.String(),
   status: Type.String({ description: 'ok, partial (some fields have errors) or error' }),
-  resolved: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  resolved: Type.Optional(Resolved),
 };
 
 /** The error of an item that could not be answered at all. */
@@ -32,67 +49,61 @@ export const FieldsAnswered = Type.Array(
   }),
 );
 
-const Resolved = Type.Object({
-  ticker: Type.String(),
-  symbol: Type.String(),
-  exchange: Type.String(),
-  mic: Nullable(Type.String()),
-  dialect: Type.String({ description: 'service, suffix or terminal: how the input was read.' }),
-  assetType: Type.String(),
-  name: Type.String(),
-  currency: Type.String({
-    description: 'Price currency; GBp, ZAr or ILs for terminal-form listings priced in minor units.',
-  }),
-  note: Type.Optional(Type.String()),
-});
-
-const QuoteItem = Type.Object({
-  input: Type.String(),
-  status: Type.String({ description: 'ok or error' }),
-  resolved: Type.Optional(Resolved),
-  quote: Type.Optional(
-    Type.Object({
-      symbol: Type.String(),
-      name: Type.String(),
-      price: Nullable(Type.Number()),
-      currency: Type.String(),
-      changePercent: Nullable(Type.Number({ description: 'Percent: 1.5 = 1.5 %.' })),
-      previousClose: Nullable(Type.Number()),
-      volume: Nullable(Type.Number()),
-      marketCap: Nullable(Type.Number({ description: 'Full units of the main currency.' })),
-      marketState: Type.String(),
-      asOf: Type.String(),
-      currencies: Type.Optional(
-        Type.Record(Type.String(), Type.String(), {
-          description: 'Values not in the price currency, e.g. marketCap in GBP.',
-        }),
-      ),
-    }),
-  ),
-  error: ItemError('not_found'),
-});
+const QuoteItem = Type.Object(
+  {
+    input: Type.String(),
+    status: Type.String({ description: 'ok or error' }),
+    resolved: Type.Optional(Resolved),
+    quote: Type.Optional(
+      Type.Object({
+        symbol: Type.String(),
+        name: Type.String(),
+        price: Nullable(Type.Number()),
+        currency: Type.String(),
+        changePercent: Nullable(Type.Number({ description: 'Percent: 1.5 = 1.5 %.' })),
+        previousClose: Nullable(Type.Number()),
+        volume: Nullable(Type.Number()),
+        marketCap: Nullable(Type.Number({ description: 'Full units of the main currency.' })),
+        marketState: Type.String(),
+        asOf: Type.String(),
+        currencies: Type.Optional(
+          Type.Record(Type.String(), Type.String(), {
+            description: 'Values not in the price currency, e.g. marketCap in GBP.',
+          }),
+        ),
+      }),
+    ),
+    error: ItemError('not_found'),
+  },
+  { title: 'QuoteItem' },
+);
 
 export const QuotesResponse = Type.Object({ access: Type.String(), items: Type.Array(QuoteItem) });
 
-const DataItem = Type.Object({
-  ...ItemHead,
-  values: Type.Optional(
-    Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Null()]), {
-      description: 'Keyed by the field as sent.',
-    }),
-  ),
-  errors: FieldErrors,
-  currencies: Type.Optional(
-    Type.Record(Type.String(), Type.String(), { description: 'Values not in the price currency.' }),
-  ),
-  periods: Type.Optional(
-    Type.Record(Type.String(), Type.String(), { description: 'Fiscal period end of each statement value.' }),
-  ),
-  derived: Type.Optional(
-    Type.Array(Type.String(), { description: 'Fields whose value is the full year less Q1 to Q3.' }),
-  ),
-  error: ItemError('not_found, or timeout when not ready within 12 seconds'),
-});
+const DataItem = Type.Object(
+  {
+    ...ItemHead,
+    values: Type.Optional(
+      Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Null()]), {
+        description: 'Keyed by the field as sent.',
+      }),
+    ),
+    errors: FieldErrors,
+    currencies: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: 'Values not in the price currency.' }),
+    ),
+    periods: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description: 'Fiscal period end of each statement value.',
+      }),
+    ),
+    derived: Type.Optional(
+      Type.Array(Type.String(), { description: 'Fields whose value is the full year less Q1 to Q3.' }),
+    ),
+    error: ItemError('not_found, or timeout when not ready within 12 seconds'),
+  },
+  { title: 'DataItem' },
+);
 
 export const DataResponse = Type.Object({
   access: Type.String(),
@@ -101,27 +112,40 @@ export const DataResponse = Type.Object({
   items: Type.Array(DataItem),
 });
 
-const HistoryItem = Type.Object({
-  ...ItemHead,
-  rows: Type.Optional(
-    Type.Array(Type.Object({ date: Type.String() }, { additionalProperties: true }), {
-      description: 'Oldest first: date plus one member per requested field, keyed as sent.',
-    }),
-  ),
-  errors: FieldErrors,
-  error: ItemError('not_found, or timeout when not ready within 12 seconds'),
-  derived: Type.Optional(
-    Type.Array(Type.String(), {
-      description: 'Dates whose statement values are the full year less Q1 to Q3.',
-    }),
-  ),
-  truncated: Type.Optional(
-    Type.Object(
-      { requestedStart: Type.String(), start: Type.String() },
-      { description: 'Daily history reaches about 20 years: a longer range keeps the newest bars.' },
+const HistoryRow = Type.Object(
+  { date: Type.String({ description: 'YYYY-MM-DD: the bar, or the end of the fiscal period.' }) },
+  {
+    title: 'HistoryRow',
+    description:
+      'One member per requested field, keyed as sent: a number, or null where the value is missing.',
+    additionalProperties: Type.Union([Type.Number(), Type.Null()]),
+  },
+);
+
+const HistoryItem = Type.Object(
+  {
+    ...ItemHead,
+    rows: Type.Optional(
+      Type.Array(HistoryRow, {
+        description: 'Oldest first: date plus one member per requested field, keyed as sent.',
+      }),
     ),
-  ),
-});
+    errors: FieldErrors,
+    error: ItemError('not_found, or timeout when not ready within 12 seconds'),
+    derived: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Dates whose statement values are the full year less Q1 to Q3.',
+      }),
+    ),
+    truncated: Type.Optional(
+      Type.Object(
+        { requestedStart: Type.String(), start: Type.String() },
+        { description: 'Daily history reaches about 20 years: a longer range keeps the newest bars.' },
+      ),
+    ),
+  },
+  { title: 'HistoryItem' },
+);
 
 export const HistoryResponse = Type.Object({
   access: Type.String(),
@@ -132,21 +156,24 @@ export const HistoryResponse = Type.Object({
   items: Type.Array(HistoryItem),
 });
 
-const FieldEntry = Type.Object({
-  id: Type.String(),
-  aliases: Type.Array(
-    Type.Object({
-      name: Type.String({ description: 'Terminal mnemonic.' }),
-      millions: Type.Boolean({
-        description: 'Values under this alias are in millions; under the id, full units.',
+const FieldEntry = Type.Object(
+  {
+    id: Type.String(),
+    aliases: Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'Terminal mnemonic.' }),
+        millions: Type.Boolean({
+          description: 'Values under this alias are in millions; under the id, full units.',
+        }),
       }),
-    }),
-  ),
-  unit: Type.String(),
-  appliesTo: Type.Array(Type.String(), { description: 'Asset types the field applies to.' }),
-  history: Type.Boolean({ description: 'Served by /v1/history.' }),
-  group: Type.String({ description: 'quote, profile, valuation, estimate, computed or statement.' }),
-});
+    ),
+    unit: Type.String(),
+    appliesTo: Type.Array(Type.String(), { description: 'Asset types the field applies to.' }),
+    history: Type.Boolean({ description: 'Served by /v1/history.' }),
+    group: Type.String({ description: 'quote, profile, valuation, estimate, computed or statement.' }),
+  },
+  { title: 'FieldEntry' },
+);
 
 export const FieldsResponse = Type.Object({
   fields: Type.Array(FieldEntry),

@@ -4,7 +4,7 @@ import type { Deps } from '../kernel/deps.js';
 import type { ShortInterest } from '../kernel/market-provider.js';
 import { isoDate } from './history-request.js';
 import { checkedTickers, lookup, type QuotesRequest } from './quotes.js';
-import type { Resolved } from './symbology/resolve.js';
+import { type Resolved, shown } from './symbology/resolve.js';
 
 /** A settlement older than this many days is stale: FINRA publishes twice a month. */
 export const STALE_AFTER_DAYS = 35;
@@ -34,7 +34,7 @@ export async function shortInterest(deps: Pick<Deps, 'market' | 'clock'>, reques
       return {
         input: r.input,
         status: 'error',
-        resolved,
+        resolved: shown(resolved),
         error: { code: 'not_found', message: `No short interest is held for ${r.input}.` },
       };
     }
@@ -42,7 +42,7 @@ export async function shortInterest(deps: Pick<Deps, 'market' | 'clock'>, reques
     return {
       input: r.input,
       status: 'ok',
-      resolved,
+      resolved: shown(resolved),
       shortInterest: {
         ...found,
         change: prior === null ? null : found.sharesShort - prior,

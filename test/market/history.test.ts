@@ -157,4 +157,53 @@ describe('/v1/history', () => {
       { date: '2021-01-05', price: 11.5, Volume: 2000 },
     ]);
   });
+
+  it('answers carry an ETag; If-None-Match with it is 304 and charged; a new request or a load changes it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-etag-'));
+    const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
+    const load = async (name: string, rows: string) => {
+      const file = path.join(dir, name);
+      writeFileSync(file, `Date,Open,High,Low,Close,Adj Close,Volume\n${rows}`);
+      await loadFile(env.deps.store.db, prices, file, { ticker: 'QRYE' });
+    };
+    await load('v1.csv', '2021-01-04,10,11,9,10.5,10.5,1000\n2021-01-05,10.5,12,10,11.25,11.25,2000\n');
+    const query = 'tickers=QRYE,AAPL&fields=price&start=2021-01-04&end=2021-01-05';
+    const first = await get(query);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect((await get(query)).headers.etag).toBe(etag);
+
+    const again = await env.app.inject({
+      method: 'GET',
+      url: `/v1/history?${query}`,
+      headers: { ...bearer(key), 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers['x-service-units']).toBe('2');
+
+    const posted = await env.app.inject({
+      method: 'POST',
+      url: '/v1/history',
+      headers: bearer(key),
+      payload: { tickers: ['QRYE', 'AAPL'], fields: ['price'], start: '2021-01-04', end: '2021-01-05' },
+    });
+    expect(posted.headers.etag).toBe(etag);
+    const others = [
+      'tickers=QRYE,AAPL&fields=PX_LAST&start=2021-01-04&end=2021-01-05',
+      'tickers=QRYE,AAPL&fields=price&start=2021-01-05&end=2021-01-05',
+      'tickers=AAPL,QRYE&fields=price&start=2021-01-04&end=2021-01-05',
+    ];
+    for (const other of others) expect((await get(other)).headers.etag, other).not.toBe(etag);
+
+    await load('v2.csv', '2021-01-05,10.5,12,10,11.5,11.5,2000\n');
+    const changed = await env.app.inject({
+      method: 'GET',
+      url: `/v1/history?${query}`,
+      headers: { ...bearer(key), 'if-none-match': etag },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.json().items[0].rows[1]).toEqual({ date: '2021-01-05', price: 11.5 });
+  });
 });

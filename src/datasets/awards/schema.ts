@@ -20,24 +20,27 @@ const Group = (
     description: `${label}, over every award matching the filters (not only this page).`,
   });
 
-export const AwardRow = Type.Object({
-  id: Type.String({ description: '40 lowercase hex characters.' }),
-  revisionId: Type.String({ description: '40 hex characters; changes when the record changes.' }),
-  source: Type.String(),
-  sourceAwardId: Type.String(),
-  jurisdiction: Type.String(),
-  awardType: Type.Enum(['prime', 'subaward', 'modification', 'notice']),
-  title: Type.String(),
-  awardDate: DateString,
-  currency: Type.String(),
-  obligatedAmount: Type.String({ description: 'Exact decimal as a string.' }),
-  recipient: Type.Object({ name: Type.String() }),
-  agency: Type.Object({ name: Type.String() }),
-  sourceUrl: Type.String(),
-  observedAt: Timestamp,
-  entity: Nullable(Type.Object({}, { additionalProperties: true })),
-  revenueComparison: Nullable(Type.Object({}, { additionalProperties: true })),
-});
+export const AwardRow = Type.Object(
+  {
+    id: Type.String({ description: '40 lowercase hex characters.' }),
+    revisionId: Type.String({ description: '40 hex characters; changes when the record changes.' }),
+    source: Type.String(),
+    sourceAwardId: Type.String(),
+    jurisdiction: Type.String(),
+    awardType: Type.Enum(['prime', 'subaward', 'modification', 'notice']),
+    title: Type.String(),
+    awardDate: DateString,
+    currency: Type.String(),
+    obligatedAmount: Type.String({ description: 'Exact decimal as a string.' }),
+    recipient: Type.Object({ name: Type.String() }),
+    agency: Type.Object({ name: Type.String() }),
+    sourceUrl: Type.String(),
+    observedAt: Timestamp,
+    entity: Nullable(Type.Object({}, { additionalProperties: true })),
+    revenueComparison: Nullable(Type.Object({}, { additionalProperties: true })),
+  },
+  { title: 'AwardRow' },
+);
 
 export const AwardsData = Type.Object({
   generatedAt: Timestamp,
@@ -81,11 +84,14 @@ export const AwardsData = Type.Object({
   locked: Type.Boolean(),
 });
 
-export const AwardRevision = Type.Object({
-  ...AwardRow.properties,
-  revision: Type.Integer({ description: '1 for the first version loaded.' }),
-  loadedAt: Timestamp,
-});
+export const AwardRevision = Type.Object(
+  {
+    ...AwardRow.properties,
+    revision: Type.Integer({ description: '1 for the first version loaded.' }),
+    loadedAt: Timestamp,
+  },
+  { title: 'AwardRevision' },
+);
 
 export const AwardDetailData = Type.Object({
   award: AwardRow,

@@ -3,29 +3,32 @@ import { Type } from 'typebox';
 import { DateString, Nullable, Timestamp } from '../../kernel/schema.js';
 import { Company } from '../exec-pay/schema.js';
 
-export const Event = Type.Object({
-  id: Type.String(),
-  ticker: Type.String(),
-  company: Type.String(),
-  filedAt: Timestamp,
-  filingDate: DateString,
-  form: Type.String({ examples: ['8-K'] }),
-  docUrl: Type.String(),
-  items: Type.Array(Type.String()),
-  labels: Type.Array(Type.String()),
-  kinds: Type.Array(Type.String()),
-  material: Type.Boolean(),
-  headline: Type.String(),
-  summary: Nullable(Type.String()),
-  people: Type.Array(
-    Type.Object({
-      name: Type.String(),
-      role: Type.String({ examples: ['Chief Financial Officer'] }),
-      change: Type.String({ description: 'appointed, departed, compensation or other' }),
-    }),
-    { description: 'People the filing names (Item 5.02 appointments and departures, for example).' },
-  ),
-  read: Type.Boolean(),
-});
+export const Event = Type.Object(
+  {
+    id: Type.String(),
+    ticker: Type.String(),
+    company: Type.String(),
+    filedAt: Timestamp,
+    filingDate: DateString,
+    form: Type.String({ examples: ['8-K'] }),
+    docUrl: Type.String(),
+    items: Type.Array(Type.String()),
+    labels: Type.Array(Type.String()),
+    kinds: Type.Array(Type.String()),
+    material: Type.Boolean(),
+    headline: Type.String(),
+    summary: Nullable(Type.String()),
+    people: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        role: Type.String({ examples: ['Chief Financial Officer'] }),
+        change: Type.String({ description: 'appointed, departed, compensation or other' }),
+      }),
+      { description: 'People the filing names (Item 5.02 appointments and departures, for example).' },
+    ),
+    read: Type.Boolean(),
+  },
+  { title: 'Event' },
+);
 
 export const EventsData = Type.Object({ company: Company, events: Type.Array(Event) });

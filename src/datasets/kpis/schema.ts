@@ -5,71 +5,83 @@ import { DateString, Nullable, Timestamp } from '../../kernel/schema.js';
 const Basis = Type.Enum(['reported', 'adjusted', 'constant_currency', 'organic']);
 const Dimensions = Type.Record(Type.String(), Type.String());
 
-export const Evidence = Type.Object({
-  id: Type.String(),
-  documentId: Type.String(),
-  sourceId: Type.String(),
-  sourceKind: Type.String(),
-  url: Type.String(),
-  title: Type.String(),
-  publishedAt: Timestamp,
-  country: Type.String(),
-  language: Type.String(),
-  quote: Type.String(),
-  quoteOffset: Type.Integer(),
-  quoteSourceLength: Type.Integer(),
-  quoteMatchMode: Type.String(),
-  confidence: Type.Number(),
-});
+export const Evidence = Type.Object(
+  {
+    id: Type.String(),
+    documentId: Type.String(),
+    sourceId: Type.String(),
+    sourceKind: Type.String(),
+    url: Type.String(),
+    title: Type.String(),
+    publishedAt: Timestamp,
+    country: Type.String(),
+    language: Type.String(),
+    quote: Type.String(),
+    quoteOffset: Type.Integer(),
+    quoteSourceLength: Type.Integer(),
+    quoteMatchMode: Type.String(),
+    confidence: Type.Number(),
+  },
+  { title: 'KpiEvidence' },
+);
 
-export const Fact = Type.Object({
-  id: Type.String(),
-  symbol: Type.String(),
-  metricId: Type.String(),
-  metric: Type.String(),
-  period: Type.Object({
-    start: Nullable(DateString),
-    end: DateString,
-    kind: Type.String(),
-    fiscalYear: Type.Integer(),
-    fiscalQuarter: Nullable(Type.Integer()),
-    label: Type.String(),
-  }),
-  value: Type.Number(),
-  unit: Type.String(),
-  currency: Nullable(Type.String()),
-  basis: Basis,
-  dimensions: Dimensions,
-  confidence: Type.Number(),
-  seriesKey: Type.String(),
-  asOf: Timestamp,
-  supersedesId: Nullable(Type.String()),
-  revision: Type.Integer(),
-  current: Type.Boolean(),
-  conflict: Type.Boolean(),
-  evidence: Type.Array(Evidence),
-});
+export const Fact = Type.Object(
+  {
+    id: Type.String(),
+    symbol: Type.String(),
+    metricId: Type.String(),
+    metric: Type.String(),
+    period: Type.Object({
+      start: Nullable(DateString),
+      end: DateString,
+      kind: Type.String(),
+      fiscalYear: Type.Integer(),
+      fiscalQuarter: Nullable(Type.Integer()),
+      label: Type.String(),
+    }),
+    value: Type.Number(),
+    unit: Type.String(),
+    currency: Nullable(Type.String()),
+    basis: Basis,
+    dimensions: Dimensions,
+    confidence: Type.Number(),
+    seriesKey: Type.String(),
+    asOf: Timestamp,
+    supersedesId: Nullable(Type.String()),
+    revision: Type.Integer(),
+    current: Type.Boolean(),
+    conflict: Type.Boolean(),
+    evidence: Type.Array(Evidence),
+  },
+  { title: 'KpiFact' },
+);
 
-export const Series = Type.Object({
-  key: Type.String(),
-  metric: Type.String(),
-  unit: Type.String(),
-  currency: Nullable(Type.String()),
-  basis: Basis,
-  dimensions: Dimensions,
-  latest: Nullable(Fact),
-  observations: Type.Array(Fact),
-});
+export const Series = Type.Object(
+  {
+    key: Type.String(),
+    metric: Type.String(),
+    unit: Type.String(),
+    currency: Nullable(Type.String()),
+    basis: Basis,
+    dimensions: Dimensions,
+    latest: Nullable(Fact),
+    observations: Type.Array(Fact),
+  },
+  { title: 'KpiSeries' },
+);
 
-export const Metric = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  sector: Type.String(),
-  unit: Type.String(),
-  definition: Type.String(),
-  aliases: Type.Record(Type.String(), Type.Array(Type.String())),
-  favorable: Type.String(),
-});
+export const Metric = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    sector: Type.String(),
+    unit: Type.String(),
+    definition: Type.String(),
+    aliases: Type.Record(Type.String(), Type.Array(Type.String())),
+    favorable: Type.String(),
+  },
+  { title: 'KpiMetric' },
+);
 
 export const KpisData = Type.Object({
   symbol: Type.String(),

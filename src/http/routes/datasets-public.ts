@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Catalog, catalog } from '../../datasets/catalog.js';
 import { Envelope } from '../../datasets/envelope.js';
-import { Estimate, EstimateQuery, estimateCost } from '../../datasets/estimate.js';
+import { DescribedCallQuery, Estimate, EstimateQuery, estimateCost } from '../../datasets/estimate.js';
 import { DATASET_IDS } from '../../datasets/registry.js';
 import { SAMPLES, SampleData } from '../../datasets/samples.js';
 import type { Deps } from '../../kernel/deps.js';
@@ -20,7 +20,15 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
 
   app.get('/v1/datasets', {
     schema: { response: responses(Catalog, 503) },
-    config: { meta: { ...base, operationId: 'datasets.list', summary: 'Catalog of the datasets' } },
+    config: {
+      meta: {
+        ...base,
+        operationId: 'datasets.list',
+        summary: 'Catalog of the datasets',
+        description:
+          'Every dataset with its operations, their prices and the sources it is read from. No key.',
+      },
+    },
     handler: async () => catalog(),
   });
 
@@ -31,6 +39,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
         ...base,
         operationId: 'credits.estimate',
         strictQuery: true,
+        documentedQuery: DescribedCallQuery,
         summary: 'Credits a described call would cost',
         description:
           'Give endpoint and the described call’s own path and query parameters in the same query string; they are ' +
@@ -43,7 +52,14 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
   const document = { value: null as object | null };
   app.get('/v1/datasets/openapi.json', {
     schema: { response: responses(Type.Object({}, { additionalProperties: true }), 503) },
-    config: { meta: { ...base, operationId: 'openapi.get', summary: 'This API description (OpenAPI 3.1)' } },
+    config: {
+      meta: {
+        ...base,
+        operationId: 'openapi.get',
+        summary: 'This API description (OpenAPI 3.1)',
+        description: 'The document this reference is drawn from; clients can be generated from it. No key.',
+      },
+    },
     handler: async () => {
       document.value ??= openapi();
       return document.value;

@@ -23,6 +23,7 @@ export function registerDatasetRoutes(app: FastifyInstance, deps: Deps): void {
           description: `${op.description} Costs ${describePrice(op)}.`,
           tags: [op.dataset],
           keyed: true,
+          conditional: true,
           datasetsApi: true,
           strictQuery: true,
           price: op.price,

@@ -30,7 +30,12 @@ export function registerMarketPublicRoutes(app: FastifyInstance, openapi: () => 
   app.get('/v1/openapi.json', {
     schema: { response: responses(Type.Object({}, { additionalProperties: true })) },
     config: {
-      meta: { ...meta, operationId: 'openapi.get', summary: 'This API description (OpenAPI 3.1). No key.' },
+      meta: {
+        ...meta,
+        operationId: 'openapi.get',
+        summary: 'This API description (OpenAPI 3.1)',
+        description: 'The document this reference is drawn from; clients can be generated from it. No key.',
+      },
     },
     handler: async () => {
       document ??= openapi();

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type TObject, type TSchema, Type } from 'typebox';
 import type { Deps } from '../../kernel/deps.js';
-import { historyJson } from '../../market/bar-rows.js';
+import { historyAnswer } from '../../market/bar-rows.js';
 import { fromQuery } from '../../market/request.js';
 import {
   DataBody,
@@ -17,9 +17,11 @@ import {
   QuotesResponse,
 } from '../../market/schemas.js';
 import { DATA, HISTORY, type MarketVerb, QUOTES, todayOf } from '../../market/verbs.js';
-import { responses } from '../responses.js';
+import { responses, sendTagged } from '../responses.js';
 
 interface MarketRoute<I> {
+  /** Answers carry an ETag (see send). */
+  conditional?: boolean;
   path: string;
   tag: string;
   summary: string;
@@ -75,10 +77,14 @@ const ROUTES = [
     body: HistoryBody,
     response: HistoryResponse,
     fromQuery: (q) => fromQuery(q, ['tickers', 'fields'], ['start', 'end', 'period']),
+    conditional: true,
     // A history answer can hold tens of thousands of rows with fields keyed as sent: written as text (price
     // rows once per cached series, see bar-rows.ts) in exactly the documented shape, which the tests check.
-    send: (reply, answer) =>
-      reply.type('application/json; charset=utf-8').send(historyJson(answer as { items: object[] })),
+    // Its ETag names the cached rows rather than hashing their text again.
+    send: (reply, answer) => {
+      const { text, etag } = historyAnswer(answer as { items: object[] });
+      return sendTagged(reply, text, etag);
+    },
   } satisfies MarketRoute<Parameters<typeof HISTORY.run>[1]>,
 ] as MarketRoute<unknown>[];
 
@@ -95,6 +101,7 @@ export function registerMarketRoutes(app: FastifyInstance, deps: Deps): void {
       strictQuery: true,
       summary: route.summary,
       description: route.description,
+      conditional: route.conditional ?? false,
       units: ({ query, body }: { query: Record<string, unknown>; body: unknown }) =>
         route.verb.units(requestOf(query, body), todayOf(deps)),
     };

@@ -33,6 +33,14 @@ export interface Resolved {
   priceFactor?: number;
 }
 
+/** What an answer shows of a resolution: the lookup aids (fallbacks, price factor) stay inside. */
+export type ShownResolved = Omit<Resolved, 'fallbacks' | 'priceFactor'>;
+
+export function shown(resolved: Resolved): ShownResolved {
+  const { fallbacks: _fallbacks, priceFactor: _factor, ...rest } = resolved;
+  return rest;
+}
+
 export type Resolution =
   | { input: string; status: 'ok'; resolved: Resolved }
   | { input: string; status: 'error'; error: { code: 'not_found'; message: string } };
