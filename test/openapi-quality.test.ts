@@ -167,8 +167,9 @@ describe('the OpenAPI documents', () => {
     const byName = new Map(params.map((p) => [p.name, p]));
     expect(byName.get('endpoint')?.required).toBe(true);
     expect(byName.get('contractCode')).toMatchObject({ in: 'query', required: false });
-    expect(byName.get('contractCode')?.description).toBe('For cot.contract.');
-    expect(byName.get('symbol')?.description).toMatch(/kpis\.company.*events\.list/);
+    expect(byName.get('contractCode')?.description).toBe('Required by cot.contract.');
+    expect(byName.get('symbol')?.description).toMatch(/^Required by kpis\.company, .*events\.list\.$/);
+    expect(byName.get('limit')?.description).toMatch(/^Taken by awards\.list, /);
     for (const name of ['from', 'to', 'limit', 'cursor', 'year', 'id', 'minAmount'])
       expect(byName.has(name), name).toBe(true);
   });
