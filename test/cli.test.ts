@@ -156,6 +156,11 @@ describe('quarry CLI', () => {
     [['keys', 'revoke', 'key_missing'], /not_found/],
     [['frobnicate'], /unknown command "frobnicate"/],
     [['accounts', 'show'], /expected ID/],
+    [['ingest', 'cftc', '/no/such/deacot2025.zip'], /^quarry: no such file: \/no\/such\/deacot2025\.zip\n$/],
+    [['import', 'cot', '/no/such/records.ndjson'], /^quarry: no such file: \/no\/such\/records\.ndjson\n$/],
+    [['ingest', 'eia', '/tmp'], /tmp: is a folder, not a file/],
+    [['usage', 'acct_missing'], /not_found: no account acct_missing/],
+    [['usage', 'acct_x', '--since', 'May'], /./],
   ];
   for (const [args, message] of failures) {
     it(`quarry ${args.join(' ')} fails with a clear message`, async () => {
@@ -185,6 +190,8 @@ describe('quarry CLI', () => {
       'keys create',
       'import',
       'ingest SOURCE',
+      'accounts list',
+      'usage ID',
     ]) {
       expect(all).toContain(`quarry ${command}`);
     }
@@ -230,5 +237,108 @@ describe('quarry CLI', () => {
     const result = await quarry('keys', 'create', account.id, '--api', 'datasets');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/plan_required/);
+  });
+
+  it('a record error names the field of the record kind it is: a malformed date is a malformed date', async () => {
+    const bad = path.join(dataDir, 'bad-week.ndjson');
+    writeFileSync(
+      bad,
+      '{"type":"observation","series":"WCESTUS1","weekEnding":"2026-6-05","value":426485}\n',
+    );
+    const result = await quarry('import', 'energy-inventories', bad);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'quarry: load failed, nothing of the file was kept: bad-week.ndjson:1: field "weekEnding" must match format "date"\n',
+    );
+    writeFileSync(bad, '{"type":"weekly","series":"WCESTUS1"}\n');
+    expect((await quarry('import', 'energy-inventories', bad)).stderr).toMatch(
+      /bad-week\.ndjson:1: field "type" must be one of series, observation, report/,
+    );
+  });
+
+  it('accounts list: every account oldest first; --email keeps the addresses containing the text, any case', async () => {
+    const a = (await quarry('accounts', 'create', '--email', 'list-one@lister.test')).json;
+    const b = (await quarry('accounts', 'create', '--email', 'list-two@lister.test', '--plan', 'basic')).json;
+    const all = (await quarry('accounts', 'list')).json.accounts as { id: string }[];
+    expect(all.map((x) => x.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+    expect(all.findIndex((x) => x.id === a.id)).toBeLessThan(all.findIndex((x) => x.id === b.id));
+    const some = (await quarry('accounts', 'list', '--email', 'LISTER.test')).json.accounts;
+    expect(some).toEqual([
+      {
+        id: a.id,
+        email: 'list-one@lister.test',
+        emailConfirmed: false,
+        plan: 'none',
+        marketPlan: 'free',
+        createdAt: expect.any(String),
+      },
+      {
+        id: b.id,
+        email: 'list-two@lister.test',
+        emailConfirmed: false,
+        plan: 'basic',
+        marketPlan: 'free',
+        createdAt: expect.any(String),
+      },
+    ]);
+    // LIKE's wildcards are text here.
+    expect((await quarry('accounts', 'list', '--email', 'list_')).json.accounts).toEqual([]);
+    expect((await quarry('accounts', 'list', '--email', '%')).json.accounts).toEqual([]);
+  });
+
+  it('usage ACCOUNT: credits and market-data units by day, as the running server metered them', async () => {
+    const account = (
+      await quarry(
+        'accounts',
+        'create',
+        '--email',
+        'usage@example.com',
+        '--plan',
+        'desk',
+        '--market-plan',
+        'paid',
+        '--confirmed',
+      )
+    ).json;
+    const datasetsKey = (await quarry('keys', 'create', account.id, '--api', 'datasets')).json.key;
+    const market = (await quarry('keys', 'create', account.id, '--api', 'market', '--access', 'market-data'))
+      .json;
+    for (let i = 0; i < 3; i += 1) expect((await call(datasetsKey)).status).toBe(200);
+    const tickers = Array.from({ length: 21 }, (_, i) => `T${i}`).join(',');
+    const quotes = await fetch(`${server.url}/v1/quotes?tickers=${tickers}`, {
+      headers: { authorization: `Bearer ${market.key}` },
+    });
+    expect(quotes.headers.get('x-service-units')).toBe('2');
+    const today = new Date().toISOString().slice(0, 10);
+    // Units are written by the server every two seconds.
+    await expect
+      .poll(async () => (await quarry('usage', account.id)).json.units, { timeout: 5000, interval: 250 })
+      .toEqual([{ day: today, keyId: market.id, door: 'market', calls: 1, units: 2 }]);
+    const usage = (await quarry('usage', account.id)).json;
+    expect(usage.credits).toEqual([{ day: today, calls: 3, charged: 3, refunded: 0 }]);
+    expect(usage.since).toMatch(/^\d{4}-\d{2}-01$/);
+    expect((await quarry('usage', account.id, '--since', '2999-01-01')).json).toMatchObject({
+      credits: [],
+      units: [],
+    });
+  });
+
+  it('on a terminal, a load shows a progress line that moves while a workbook is read, with rate and ETA', async () => {
+    const fresh = mkdtempSync(path.join(tmpdir(), 'quarry-tty-'));
+    const command = `${process.execPath} dist/cli/main.js ingest eia assets/eia/psw01.xls > /dev/null`;
+    // script(1) gives the command a terminal; what it draws comes back on script's stdout.
+    const { stdout } = await exec('script', ['-qec', command, '/dev/null'], {
+      env: { ...env, QUARRY_DATA_DIR: fresh },
+    });
+    rmSync(fresh, { recursive: true, force: true });
+    const lines = stdout.split('\r').filter((line) => line.includes('psw01.xls ['));
+    const shares = lines.map((line) => Number(/\] (\d+)%/.exec(line)?.[1]));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(shares).size).toBeGreaterThanOrEqual(2);
+    expect(shares).toEqual([...shares].sort((x, y) => x - y));
+    expect(lines[0]).toMatch(
+      /^energy-inventories psw01\.xls \[#* *\] \d+% [\d,]+ records [\d,]+\/s ETA \d+s/,
+    );
+    expect(lines.at(-1)).toMatch(/\] 100% 33,917 records [\d,]+\/s done/);
   });
 });

@@ -1,6 +1,6 @@
 // Account verbs: create, confirm, plans and contracts, balance adjustments. Used by the CLI and tests;
 // each change that touches a balance writes its ledger row in the same transaction.
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../kernel/errors.js';
 import { periodFrom } from '../kernel/periods.js';
 import type { AccountsTable, Database } from '../store/schema.js';
@@ -114,6 +114,19 @@ export async function getAccount(db: Kysely<Database>, id: string): Promise<Acco
   const account = await findAccount(db, id);
   if (!account) throw new AppError('not_found', `no account ${id}`);
   return account;
+}
+
+/** Accounts oldest first; with `email`, those whose address contains it, in any letter case. */
+export async function listAccounts(
+  db: Kysely<Database>,
+  filter: { email?: string } = {},
+): Promise<Account[]> {
+  let query = db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id');
+  if (filter.email) {
+    const escaped = filter.email.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+    query = query.where(sql<boolean>`lower(email) like ${`%${escaped}%`} escape '\\'`);
+  }
+  return (await query.execute()).map(toAccount);
 }
 
 export async function confirmEmail(db: Kysely<Database>, id: string, now = new Date()) {

@@ -186,6 +186,13 @@ export async function chargeUnits(
     );
   }
   deps.telemetry.units(units, door);
+  deps.usage.recordUnits({
+    accountId: principal.account.id,
+    keyId: principal.key.id,
+    day: deps.clock().toISOString().slice(0, 10),
+    door,
+    units,
+  });
   return {
     units,
     minute: { limit: UNITS_PER_MINUTE, remaining: UNITS_PER_MINUTE - minute.used, resetMs: minute.resetMs },

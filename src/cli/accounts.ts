@@ -4,6 +4,7 @@ import {
   confirmEmail,
   createAccount,
   getAccount,
+  listAccounts,
   setBalance,
   setContract,
   setMarketPlan,
@@ -93,13 +94,27 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
       const { args } = parse(rest, {}, ['ID', 'N']);
       return view(await setBalance(db, args.ID as string, wholeNumber(args.N, 'N') as number));
     }
+    case 'list': {
+      const { values } = parse(rest, { email: { type: 'string' } }, []);
+      const accounts = await listAccounts(db, values.email ? { email: values.email } : {});
+      return {
+        accounts: accounts.map((a) => ({
+          id: a.id,
+          email: a.email,
+          emailConfirmed: a.emailConfirmed,
+          plan: a.plan,
+          marketPlan: a.marketPlan,
+          createdAt: a.createdAt,
+        })),
+      };
+    }
     case 'show': {
       const { args } = parse(rest, {}, ['ID']);
       return view(await getAccount(db, args.ID as string));
     }
     default:
       throw new UsageError(
-        `unknown accounts command "${sub ?? ''}"; use create, confirm-email, set-plan, set-contract, set-market-plan, set-balance or show`,
+        `unknown accounts command "${sub ?? ''}"; use create, list, confirm-email, set-plan, set-contract, set-market-plan, set-balance or show`,
       );
   }
 }

@@ -12,6 +12,7 @@ import { keysCommand } from './keys.js';
 import { mcpCommand } from './mcp.js';
 import { explain, printResult, UsageError } from './output.js';
 import { serveCommand } from './serve.js';
+import { usageCommand } from './usage.js';
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -29,6 +30,8 @@ const HELP = `quarry — financial and economic data over HTTP
   quarry accounts set-market-plan ID free|paid
   quarry accounts set-balance ID N
   quarry accounts show ID
+  quarry accounts list [--email TEXT]   accounts oldest first; --email: addresses containing TEXT
+  quarry usage ID [--since YYYY-MM-DD]  credits and market-data units by day (default: this period and the last)
   quarry keys create ID --api datasets|market|news [--access market-data|full]
   quarry keys revoke KEY_ID
   quarry keys list ID
@@ -92,6 +95,9 @@ async function main(argv: string[]): Promise<number> {
         break;
       case 'import':
         printResult(await importCommand(deps, rest));
+        break;
+      case 'usage':
+        printResult(await usageCommand(deps, rest));
         break;
       case 'ingest':
         printResult(await ingestCommand(deps, rest));

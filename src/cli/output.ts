@@ -25,6 +25,8 @@ export function explain(error: unknown): string {
   if (error instanceof ImportError || error instanceof SourceError) {
     return `quarry: load failed, nothing of the file was kept: ${error.message}`;
   }
+  const errno = error as NodeJS.ErrnoException;
+  if (errno?.code === 'ENOENT' && errno.path) return `quarry: no such file: ${errno.path}`;
   if (error instanceof Error && 'code' in error && error.code === 'ECONNREFUSED') {
     return `quarry: cannot reach the store: ${error.message}`;
   }

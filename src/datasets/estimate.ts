@@ -105,7 +105,14 @@ export const DescribedCallQuery = Type.Object(
         );
         const [only] = shapes.values();
         const schema = shapes.size === 1 ? only : { anyOf: [...shapes.values()] };
-        const description = `For ${takers.map((op) => op.id).join(', ')}.`;
+        const needs = takers.filter((op) => argumentsSchema(op).required?.includes(name));
+        const takes = takers.filter((op) => !needs.includes(op));
+        const description = [
+          needs.length ? `Required by ${needs.map((op) => op.id).join(', ')}.` : '',
+          takes.length ? `Taken by ${takes.map((op) => op.id).join(', ')}.` : '',
+        ]
+          .filter(Boolean)
+          .join(' ');
         return [name, Type.Optional(Type.Unsafe({ ...schema, description }))];
       }),
     ),

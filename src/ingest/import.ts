@@ -16,6 +16,7 @@ import {
 } from '../store/revisions.js';
 import type { Database } from '../store/schema.js';
 import { forget } from './read-cache.js';
+import { fileSize } from './source.js';
 
 /** What every written record carries: its content hash, the file it came from and when it was loaded. */
 export type WriteMeta = RevisionMeta;
@@ -94,7 +95,7 @@ export async function importRecords<R>(
   now = new Date(),
   file?: ReadFile,
 ): Promise<ImportReport> {
-  const validate = compileStrict(importer.record);
+  const problemOf = recordJudge(importer.record);
   const report: ImportReport = {
     dataset: importer.dataset,
     file: source,
@@ -112,10 +113,8 @@ export async function importRecords<R>(
   await db.transaction().execute(async (tx) => {
     const batch = new RevisionBatch(tx);
     for await (const { line, value } of records) {
-      if (!validate(value)) {
-        const first = validate.errors?.[0];
-        throw new ImportError(source, line, first ? describeError(first, 'field') : 'invalid record');
-      }
+      const invalid = problemOf(value);
+      if (invalid) throw new ImportError(source, line, invalid);
       const problem = importer.check?.(value as R);
       if (problem) throw new ImportError(source, line, problem);
       const meta = { hash: contentHash(value), source, loadedAt };
@@ -183,5 +182,31 @@ export async function importFile<R>(
   file: string,
   now = new Date(),
 ) {
+  fileSize(file);
   return importRecords(db, importer, ndjsonLines(file), path.basename(file), now);
+}
+
+/**
+ * What is wrong with a record, or null. A schema of several kinds told apart by `type` judges a record as
+ * the kind it names, so a malformed date in an observation is reported as that, not as a field some other
+ * kind requires.
+ */
+function recordJudge(schema: object): (value: unknown) => string | null {
+  const judge = (validate: ReturnType<typeof compileStrict>) => (value: unknown) => {
+    if (validate(value)) return null;
+    const first = validate.errors?.[0];
+    return first ? describeError(first, 'field') : 'invalid record';
+  };
+  const branches = (schema as { anyOf?: { properties?: { type?: { const?: unknown } } }[] }).anyOf;
+  const kinds = branches?.map((branch) => branch.properties?.type?.const);
+  if (!branches || !kinds?.every((kind) => typeof kind === 'string')) return judge(compileStrict(schema));
+  const byKind = new Map(branches.map((branch, i) => [kinds[i] as string, judge(compileStrict(branch))]));
+  return (value) => {
+    const kind = (value as { type?: unknown } | null)?.type;
+    const named = typeof kind === 'string' ? byKind.get(kind) : undefined;
+    if (named) return named(value);
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      return 'a record must be a JSON object';
+    return `field "type" must be one of ${[...byKind.keys()].join(', ')}`;
+  };
 }

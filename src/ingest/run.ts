@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { type Importer, importRecords, type LoadReport } from './import.js';
+import { showProgress } from './progress.js';
 import { openSource, type SourceFile } from './source.js';
 
 /** What a reader may need besides its file: the store (to match names to codes) and notes for the report. */
@@ -37,26 +38,6 @@ export function loader<R>(
   return { importer, read, ...(prepare ? { prepare } : {}) } as unknown as Loader<never>;
 }
 
-/** Progress on a terminal: the share of the file read, redrawn in place; nothing when not a terminal. */
-function progress(source: SourceFile, label: string): () => void {
-  const stream = process.stderr;
-  if (!stream.isTTY) return () => {};
-  const draw = () => {
-    const share = source.size ? Math.min(1, source.bytesRead() / source.size) : 0;
-    const width = 30;
-    const done = Math.round(share * width);
-    stream.write(
-      `\r${label} ${source.name} [${'#'.repeat(done)}${' '.repeat(width - done)}] ${Math.round(share * 100)}%`,
-    );
-  };
-  const timer = setInterval(draw, 200);
-  return () => {
-    clearInterval(timer);
-    draw();
-    stream.write('\n');
-  };
-}
-
 export async function loadFile<R>(
   db: Kysely<Database>,
   loader: Loader<R>,
@@ -65,10 +46,13 @@ export async function loadFile<R>(
 ): Promise<LoadReport> {
   const started = Date.now();
   const source = await openSource(file);
-  const stop = progress(source, loader.importer.dataset);
+  let count = 0;
+  const stop = showProgress(source, loader.importer.dataset, () => count);
   const context: LoadContext = { prepared: await loader.prepare?.(db), notes: [], options };
   try {
-    const records = loader.read(source, context);
+    const records = counted(loader.read(source, context), () => {
+      count += 1;
+    });
     const report = await importRecords(db, loader.importer, records, source.name, new Date(), source);
     return {
       ...report,
@@ -80,5 +64,23 @@ export async function loadFile<R>(
     };
   } finally {
     stop();
+  }
+}
+
+/**
+ * The records, counted. A reader over a file already in memory (a workbook) and a synchronous store never
+ * wait on anything, so every tenth of a second the load lets timers run (the progress line among them).
+ */
+async function* counted<T>(records: AsyncIterable<T>, tick: () => void): AsyncGenerator<T> {
+  let n = 0;
+  let paused = Date.now();
+  for await (const record of records) {
+    tick();
+    yield record;
+    n += 1;
+    if (n % 512 === 0 && Date.now() - paused > 100) {
+      await new Promise((resolve) => setImmediate(resolve));
+      paused = Date.now();
+    }
   }
 }

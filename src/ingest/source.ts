@@ -28,7 +28,10 @@ export interface SourceFile {
   head: Buffer;
   /** SHA-256 of the file's bytes; complete once every line has been read. */
   checksum(): string;
-  bytesRead(): number;
+  /** How much of the file has been read, 0 to 1: bytes streamed, or the reader's own count (advance). */
+  share(): number;
+  /** For a reader that takes the whole file at once (a workbook): `done` of `total` of its rows walked. */
+  advance(done: number, total: number): void;
   lines(): AsyncGenerator<{ line: number; text: string }>;
 }
 
@@ -52,14 +55,23 @@ async function zipEntry(file: string): Promise<{ offset: number; method: number;
   }
 }
 
+/** The file's size in bytes. A missing file throws the system's ENOENT error, which names its path. */
+export function fileSize(file: string): number {
+  const name = path.basename(file);
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw error;
+    throw new SourceError(name, null, `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (stat.isDirectory()) throw new SourceError(name, null, 'is a folder, not a file');
+  return stat.size;
+}
+
 export async function openSource(file: string): Promise<SourceFile> {
   const name = path.basename(file);
-  let size: number;
-  try {
-    size = statSync(file).size;
-  } catch {
-    throw new SourceError(name, null, 'cannot be read (no such file?)');
-  }
+  const size = fileSize(file);
   const entry = await zipEntry(file);
   if (entry && entry.method !== 0 && entry.method !== 8) {
     throw new SourceError(
@@ -70,6 +82,7 @@ export async function openSource(file: string): Promise<SourceFile> {
   }
   const hash = createHash('sha256');
   let read = 0;
+  let walked: { done: number; total: number } | null = null;
   let digest: string | null = null;
 
   async function* lines(): AsyncGenerator<{ line: number; text: string }> {
@@ -121,7 +134,10 @@ export async function openSource(file: string): Promise<SourceFile> {
       digest ??= createHash('sha256').update(readFileSync(file)).digest('hex');
       return digest;
     },
-    bytesRead: () => read,
+    share: () => (walked ? walked.done / walked.total : size ? Math.min(1, read / size) : 0),
+    advance(done, total) {
+      walked = total > 0 ? { done: Math.min(done, total), total } : null;
+    },
     lines,
   };
 }

@@ -14,6 +14,7 @@ import * as m010 from './migrations/010-cpi-series.js';
 import * as m011 from './migrations/011-market.js';
 import * as m012 from './migrations/012-statements.js';
 import * as m013 from './migrations/013-market-facts.js';
+import * as m014 from './migrations/014-unit-usage.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '011-market': m011,
   '012-statements': m012,
   '013-market-facts': m013,
+  '014-unit-usage': m014,
 };
 
 class StaticProvider implements MigrationProvider {

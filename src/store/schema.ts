@@ -58,6 +58,16 @@ export interface UsageTable {
   credits: number;
 }
 
+export interface UnitUsageTable {
+  account_id: string;
+  key_id: string;
+  day: string;
+  /** market (the HTTP API) or mcp */
+  door: string;
+  calls: number;
+  units: number;
+}
+
 export interface CotRecordsTable {
   id: Generated<number>;
   report_family: string;
@@ -371,6 +381,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   ledger: LedgerTable;
   usage: UsageTable;
+  unit_usage: UnitUsageTable;
   cot_records: CotRecordsTable;
   energy_series: EnergySeriesTable;
   energy_observations: EnergyObservationsTable;

@@ -1,7 +1,8 @@
-// Usage per account, period, dataset and call type. Counted in memory on the request path and flushed as
-// increments every two seconds and at shutdown; the balance, not usage, is authoritative.
-import type { Kysely } from 'kysely';
-import type { Database, UsageTable } from './schema.js';
+// Usage counted in memory on the request path and flushed as increments every two seconds and at shutdown:
+// credits per account, period, dataset and call type; market-data units per account, key, day and door.
+// The balance and the per-minute counters, not usage, are authoritative.
+import { type Kysely, sql } from 'kysely';
+import type { Database, UnitUsageTable, UsageTable } from './schema.js';
 
 const FLUSH_MS = 2000;
 
@@ -14,9 +15,80 @@ export interface UsageEntry {
   credits: number;
 }
 
+export interface UnitEntry {
+  accountId: string;
+  keyId: string;
+  /** UTC day, YYYY-MM-DD: the window of the daily unit limit. */
+  day: string;
+  door: string;
+  units: number;
+}
+
+type Row = Record<string, string | number>;
+
+/** Rows of one table summed by their key columns until they are written. */
+class Tally<R extends Row> {
+  private held = new Map<string, R>();
+
+  constructor(
+    readonly table: keyof Database,
+    readonly keys: readonly (keyof R & string)[],
+    readonly sums: readonly (keyof R & string)[],
+  ) {}
+
+  add(row: R): void {
+    const id = this.keys.map((k) => row[k]).join('\u0000');
+    const found = this.held.get(id);
+    if (!found) {
+      this.held.set(id, { ...row });
+      return;
+    }
+    const sums = found as Record<string, number>;
+    for (const s of this.sums) sums[s] = (sums[s] as number) + (row[s] as number);
+  }
+
+  rows(): R[] {
+    return [...this.held.values()];
+  }
+
+  take(): R[] {
+    const rows = this.rows();
+    this.held = new Map();
+    return rows;
+  }
+
+  /** One statement: insert the rows, or add them to the ones already written. */
+  async write(db: Kysely<Database>, rows: R[]): Promise<void> {
+    if (rows.length === 0) return;
+    const { table, keys, sums } = this;
+    const loose = db as unknown as Kysely<Record<string, Row>>;
+    await loose
+      .insertInto(table)
+      .values(rows)
+      .onConflict((oc) =>
+        oc
+          .columns(keys as string[])
+          .doUpdateSet(
+            Object.fromEntries(
+              sums.map((s) => [s, sql`${sql.ref(`${table}.${s}`)} + ${sql.ref(`excluded.${s}`)}`]),
+            ),
+          ),
+      )
+      .execute();
+  }
+}
+
 export class UsageBuffer {
-  /** Entries by account: an account uses a handful of datasets and call types between two flushes. */
-  private pending = new Map<string, UsageEntry[]>();
+  private readonly credits = new Tally<UsageTable & Row>(
+    'usage',
+    ['account_id', 'period_start', 'dataset', 'call_type'],
+    ['calls', 'credits'],
+  );
+  private readonly units = new Tally<UnitUsageTable & Row>(
+    'unit_usage',
+    ['account_id', 'key_id', 'day', 'door'],
+    ['calls', 'units'],
+  );
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -25,25 +97,46 @@ export class UsageBuffer {
     this.timer.unref();
   }
 
-  record(entry: UsageEntry): void {
-    const entries = this.pending.get(entry.accountId);
-    const found = entries?.find(
-      (e) =>
-        e.periodStart === entry.periodStart && e.dataset === entry.dataset && e.callType === entry.callType,
-    );
-    if (found) {
-      found.calls += entry.calls;
-      found.credits += entry.credits;
-    } else if (entries) {
-      entries.push({ ...entry });
-    } else {
-      this.pending.set(entry.accountId, [{ ...entry }]);
-    }
+  record(e: UsageEntry): void {
+    this.credits.add({
+      account_id: e.accountId,
+      period_start: e.periodStart,
+      dataset: e.dataset,
+      call_type: e.callType,
+      calls: e.calls,
+      credits: e.credits,
+    });
   }
 
-  /** Entries not yet written, for an account's period. */
+  recordUnits(e: UnitEntry): void {
+    this.units.add({
+      account_id: e.accountId,
+      key_id: e.keyId,
+      day: e.day,
+      door: e.door,
+      calls: 1,
+      units: e.units,
+    });
+  }
+
+  /** Credit usage not yet written, for an account's period. */
   unflushed(accountId: string, periodStart: string): UsageEntry[] {
-    return (this.pending.get(accountId) ?? []).filter((e) => e.periodStart === periodStart);
+    return this.credits
+      .rows()
+      .filter((r) => r.account_id === accountId && r.period_start === periodStart)
+      .map((r) => ({
+        accountId,
+        periodStart,
+        dataset: r.dataset,
+        callType: r.call_type,
+        calls: r.calls,
+        credits: r.credits,
+      }));
+  }
+
+  /** Unit usage not yet written, for an account. */
+  unflushedUnits(accountId: string): UnitUsageTable[] {
+    return this.units.rows().filter((r) => r.account_id === accountId);
   }
 
   flush(): Promise<void> {
@@ -52,32 +145,15 @@ export class UsageBuffer {
   }
 
   private async write(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    const rows: UsageTable[] = [...batch.values()].flat().map((e) => ({
-      account_id: e.accountId,
-      period_start: e.periodStart,
-      dataset: e.dataset,
-      call_type: e.callType,
-      calls: e.calls,
-      credits: e.credits,
-    }));
-    try {
-      await this.db
-        .insertInto('usage')
-        .values(rows)
-        .onConflict((oc) =>
-          oc.columns(['account_id', 'period_start', 'dataset', 'call_type']).doUpdateSet((eb) => ({
-            calls: eb('usage.calls', '+', eb.ref('excluded.calls')),
-            credits: eb('usage.credits', '+', eb.ref('excluded.credits')),
-          })),
-        )
-        .execute();
-    } catch (error) {
-      // Keep the counts for the next try.
-      for (const entry of [...batch.values()].flat()) this.record(entry);
-      throw error;
+    for (const tally of [this.credits, this.units] as unknown as Tally<Row>[]) {
+      const rows = tally.take();
+      try {
+        await tally.write(this.db, rows);
+      } catch (error) {
+        // Keep the counts for the next try.
+        for (const row of rows) tally.add(row);
+        throw error;
+      }
     }
   }
 

@@ -78,6 +78,7 @@ async function* psw01(source: SourceFile, sheets: Sheet[]): Out {
     };
   }
   for (let row = 3; row < stocks.rows.length; row += 1) {
+    source.advance(row + 1, stocks.rows.length);
     const cells = stocks.rows[row];
     if (!cells || cells[0] === undefined) continue;
     const weekEnding = cellDate(cells[0]);
@@ -143,6 +144,7 @@ async function* ngsHistory(source: SourceFile, sheet: Sheet): Out {
   }
   let last: string | null = null;
   for (let row = headerRow + 1; row < sheet.rows.length; row += 1) {
+    source.advance(row + 1, sheet.rows.length);
     const cells = sheet.rows[row];
     if (!cells || cells[0] === undefined) continue;
     const weekEnding = cellDate(cells[0]);
