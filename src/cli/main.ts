@@ -12,6 +12,7 @@ import { keysCommand } from './keys.js';
 import { mcpCommand } from './mcp.js';
 import { explain, printResult, UsageError } from './output.js';
 import { serveCommand } from './serve.js';
+import { syncCommand } from './sync.js';
 import { usageCommand } from './usage.js';
 
 const VERSION = (
@@ -37,9 +38,11 @@ const HELP = `quarry — financial and economic data over HTTP
   quarry keys list ID
   quarry import DATASET FILE        load newline-delimited JSON records (docs/interchange.md)
   quarry ingest SOURCE FILE...      load the sources' own files: cftc, eia, bls, prices, yahoo, sec-facts
+  quarry sync SOURCE                fetch an agency's current files and load what changed: cftc, eia, bls
 
 Configuration comes from the environment: PORT, HOST, QUARRY_DATA_DIR, DATABASE_URL, REDIS_URL,
-DATA_API_ENABLED, TRUST_PROXY, LOG_LEVEL, QUARRY_MCP_RESULT_BYTES, QUARRY_API_KEY (see the README).
+DATA_API_ENABLED, TRUST_PROXY, LOG_LEVEL, QUARRY_MCP_RESULT_BYTES, QUARRY_API_KEY, QUARRY_CONTACT,
+QUARRY_CFTC_URL, QUARRY_EIA_URL, QUARRY_BLS_URL, QUARRY_FETCH_TIMEOUT_MS (see the README).
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -99,6 +102,11 @@ async function main(argv: string[]): Promise<number> {
       case 'usage':
         printResult(await usageCommand(deps, rest));
         break;
+      case 'sync': {
+        const { report, failed } = await syncCommand(deps, rest);
+        printResult(report);
+        return failed ? 1 : 0;
+      }
       case 'ingest':
         printResult(await ingestCommand(deps, rest));
         break;

@@ -1,6 +1,7 @@
 // Everything about one dataset, declared in its folder's index.ts: the registry collects these, and the
 // catalog, the routes, the cost estimate, the samples, the importers and the loaders all read them.
 import type { TSchema } from 'typebox';
+import type { Collection } from '../ingest/collect.js';
 import type { Importer } from '../ingest/import.js';
 import type { Loader } from '../ingest/run.js';
 import type { DatasetOperation } from './operation.js';
@@ -21,6 +22,8 @@ export interface DatasetDescriptor {
   importer: Importer<never>;
   /** The sources' own files it loads, by the name quarry ingest takes (quarry ingest cftc …). */
   loaders?: Record<string, Loader<never>>;
+  /** Where the agencies publish those files, by the same source name (quarry sync cftc …). */
+  collections?: Record<string, Collection>;
   sources: readonly Source[];
   /** On every response of the dataset, where a source asks for one. */
   disclaimer?: string;

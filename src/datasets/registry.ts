@@ -30,3 +30,14 @@ export const IMPORTERS = new Map(DATASETS.map((d) => [d.id, d.importer]));
 
 /** quarry ingest SOURCE: the loaders of the sources' own files, by source name. */
 export const DATASET_LOADERS = new Map(DATASETS.flatMap((d) => Object.entries(d.loaders ?? {})));
+
+/** quarry sync SOURCE: what each source's agency publishes, with the loader that reads it. */
+export const COLLECTIONS = new Map(
+  DATASETS.flatMap((d) =>
+    Object.entries(d.collections ?? {}).map(([source, collection]) => {
+      const loader = d.loaders?.[source];
+      if (!loader) throw new Error(`dataset ${d.id} collects ${source} but has no loader for it`);
+      return [source, { collection, loader }] as const;
+    }),
+  ),
+);

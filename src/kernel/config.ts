@@ -28,7 +28,21 @@ export interface Config {
   maxConnections: number;
   /** Bearer token for GET /metrics; without it /metrics answers only on a loopback HOST. */
   metricsToken: string | null;
+  /** The operator's email, sent in the User-Agent of every request to an agency (BLS refuses anonymous clients). */
+  contact: string | null;
+  /** Base URLs of the agencies' hosts: configuration, so that a local server can stand in for them. */
+  agencies: Record<Agency, string>;
+  /** How long one download may take before it is given up. */
+  fetchTimeoutMs: number;
 }
+
+export type Agency = 'cftc' | 'eia' | 'bls';
+
+const AGENCY_HOSTS: Record<Agency, [variable: string, host: string]> = {
+  cftc: ['QUARRY_CFTC_URL', 'https://www.cftc.gov'],
+  eia: ['QUARRY_EIA_URL', 'https://ir.eia.gov'],
+  bls: ['QUARRY_BLS_URL', 'https://download.bls.gov'],
+};
 
 export class ConfigError extends Error {
   constructor(
@@ -77,6 +91,15 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   }
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(name, `expected a ${protocols.join(' or ')} URL, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+function email(env: Env, name: string): string | null {
+  const raw = text(env, name);
+  if (raw === undefined) return null;
+  if (!/^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/.test(raw)) {
+    throw new ConfigError(name, `expected an email address, got "${raw}"`);
   }
   return raw;
 }
@@ -135,5 +158,13 @@ export function loadConfig(env: Env): Config {
     maxConnections: wholeNumber(env, 'QUARRY_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     metricsToken: text(env, 'QUARRY_METRICS_TOKEN') ?? null,
     mcpResultBytes: wholeNumber(env, 'QUARRY_MCP_RESULT_BYTES', 80_000, 2_000, 10_000_000),
+    contact: email(env, 'QUARRY_CONTACT'),
+    agencies: Object.fromEntries(
+      Object.entries(AGENCY_HOSTS).map(([agency, [variable, host]]) => [
+        agency,
+        (url(env, variable, ['https:', 'http:']) ?? host).replace(/\/+$/, ''),
+      ]),
+    ) as Record<Agency, string>,
+    fetchTimeoutMs: wholeNumber(env, 'QUARRY_FETCH_TIMEOUT_MS', 120_000, 100, 3_600_000),
   };
 }

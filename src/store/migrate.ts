@@ -15,6 +15,7 @@ import * as m011 from './migrations/011-market.js';
 import * as m012 from './migrations/012-statements.js';
 import * as m013 from './migrations/013-market-facts.js';
 import * as m014 from './migrations/014-unit-usage.js';
+import * as m015 from './migrations/015-fetches.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '012-statements': m012,
   '013-market-facts': m013,
   '014-unit-usage': m014,
+  '015-fetches': m015,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -68,6 +68,15 @@ export interface UnitUsageTable {
   units: number;
 }
 
+export interface FetchesTable {
+  url: string;
+  etag: string | null;
+  last_modified: string | null;
+  /** SHA-256 of the bytes last received. */
+  checksum: string;
+  fetched_at: string;
+}
+
 export interface CotRecordsTable {
   id: Generated<number>;
   report_family: string;
@@ -382,6 +391,7 @@ export interface Database {
   ledger: LedgerTable;
   usage: UsageTable;
   unit_usage: UnitUsageTable;
+  fetches: FetchesTable;
   cot_records: CotRecordsTable;
   energy_series: EnergySeriesTable;
   energy_observations: EnergyObservationsTable;

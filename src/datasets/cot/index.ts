@@ -4,6 +4,7 @@ import { describe } from '../descriptor.js';
 import { SOURCES } from '../sources.js';
 import { cotImporter } from './import.js';
 import { cftcRecords } from './load/cftc.js';
+import { cftcCollection } from './load/collection.js';
 import { cotOperations } from './operations.js';
 import { cotSample } from './sample.js';
 import { CotData } from './schema.js';
@@ -14,6 +15,7 @@ export const cotDataset = describe({
   operations: cotOperations,
   importer: cotImporter,
   loaders: { cftc: loader(cotImporter, cftcRecords) },
+  collections: { cftc: cftcCollection },
   sources: [SOURCES.cftc],
   sample: { data: cotSample, schema: CotData },
 });

@@ -4,6 +4,7 @@ import { describe } from '../descriptor.js';
 import { BLS_DISCLAIMER, SOURCES } from '../sources.js';
 import { cpiImporter } from './import.js';
 import { blsRecords, knownItems } from './load/bls.js';
+import { blsCollection } from './load/collection.js';
 import { cpiOperations } from './operations.js';
 import { cpiSample } from './sample.js';
 import { CpiData } from './schema.js';
@@ -14,6 +15,7 @@ export const cpiDataset = describe({
   operations: cpiOperations,
   importer: cpiImporter,
   loaders: { bls: loader(cpiImporter, blsRecords, knownItems) },
+  collections: { bls: blsCollection },
   sources: [SOURCES.bls],
   disclaimer: BLS_DISCLAIMER,
   sample: { data: cpiSample, schema: CpiData },

@@ -3,6 +3,7 @@ import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
 import { SOURCES } from '../sources.js';
 import { energyImporter } from './import.js';
+import { eiaCollection } from './load/collection.js';
 import { eiaRecords } from './load/records.js';
 import { energyOperations } from './operations.js';
 import { energySample } from './sample.js';
@@ -14,6 +15,7 @@ export const energyDataset = describe({
   operations: energyOperations,
   importer: energyImporter,
   loaders: { eia: loader(energyImporter, eiaRecords) },
+  collections: { eia: eiaCollection },
   sources: [SOURCES.eia],
   sample: { data: energySample, schema: EnergyData },
 });

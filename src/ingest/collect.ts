@@ -1,0 +1,131 @@
+// Collection: fetching an agency's own files from its host and loading them through the source's loader.
+// A dataset names what to fetch (its collections); `quarry sync` and the scheduled collector run them.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { type Agency, ConfigError } from '../kernel/config.js';
+import type { Deps } from '../kernel/deps.js';
+import { download, type Validators } from './fetch.js';
+import type { LoadReport } from './import.js';
+import { type Loader, loadFile } from './run.js';
+
+/** The files of one source, as paths on its agency's host (the host is configuration). */
+export interface Collection {
+  agency: Agency;
+  /** In load order (a later file may read what an earlier one loaded); `now` picks dated files. */
+  files(now: Date): string[];
+}
+
+export type FileOutcome =
+  /** Fetched and loaded in one transaction. */
+  | 'loaded'
+  /** The agency's copy is the one already loaded (a 304, or the same checksum). */
+  | 'unchanged'
+  /** 404 or 410: the agency does not publish it (yet). */
+  | 'not_published'
+  /** No answer in time, or an error status: nothing changed; the next run tries again. */
+  | 'unreachable'
+  /** Fetched, but the loader refused it: nothing of it was kept. */
+  | 'failed';
+
+export interface FileReport {
+  name: string;
+  url: string;
+  outcome: FileOutcome;
+  reason?: string;
+  load?: LoadReport;
+}
+
+export interface SyncReport {
+  source: string;
+  files: FileReport[];
+}
+
+export function userAgent(contact: string): string {
+  return `Quarry data collector (${contact})`;
+}
+
+/** Fetches and loads every file of `collection` that changed since it was last loaded. */
+export async function collect(
+  deps: Pick<Deps, 'store' | 'config' | 'clock'>,
+  source: string,
+  collection: Collection,
+  loader: Loader<never>,
+): Promise<SyncReport> {
+  const { config } = deps;
+  if (!config.contact) {
+    throw new ConfigError('QUARRY_CONTACT', 'not set: the agencies ask for a contact email in the User-Agent of every request');
+  }
+  const dir = path.join(config.dataDir, 'downloads', collection.agency);
+  mkdirSync(dir, { recursive: true });
+  const files: FileReport[] = [];
+  for (const filePath of collection.files(deps.clock())) {
+    const url = `${config.agencies[collection.agency]}${filePath}`;
+    const name = path.posix.basename(filePath);
+    files.push({ name, url, ...(await collectFile(deps, url, path.join(dir, name), loader)) });
+  }
+  return { source, files };
+}
+
+async function collectFile(
+  deps: Pick<Deps, 'store' | 'config' | 'clock'>,
+  url: string,
+  dest: string,
+  loader: Loader<never>,
+): Promise<Omit<FileReport, 'name' | 'url'>> {
+  const db = deps.store.db;
+  const dataset = loader.importer.dataset;
+  const loaded = (checksum: string) =>
+    db
+      .selectFrom('source_files')
+      .select('id')
+      .where('dataset', '=', dataset)
+      .where('checksum', '=', checksum)
+      .executeTakeFirst();
+  const held = await db.selectFrom('fetches').selectAll().where('url', '=', url).executeTakeFirst();
+  // Ask conditionally only for a copy that was loaded: one that failed to load is fetched again.
+  const validators: Validators | null =
+    held && (await loaded(held.checksum)) ? { etag: held.etag, lastModified: held.last_modified } : null;
+  const got = await download(url, dest, {
+    userAgent: userAgent(deps.config.contact as string),
+    timeoutMs: deps.config.fetchTimeoutMs,
+    held: validators,
+  });
+  switch (got.outcome) {
+    case 'not_modified':
+      return { outcome: 'unchanged' };
+    case 'not_published':
+      return { outcome: 'not_published', reason: `HTTP ${got.status}` };
+    case 'failed':
+      return { outcome: 'unreachable', reason: got.reason };
+  }
+  const remember = () =>
+    db
+      .insertInto('fetches')
+      .values({
+        url,
+        etag: got.validators.etag,
+        last_modified: got.validators.lastModified,
+        checksum: got.checksum,
+        fetched_at: deps.clock().toISOString(),
+      })
+      .onConflict((oc) =>
+        oc.column('url').doUpdateSet({
+          etag: got.validators.etag,
+          last_modified: got.validators.lastModified,
+          checksum: got.checksum,
+          fetched_at: deps.clock().toISOString(),
+        }),
+      )
+      .execute();
+  if (await loaded(got.checksum)) {
+    await remember();
+    return { outcome: 'unchanged' };
+  }
+  try {
+    const load = await loadFile(db, loader, got.file);
+    await remember();
+    return { outcome: 'loaded', load };
+  } catch (error) {
+    return { outcome: 'failed', reason: (error as Error).message };
+  }
+}

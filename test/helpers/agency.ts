@@ -1,0 +1,70 @@
+// A local stand-in for an agency's web host: serves real files at the paths the agency uses, with an ETag
+// and Last-Modified, answers If-None-Match with 304, and can be told to fail a path (an error status, or no
+// answer at all). It records every request so tests can see what was asked and how.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface AgencyRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  status: number;
+}
+
+export class MockAgency {
+  /** Path → the bytes served there (read when set). */
+  private readonly files = new Map<string, { bytes: Buffer; etag: string }>();
+  /** Path → a status to answer instead, or 'hang' to never answer. */
+  private readonly faults = new Map<string, number | 'hang'>();
+  readonly requests: AgencyRequest[] = [];
+  private server: Server | null = null;
+  url = '';
+
+  serve(path: string, file: string | Buffer): void {
+    const bytes = typeof file === 'string' ? readFileSync(file) : file;
+    this.files.set(path, { bytes, etag: `"${createHash('sha1').update(bytes).digest('hex')}"` });
+  }
+
+  fail(path: string, how: number | 'hang' | null): void {
+    if (how === null) this.faults.delete(path);
+    else this.faults.set(path, how);
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const record = (status: number) => this.requests.push({ path, headers: req.headers, status });
+      const fault = this.faults.get(path);
+      if (fault === 'hang') return record(0);
+      if (fault !== undefined) {
+        record(fault);
+        return res.writeHead(fault).end('failure');
+      }
+      const file = this.files.get(path);
+      if (!file) {
+        record(404);
+        return res.writeHead(404).end('not found');
+      }
+      if (req.headers['if-none-match'] === file.etag) {
+        record(304);
+        return res.writeHead(304, { etag: file.etag }).end();
+      }
+      record(200);
+      res.writeHead(200, {
+        etag: file.etag,
+        'last-modified': 'Fri, 11 Jun 2021 19:30:00 GMT',
+        'content-length': file.bytes.length,
+      });
+      res.end(file.bytes);
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
