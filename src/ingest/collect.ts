@@ -53,7 +53,10 @@ export async function collect(
 ): Promise<SyncReport> {
   const { config } = deps;
   if (!config.contact) {
-    throw new ConfigError('QUARRY_CONTACT', 'not set: the agencies ask for a contact email in the User-Agent of every request');
+    throw new ConfigError(
+      'QUARRY_CONTACT',
+      'not set: the agencies ask for a contact email in the User-Agent of every request',
+    );
   }
   const dir = path.join(config.dataDir, 'downloads', collection.agency);
   mkdirSync(dir, { recursive: true });

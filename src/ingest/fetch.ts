@@ -62,7 +62,9 @@ export async function download(url: string, dest: string, options: FetchOptions)
     await rm(partial, { force: true });
     const e = error as Error;
     const reason =
-      e.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : (e.cause as Error)?.message ?? e.message;
+      e.name === 'TimeoutError'
+        ? `no answer within ${options.timeoutMs} ms`
+        : ((e.cause as Error)?.message ?? e.message);
     return { outcome: 'failed', reason };
   }
 }
