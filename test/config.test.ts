@@ -21,6 +21,9 @@ describe('config', () => {
       keepAliveTimeoutMs: 5_000,
       maxConnections: 10_000,
       metricsToken: null,
+      contact: null,
+      agencies: { cftc: 'https://www.cftc.gov', eia: 'https://ir.eia.gov', bls: 'https://download.bls.gov' },
+      fetchTimeoutMs: 120_000,
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -42,6 +45,11 @@ describe('config', () => {
       QUARRY_KEEP_ALIVE_TIMEOUT_MS: '700',
       QUARRY_MAX_CONNECTIONS: '50',
       QUARRY_METRICS_TOKEN: 'scrape-me',
+      QUARRY_CONTACT: 'ops@example.com',
+      QUARRY_CFTC_URL: 'http://127.0.0.1:9001/',
+      QUARRY_EIA_URL: 'https://eia.example',
+      QUARRY_BLS_URL: 'http://bls.example/mirror',
+      QUARRY_FETCH_TIMEOUT_MS: '5000',
     });
     expect(config).toEqual({
       port: 9000,
@@ -59,6 +67,9 @@ describe('config', () => {
       keepAliveTimeoutMs: 700,
       maxConnections: 50,
       metricsToken: 'scrape-me',
+      contact: 'ops@example.com',
+      agencies: { cftc: 'http://127.0.0.1:9001', eia: 'https://eia.example', bls: 'http://bls.example/mirror' },
+      fetchTimeoutMs: 5000,
     });
   });
 
@@ -76,6 +87,9 @@ describe('config', () => {
     [{ QUARRY_MCP_RESULT_BYTES: '100' }, 'QUARRY_MCP_RESULT_BYTES'],
     [{ QUARRY_HEADERS_TIMEOUT_MS: '10s' }, 'QUARRY_HEADERS_TIMEOUT_MS'],
     [{ QUARRY_MAX_CONNECTIONS: '0' }, 'QUARRY_MAX_CONNECTIONS'],
+    [{ QUARRY_CONTACT: 'ops at example' }, 'QUARRY_CONTACT'],
+    [{ QUARRY_CFTC_URL: 'ftp://cftc.example' }, 'QUARRY_CFTC_URL'],
+    [{ QUARRY_FETCH_TIMEOUT_MS: '1m' }, 'QUARRY_FETCH_TIMEOUT_MS'],
   ];
   for (const [env, variable] of bad) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
