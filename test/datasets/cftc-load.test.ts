@@ -278,3 +278,50 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
     }
   });
 });
+
+const DISAGG_2020 = path.join(CFTC, 'fut_disagg_txt_2020_partial.zip');
+describe.skipIf(!hasFiles || !haveShared(DISAGG_2020))(
+  'CFTC weekly change across a gap in the reports',
+  () => {
+    let env: TestEnv;
+    beforeAll(async () => {
+      env = await testEnv();
+      const cftc = LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
+      // 2020 up to 03-24, then 2021 from 01-05: nine months without a report in the store.
+      await loadFile(env.deps.store.db, cftc, DISAGG_2020);
+      await loadFile(env.deps.store.db, cftc, DISAGG);
+    });
+    afterAll(() => env.close());
+
+    it('the first report after the gap has no weekly change (the previous report date is still given); the next has the CFTC’s', async () => {
+      const served = await readContract(env.deps, {
+        params: { contractCode: '067651' },
+        query: {
+          report: 'disaggregated',
+          traderClass: 'managed-money',
+          from: '2021-01-01',
+          to: '2021-01-12',
+        },
+      });
+      const byDate = Object.fromEntries(
+        (
+          served.data as {
+            rows: {
+              reportDate: string;
+              position: { weeklyChange: number | null; previousReportDate: string };
+            }[];
+          }
+        ).rows.map((r) => [r.reportDate, r.position]),
+      );
+      expect(byDate['2021-01-05']).toMatchObject({ weeklyChange: null, previousReportDate: '2020-03-24' });
+      // The CFTC's own change for 2021-01-12 (Change_in_M_Money_Long_All − Change_in_M_Money_Short_All).
+      const published = rows(DISAGG).find(
+        (r) => r.cftc_contract_market_code === '067651' && r.report_date_as_yyyy_mm_dd === '2021-01-12',
+      ) as Record<string, string>;
+      const theirs =
+        Number(published.change_in_m_money_long_all) - Number(published.change_in_m_money_short_all);
+      expect(byDate['2021-01-12']).toMatchObject({ weeklyChange: theirs, previousReportDate: '2021-01-05' });
+      expect(theirs).not.toBeNaN();
+    });
+  },
+);

@@ -17,8 +17,10 @@ describe('cot derive', () => {
 
   it('weekly change is the difference of nets, null without a previous report', () => {
     // 2025-03-11: 302868 - 138742 = 164126; 166823 - 164126 = 2697
-    expect(weeklyChange(166823, 164126)).toBe(2697);
-    expect(weeklyChange(5, null)).toBeNull();
+    expect(weeklyChange(166823, '2025-03-18', { net: 164126, date: '2025-03-11' })).toBe(2697);
+    expect(weeklyChange(5, '2025-03-18', null)).toBeNull();
+    // The report before is three weeks earlier: no weekly change.
+    expect(weeklyChange(166823, '2025-03-18', { net: 164126, date: '2025-02-25' })).toBeNull();
   });
 
   const weekly = (start: string, nets: number[]) =>

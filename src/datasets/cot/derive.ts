@@ -34,9 +34,17 @@ export function percentOfOpenInterest(position: number, openInterest: number): n
 
 export const netPercentOfOpenInterest = percentOfOpenInterest;
 
-/** Change of the net position since the previous report; null when there is none. */
-export function weeklyChange(current: number, previous: number | null): number | null {
-  return previous === null ? null : current - previous;
+/**
+ * Change of the net position since the report of the week before; null when there is none. A report after
+ * a gap (a contract not reported for weeks) has no weekly change: the CFTC prints "." there.
+ */
+export function weeklyChange(
+  current: number,
+  reportDate: string,
+  previous: { net: number; date: string } | null,
+): number | null {
+  if (previous === null || previous.date !== addDays(reportDate, -7)) return null;
+  return current - previous.net;
 }
 
 export function addDays(date: string, days: number): string {

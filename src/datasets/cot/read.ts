@@ -95,7 +95,7 @@ function row(record: Record_, traderClass: string, history: NetPoint[], historyS
       netPercentOfOpenInterest: netPercentOfOpenInterest(value, Number(record.open_interest)) ?? 0,
       longPercentOfOpenInterest: percentOfOpenInterest(long, Number(record.open_interest)),
       shortPercentOfOpenInterest: percentOfOpenInterest(short, Number(record.open_interest)),
-      weeklyChange: weeklyChange(value, previous?.net ?? null),
+      weeklyChange: weeklyChange(value, record.report_date, previous),
       previousReportDate: previous?.date ?? null,
       percentile1Y: percentile(history, 1, historyStart),
       percentile3Y: percentile(history, 3, historyStart),
