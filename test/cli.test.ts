@@ -156,9 +156,7 @@ describe('quarry CLI', () => {
     [['keys', 'revoke', 'key_missing'], /not_found/],
     [['frobnicate'], /unknown command "frobnicate"/],
     [['accounts', 'show'], /expected ID/],
-    [['ingest', 'cftc', '/no/such/deacot2025.zip'], /^quarry: no such file: \/no\/such\/deacot2025\.zip\n$/],
     [['import', 'cot', '/no/such/records.ndjson'], /^quarry: no such file: \/no\/such\/records\.ndjson\n$/],
-    [['ingest', 'eia', '/tmp'], /tmp: is a folder, not a file/],
     [['usage', 'acct_missing'], /not_found: no account acct_missing/],
     [['usage', 'acct_x', '--since', 'May'], /./],
   ];
@@ -340,5 +338,22 @@ describe('quarry CLI', () => {
       /^energy-inventories psw01\.xls \[#* *\] \d+% [\d,]+ records [\d,]+\/s ETA \d+s/,
     );
     expect(lines.at(-1)).toMatch(/\] 100% 33,917 records [\d,]+\/s done/);
+  });
+
+  it('ingest of several files: the committed ones are reported with their summaries, the failed ones named; exit 1', async () => {
+    const good = path.resolve('assets/eia/wpsr_table1_week_ending_2026-06-05.csv');
+    const result = await quarry('ingest', 'eia', '/no/such/psw01.xls', good, '/tmp');
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.files.map((f: { file: string; lines: number }) => [f.file, f.lines > 0])).toEqual([
+      ['wpsr_table1_week_ending_2026-06-05.csv', true],
+    ]);
+    expect(report.failed).toEqual([
+      { file: '/no/such/psw01.xls', error: 'no such file: /no/such/psw01.xls' },
+      { file: '/tmp', error: 'load failed, nothing of the file was kept: tmp: is a folder, not a file' },
+    ]);
+    expect(result.stderr).toBe(
+      'quarry: no such file: /no/such/psw01.xls\nquarry: load failed, nothing of the file was kept: tmp: is a folder, not a file\n',
+    );
   });
 });

@@ -3,9 +3,12 @@
 import { loadFile } from '../ingest/run.js';
 import type { Deps } from '../kernel/deps.js';
 import { LOADERS } from '../runtime/loaders.js';
-import { UsageError } from './output.js';
+import { explain, say, UsageError } from './output.js';
 
-export async function ingestCommand(deps: Deps, argv: string[]): Promise<object> {
+export async function ingestCommand(
+  deps: Deps,
+  argv: string[],
+): Promise<{ report: object; failed: boolean }> {
   const [sourceName, ...rest] = argv;
   const options: Record<string, string> = {};
   const files: string[] = [];
@@ -23,7 +26,20 @@ export async function ingestCommand(deps: Deps, argv: string[]): Promise<object>
   if (!loader)
     throw new UsageError(`ingest takes a source (${Object.keys(LOADERS).join(', ')}) and one or more files`);
   if (files.length === 0) throw new UsageError(`ingest ${sourceName} needs at least one file`);
+  // Each file is its own transaction: one that fails keeps nothing of itself and does not undo the others.
   const loaded = [];
-  for (const file of files) loaded.push(await loadFile(deps.store.db, loader, file, options));
-  return { source: sourceName, files: loaded };
+  const failed = [];
+  for (const file of files) {
+    try {
+      loaded.push(await loadFile(deps.store.db, loader, file, options));
+    } catch (error) {
+      const message = explain(error);
+      say(message);
+      failed.push({ file, error: message.replace(/^quarry: /, '') });
+    }
+  }
+  return {
+    report: { source: sourceName, files: loaded, ...(failed.length ? { failed } : {}) },
+    failed: failed.length > 0,
+  };
 }

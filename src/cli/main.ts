@@ -107,9 +107,11 @@ async function main(argv: string[]): Promise<number> {
         printResult(report);
         return failed ? 1 : 0;
       }
-      case 'ingest':
-        printResult(await ingestCommand(deps, rest));
-        break;
+      case 'ingest': {
+        const { report, failed } = await ingestCommand(deps, rest);
+        printResult(report);
+        return failed ? 1 : 0;
+      }
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
