@@ -45,12 +45,17 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
   if (!config.dataApiEnabled) app.log.warn('DATA_API_ENABLED is off: stored-datasets routes answer 503');
 }
 
-/** On an empty store: a demo account (plan desk, market plan paid) with one key of each kind, shown once. */
+/**
+ * On a store without accounts: a demo account (plan desk, market plan paid) with one key of each kind, shown
+ * once. The bundled data is loaded only into an empty store, never mixed into data an operator loaded.
+ */
 async function prepareDemo(deps: Deps): Promise<void> {
   const db = deps.store.db;
-  const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
-  if (existing) return;
-  await loadBundledData(deps, (line) => process.stderr.write(`${line}\n`));
+  const anyAccount = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+  if (anyAccount) return;
+  const loaded = await db.selectFrom('dataset_versions').select('dataset').limit(1).executeTakeFirst();
+  if (loaded) process.stderr.write('The store holds data already: the bundled data is not loaded.\n');
+  else await loadBundledData(deps, (line) => process.stderr.write(`${line}\n`));
   const account = await createAccount(db, {
     email: 'demo@quarry.invalid',
     plan: 'desk',

@@ -4,6 +4,8 @@ import { createInterface } from 'node:readline';
 
 export interface ServerProcess {
   url: string;
+  /** Lines the process printed on stdout before it listened (the demo's keys among them). */
+  printed: string[];
   child: ChildProcess;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -17,10 +19,12 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
+  const printed: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      printed.push(line);
       const match = /quarry listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
       if (match?.[1]) {
         clearTimeout(timer);
@@ -30,6 +34,7 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   });
   return {
     url,
+    printed,
     child,
     stop(signal: NodeJS.Signals = 'SIGTERM') {
       return new Promise((resolve) => {

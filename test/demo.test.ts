@@ -1,0 +1,65 @@
+// quarry serve --demo: on an empty store it loads the bundled files and prints a demo account's keys; into a
+// store that holds data it loads nothing (the keys are still made when there are no accounts); a store with
+// accounts is left as it is.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServer } from './helpers/server.js';
+
+const exec = promisify(execFile);
+
+describe('quarry serve --demo', () => {
+  let server: ServerProcess | null = null;
+  let dir = '';
+  afterEach(async () => {
+    await server?.stop();
+    server = null;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const env = () => ({ QUARRY_DATA_DIR: dir, DATA_API_ENABLED: 'true' });
+  const keyOf = (kind: string) =>
+    (server?.printed.find((line) => line.includes(kind)) ?? '').trim().split(/\s+/).at(-1) ?? '';
+  const quarry = async (...args: string[]) =>
+    JSON.parse(
+      (await exec(process.execPath, ['dist/cli/main.js', ...args], { env: { ...process.env, ...env() } }))
+        .stdout,
+    );
+
+  it('an empty store: the bundled files load and the printed keys work', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'quarry-demo-'));
+    server = await startServer(env(), ['--demo']);
+    const key = keyOf('datasets key');
+    expect(key).toMatch(/^gds_/);
+    expect(keyOf('market-data key')).toMatch(/^svc_mcp_/);
+    const res = await fetch(`${server.url}/v1/cftc/cot`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { rows: unknown[] } }).data.rows.length).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('a store with data and no accounts: the demo account and keys, and nothing of the bundle loaded', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'quarry-demo-'));
+    const imported = await quarry('import', 'cot', path.resolve('test/fixtures/cot-legacy-2025-03.ndjson'));
+    expect(imported.inserted).toBe(6);
+    server = await startServer(env(), ['--demo']);
+    const key = keyOf('datasets key');
+    expect(key).toMatch(/^gds_/);
+    const res = await fetch(`${server.url}/v1/cftc/cot`, { headers: { authorization: `Bearer ${key}` } });
+    const rows = ((await res.json()) as { data: { rows: { contractCode: string }[] } }).data.rows;
+    // Only the two imported contracts: the bundle's 353 legacy contracts were not mixed in.
+    expect(new Set(rows.map((r) => r.contractCode))).toEqual(new Set(['067651', '088691']));
+    expect((await quarry('accounts', 'list')).accounts).toHaveLength(1);
+  }, 60_000);
+
+  it('a store with accounts: no demo account, no keys printed', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'quarry-demo-'));
+    await quarry('accounts', 'create', '--email', 'owner@example.com');
+    server = await startServer(env(), ['--demo']);
+    expect(server.printed.some((line) => line.includes('shown once'))).toBe(false);
+    expect((await quarry('accounts', 'list')).accounts.map((a: { email: string }) => a.email)).toEqual([
+      'owner@example.com',
+    ]);
+  }, 60_000);
+});
