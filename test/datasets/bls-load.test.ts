@@ -29,15 +29,34 @@ describe.skipIf(!hasFiles)('BLS loader', () => {
   for (const { engine, skip } of ENGINES) {
     describe.skipIf(skip)(`on ${engine}`, () => {
       let env: TestEnv;
+      let weightNotes: string[] = [];
       const bls = () => LOADERS.bls as NonNullable<typeof LOADERS.bls>;
       const load = (file: string) => loadFile(env.deps.store.db, bls(), file);
       beforeAll(async () => {
         env = await testEnv({ engine });
         await load(path.join(BLS, 'cu.item'));
-        await load(path.join(BLS, 'relative_importance_dec2021_to_dec2024.csv'));
+        weightNotes = (await load(path.join(BLS, 'relative_importance_dec2021_to_dec2024.csv'))).notes;
         for (const s of SERIES) await load(path.join(FRED, `${s}.csv`));
       });
       afterAll(() => env.close());
+
+      it('a blank relative importance is unknown: no weight recorded (not 0), and the load says how many', async () => {
+        // Rice and White bread have a blank weight for 2022 in the file (71 blank cells in all, counted apart).
+        const blanks = await env.deps.store.db
+          .selectFrom('cpi_weights')
+          .select(['item_code', 'weight'])
+          .where('item_code', 'in', ['SS01031', 'SS02011'])
+          .execute();
+        expect(blanks).toEqual([]);
+        const food = await env.deps.store.db
+          .selectFrom('cpi_weights')
+          .select('weight')
+          .where('item_code', '=', 'SAF1')
+          .where('weights_period', '=', '2022-12')
+          .executeTakeFirstOrThrow();
+        expect(Number(food.weight)).toBe(13.531);
+        expect(weightNotes).toContain('71 weights are blank at the source: left unknown, not recorded');
+      });
 
       it('builds the item hierarchy from display level and sort order', async () => {
         const items = await env.deps.store.db

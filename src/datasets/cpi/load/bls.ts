@@ -227,9 +227,15 @@ async function* weights(
     byName.set(name, byName.has(name) ? null : k.item_code); // null: the name is ambiguous
   }
   const unmatched = new Set<string>();
+  let blank = 0;
   for await (const { line, text } of rest) {
     if (!text.trim()) continue;
     const [name = '', weight = '', year = ''] = csvFields(text);
+    // A blank cell is a weight BLS did not publish: unknown, not zero. Nothing is recorded for it.
+    if (weight.trim() === '' && /^\d{4}$/.test(year)) {
+      blank += 1;
+      continue;
+    }
     const w = Number(weight);
     if (!/^\d{4}$/.test(year) || !Number.isFinite(w))
       throw new SourceError(source.name, line, 'expected item_name,weight,year_weight');
@@ -243,6 +249,7 @@ async function* weights(
   }
   if (unmatched.size)
     context.notes.push(`${unmatched.size} item names matched no item of cu.item and were left out`);
+  if (blank) context.notes.push(`${blank} weights are blank at the source: left unknown, not recorded`);
 }
 
 /** The items already loaded, to match relative-importance rows to items by name. */
