@@ -199,3 +199,49 @@ describe.skipIf(!hasFiles)('BLS loader', () => {
     });
   });
 });
+
+const ALL_ITEMS = path.join(BLS, 'cu.data.1.AllItems');
+describe.skipIf(!hasFiles || !haveShared(ALL_ITEMS))('BLS months with no data (October 2025)', () => {
+  let env: TestEnv;
+  let notes: string[] = [];
+  beforeAll(async () => {
+    env = await testEnv();
+    const bls = LOADERS.bls as NonNullable<typeof LOADERS.bls>;
+    await loadFile(env.deps.store.db, bls, path.join(BLS, 'cu.item'));
+    notes = (await loadFile(env.deps.store.db, bls, ALL_ITEMS)).notes;
+  });
+  afterAll(() => env.close());
+
+  it('"-" values load as missing, not errors, and the load says which months', () => {
+    expect(notes).toContain('no value published for 2025-10 (marked "-"): left missing');
+  });
+
+  it('the board names the missing month in gaps, is partial, and the changes across it are null', async () => {
+    const { readBoard } = await import('../../src/datasets/cpi/read.js');
+    const board = (await readBoard(env.deps)) as {
+      data: {
+        status: string;
+        gaps: string[];
+        release: { period: string };
+        rows: {
+          code: string;
+          change: number | null;
+          yoy: number | null;
+          history: [string, number | null, number | null][];
+        }[];
+      };
+    };
+    expect(board.data.release.period).toBe('2026-03');
+    expect(board.data.status).toBe('partial');
+    expect(board.data.gaps).toContain(
+      'no all-items index value for 2025-10: the changes across those months are null',
+    );
+    const all = board.data.rows.find((r) => r.code === 'SA0');
+    const history = new Map(all?.history.map(([p, change, yoy]) => [p, [change, yoy]]));
+    expect(history.get('2025-10')).toEqual([null, null]);
+    expect(history.get('2025-11')?.[0]).toBeNull();
+    // Worked by hand from the file: CUUR0000SA0 330.213 (2026-03) / 319.799 (2025-03) = +3.26 %, and
+    // CUSR0000SA0 330.293 / 327.460 (2026-02) = +0.87 %, to one decimal as the board serves them.
+    expect(all).toMatchObject({ yoy: 3.3, change: 0.9 });
+  });
+});

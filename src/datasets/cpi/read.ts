@@ -145,6 +145,10 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
     });
   }
   if (rows.length === 0) gaps.push('no component has an index value for this release');
+  const missing = missingMonths(allNsa, monthsBefore(period, 12 + HISTORY_MONTHS - 1), period);
+  if (missing.length) {
+    gaps.push(`no all-items index value for ${missing.join(', ')}: the changes across those months are null`);
+  }
 
   const releaseView = {
     period,
@@ -193,4 +197,15 @@ function frame(
     },
     rows,
   };
+}
+
+/** Months from `from` to `to` that the series has no value for, after its first value. */
+function missingMonths(series: IndexSeries, from: string, to: string): string[] {
+  const out: string[] = [];
+  let seen = false;
+  for (let p = from; p <= to; p = monthsBefore(p, -1)) {
+    if (series.has(p)) seen = true;
+    else if (seen) out.push(p);
+  }
+  return out;
 }

@@ -125,13 +125,19 @@ async function* flatData(
   source: SourceFile,
   header: string[],
   rest: AsyncGenerator<{ line: number; text: string }>,
+  context: LoadContext,
 ): Out {
   const col = (name: string) => header.indexOf(name);
+  const unpublished = new Set<string>();
   for await (const { line, text } of rest) {
     if (!text.trim()) continue;
     const f = tsv(text);
     const p = f[col('period')] ?? '';
     if (!/^M(0[1-9]|1[0-2])$/.test(p)) continue; // M13 is the annual average
+    // "-" (with a footnote) marks a month BLS did not collect, such as October 2025: a missing value.
+    if ((f[col('value')] ?? '').trim() === '-' && seriesOf(f[col('series_id')] ?? '')) {
+      unpublished.add(`${f[col('year')]}-${p.slice(1)}`);
+    }
     const record = indexRecord(
       source,
       line,
@@ -140,6 +146,9 @@ async function* flatData(
       f[col('value')] ?? '',
     );
     if (record) yield { line, value: record };
+  }
+  if (unpublished.size) {
+    context.notes.push(`no value published for ${[...unpublished].sort().join(', ')} (marked "-"): left missing`);
   }
 }
 
@@ -268,7 +277,7 @@ export async function* blsRecords(source: SourceFile, context: LoadContext): Out
     return yield* items(source, tabbed, lines);
   if (tabbed.includes('series_id') && tabbed.includes('area_code')) return yield* catalogue(tabbed, lines);
   if (tabbed.includes('series_id') && tabbed.includes('period') && tabbed.includes('value')) {
-    return yield* flatData(source, tabbed, lines);
+    return yield* flatData(source, tabbed, lines, context);
   }
   const csv = csvFields(headerText).map((f) => f.trim());
   if (csv[0] === 'item_name' && csv[1] === 'weight') return yield* weights(source, lines, context);
