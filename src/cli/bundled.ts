@@ -25,14 +25,27 @@ export function bundledFiles(): [loader: string, file: string, options?: Record<
     .filter((f) => f.endsWith('.csv'))
     .sort()
     .map((f) => ['bls', path.join(ASSETS, 'bls/fred', f)] as [string, string]);
+  // Five consecutive disaggregated years (three complete ones make 3-year percentiles complete), and the
+  // legacy report for 2021 and 2025.
+  const cftc = [
+    'fut_disagg_txt_2017.zip',
+    'fut_disagg_txt_2018.zip',
+    'fut_disagg_txt_2019.zip',
+    'fut_disagg_txt_2020.zip',
+    'fut_disagg_txt_2021.zip',
+    'deacot2021.zip',
+    'deacot2025.zip',
+  ].map((f) => ['cftc', path.join(ASSETS, 'cftc', f)] as [string, string]);
   return [
-    ['cftc', path.join(ASSETS, 'cftc/deacot2025.zip')],
+    ...cftc,
     ['eia', path.join(ASSETS, 'eia/psw01.xls')],
     ['eia', path.join(ASSETS, 'eia/wpsr_table1_week_ending_2026-06-05.csv')],
     ['eia', path.join(ASSETS, 'eia/ngshistory.xls')],
     ['bls', path.join(ASSETS, 'bls/cu.item')],
+    ['bls', path.join(ASSETS, 'bls/cu.series')],
     ['bls', path.join(ASSETS, 'bls/relative_importance_dec2021_to_dec2024.csv')],
     ...fred,
+    ['bls', path.join(ASSETS, 'bls/cu.data.1.AllItems')],
     ...MARKET_BARS.map(
       ([file, ticker]) =>
         ['prices', path.join(ASSETS, 'market', file), { ticker }] as [string, string, Record<string, string>],
