@@ -68,7 +68,11 @@ describe('config', () => {
       maxConnections: 50,
       metricsToken: 'scrape-me',
       contact: 'ops@example.com',
-      agencies: { cftc: 'http://127.0.0.1:9001', eia: 'https://eia.example', bls: 'http://bls.example/mirror' },
+      agencies: {
+        cftc: 'http://127.0.0.1:9001',
+        eia: 'https://eia.example',
+        bls: 'http://bls.example/mirror',
+      },
       fetchTimeoutMs: 5000,
     });
   });

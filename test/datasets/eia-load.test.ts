@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eastern } from '../../src/datasets/energy/load/workbook.js';
 import { readInventories } from '../../src/datasets/energy/read.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { readWorkbook } from '../../src/ingest/xls.js';
+import { eastern } from '../../src/kernel/eastern.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 import { haveShared } from '../helpers/shared.js';

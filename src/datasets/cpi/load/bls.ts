@@ -148,7 +148,9 @@ async function* flatData(
     if (record) yield { line, value: record };
   }
   if (unpublished.size) {
-    context.notes.push(`no value published for ${[...unpublished].sort().join(', ')} (marked "-"): left missing`);
+    context.notes.push(
+      `no value published for ${[...unpublished].sort().join(', ')} (marked "-"): left missing`,
+    );
   }
 }
 
