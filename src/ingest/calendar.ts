@@ -1,0 +1,156 @@
+// When the agencies publish: US federal holidays and each report's weekly release rule, in Eastern time.
+// Pure: dates in, instants out.
+import { eastern } from '../kernel/eastern.js';
+
+const DAY = 86_400_000;
+
+export const plusDays = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+const weekday = (date: string): number => new Date(`${date}T00:00:00Z`).getUTCDay();
+const ymd = (year: number, month: number, day: number): string =>
+  new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10);
+
+/** The `n`th `day` (0 Sunday … 6 Saturday) of a month; n = -1: the last. */
+function nthWeekday(year: number, month: number, day: number, n: number): string {
+  if (n > 0) {
+    const first = weekday(ymd(year, month, 1));
+    return ymd(year, month, 1 + ((day - first + 7) % 7) + (n - 1) * 7);
+  }
+  const last = ymd(year, month + 1, 0);
+  return plusDays(last, -((weekday(last) - day + 7) % 7));
+}
+
+/** A fixed-date holiday on a Saturday is observed the Friday before, on a Sunday the Monday after. */
+function observed(date: string): string {
+  const d = weekday(date);
+  return d === 6 ? plusDays(date, -1) : d === 0 ? plusDays(date, 1) : date;
+}
+
+const cache = new Map<number, Set<string>>();
+
+/** US federal holidays as observed in `year` (5 U.S.C. 6103), Juneteenth from 2021. */
+export function federalHolidays(year: number): Set<string> {
+  let days = cache.get(year);
+  if (days) return days;
+  const fixed = [ymd(year, 1, 1), ymd(year, 7, 4), ymd(year, 11, 11), ymd(year, 12, 25)];
+  if (year >= 2021) fixed.push(ymd(year, 6, 19));
+  days = new Set(
+    [
+      ...fixed.map(observed),
+      // New Year's Day of the next year, on a Saturday, is observed on 31 December of this one.
+      observed(ymd(year + 1, 1, 1)),
+      nthWeekday(year, 1, 1, 3), // Birthday of Martin Luther King, Jr.
+      nthWeekday(year, 2, 1, 3), // Washington's Birthday
+      nthWeekday(year, 5, 1, -1), // Memorial Day
+      nthWeekday(year, 9, 1, 1), // Labor Day
+      nthWeekday(year, 10, 1, 2), // Columbus Day
+      nthWeekday(year, 11, 4, 4), // Thanksgiving Day
+    ].filter((d) => d.startsWith(String(year))),
+  );
+  cache.set(year, days);
+  return days;
+}
+
+export const isHoliday = (date: string): boolean => federalHolidays(Number(date.slice(0, 4))).has(date);
+export const isBusinessDay = (date: string): boolean => weekday(date) % 6 !== 0 && !isHoliday(date);
+
+/** The first business day after `date`. */
+export function nextBusinessDay(date: string): string {
+  let d = plusDays(date, 1);
+  while (!isBusinessDay(d)) d = plusDays(d, 1);
+  return d;
+}
+
+/** When a report comes out: the release of the week that starts on `monday`, or of the day `date`. */
+export interface ReleaseCalendar {
+  /** What the calendar follows, in words (for operators and the docs). */
+  rule: string;
+  /** Releases of one period (a week from its Monday, or one day): ISO instants, oldest first. */
+  releases(periodStart: string): string[];
+  /** Days from one period's start to the next: 7 for a weekly report, 1 for a daily poll. */
+  periodDays: number;
+}
+
+/** The first release after `after`. */
+export function nextRelease(calendar: ReleaseCalendar, after: Date): Date {
+  let start = periodStartOf(calendar, after.toISOString().slice(0, 10));
+  for (let i = 0; i < 400; i += 1, start = plusDays(start, calendar.periodDays)) {
+    const found = calendar.releases(start).find((at) => Date.parse(at) > after.getTime());
+    if (found) return new Date(found);
+  }
+  throw new Error(`no release within 400 periods after ${after.toISOString()}`);
+}
+
+/** The last release at or before `at`. */
+export function lastRelease(calendar: ReleaseCalendar, at: Date): Date {
+  let start = periodStartOf(calendar, at.toISOString().slice(0, 10));
+  for (let i = 0; i < 400; i += 1, start = plusDays(start, -calendar.periodDays)) {
+    const found = calendar
+      .releases(start)
+      .filter((r) => Date.parse(r) <= at.getTime())
+      .at(-1);
+    if (found) return new Date(found);
+  }
+  throw new Error(`no release within 400 periods before ${at.toISOString()}`);
+}
+
+function periodStartOf(calendar: ReleaseCalendar, date: string): string {
+  // A weekly release can fall in the week after its own (a Monday after a holiday): start a week early.
+  return calendar.periodDays === 7 ? plusDays(date, -((weekday(date) + 6) % 7) - 7) : plusDays(date, -1);
+}
+
+/** Weekdays of a week as dates: 1 Monday … 5 Friday. */
+const day = (monday: string, n: number) => plusDays(monday, n - 1);
+const holidayBetween = (monday: string, from: number, to: number) =>
+  [...Array(to - from + 1).keys()].some((i) => isHoliday(day(monday, from + i)));
+
+/**
+ * CFTC Commitments of Traders: Friday 15:30 ET. A federal holiday from Tuesday (the as-of day) to Friday
+ * moves it to the next business day; a Monday holiday does not (the CFTC's published 2024 schedule).
+ */
+export const CFTC_COT: ReleaseCalendar = {
+  rule: 'Fridays 15:30 ET; a federal holiday Tuesday to Friday moves the release to the next business day',
+  periodDays: 7,
+  releases(monday) {
+    const friday = day(monday, 5);
+    const date = holidayBetween(monday, 2, 5) ? nextBusinessDay(friday) : friday;
+    return [eastern(date, 15, 30)];
+  },
+};
+
+/** EIA Weekly Petroleum Status Report: Wednesday 10:30 ET, a day later after a holiday Monday to Wednesday. */
+export const EIA_WPSR: ReleaseCalendar = {
+  rule: 'Wednesdays 10:30 ET; a federal holiday Monday to Wednesday moves it to the next business day',
+  periodDays: 7,
+  releases(monday) {
+    const wednesday = day(monday, 3);
+    return [eastern(holidayBetween(monday, 1, 3) ? nextBusinessDay(wednesday) : wednesday, 10, 30)];
+  },
+};
+
+/**
+ * EIA Weekly Natural Gas Storage Report: Thursday 10:30 ET; Thanksgiving week the Wednesday at 12:00; a day
+ * later after another holiday Monday to Thursday.
+ */
+export const EIA_WNGSR: ReleaseCalendar = {
+  rule: 'Thursdays 10:30 ET; Thanksgiving week Wednesday 12:00 ET; a federal holiday Monday to Thursday moves it to the next business day',
+  periodDays: 7,
+  releases(monday) {
+    const thursday = day(monday, 4);
+    if (thursday === nthWeekday(Number(thursday.slice(0, 4)), 11, 4, 4))
+      return [eastern(day(monday, 3), 12, 0)];
+    return [eastern(holidayBetween(monday, 1, 4) ? nextBusinessDay(thursday) : thursday, 10, 30)];
+  },
+};
+
+/**
+ * BLS CPI: released at 08:30 ET on a day of the BLS's own schedule, which Quarry does not hold; every
+ * business day at 08:35 ET is a possible release, and the conditional fetch makes a day without one cheap.
+ */
+export const BLS_CPI: ReleaseCalendar = {
+  rule: 'business days 08:35 ET (the CPI comes out at 08:30 ET on a day of the BLS schedule)',
+  periodDays: 1,
+  releases(date) {
+    return isBusinessDay(date) ? [eastern(date, 8, 35)] : [];
+  },
+};

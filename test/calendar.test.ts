@@ -1,0 +1,103 @@
+// The agencies' release calendars, checked against dates they published: the CFTC's 2024 Commitments of
+// Traders schedule (its delayed releases marked), the EIA's psw01.xls "Next Release Date" after Presidents'
+// Day 2026, and the gas storage report of the New Year's week 2024/25.
+import { describe, expect, it } from 'vitest';
+import {
+  BLS_CPI,
+  CFTC_COT,
+  EIA_WNGSR,
+  EIA_WPSR,
+  federalHolidays,
+  lastRelease,
+  nextRelease,
+} from '../src/ingest/calendar.js';
+
+const at = (iso: string) => new Date(iso);
+
+describe('federal holidays as observed', () => {
+  it('2026: Juneteenth on a Friday, Independence Day on a Saturday (observed Friday 3 July), Christmas on a Friday', () => {
+    expect([...federalHolidays(2026)].sort()).toEqual([
+      '2026-01-01',
+      '2026-01-19',
+      '2026-02-16',
+      '2026-05-25',
+      '2026-06-19',
+      '2026-07-03',
+      '2026-09-07',
+      '2026-10-12',
+      '2026-11-11',
+      '2026-11-26',
+      '2026-12-25',
+    ]);
+  });
+
+  it('New Year’s Day 2022 on a Saturday is observed on Friday 31 December 2021', () => {
+    expect(federalHolidays(2021).has('2021-12-31')).toBe(true);
+    expect(federalHolidays(2022).has('2022-01-01')).toBe(false);
+  });
+});
+
+describe('CFTC Commitments of Traders', () => {
+  // The CFTC's tentative schedule of releases through 2024 (3:30 p.m. ET): "*" marks a release delayed by a
+  // federal holiday.
+  const published2024 = {
+    January: ['05', '12', '19', '26'],
+    June: ['07', '14', '24', '28'],
+    July: ['08', '12', '19', '26'],
+    November: ['01', '08', '15', '22'],
+    December: ['02', '06', '13', '20', '30'],
+  };
+  const month = { January: '01', June: '06', July: '07', November: '11', December: '12' } as const;
+
+  it('reproduces the 2024 schedule: Juneteenth, Independence Day, Thanksgiving and Christmas weeks move to Monday', () => {
+    for (const [name, days] of Object.entries(published2024)) {
+      const m = month[name as keyof typeof month];
+      const first = name === 'December' ? '2024-11-22T21:00:00Z' : `2024-${m}-01T00:00:00Z`;
+      const got: string[] = [];
+      let after = at(first);
+      for (let i = 0; i < days.length; i += 1) {
+        after = nextRelease(CFTC_COT, after);
+        got.push(after.toISOString());
+      }
+      const expected = days.map((d) => {
+        const mm = name === 'December' && d === '02' ? '12' : m;
+        // 15:30 Eastern: EDT (UTC-4) until Sunday 3 November 2024, then EST (UTC-5); EST in January.
+        const edt = ['06', '07'].includes(mm) || (mm === '11' && d === '01');
+        const utc = edt ? '19:30' : '20:30';
+        return `2024-${mm}-${d}T${utc}:00.000Z`;
+      });
+      expect(got, name).toEqual(expected);
+    }
+  });
+
+  it('2026: Juneteenth (Friday) moves the release to Monday 22 June; a Monday holiday moves nothing', () => {
+    expect(nextRelease(CFTC_COT, at('2026-06-15T00:00:00Z')).toISOString()).toBe('2026-06-22T19:30:00.000Z');
+    expect(nextRelease(CFTC_COT, at('2026-09-07T00:00:00Z')).toISOString()).toBe('2026-09-11T19:30:00.000Z');
+    expect(nextRelease(CFTC_COT, at('2026-11-23T00:00:00Z')).toISOString()).toBe('2026-11-30T20:30:00.000Z');
+    expect(nextRelease(CFTC_COT, at('2026-12-21T00:00:00Z')).toISOString()).toBe('2026-12-28T20:30:00.000Z');
+  });
+
+  it('the last release before a moment', () => {
+    expect(lastRelease(CFTC_COT, at('2024-06-23T12:00:00Z')).toISOString()).toBe('2024-06-14T19:30:00.000Z');
+    expect(lastRelease(CFTC_COT, at('2024-06-24T19:30:00Z')).toISOString()).toBe('2024-06-24T19:30:00.000Z');
+  });
+});
+
+describe('EIA', () => {
+  it('WPSR: the release after Presidents’ Day 2026 is Thursday 19 February, as psw01.xls announces', () => {
+    expect(nextRelease(EIA_WPSR, at('2026-02-11T16:00:00Z')).toISOString()).toBe('2026-02-19T15:30:00.000Z');
+    expect(nextRelease(EIA_WPSR, at('2026-02-19T15:30:00Z')).toISOString()).toBe('2026-02-25T15:30:00.000Z');
+  });
+
+  it('WNGSR: New Year’s Day 2025 (a Wednesday) moves the week’s report to Friday 3 January; Thanksgiving week is Wednesday noon', () => {
+    expect(nextRelease(EIA_WNGSR, at('2024-12-30T00:00:00Z')).toISOString()).toBe('2025-01-03T15:30:00.000Z');
+    expect(nextRelease(EIA_WNGSR, at('2026-11-20T00:00:00Z')).toISOString()).toBe('2026-11-25T17:00:00.000Z');
+    expect(nextRelease(EIA_WNGSR, at('2026-06-01T00:00:00Z')).toISOString()).toBe('2026-06-04T14:30:00.000Z');
+  });
+});
+
+describe('BLS CPI', () => {
+  it('every business day at 08:35 ET: after Friday 3 July 2026 (observed holiday) comes Monday 6 July', () => {
+    expect(nextRelease(BLS_CPI, at('2026-07-02T13:00:00Z')).toISOString()).toBe('2026-07-06T12:35:00.000Z');
+  });
+});
