@@ -80,6 +80,9 @@ describe('CFTC Commitments of Traders', () => {
   it('the last release before a moment', () => {
     expect(lastRelease(CFTC_COT, at('2024-06-23T12:00:00Z')).toISOString()).toBe('2024-06-14T19:30:00.000Z');
     expect(lastRelease(CFTC_COT, at('2024-06-24T19:30:00Z')).toISOString()).toBe('2024-06-24T19:30:00.000Z');
+    // Minutes after a Friday release, that release (not the week before's).
+    expect(lastRelease(CFTC_COT, at('2024-06-14T19:40:00Z')).toISOString()).toBe('2024-06-14T19:30:00.000Z');
+    expect(lastRelease(CFTC_COT, at('2024-06-14T19:20:00Z')).toISOString()).toBe('2024-06-07T19:30:00.000Z');
   });
 });
 

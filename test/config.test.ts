@@ -24,6 +24,8 @@ describe('config', () => {
       contact: null,
       agencies: { cftc: 'https://www.cftc.gov', eia: 'https://ir.eia.gov', bls: 'https://download.bls.gov' },
       fetchTimeoutMs: 120_000,
+      collectLeaseMs: 600_000,
+      collectPollMs: 30_000,
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -50,6 +52,8 @@ describe('config', () => {
       QUARRY_EIA_URL: 'https://eia.example',
       QUARRY_BLS_URL: 'http://bls.example/mirror',
       QUARRY_FETCH_TIMEOUT_MS: '5000',
+      QUARRY_COLLECT_LEASE_MS: '1500',
+      QUARRY_COLLECT_POLL_MS: '200',
     });
     expect(config).toEqual({
       port: 9000,
@@ -74,6 +78,8 @@ describe('config', () => {
         bls: 'http://bls.example/mirror',
       },
       fetchTimeoutMs: 5000,
+      collectLeaseMs: 1500,
+      collectPollMs: 200,
     });
   });
 

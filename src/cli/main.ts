@@ -6,6 +6,7 @@ import { createDeps } from '../runtime/deps.js';
 import { openStore } from '../store/engine.js';
 import { migrate } from '../store/migrate.js';
 import { accountsCommand } from './accounts.js';
+import { collectCommand } from './collect.js';
 import { importCommand } from './import.js';
 import { ingestCommand } from './ingest.js';
 import { keysCommand } from './keys.js';
@@ -21,7 +22,9 @@ const VERSION = (
 
 const HELP = `quarry — financial and economic data over HTTP
 
-  quarry serve [--demo]             run the HTTP server (--demo: demo account and keys on an empty store)
+  quarry serve [--demo] [--collect] run the HTTP server (--demo: demo account and keys on an empty store;
+                                    --collect: also fetch the agencies' files on their release calendars)
+  quarry collect                    fetch the agencies' files on their release calendars, without the server
   quarry mcp                        the MCP server over stdio for the key in QUARRY_API_KEY
   quarry migrate                    bring the store's schema up to date
   quarry accounts create --email EMAIL [--plan none|basic|desk|enterprise] [--market-plan free|paid] [--confirmed]
@@ -67,6 +70,15 @@ async function main(argv: string[]): Promise<number> {
     const deps = await createDeps(config);
     await serveCommand(config, deps, rest);
     return -1;
+  }
+  if (command === 'collect') {
+    const deps = await createDeps(config);
+    try {
+      await collectCommand(deps);
+    } finally {
+      await deps.close();
+    }
+    return 0;
   }
   if (command === 'mcp') {
     // stdout carries the protocol: nothing else is printed there.

@@ -1,10 +1,12 @@
-// quarry serve [--demo]: the HTTP server, with WAL checkpoints of the embedded store on a worker thread.
+// quarry serve [--demo] [--collect]: the HTTP server, with WAL checkpoints of the embedded store on a worker
+// thread, and with --collect the collector of the agencies' files.
 // Stops cleanly on SIGINT/SIGTERM, flushing buffered usage.
 import { createAccount } from '../accounts/accounts.js';
 import { createKey } from '../accounts/keys.js';
 import { buildApp } from '../http/build.js';
 import type { Config } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
+import { createCollector } from '../runtime/collector.js';
 import { Checkpointer } from '../store/checkpointer.js';
 import { sqlitePath } from '../store/engine.js';
 import { parse } from './args.js';
@@ -14,7 +16,7 @@ import { loadBundledData } from './bundled.js';
 const SHUTDOWN_MS = 10_000;
 
 export async function serveCommand(config: Config, deps: Deps, argv: string[]): Promise<void> {
-  const { values } = parse(argv, { demo: { type: 'boolean' } }, []);
+  const { values } = parse(argv, { demo: { type: 'boolean' }, collect: { type: 'boolean' } }, []);
   if (values.demo) await prepareDemo(deps);
   const app = await buildApp(config, deps);
   const { store } = deps;
@@ -25,6 +27,9 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
         )
       : null;
 
+  const collector = values.collect
+    ? createCollector(deps, (event) => app.log.info(event, 'collector'))
+    : null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -32,7 +37,8 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
     app.log.info({ signal }, 'stopping');
     // No new connections; requests in flight may finish, for at most SHUTDOWN_MS.
     const timer = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_MS).unref());
-    await Promise.race([app.close(), timer]);
+    await Promise.race([app.close(), collector?.stop(), timer]);
+    await collector?.stop();
     await checkpoints?.stop();
     await deps.close();
     process.exit(0);
@@ -42,6 +48,7 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
 
   const address = await app.listen({ port: config.port, host: config.host });
   process.stdout.write(`quarry listening at ${address}\n`);
+  collector?.start();
   if (!config.dataApiEnabled) app.log.warn('DATA_API_ENABLED is off: stored-datasets routes answer 503');
 }
 

@@ -73,7 +73,7 @@ export interface ReleaseCalendar {
 
 /** The first release after `after`. */
 export function nextRelease(calendar: ReleaseCalendar, after: Date): Date {
-  let start = periodStartOf(calendar, after.toISOString().slice(0, 10));
+  let start = periodStartOf(calendar, after.toISOString().slice(0, 10), true);
   for (let i = 0; i < 400; i += 1, start = plusDays(start, calendar.periodDays)) {
     const found = calendar.releases(start).find((at) => Date.parse(at) > after.getTime());
     if (found) return new Date(found);
@@ -83,7 +83,7 @@ export function nextRelease(calendar: ReleaseCalendar, after: Date): Date {
 
 /** The last release at or before `at`. */
 export function lastRelease(calendar: ReleaseCalendar, at: Date): Date {
-  let start = periodStartOf(calendar, at.toISOString().slice(0, 10));
+  let start = periodStartOf(calendar, at.toISOString().slice(0, 10), false);
   for (let i = 0; i < 400; i += 1, start = plusDays(start, -calendar.periodDays)) {
     const found = calendar
       .releases(start)
@@ -94,9 +94,14 @@ export function lastRelease(calendar: ReleaseCalendar, at: Date): Date {
   throw new Error(`no release within 400 periods before ${at.toISOString()}`);
 }
 
-function periodStartOf(calendar: ReleaseCalendar, date: string): string {
-  // A weekly release can fall in the week after its own (a Monday after a holiday): start a week early.
-  return calendar.periodDays === 7 ? plusDays(date, -((weekday(date) + 6) % 7) - 7) : plusDays(date, -1);
+/**
+ * The period to start a search from. A weekly release can fall in the week after its own (a Monday after a
+ * holiday): searching forward starts a week early; searching back starts at the date's own week.
+ */
+function periodStartOf(calendar: ReleaseCalendar, date: string, forward: boolean): string {
+  if (calendar.periodDays !== 7) return forward ? plusDays(date, -1) : date;
+  const monday = plusDays(date, -((weekday(date) + 6) % 7));
+  return forward ? plusDays(monday, -7) : monday;
 }
 
 /** Weekdays of a week as dates: 1 Monday … 5 Friday. */

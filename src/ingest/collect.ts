@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Agency, ConfigError } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
+import type { ReleaseCalendar } from './calendar.js';
 import { download, type Validators } from './fetch.js';
 import type { LoadReport } from './import.js';
 import { type Loader, loadFile } from './run.js';
@@ -13,6 +14,8 @@ export interface Collection {
   agency: Agency;
   /** In load order (a later file may read what an earlier one loaded); `now` picks dated files. */
   files(now: Date): string[];
+  /** The collector's jobs: each on its report's release calendar, over the paths it matches (all by default). */
+  schedules: { job: string; calendar: ReleaseCalendar; paths?: RegExp }[];
 }
 
 export type FileOutcome =
@@ -50,6 +53,7 @@ export async function collect(
   source: string,
   collection: Collection,
   loader: Loader<never>,
+  paths?: RegExp,
 ): Promise<SyncReport> {
   const { config } = deps;
   if (!config.contact) {
@@ -61,7 +65,7 @@ export async function collect(
   const dir = path.join(config.dataDir, 'downloads', collection.agency);
   mkdirSync(dir, { recursive: true });
   const files: FileReport[] = [];
-  for (const filePath of collection.files(deps.clock())) {
+  for (const filePath of collection.files(deps.clock()).filter((p) => !paths || paths.test(p))) {
     const url = `${config.agencies[collection.agency]}${filePath}`;
     const name = path.posix.basename(filePath);
     files.push({ name, url, ...(await collectFile(deps, url, path.join(dir, name), loader)) });

@@ -34,6 +34,9 @@ export interface Config {
   agencies: Record<Agency, string>;
   /** How long one download may take before it is given up. */
   fetchTimeoutMs: number;
+  /** The collector: how long a job's lease lasts (renewed while it runs), and how often due jobs are looked for. */
+  collectLeaseMs: number;
+  collectPollMs: number;
 }
 
 export type Agency = 'cftc' | 'eia' | 'bls';
@@ -166,5 +169,7 @@ export function loadConfig(env: Env): Config {
       ]),
     ) as Record<Agency, string>,
     fetchTimeoutMs: wholeNumber(env, 'QUARRY_FETCH_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    collectLeaseMs: wholeNumber(env, 'QUARRY_COLLECT_LEASE_MS', 600_000, 300, 86_400_000),
+    collectPollMs: wholeNumber(env, 'QUARRY_COLLECT_POLL_MS', 30_000, 50, 3_600_000),
   };
 }

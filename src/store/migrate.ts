@@ -16,6 +16,7 @@ import * as m012 from './migrations/012-statements.js';
 import * as m013 from './migrations/013-market-facts.js';
 import * as m014 from './migrations/014-unit-usage.js';
 import * as m015 from './migrations/015-fetches.js';
+import * as m016 from './migrations/016-jobs.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '013-market-facts': m013,
   '014-unit-usage': m014,
   '015-fetches': m015,
+  '016-jobs': m016,
 };
 
 class StaticProvider implements MigrationProvider {

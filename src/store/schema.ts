@@ -77,6 +77,20 @@ export interface FetchesTable {
   fetched_at: string;
 }
 
+export interface JobsTable {
+  name: string;
+  next_at: string;
+  /** Runs since the last one that found something new (the retry backoff's exponent). */
+  attempt: number;
+  holder: string | null;
+  lease_until: string | null;
+  last_run_at: string | null;
+  /** new | nothing_new | failed */
+  last_outcome: string | null;
+  /** When a run last found something new. */
+  last_new_at: string | null;
+}
+
 export interface CotRecordsTable {
   id: Generated<number>;
   report_family: string;
@@ -392,6 +406,7 @@ export interface Database {
   usage: UsageTable;
   unit_usage: UnitUsageTable;
   fetches: FetchesTable;
+  jobs: JobsTable;
   cot_records: CotRecordsTable;
   energy_series: EnergySeriesTable;
   energy_observations: EnergyObservationsTable;

@@ -1,10 +1,12 @@
 // Where the CFTC publishes the reports the cftc loader reads: each year's futures-only history, legacy and
 // disaggregated, zipped as the CFTC ships it and updated with every weekly release. The previous year's
 // files are asked for too, so the last weeks of a year are collected after New Year.
+import { CFTC_COT } from '../../../ingest/calendar.js';
 import type { Collection } from '../../../ingest/collect.js';
 
 export const cftcCollection: Collection = {
   agency: 'cftc',
+  schedules: [{ job: 'cftc', calendar: CFTC_COT }],
   files(now) {
     const year = now.getUTCFullYear();
     return [year - 1, year].flatMap((y) => [

@@ -1,10 +1,12 @@
 // Where the BLS publishes the CPI flat files the bls loader reads. cu.item comes first: the other files are
 // matched to its items.
+import { BLS_CPI } from '../../../ingest/calendar.js';
 import type { Collection } from '../../../ingest/collect.js';
 
 const FLAT_FILES = '/pub/time.series/cu';
 
 export const blsCollection: Collection = {
   agency: 'bls',
+  schedules: [{ job: 'bls-cpi', calendar: BLS_CPI }],
   files: () => ['cu.item', 'cu.series', 'cu.data.1.AllItems'].map((name) => `${FLAT_FILES}/${name}`),
 };

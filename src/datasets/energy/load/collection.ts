@@ -1,8 +1,13 @@
 // Where the EIA publishes what the eia loader reads: the Weekly Petroleum Status Report's stocks workbook
 // (with its release calendar) and Table 1, and the weekly natural gas storage history.
+import { EIA_WNGSR, EIA_WPSR } from '../../../ingest/calendar.js';
 import type { Collection } from '../../../ingest/collect.js';
 
 export const eiaCollection: Collection = {
   agency: 'eia',
+  schedules: [
+    { job: 'eia-petroleum', calendar: EIA_WPSR, paths: /^\/wpsr\// },
+    { job: 'eia-gas-storage', calendar: EIA_WNGSR, paths: /^\/ngs\// },
+  ],
   files: () => ['/wpsr/psw01.xls', '/wpsr/table1.csv', '/ngs/ngshistory.xls'],
 };
