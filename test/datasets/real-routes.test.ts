@@ -39,28 +39,34 @@ describe('boards on real data', () => {
       });
       expect(data.rows.length).toBeGreaterThan(300);
       const wti = data.rows.find((r: { contractCode: string }) => r.contractCode === '067651');
+      // The bundle's legacy years are 2021 and early 2025: the one-year window holds the eleven 2025 weeks.
       expect(wti.position.percentile1Y).toMatchObject({
         sampleCount: 11,
-        completeWindow: false,
-        historyStart: '2025-01-07',
+        windowStart: '2024-03-26',
+        historyStart: '2021-01-05',
       });
-      expect(meta.historyStarts).toBe('2025-01-07');
+      expect(meta.historyStarts).toBe('2021-01-05');
     });
   }
 
   for (const traderClass of ['managed-money', 'producer', 'swap', 'other-reportable', 'nonreportable']) {
     it.skipIf(!haveShared(DISAGG))(`cot board, disaggregated / ${traderClass}`, async () => {
       const { data } = await get(`/v1/cftc/cot?report=disaggregated&traderClass=${traderClass}`);
-      expect(data).toMatchObject({ reportFamily: 'disaggregated', traderClass, asOf: '2021-03-16' });
+      expect(data).toMatchObject({ reportFamily: 'disaggregated', traderClass, asOf: '2021-12-21' });
       expect(data.rows.length).toBeGreaterThan(150);
     });
   }
 
   it("one contract's history with percentiles over an incomplete window", async () => {
     const { data } = await get('/v1/cftc/cot/contracts/088691');
-    expect(data.rows).toHaveLength(11);
+    // GOLD in the legacy report: 51 weeks of 2021 (deacot2021.zip) and 11 of 2025, counted in the files.
+    expect(data.rows).toHaveLength(62);
     const last = data.rows.at(-1);
-    expect(last.position.percentile3Y).toMatchObject({ completeWindow: false, sampleCount: 11 });
+    expect(last.position.percentile3Y).toMatchObject({ sampleCount: 11, windowStart: '2022-03-29' });
+    const lastOf2021 = data.rows[50];
+    expect(lastOf2021.reportDate).toBe('2021-12-21');
+    // Within 2021 every week is there: 51 samples from the first report on.
+    expect(lastOf2021.position.percentile1Y).toMatchObject({ sampleCount: 51 });
     expect(last.position.percentile1Y.value).toBeGreaterThanOrEqual(0);
     expect(last.position.percentile1Y.value).toBeLessThanOrEqual(100);
   });
@@ -68,7 +74,7 @@ describe('boards on real data', () => {
   it('energy board of the latest reports, with five-year averages', async () => {
     const { data } = await get('/v1/energy/inventories');
     expect(data.reports.map((r: { id: string }) => r.id).sort()).toEqual([
-      'wngsr-2021-05-28',
+      'wngsr-2026-01-23',
       'wpsr-2026-06-05',
     ]);
     const crude = data.series.find((s: { id: string }) => s.id === 'WCESTUS1');
@@ -76,17 +82,22 @@ describe('boards on real data', () => {
     expect(crude).toMatchObject({ weekEnding: '2026-06-05', value: 426485, yearAgo: 432415 });
     expect(crude.fiveYear).toBeGreaterThan(400000);
     const gas = data.series.find((s: { id: string }) => s.id === 'NW2_EPG0_SWO_R48_BCF');
-    expect(gas).toMatchObject({ weekEnding: '2021-05-28', value: 2313, weekChange: 98 });
+    // The EIA's report of 29 January 2026: 2,823 Bcf in the Lower 48, a net withdrawal of 242 Bcf.
+    expect(gas).toMatchObject({ weekEnding: '2026-01-23', value: 2823, weekChange: -242 });
     expect(gas.fiveYear).not.toBeNull();
   });
 
   it('cpi board of the latest release, with weights and contributions', async () => {
     const { data, meta } = await get('/v1/macro/cpi');
-    expect(data.release).toMatchObject({ period: '2023-11', weightsPeriod: '2022-12' });
-    const shelter = data.rows.find((r: { code: string }) => r.code === 'SAH1');
-    expect(shelter).toMatchObject({ weight: 34.413, change: 0.4, yoy: 6.5 });
-    expect(shelter.contribution).toBeGreaterThan(0);
-    expect(shelter.contributionYoy).toBeGreaterThan(1);
+    // The bundle's all-items values reach March 2026; its components end November 2023.
+    expect(data.release).toMatchObject({ period: '2026-03', weightsPeriod: '2024-12' });
+    const all = data.rows.find((r: { code: string }) => r.code === 'SA0');
+    // Worked from cu.data.1.AllItems: 330.213 / 319.799 (NSA, March) and 330.293 / 327.460 (SA, Feb to March).
+    expect(all).toMatchObject({ weight: 100, change: 0.9, yoy: 3.3 });
+    expect(data.rows.find((r: { code: string }) => r.code === 'SAH1')).toBeUndefined();
+    expect(data.gaps).toContain(
+      'no all-items index value for 2025-10: the changes across those months are null',
+    );
     expect(meta.disclaimer).toBeDefined();
   });
 });
