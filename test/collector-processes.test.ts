@@ -7,8 +7,11 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/kernel/config.js';
+import { createDeps } from '../src/runtime/deps.js';
 import { MockAgency } from './helpers/agency.js';
 import { freshPostgres, pgUrl } from './helpers/env.js';
+import { startServer } from './helpers/server.js';
 import { haveShared, SHARED_DATA } from './helpers/shared.js';
 
 const FILE = path.join(SHARED_DATA, 'cftc', 'fut_disagg_txt_2021_f_year.txt');
@@ -105,5 +108,44 @@ describe.skipIf(pgUrl() === null || !haveShared(FILE))('two collectors on Postgr
     other.child.kill('SIGTERM');
     const code = await new Promise((resolve) => other.child.once('exit', (c) => resolve(c)));
     expect(code).toBe(0);
+  }, 60_000);
+});
+
+describe.skipIf(!haveShared(FILE))('quarry serve --collect', () => {
+  it('the server collects on the embedded store: a due job loads the agency’s file, and SIGTERM stops both', async () => {
+    const agency = await new MockAgency().start();
+    agency.serve(`/files/dea/history/fut_disagg_txt_${YEAR}.zip`, FILE);
+    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-serve-collect-'));
+    const env = {
+      QUARRY_DATA_DIR: dir,
+      QUARRY_CONTACT: 'ops@quarry.example',
+      QUARRY_CFTC_URL: agency.url,
+      QUARRY_EIA_URL: agency.url,
+      QUARRY_BLS_URL: agency.url,
+    };
+    const server = await startServer(env, ['--collect']);
+    const deps = await createDeps(loadConfig(env));
+    try {
+      await expect
+        .poll(async () => await deps.store.db.selectFrom('source_files').select(['name', 'rows']).execute(), {
+          timeout: 15_000,
+        })
+        .toEqual([{ name: `fut_disagg_txt_${YEAR}.zip`, rows: 2178 }]);
+      const jobs = () =>
+        deps.store.db.selectFrom('jobs').select(['name', 'last_outcome']).orderBy('name').execute();
+      await expect.poll(jobs, { timeout: 15_000 }).toEqual([
+        { name: 'bls-cpi', last_outcome: 'nothing_new' },
+        { name: 'cftc', last_outcome: 'new' },
+        { name: 'eia-gas-storage', last_outcome: 'nothing_new' },
+        { name: 'eia-petroleum', last_outcome: 'nothing_new' },
+      ]);
+    } finally {
+      await deps.close();
+      const exited = new Promise((resolve) => server.child.once('exit', (code) => resolve(code)));
+      await server.stop();
+      expect(await exited).toBe(0);
+      await agency.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -37,8 +37,9 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
     app.log.info({ signal }, 'stopping');
     // No new connections; requests in flight may finish, for at most SHUTDOWN_MS.
     const timer = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_MS).unref());
-    await Promise.race([app.close(), collector?.stop(), timer]);
-    await collector?.stop();
+    await Promise.race([app.close(), timer]);
+    // A collection in progress finishes its file (one transaction) or is taken up again after its lease.
+    await Promise.race([collector?.stop(), timer]);
     await checkpoints?.stop();
     await deps.close();
     process.exit(0);
