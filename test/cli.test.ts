@@ -356,4 +356,30 @@ describe('quarry CLI', () => {
       'quarry: no such file: /no/such/psw01.xls\nquarry: load failed, nothing of the file was kept: tmp: is a folder, not a file\n',
     );
   });
+
+  it('status: each dataset with what the store holds and its collection jobs', async () => {
+    const { json } = await quarry('status');
+    expect(json.datasets.map((d: { dataset: string }) => d.dataset)).toEqual([
+      'awards',
+      'kpis-guidance',
+      'exec-pay',
+      'events',
+      'cpi',
+      'energy-inventories',
+      'cot',
+    ]);
+    const cot = json.datasets.find((d: { dataset: string }) => d.dataset === 'cot');
+    // The cot records of this store came through quarry import (no agency file), and no collector has run.
+    expect(cot).toMatchObject({
+      files: 0,
+      lastLoad: null,
+      jobs: [{ job: 'cftc', collected: false, lastRunAt: null }],
+    });
+    expect(cot.jobs[0].calendar).toMatch(/^Fridays 15:30 ET/);
+    expect(
+      json.datasets
+        .find((d: { dataset: string }) => d.dataset === 'energy-inventories')
+        .jobs.map((j: { job: string }) => j.job),
+    ).toEqual(['eia-petroleum', 'eia-gas-storage']);
+  });
 });

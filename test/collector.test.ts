@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CFTC_COT } from '../src/ingest/calendar.js';
 import { afterRun, Collector } from '../src/ingest/collector.js';
 import { ensureJob, finishJob, readJob, renewJob, takeJob } from '../src/ingest/jobs.js';
+import { collectionStatus } from '../src/ingest/status.js';
 import { loadConfig } from '../src/kernel/config.js';
 import { collectionJobs } from '../src/runtime/collector.js';
 import { createDeps } from '../src/runtime/deps.js';
@@ -160,6 +161,29 @@ describe.skipIf(!haveShared(path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt')))(
     });
     const loaded = await env.deps.store.db.selectFrom('source_files').select(['name', 'rows']).execute();
     expect(loaded).toEqual([{ name: 'fut_disagg_txt_2021.zip', rows: 2178 }]);
+    // What an operator sees (quarry status): the store's span of the file and the job having the release.
+    const status = await collectionStatus(
+      env.deps.store.db,
+      'cot',
+      [{ job: 'cftc', calendar: CFTC_COT }],
+      now,
+    );
+    expect(status).toMatchObject({
+      firstDate: '2021-01-05',
+      lastDate: '2021-03-16',
+      files: 1,
+      lastLoad: { file: 'fut_disagg_txt_2021.zip', rows: 2178, inserted: 2178 },
+      jobs: [
+        {
+          job: 'cftc',
+          latestRelease: '2021-03-19T19:30:00.000Z',
+          nextRelease: '2021-03-26T19:30:00.000Z',
+          collected: true,
+          lastOutcome: 'new',
+          heldBy: null,
+        },
+      ],
+    });
 
     // A pass before anything is due runs nothing.
     events.length = 0;

@@ -13,6 +13,7 @@ import { keysCommand } from './keys.js';
 import { mcpCommand } from './mcp.js';
 import { explain, printResult, UsageError } from './output.js';
 import { serveCommand } from './serve.js';
+import { statusCommand } from './status.js';
 import { syncCommand } from './sync.js';
 import { usageCommand } from './usage.js';
 
@@ -42,6 +43,7 @@ const HELP = `quarry — financial and economic data over HTTP
   quarry import DATASET FILE        load newline-delimited JSON records (docs/interchange.md)
   quarry ingest SOURCE FILE...      load the sources' own files: cftc, eia, bls, prices, yahoo, sec-facts
   quarry sync SOURCE                fetch an agency's current files and load what changed: cftc, eia, bls
+  quarry status                     what the store holds of each dataset, and how its collection stands
 
 Configuration comes from the environment: PORT, HOST, QUARRY_DATA_DIR, DATABASE_URL, REDIS_URL,
 DATA_API_ENABLED, TRUST_PROXY, LOG_LEVEL, QUARRY_MCP_RESULT_BYTES, QUARRY_API_KEY, QUARRY_CONTACT,
@@ -110,6 +112,9 @@ async function main(argv: string[]): Promise<number> {
         break;
       case 'import':
         printResult(await importCommand(deps, rest));
+        break;
+      case 'status':
+        printResult(await statusCommand(deps, rest));
         break;
       case 'usage':
         printResult(await usageCommand(deps, rest));
