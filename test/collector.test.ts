@@ -10,7 +10,7 @@ import { loadConfig } from '../src/kernel/config.js';
 import { collectionJobs } from '../src/runtime/collector.js';
 import { createDeps } from '../src/runtime/deps.js';
 import { MockAgency } from './helpers/agency.js';
-import { ENGINES, type TestEnv, testEnv } from './helpers/env.js';
+import { customer, ENGINES, type TestEnv, testEnv } from './helpers/env.js';
 import { haveShared, SHARED_DATA } from './helpers/shared.js';
 
 const at = (iso: string) => new Date(iso);
@@ -207,3 +207,82 @@ describe.skipIf(!haveShared(path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt')))(
     });
   });
 });
+
+describe.skipIf(!haveShared(path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt')))(
+  'freshness on the boards',
+  () => {
+    const agency = new MockAgency();
+    let env: TestEnv;
+    let key = '';
+    let now = at('2021-03-19T21:00:00Z');
+    const board = async () => {
+      const res = await env.app.inject({
+        url: '/v1/cftc/cot?report=disaggregated&traderClass=managed-money',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json() as {
+        data: { status: string; gaps: string[] };
+        meta: { coverage: Record<string, unknown> };
+      };
+    };
+    beforeAll(async () => {
+      await agency.start();
+      agency.serve(
+        '/files/dea/history/fut_disagg_txt_2021.zip',
+        path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt'),
+      );
+      env = await testEnv({
+        clock: () => now,
+        env: {
+          QUARRY_CONTACT: 'ops@quarry.example',
+          QUARRY_CFTC_URL: agency.url,
+          QUARRY_EIA_URL: agency.url,
+          QUARRY_BLS_URL: agency.url,
+        },
+      });
+      key = (await customer(env.deps)).key;
+      const collector = new Collector(env.deps, collectionJobs(env.deps), {
+        holder: 'test',
+        leaseMs: 60_000,
+        pollMs: 60_000,
+        log: () => {},
+      });
+      await collector.tick();
+      collectAgain = () => collector.tick();
+    });
+    let collectAgain: () => Promise<void> = async () => {};
+    afterAll(async () => {
+      await env.close();
+      await agency.stop();
+    });
+
+    it('meta.coverage says what the store holds and when the next release is due', async () => {
+      const { data, meta } = await board();
+      expect(data.status).toBe('available');
+      expect(meta.coverage).toMatchObject({
+        firstPeriod: '2021-01-05',
+        lastPeriod: '2021-03-16',
+        lastLoad: { file: 'fut_disagg_txt_2021.zip', loadedAt: '2021-03-19T21:00:00.000Z' },
+        nextRelease: '2021-03-26T19:30:00.000Z',
+      });
+    });
+
+    it('a release not loaded six hours after it came out makes the board partial, naming it', async () => {
+      now = at('2021-03-26T23:00:00Z');
+      expect((await board()).data.status).toBe('available');
+      now = at('2021-03-27T02:00:00Z');
+      const { data } = await board();
+      expect(data.status).toBe('partial');
+      expect(data.gaps).toContain('the release of 2021-03-26T19:30:00.000Z (cftc) is not loaded yet');
+    });
+
+    it('a failed collection is a gap too', async () => {
+      agency.fail('/files/dea/history/fut_disagg_txt_2021.zip', 500);
+      now = at('2021-03-27T03:00:00Z');
+      await collectAgain();
+      const { data } = await board();
+      expect(data.gaps).toContain('the last collection (cftc, 2021-03-27T03:00:00.000Z) failed');
+    });
+  },
+);

@@ -129,7 +129,7 @@ async function collectFile(
     return { outcome: 'unchanged' };
   }
   try {
-    const load = await loadFile(db, loader, got.file);
+    const load = await loadFile(db, loader, got.file, {}, deps.clock());
     await remember();
     return { outcome: 'loaded', load };
   } catch (error) {

@@ -43,6 +43,8 @@ export async function loadFile<R>(
   loader: Loader<R>,
   file: string,
   options: Record<string, string> = {},
+  /** When the load happens (the collector passes its clock). */
+  now: Date = new Date(),
 ): Promise<LoadReport> {
   const started = Date.now();
   const source = await openSource(file);
@@ -53,13 +55,13 @@ export async function loadFile<R>(
     const records = counted(loader.read(source, context), () => {
       count += 1;
     });
-    const report = await importRecords(db, loader.importer, records, source.name, new Date(), source);
+    const report = await importRecords(db, loader.importer, records, source.name, now, source);
     return {
       ...report,
       notes: context.notes,
       checksum: source.checksum(),
       bytes: source.size,
-      loadedAt: new Date().toISOString(),
+      loadedAt: now.toISOString(),
       seconds: Math.round((Date.now() - started) / 100) / 10,
     };
   } finally {

@@ -1,9 +1,10 @@
 // cot reads: the board of the latest report and one contract's history, with derived figures.
 import { sql } from 'kysely';
+import { freshness } from '../../ingest/freshness.js';
 import { cachedRead } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
-import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { type EnvelopeValue, storedMeta, withFreshness } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
 import { SOURCES } from '../sources.js';
 import {
@@ -16,6 +17,7 @@ import {
   weeklyChange,
 } from './derive.js';
 import { classesOf } from './import.js';
+import { cftcCollection } from './load/collection.js';
 
 type Family = 'legacy' | 'disaggregated';
 
@@ -222,11 +224,15 @@ async function computeContract(
   };
 }
 
-export function readBoard(deps: Deps, input: OperationInput): Promise<EnvelopeValue<unknown>> {
+export async function readBoard(deps: Deps, input: OperationInput): Promise<EnvelopeValue<unknown>> {
   const sel = selection(input.query);
-  return cachedRead(deps.store.db, 'cot', `board:${sel.family}:${sel.traderClass}`, () =>
-    computeBoard(deps, input),
-  );
+  const [board, fresh] = await Promise.all([
+    cachedRead(deps.store.db, 'cot', `board:${sel.family}:${sel.traderClass}`, () =>
+      computeBoard(deps, input),
+    ),
+    freshness(deps.store.db, 'cot', cftcCollection.schedules, deps.clock()),
+  ]);
+  return withFreshness(board, fresh);
 }
 
 export function readContract(deps: Deps, input: OperationInput): Promise<EnvelopeValue<unknown>> {

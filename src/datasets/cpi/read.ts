@@ -1,8 +1,9 @@
 // cpi read: the board of the latest release, each component with weight, changes and contributions.
 
+import { freshness } from '../../ingest/freshness.js';
 import { cachedRead } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
-import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { type EnvelopeValue, storedMeta, withFreshness } from '../envelope.js';
 import { BLS_DISCLAIMER, SOURCES } from '../sources.js';
 import {
   annualized,
@@ -13,6 +14,7 @@ import {
   readPace,
   weightAt,
 } from './derive.js';
+import { blsCollection } from './load/collection.js';
 
 /** Headline rows shown first by clients. */
 const PINNED = new Set(['SA0', 'SA0L1E', 'SAF1', 'SA0E']);
@@ -39,8 +41,12 @@ function nextMonth(period: string): string {
   return monthsBefore(period, -1);
 }
 
-export function readBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
-  return cachedRead(deps.store.db, 'cpi', 'board', () => computeBoard(deps));
+export async function readBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
+  const [board, fresh] = await Promise.all([
+    cachedRead(deps.store.db, 'cpi', 'board', () => computeBoard(deps)),
+    freshness(deps.store.db, 'cpi', blsCollection.schedules, deps.clock()),
+  ]);
+  return withFreshness(board, fresh);
 }
 
 async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {

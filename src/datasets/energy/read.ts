@@ -1,8 +1,9 @@
 // energy-inventories read: the latest report of each kind, each series with its derived figures.
 
+import { freshness } from '../../ingest/freshness.js';
 import { cachedRead } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
-import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { type EnvelopeValue, storedMeta, withFreshness } from '../envelope.js';
 import { SOURCES } from '../sources.js';
 import {
   fiveYearAverage,
@@ -13,6 +14,7 @@ import {
   weekChange,
   yearAgo,
 } from './derive.js';
+import { eiaCollection } from './load/collection.js';
 
 /** Observations needed for a five-year average of the latest week, with a week of margin. */
 const LOOKBACK_DAYS = 6 * 366;
@@ -21,8 +23,12 @@ function daysBefore(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-export function readInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
-  return cachedRead(deps.store.db, 'energy-inventories', 'board', () => computeInventories(deps));
+export async function readInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
+  const [board, fresh] = await Promise.all([
+    cachedRead(deps.store.db, 'energy-inventories', 'board', () => computeInventories(deps)),
+    freshness(deps.store.db, 'energy-inventories', eiaCollection.schedules, deps.clock()),
+  ]);
+  return withFreshness(board, fresh);
 }
 
 async function computeInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
