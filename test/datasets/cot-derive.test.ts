@@ -1,6 +1,12 @@
 // cot derived figures on hand-worked numbers.
 import { describe, expect, it } from 'vitest';
-import { net, netPercentOfOpenInterest, percentile, weeklyChange } from '../../src/datasets/cot/derive.js';
+import {
+  everyWeekHeld,
+  net,
+  netPercentOfOpenInterest,
+  percentile,
+  weeklyChange,
+} from '../../src/datasets/cot/derive.js';
 
 describe('cot derive', () => {
   it('net is long minus short', () => {
@@ -63,6 +69,28 @@ describe('cot derive', () => {
     expect(p.max).toBe(60);
     expect(p.mean).toBe(34.5);
     expect(p.completeWindow).toBe(true);
+  });
+
+  it('a window with a week the store does not hold is not complete, however far back the history goes', () => {
+    const nets = weekly(
+      '2024-01-02',
+      Array.from({ length: 60 }, (_, i) => i + 1),
+    );
+    const held = nets.map((p) => p.date);
+    expect(percentile(nets, 1, undefined, held).completeWindow).toBe(true);
+    // The report of 2024-06-04 (week 23) is not in the store.
+    const gap = held.filter((d) => d !== '2024-06-04');
+    const p = percentile(
+      nets.filter((n) => n.date !== '2024-06-04'),
+      1,
+      '2024-01-02',
+      gap,
+    );
+    expect(p).toMatchObject({ sampleCount: 51, completeWindow: false });
+    // A holiday week reported as of Monday still counts as held.
+    const monday = held.map((d) => (d === '2024-06-04' ? '2024-06-03' : d));
+    expect(everyWeekHeld(monday, '2024-02-27', '2025-02-18')).toBe(true);
+    expect(everyWeekHeld(gap, '2024-02-27', '2025-02-18')).toBe(false);
   });
 
   it('the lowest value is 0 and a single report has no percentile', () => {

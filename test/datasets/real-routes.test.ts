@@ -44,6 +44,8 @@ describe('boards on real data', () => {
         sampleCount: 11,
         windowStart: '2024-03-26',
         historyStart: '2021-01-05',
+        // History reaches back past the window, but 2024's reports are not in the store.
+        completeWindow: false,
       });
       expect(meta.historyStarts).toBe('2021-01-05');
     });
@@ -56,6 +58,21 @@ describe('boards on real data', () => {
       expect(data.rows.length).toBeGreaterThan(150);
     });
   }
+
+  it('disaggregated 2017–2019 are complete years: the 3-year window at 2019-12-31 is complete; after the 2020 gap it is not', async () => {
+    const { data } = await get(
+      '/v1/cftc/cot/contracts/067651?report=disaggregated&traderClass=managed-money',
+    );
+    const at = (date: string) => data.rows.find((r: { reportDate: string }) => r.reportDate === date);
+    expect(at('2019-12-31').position.percentile3Y).toMatchObject({
+      completeWindow: true,
+      windowStart: '2017-01-10',
+    });
+    expect(at('2019-12-31').position.percentile3Y.sampleCount).toBe(156);
+    // 2020 is held only to 03-24: a year ending 2021-12-21 starts 2020-12-29, a week the store does not hold.
+    expect(at('2021-12-21').position.percentile1Y).toMatchObject({ completeWindow: false });
+    expect(at('2021-12-21').position.percentile3Y).toMatchObject({ completeWindow: false });
+  });
 
   it("one contract's history with percentiles over an incomplete window", async () => {
     const { data } = await get('/v1/cftc/cot/contracts/088691');

@@ -55,13 +55,15 @@ export function addDays(date: string, days: number): string {
  * Where the latest net stands among the nets of a window of `years` x 52 weekly reports ending at its date.
  * `history` is one contract's nets, oldest first, ending with the current report. The window holds the
  * report slots from windowStart = end - (52 x years - 1) weeks to end; it is complete when the stored
- * history (which may start before the nets given) reaches back to windowStart. value is the mid-rank percentile (0 lowest, 100 highest, ties share the
+ * history (which may start before the nets given) reaches back to windowStart and, given the report dates
+ * the store holds for the family, none of the window's weeks is missing from the store. value is the mid-rank percentile (0 lowest, 100 highest, ties share the
  * middle); rank counts from 1 = lowest; value is null with fewer than two samples.
  */
 export function percentile(
   history: readonly NetPoint[],
   years: number,
   historyStart: string | undefined = history[0]?.date,
+  reportDates?: readonly string[],
 ): Percentile {
   const current = history[history.length - 1];
   const first = history[0];
@@ -94,11 +96,28 @@ export function percentile(
     windowEnd,
     historyStart: historyStart ?? first.date,
     historyEnd: current.date,
-    completeWindow: (historyStart ?? first.date) <= windowStart,
+    completeWindow:
+      (historyStart ?? first.date) <= windowStart &&
+      (reportDates === undefined || everyWeekHeld(reportDates, windowStart, windowEnd)),
     min: Math.min(...samples),
     max: Math.max(...samples),
     mean: round2(samples.reduce((a, b) => a + b, 0) / n),
   };
+}
+
+/**
+ * Whether the store holds a report for every week from `start` to `end`: some report date within three days
+ * of each weekly slot (a holiday moves an as-of date to the Monday). `dates` ascending.
+ */
+export function everyWeekHeld(dates: readonly string[], start: string, end: string): boolean {
+  let i = 0;
+  for (let slot = start; slot <= end; slot = addDays(slot, 7)) {
+    const from = addDays(slot, -3);
+    const to = addDays(slot, 3);
+    while (i < dates.length && (dates[i] as string) < from) i += 1;
+    if (i >= dates.length || (dates[i] as string) > to) return false;
+  }
+  return true;
 }
 
 export function round2(value: number): number {

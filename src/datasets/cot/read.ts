@@ -76,7 +76,13 @@ function longShort(record: Record_, traderClass: string) {
 }
 
 /** A board or history row: one report of one contract, for the selected class. */
-function row(record: Record_, traderClass: string, history: NetPoint[], historyStart: string) {
+function row(
+  record: Record_,
+  traderClass: string,
+  history: NetPoint[],
+  historyStart: string,
+  reportDates: readonly string[],
+) {
   const { long, short, spreading } = longShort(record, traderClass);
   const value = net(long, short);
   const previous = history.length >= 2 ? (history[history.length - 2] as NetPoint) : null;
@@ -99,8 +105,8 @@ function row(record: Record_, traderClass: string, history: NetPoint[], historyS
       shortPercentOfOpenInterest: percentOfOpenInterest(short, Number(record.open_interest)),
       weeklyChange: weeklyChange(value, record.report_date, previous),
       previousReportDate: previous?.date ?? null,
-      percentile1Y: percentile(history, 1, historyStart),
-      percentile3Y: percentile(history, 3, historyStart),
+      percentile1Y: percentile(history, 1, historyStart, reportDates),
+      percentile3Y: percentile(history, 3, historyStart, reportDates),
     },
     status: 'available',
   };
@@ -160,6 +166,7 @@ async function computeBoard(deps: Deps, { query }: OperationInput): Promise<Enve
     .groupBy('contract_code')
     .execute();
   const firstOf = new Map(starts.map((s) => [s.contract_code, s.first]));
+  const dates = await reportDatesOf(db, sel.family);
 
   const nets = new Map<string, NetPoint[]>();
   let fetchedAt = '';
@@ -172,7 +179,13 @@ async function computeBoard(deps: Deps, { query }: OperationInput): Promise<Enve
     if (record.loaded_at > fetchedAt) fetchedAt = record.loaded_at;
     if (record.report_date === latest.last) {
       rows.push(
-        row(record, sel.traderClass, points.slice(), firstOf.get(record.contract_code) ?? record.report_date),
+        row(
+          record,
+          sel.traderClass,
+          points.slice(),
+          firstOf.get(record.contract_code) ?? record.report_date,
+          dates,
+        ),
       );
     }
   }
@@ -204,13 +217,14 @@ async function computeContract(
     .execute();
   if (records.length === 0) throw new AppError('not_found', `No contract ${code} in the stored reports.`);
   const mine = records.filter((r) => r.report_family === sel.family);
+  const dates = await reportDatesOf(deps.store.db, sel.family);
   const points: NetPoint[] = [];
   let fetchedAt = '';
   const rows = mine.map((record) => {
     const { long, short } = longShort(record, sel.traderClass);
     points.push({ date: record.report_date, net: net(long, short) });
     if (record.loaded_at > fetchedAt) fetchedAt = record.loaded_at;
-    return row(record, sel.traderClass, points.slice(), mine[0]?.report_date ?? record.report_date);
+    return row(record, sel.traderClass, points.slice(), mine[0]?.report_date ?? record.report_date, dates);
   });
   const first = mine[0]?.report_date ?? null;
   const last = mine[mine.length - 1]?.report_date ?? null;
@@ -241,4 +255,17 @@ export function readContract(deps: Deps, input: OperationInput): Promise<Envelop
   return cachedRead(deps.store.db, 'cot', `contract:${code}:${sel.family}:${sel.traderClass}`, () =>
     computeContract(deps, input),
   );
+}
+
+/** The report dates the store holds for a family, ascending: what makes a percentile window complete. */
+async function reportDatesOf(db: Deps['store']['db'], family: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('cot_records')
+    .select('report_date')
+    .distinct()
+    .where('report_family', '=', family)
+    .where('is_current', '=', 1)
+    .orderBy('report_date')
+    .execute();
+  return rows.map((r) => r.report_date);
 }
