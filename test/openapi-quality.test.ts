@@ -32,7 +32,7 @@ describe('the OpenAPI documents', () => {
   let dir: string;
   const docs: Record<'datasets' | 'market', Doc> = { datasets: {}, market: {} };
   beforeAll(async () => {
-    env = await testEnv();
+    env = await testEnv({ env: { QUARRY_CONTACT: 'api@quarry.example' } });
     dir = mkdtempSync(path.join(tmpdir(), 'quarry-oas-'));
     for (const [name, url] of [
       ['datasets', '/v1/datasets/openapi.json'],
@@ -115,6 +115,10 @@ describe('the OpenAPI documents', () => {
     );
     expect(compiled.stdout + compiled.stderr).toBe('');
     expect(compiled.status).toBe(0);
+  });
+
+  it("name the operator's contact (QUARRY_CONTACT) in info", () => {
+    for (const doc of Object.values(docs)) expect(doc.info.contact).toEqual({ email: 'api@quarry.example' });
   });
 
   it('public operations declare security: [], keyed ones a key', () => {

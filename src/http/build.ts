@@ -153,6 +153,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       description:
         'Read-only access to stored datasets: awards, kpis-guidance, exec-pay, events, cpi, energy-inventories ' +
         'and cot. Keyed routes take gds_ keys and spend credits from the account’s monthly period.',
+      contact: config.contact,
       tags: {
         public: 'The catalog, the cost estimate, this description and synthetic samples: no key, no credits.',
         account: 'The account of the key: plan, credits and usage.',
@@ -173,6 +174,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       description:
         'Quotes, current values and history by ticker and field, in the service, exchange-suffixed and terminal ' +
         'forms. Data routes take svc_mcp_ keys with market-data-only access and a paid market plan.',
+      contact: config.contact,
       tags: {
         quotes: 'Full quotes for tickers in any form.',
         data: 'Current values for tickers x fields.',

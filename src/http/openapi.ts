@@ -76,6 +76,8 @@ export interface ApiInfo {
   description: string;
   /** Every tag the document's operations use, with what it groups. */
   tags: Record<string, string>;
+  /** The operator's contact (QUARRY_CONTACT), when configured. */
+  contact?: string | null;
 }
 
 export class OpenApiCollector {
@@ -117,6 +119,7 @@ export class OpenApiCollector {
         version: '1.0.0',
         description: info.description,
         license: { name: 'Proprietary: use under the terms of your plan' },
+        ...(info.contact ? { contact: { email: info.contact } } : {}),
       },
       servers: [{ url: '/' }],
       tags: Object.entries(info.tags)
