@@ -261,6 +261,8 @@ describe.skipIf(!haveShared(path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt')))(
       const { data, meta } = await board();
       expect(data.status).toBe('available');
       expect(meta.coverage).toMatchObject({
+        // The 2,178 rows of the file (eleven weeks of 2021), as PROVENANCE counts them.
+        records: 2178,
         firstPeriod: '2021-01-05',
         lastPeriod: '2021-03-16',
         lastLoad: { file: 'fut_disagg_txt_2021.zip', loadedAt: '2021-03-19T21:00:00.000Z' },

@@ -9,6 +9,8 @@ export interface Freshness {
   /** Changes when anything below changes: boards merged with it are rebuilt only then. */
   key: string;
   coverage: {
+    /** Current records of the dataset's main table (revisions not counted). */
+    records: number;
     firstPeriod: string | null;
     lastPeriod: string | null;
     lastLoad: { file: string; loadedAt: string } | null;
@@ -23,9 +25,13 @@ const TTL_MS = 1000;
 
 const held = new WeakMap<object, Map<string, { at: number; value: Promise<Freshness> }>>();
 
+/** Tables whose current rows are a dataset's records. */
+export type RecordsTable = 'cot_records' | 'energy_observations' | 'cpi_index';
+
 export function freshness(
   db: Kysely<Database>,
   dataset: string,
+  records: RecordsTable,
   schedules: readonly ScheduleRef[],
   now: Date,
 ): Promise<Freshness> {
@@ -36,7 +42,7 @@ export function freshness(
   }
   const cached = byDataset.get(dataset);
   if (cached && Math.abs(now.getTime() - cached.at) < TTL_MS) return cached.value;
-  const value = compute(db, dataset, schedules, now);
+  const value = compute(db, dataset, records, schedules, now);
   byDataset.set(dataset, { at: now.getTime(), value });
   value.catch(() => byDataset?.delete(dataset));
   return value;
@@ -45,10 +51,16 @@ export function freshness(
 async function compute(
   db: Kysely<Database>,
   dataset: string,
+  table: RecordsTable,
   schedules: readonly ScheduleRef[],
   now: Date,
 ): Promise<Freshness> {
   const status = await collectionStatus(db, dataset, schedules, now);
+  const counted = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('is_current', '=', 1)
+    .executeTakeFirst();
   const gaps: string[] = [];
   for (const job of status.jobs) {
     if (job.lastOutcome === 'failed') gaps.push(`the last collection (${job.job}, ${job.lastRunAt}) failed`);
@@ -60,6 +72,7 @@ async function compute(
   }
   const nextRelease = status.jobs.map((j) => j.nextRelease).sort()[0] ?? null;
   const coverage = {
+    records: Number(counted?.n ?? 0),
     firstPeriod: status.firstDate,
     lastPeriod: status.lastDate,
     lastLoad: status.lastLoad ? { file: status.lastLoad.file, loadedAt: status.lastLoad.loadedAt } : null,

@@ -244,7 +244,7 @@ export async function readBoard(deps: Deps, input: OperationInput): Promise<Enve
     cachedRead(deps.store.db, 'cot', `board:${sel.family}:${sel.traderClass}`, () =>
       computeBoard(deps, input),
     ),
-    freshness(deps.store.db, 'cot', cftcCollection.schedules, deps.clock()),
+    freshness(deps.store.db, 'cot', 'cot_records', cftcCollection.schedules, deps.clock()),
   ]);
   return withFreshness(board, fresh);
 }

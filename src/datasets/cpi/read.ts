@@ -44,7 +44,7 @@ function nextMonth(period: string): string {
 export async function readBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
   const [board, fresh] = await Promise.all([
     cachedRead(deps.store.db, 'cpi', 'board', () => computeBoard(deps)),
-    freshness(deps.store.db, 'cpi', blsCollection.schedules, deps.clock()),
+    freshness(deps.store.db, 'cpi', 'cpi_index', blsCollection.schedules, deps.clock()),
   ]);
   return withFreshness(board, fresh);
 }

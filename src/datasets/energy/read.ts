@@ -26,7 +26,13 @@ function daysBefore(date: string, days: number): string {
 export async function readInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
   const [board, fresh] = await Promise.all([
     cachedRead(deps.store.db, 'energy-inventories', 'board', () => computeInventories(deps)),
-    freshness(deps.store.db, 'energy-inventories', eiaCollection.schedules, deps.clock()),
+    freshness(
+      deps.store.db,
+      'energy-inventories',
+      'energy_observations',
+      eiaCollection.schedules,
+      deps.clock(),
+    ),
   ]);
   return withFreshness(board, fresh);
 }
