@@ -50,6 +50,9 @@ export function bundledFiles(): [loader: string, file: string, options?: Record<
       ([file, ticker]) =>
         ['prices', path.join(ASSETS, 'market', file), { ticker }] as [string, string, Record<string, string>],
     ),
+    ...['CIK0000320193.json', 'CIK0000789019.json', 'CIK0001045810.json', 'CIK0001318605.json'].map(
+      (f) => ['sec', path.join(ASSETS, 'sec', f)] as [string, string],
+    ),
     ['yahoo', path.join(ASSETS, 'market/quote-AAPL.json')],
     ['yahoo', path.join(ASSETS, 'market/quote-OCDO.L.json')],
   ];

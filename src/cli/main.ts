@@ -41,7 +41,7 @@ const HELP = `quarry — financial and economic data over HTTP
   quarry keys revoke KEY_ID
   quarry keys list ID
   quarry import DATASET FILE        load newline-delimited JSON records (docs/interchange.md)
-  quarry ingest SOURCE FILE...      load the sources' own files: cftc, eia, bls, prices, yahoo, sec-facts
+  quarry ingest SOURCE FILE...      load the sources' own files: cftc, eia, bls, prices, yahoo, sec-facts, sec
   quarry sync SOURCE                fetch an agency's current files and load what changed: cftc, eia, bls
   quarry status                     what the store holds of each dataset, and how its collection stands
 

@@ -13,13 +13,14 @@ export function easternOffsetHours(date: string): number {
 }
 
 /** A wall-clock time in US Eastern time on `date`, as an ISO instant. */
-export function eastern(date: string, hour: number, minute: number): string {
+export function eastern(date: string, hour: number, minute: number, second = 0): string {
   const utc = Date.UTC(
     Number(date.slice(0, 4)),
     Number(date.slice(5, 7)) - 1,
     Number(date.slice(8, 10)),
     hour,
     minute,
+    second,
   );
   return new Date(utc - easternOffsetHours(date) * 3_600_000).toISOString();
 }
