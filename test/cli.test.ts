@@ -6,13 +6,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_AGENCIES } from './helpers/agency.js';
 import { type ServerProcess, startServer } from './helpers/server.js';
 
 const exec = promisify(execFile);
 
 describe('quarry CLI', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-cli-'));
-  const env = { ...process.env, QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    ...NO_AGENCIES,
+    QUARRY_DATA_DIR: dataDir,
+    DATA_API_ENABLED: 'true',
+    LOG_LEVEL: 'warn',
+  };
   let server: ServerProcess;
 
   async function quarry(...args: string[]) {

@@ -47,10 +47,7 @@ describe.skipIf(pgUrl() === null || !haveShared(FILE))('two collectors on Postgr
       QUARRY_DATA_DIR: dir,
       DATABASE_URL: store.url,
       LOG_LEVEL: 'warn',
-      QUARRY_CONTACT: 'ops@quarry.example',
-      QUARRY_CFTC_URL: agency.url,
-      QUARRY_EIA_URL: agency.url,
-      QUARRY_BLS_URL: agency.url,
+      ...agency.env(),
       QUARRY_COLLECT_LEASE_MS: '1500',
       QUARRY_COLLECT_POLL_MS: '200',
       QUARRY_FETCH_TIMEOUT_MS: '60000',
@@ -118,10 +115,7 @@ describe.skipIf(!haveShared(FILE))('quarry serve --collect', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-serve-collect-'));
     const env = {
       QUARRY_DATA_DIR: dir,
-      QUARRY_CONTACT: 'ops@quarry.example',
-      QUARRY_CFTC_URL: agency.url,
-      QUARRY_EIA_URL: agency.url,
-      QUARRY_BLS_URL: agency.url,
+      ...agency.env(),
     };
     const server = await startServer(env, ['--collect']);
     const deps = await createDeps(loadConfig(env));

@@ -128,10 +128,7 @@ describe.skipIf(!haveShared(path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt')))(
     env = await testEnv({
       clock: () => now,
       env: {
-        QUARRY_CONTACT: 'ops@quarry.example',
-        QUARRY_CFTC_URL: agency.url,
-        QUARRY_EIA_URL: agency.url,
-        QUARRY_BLS_URL: agency.url,
+        ...agency.env(),
       },
     });
   });
@@ -235,10 +232,7 @@ describe.skipIf(!haveShared(path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt')))(
       env = await testEnv({
         clock: () => now,
         env: {
-          QUARRY_CONTACT: 'ops@quarry.example',
-          QUARRY_CFTC_URL: agency.url,
-          QUARRY_EIA_URL: agency.url,
-          QUARRY_BLS_URL: agency.url,
+          ...agency.env(),
         },
       });
       key = (await customer(env.deps)).key;

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLECTIONS } from '../src/datasets/registry.js';
 import { collect, type SyncReport } from '../src/ingest/collect.js';
-import { MockAgency } from './helpers/agency.js';
+import { MockAgency, NO_AGENCIES } from './helpers/agency.js';
 import { type TestEnv, testEnv } from './helpers/env.js';
 import { haveShared, SHARED_DATA } from './helpers/shared.js';
 
@@ -57,8 +57,7 @@ describe.skipIf(!present)('quarry sync cftc against the CFTC host', () => {
     env = await testEnv({
       clock: () => new Date('2021-06-15T12:00:00Z'),
       env: {
-        QUARRY_CONTACT: 'ops@quarry.example',
-        QUARRY_CFTC_URL: agency.url,
+        ...agency.env(),
         QUARRY_FETCH_TIMEOUT_MS: '500',
       },
     });
@@ -236,7 +235,7 @@ describe.skipIf(!present)('quarry sync, the command', () => {
   const quarry = async (env: Record<string, string>, ...args: string[]) => {
     try {
       const { stdout, stderr } = await exec(process.execPath, ['dist/cli/main.js', ...args], {
-        env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+        env: { ...process.env, ...NO_AGENCIES, LOG_LEVEL: 'warn', ...env },
       });
       return { code: 0, stdout, stderr };
     } catch (error) {

@@ -31,6 +31,16 @@ export class MockAgency {
     else this.faults.set(path, how);
   }
 
+  /** The settings that send every agency request to this stand-in, with a contact for the User-Agent. */
+  env(): Record<string, string> {
+    return {
+      QUARRY_CONTACT: 'ops@quarry.example',
+      QUARRY_CFTC_URL: this.url,
+      QUARRY_EIA_URL: this.url,
+      QUARRY_BLS_URL: this.url,
+    };
+  }
+
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -68,3 +78,13 @@ export class MockAgency {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
 }
+
+/**
+ * Agency hosts for tests that do not mean to fetch: a closed local port. A test that collects by mistake
+ * fails at once instead of reaching an agency's real host.
+ */
+export const NO_AGENCIES: Record<string, string> = {
+  QUARRY_CFTC_URL: 'http://127.0.0.1:9',
+  QUARRY_EIA_URL: 'http://127.0.0.1:9',
+  QUARRY_BLS_URL: 'http://127.0.0.1:9',
+};

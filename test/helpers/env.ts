@@ -13,6 +13,7 @@ import { buildApp } from '../../src/http/build.js';
 import { type Config, loadConfig } from '../../src/kernel/config.js';
 import type { Deps } from '../../src/kernel/deps.js';
 import { createDeps } from '../../src/runtime/deps.js';
+import { NO_AGENCIES } from './agency.js';
 
 export type EngineName = 'sqlite' | 'postgres';
 
@@ -72,6 +73,7 @@ export async function testEnv(options: TestEnvOptions = {}): Promise<TestEnv> {
     QUARRY_DATA_DIR: dataDir,
     DATA_API_ENABLED: 'true',
     LOG_LEVEL: 'silent',
+    ...NO_AGENCIES,
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...(options.redis ? { REDIS_URL: redisUrl() ?? '' } : {}),
     ...options.env,

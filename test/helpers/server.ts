@@ -1,6 +1,7 @@
 // Real server processes from the built CLI, for the tests about processes: scale-out and crashes.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { NO_AGENCIES } from './agency.js';
 
 export interface ServerProcess {
   url: string;
@@ -12,7 +13,7 @@ export interface ServerProcess {
 
 export async function startServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['dist/cli/main.js', 'serve', ...args], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...NO_AGENCIES, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
