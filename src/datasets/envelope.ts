@@ -57,26 +57,3 @@ export function storedMeta(
     sample: false,
   };
 }
-
-const merged = new WeakMap<object, { key: string; value: EnvelopeValue<unknown> }>();
-
-/**
- * A board with the store's freshness: its coverage added to meta.coverage, its gaps to data.gaps (and the
- * status partial when there are any). The same board and freshness give the same object, so an answer's
- * bytes are still written once.
- */
-export function withFreshness(
-  board: EnvelopeValue<unknown>,
-  fresh: { key: string; coverage: Record<string, unknown>; gaps: string[] },
-): EnvelopeValue<unknown> {
-  const found = merged.get(board);
-  if (found && found.key === fresh.key) return found.value;
-  const data = board.data as { status?: string; gaps?: string[] };
-  const gaps = [...(data.gaps ?? []), ...fresh.gaps];
-  const value = {
-    data: { ...data, gaps, status: gaps.length ? 'partial' : (data.status ?? 'available') },
-    meta: { ...board.meta, coverage: { ...(board.meta.coverage ?? {}), ...fresh.coverage } },
-  };
-  merged.set(board, { key: fresh.key, value });
-  return value;
-}

@@ -1,12 +1,8 @@
 // When the agencies publish: US federal holidays and each report's weekly release rule, in Eastern time.
 // Pure: dates in, instants out.
+import { addDays, weekday } from '../kernel/dates.js';
 import { eastern } from '../kernel/eastern.js';
 
-const DAY = 86_400_000;
-
-export const plusDays = (date: string, days: number): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
-const weekday = (date: string): number => new Date(`${date}T00:00:00Z`).getUTCDay();
 const ymd = (year: number, month: number, day: number): string =>
   new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10);
 
@@ -17,13 +13,13 @@ function nthWeekday(year: number, month: number, day: number, n: number): string
     return ymd(year, month, 1 + ((day - first + 7) % 7) + (n - 1) * 7);
   }
   const last = ymd(year, month + 1, 0);
-  return plusDays(last, -((weekday(last) - day + 7) % 7));
+  return addDays(last, -((weekday(last) - day + 7) % 7));
 }
 
 /** A fixed-date holiday on a Saturday is observed the Friday before, on a Sunday the Monday after. */
 function observed(date: string): string {
   const d = weekday(date);
-  return d === 6 ? plusDays(date, -1) : d === 0 ? plusDays(date, 1) : date;
+  return d === 6 ? addDays(date, -1) : d === 0 ? addDays(date, 1) : date;
 }
 
 const cache = new Map<number, Set<string>>();
@@ -56,8 +52,8 @@ export const isBusinessDay = (date: string): boolean => weekday(date) % 6 !== 0 
 
 /** The first business day after `date`. */
 export function nextBusinessDay(date: string): string {
-  let d = plusDays(date, 1);
-  while (!isBusinessDay(d)) d = plusDays(d, 1);
+  let d = addDays(date, 1);
+  while (!isBusinessDay(d)) d = addDays(d, 1);
   return d;
 }
 
@@ -74,7 +70,7 @@ export interface ReleaseCalendar {
 /** The first release after `after`. */
 export function nextRelease(calendar: ReleaseCalendar, after: Date): Date {
   let start = periodStartOf(calendar, after.toISOString().slice(0, 10), true);
-  for (let i = 0; i < 400; i += 1, start = plusDays(start, calendar.periodDays)) {
+  for (let i = 0; i < 400; i += 1, start = addDays(start, calendar.periodDays)) {
     const found = calendar.releases(start).find((at) => Date.parse(at) > after.getTime());
     if (found) return new Date(found);
   }
@@ -84,7 +80,7 @@ export function nextRelease(calendar: ReleaseCalendar, after: Date): Date {
 /** The last release at or before `at`. */
 export function lastRelease(calendar: ReleaseCalendar, at: Date): Date {
   let start = periodStartOf(calendar, at.toISOString().slice(0, 10), false);
-  for (let i = 0; i < 400; i += 1, start = plusDays(start, -calendar.periodDays)) {
+  for (let i = 0; i < 400; i += 1, start = addDays(start, -calendar.periodDays)) {
     const found = calendar
       .releases(start)
       .filter((r) => Date.parse(r) <= at.getTime())
@@ -99,13 +95,13 @@ export function lastRelease(calendar: ReleaseCalendar, at: Date): Date {
  * holiday): searching forward starts a week early; searching back starts at the date's own week.
  */
 function periodStartOf(calendar: ReleaseCalendar, date: string, forward: boolean): string {
-  if (calendar.periodDays !== 7) return forward ? plusDays(date, -1) : date;
-  const monday = plusDays(date, -((weekday(date) + 6) % 7));
-  return forward ? plusDays(monday, -7) : monday;
+  if (calendar.periodDays !== 7) return forward ? addDays(date, -1) : date;
+  const monday = addDays(date, -((weekday(date) + 6) % 7));
+  return forward ? addDays(monday, -7) : monday;
 }
 
 /** Weekdays of a week as dates: 1 Monday … 5 Friday. */
-const day = (monday: string, n: number) => plusDays(monday, n - 1);
+const day = (monday: string, n: number) => addDays(monday, n - 1);
 const holidayBetween = (monday: string, from: number, to: number) =>
   [...Array(to - from + 1).keys()].some((i) => isHoliday(day(monday, from + i)));
 

@@ -1,4 +1,5 @@
 // Derived cot figures: pure functions of report values, tested on hand-worked numbers.
+import { addDays } from '../../kernel/dates.js';
 
 export interface NetPoint {
   /** Report date, YYYY-MM-DD. */
@@ -19,8 +20,6 @@ export interface Percentile {
   max: number | null;
   mean: number | null;
 }
-
-const DAY = 86_400_000;
 
 export function net(long: number, short: number): number {
   return long - short;
@@ -45,10 +44,6 @@ export function weeklyChange(
 ): number | null {
   if (previous === null || previous.date !== addDays(reportDate, -7)) return null;
   return current - previous.net;
-}
-
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
 }
 
 /**

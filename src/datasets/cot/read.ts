@@ -1,14 +1,14 @@
 // cot reads: the board of the latest report and one contract's history, with derived figures.
 import { sql } from 'kysely';
-import { freshness } from '../../ingest/freshness.js';
 import { cachedRead } from '../../ingest/read-cache.js';
+import { addDays } from '../../kernel/dates.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
-import { type EnvelopeValue, storedMeta, withFreshness } from '../envelope.js';
+import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { freshBoard } from '../freshness.js';
 import type { OperationInput } from '../operation.js';
 import { SOURCES } from '../sources.js';
 import {
-  addDays,
   type NetPoint,
   net,
   netPercentOfOpenInterest,
@@ -240,13 +240,11 @@ async function computeContract(
 
 export async function readBoard(deps: Deps, input: OperationInput): Promise<EnvelopeValue<unknown>> {
   const sel = selection(input.query);
-  const [board, fresh] = await Promise.all([
+  return freshBoard(deps, 'cot', 'cot_records', cftcCollection, () =>
     cachedRead(deps.store.db, 'cot', `board:${sel.family}:${sel.traderClass}`, () =>
       computeBoard(deps, input),
     ),
-    freshness(deps.store.db, 'cot', 'cot_records', cftcCollection.schedules, deps.clock()),
-  ]);
-  return withFreshness(board, fresh);
+  );
 }
 
 export function readContract(deps: Deps, input: OperationInput): Promise<EnvelopeValue<unknown>> {

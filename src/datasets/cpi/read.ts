@@ -1,9 +1,9 @@
 // cpi read: the board of the latest release, each component with weight, changes and contributions.
 
-import { freshness } from '../../ingest/freshness.js';
 import { cachedRead } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
-import { type EnvelopeValue, storedMeta, withFreshness } from '../envelope.js';
+import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { freshBoard } from '../freshness.js';
 import { BLS_DISCLAIMER, SOURCES } from '../sources.js';
 import {
   annualized,
@@ -42,11 +42,9 @@ function nextMonth(period: string): string {
 }
 
 export async function readBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
-  const [board, fresh] = await Promise.all([
+  return freshBoard(deps, 'cpi', 'cpi_index', blsCollection, () =>
     cachedRead(deps.store.db, 'cpi', 'board', () => computeBoard(deps)),
-    freshness(deps.store.db, 'cpi', 'cpi_index', blsCollection.schedules, deps.clock()),
-  ]);
-  return withFreshness(board, fresh);
+  );
 }
 
 async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {

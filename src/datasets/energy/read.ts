@@ -1,9 +1,9 @@
 // energy-inventories read: the latest report of each kind, each series with its derived figures.
 
-import { freshness } from '../../ingest/freshness.js';
 import { cachedRead } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
-import { type EnvelopeValue, storedMeta, withFreshness } from '../envelope.js';
+import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { freshBoard } from '../freshness.js';
 import { SOURCES } from '../sources.js';
 import {
   fiveYearAverage,
@@ -24,17 +24,9 @@ function daysBefore(date: string, days: number): string {
 }
 
 export async function readInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
-  const [board, fresh] = await Promise.all([
+  return freshBoard(deps, 'energy-inventories', 'energy_observations', eiaCollection, () =>
     cachedRead(deps.store.db, 'energy-inventories', 'board', () => computeInventories(deps)),
-    freshness(
-      deps.store.db,
-      'energy-inventories',
-      'energy_observations',
-      eiaCollection.schedules,
-      deps.clock(),
-    ),
-  ]);
-  return withFreshness(board, fresh);
+  );
 }
 
 async function computeInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {

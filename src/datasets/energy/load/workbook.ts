@@ -3,16 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { type Cell, excelDate, readWorkbook, type Sheet, WorkbookError } from '../../../ingest/xls.js';
+import { addDays, weekday } from '../../../kernel/dates.js';
 import { eastern } from '../../../kernel/eastern.js';
 import type { EnergyRecordValue } from '../import.js';
 import { usDate } from './eia.js';
 import { knownSeries, STORAGE_SERIES } from './series.js';
 
 type Out = AsyncGenerator<{ line: number; value: EnergyRecordValue }>;
-
-const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
-const plusDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 function cellDate(cell: Cell | undefined): string | null {
   if (typeof cell === 'number') return excelDate(cell);
@@ -83,7 +80,7 @@ async function* psw01(source: SourceFile, sheets: Sheet[]): Out {
         weekEnding: latest,
         releasedAt: released ? eastern(released, 10, 30) : null,
         releaseHoliday: released ? weekday(released) !== WPSR_DAY : false,
-        nextWeekEnding: plusDays(latest, 7),
+        nextWeekEnding: addDays(latest, 7),
         nextReleaseAt: next ? eastern(next, 10, 30) : null,
         nextReleaseHoliday: next ? weekday(next) !== WPSR_DAY : false,
       },
@@ -148,7 +145,7 @@ async function* ngsHistory(source: SourceFile, sheet: Sheet): Out {
         weekEnding: last,
         releasedAt: eastern(released, 10, 30),
         releaseHoliday: weekday(released) !== 4,
-        nextWeekEnding: plusDays(last, 7),
+        nextWeekEnding: addDays(last, 7),
         nextReleaseAt: null,
         nextReleaseHoliday: false,
       },

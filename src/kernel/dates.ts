@@ -1,0 +1,13 @@
+// Calendar dates as the store and the agencies write them: YYYY-MM-DD, in UTC.
+
+const DAY = 86_400_000;
+
+/** The date `days` after `date` (before, when negative). */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+}
+
+/** 0 Sunday … 6 Saturday. */
+export function weekday(date: string): number {
+  return new Date(`${date}T00:00:00Z`).getUTCDay();
+}
