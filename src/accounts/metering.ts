@@ -2,6 +2,7 @@
 // charged before the call runs), the refund of a call that failed on our side, and market-data units.
 import type { Deps } from '../kernel/deps.js';
 import { AppError, type ErrorCode, secondsUntil } from '../kernel/errors.js';
+import { isoTime } from '../kernel/iso-time.js';
 import { andThen, type MaybePromise } from '../kernel/steps.js';
 import type { Principal } from './keys.js';
 import type { CallType, Price } from './pricing.js';
@@ -189,7 +190,7 @@ export async function chargeUnits(
   deps.usage.recordUnits({
     accountId: principal.account.id,
     keyId: principal.key.id,
-    day: deps.clock().toISOString().slice(0, 10),
+    day: isoTime(deps.clock()).slice(0, 10),
     door,
     units,
   });
