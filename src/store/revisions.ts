@@ -23,7 +23,24 @@ export type RevisionedTable =
   | 'cpi_releases'
   | 'cpi_series'
   | 'events'
-  | 'exec_pay';
+  | 'exec_pay'
+  | 'registrants';
+
+/** The column naming each stored row: `id`, or `row_id` where `id` is the record's own key (an accession). */
+const ROW_ID: Record<RevisionedTable, 'id' | 'row_id'> = {
+  cot_records: 'id',
+  energy_series: 'id',
+  energy_observations: 'id',
+  energy_reports: 'id',
+  cpi_items: 'id',
+  cpi_index: 'id',
+  cpi_weights: 'id',
+  cpi_releases: 'id',
+  cpi_series: 'id',
+  events: 'row_id',
+  exec_pay: 'row_id',
+  registrants: 'row_id',
+};
 
 /**
  * Writes `row` (without the revision columns) under `key`, at once: a batch of one. The key columns must be
@@ -118,19 +135,20 @@ export class RevisionBatch {
     const keyText = (key: Record<string, unknown>) => JSON.stringify(columns.map((c) => key[c]));
     const keys = new Map(entries.map(({ write }) => [keyText(write.key), write.key]));
     const states = new Map<string, KeyState>();
+    const rowId = sql.ref(ROW_ID[table]);
     for (const chunk of chunks([...keys.values()], CHUNK)) {
       const refs = sql.join(columns.map((c) => sql.ref(c)));
       const tuples = sql.join(chunk.map((key) => sql`(${sql.join(columns.map((c) => key[c]))})`));
       const { rows } = await sql<
-        Record<string, unknown> & { id: number; content_hash: string; revision: number }
+        Record<string, unknown> & { stored_row: number; content_hash: string; revision: number }
       >`
-        SELECT id, content_hash, revision, ${refs} FROM ${sql.table(table)}
+        SELECT ${rowId} AS stored_row, content_hash, revision, ${refs} FROM ${sql.table(table)}
         WHERE is_current = 1 AND (${refs}) IN (VALUES ${tuples})`.execute(this.db);
       for (const row of rows) {
         states.set(keyText(row), {
           hash: row.content_hash,
           revision: Number(row.revision),
-          id: Number(row.id),
+          id: Number(row.stored_row),
           pending: null,
         });
       }
@@ -157,7 +175,7 @@ export class RevisionBatch {
     });
     const dyn = this.db as unknown as Dynamic;
     for (const ids of chunks(retired, CHUNK)) {
-      await dyn.updateTable(table).set({ is_current: 0 }).where('id', 'in', ids).execute();
+      await dyn.updateTable(table).set({ is_current: 0 }).where(ROW_ID[table], 'in', ids).execute();
     }
     const perInsert = Math.floor(VALUES_PER_INSERT / Object.keys(inserts[0] ?? { one: 1 }).length);
     for (const rows of chunks(inserts, perInsert)) await dyn.insertInto(table).values(rows).execute();

@@ -147,6 +147,17 @@ for (const { engine, skip } of ENGINES) {
       expect(await load(eventsImporter, 'fix.ndjson', [fixed])).toMatchObject({ revised: 1 });
       const top = (await get('/v1/events/NVDA?limit=1')).json().data.events[0];
       expect(top.headline).toBe('NVIDIA announces financial results for the fourth quarter');
+      // The earlier revision is no longer current: the filing is listed once.
+      const all = (await get('/v1/events/NVDA')).json().data.events;
+      expect(all.filter((e: { id: string }) => e.id === fixed.accessionNumber)).toHaveLength(1);
+      expect(all).toHaveLength(EIGHT_KS.length);
+    });
+
+    it('a corrected proxy replaces the one it corrects', async () => {
+      const fixed = { ...CABOT, meetingDate: '2024-03-08' };
+      expect(await load(execPayImporter, 'fix-proxy.ndjson', [fixed])).toMatchObject({ revised: 1 });
+      const proxies = (await get('/v1/exec-pay/CBT')).json().data.proxies;
+      expect(proxies.map((p: { meetingDate: string }) => p.meetingDate)).toEqual(['2024-03-08']);
     });
   });
 }
