@@ -35,8 +35,10 @@ describe.skipIf(!present)('quarry sync cftc against the CFTC host', () => {
   const agency = new MockAgency();
   let env: TestEnv;
   const sync = () => {
-    const { collection, loader } = COLLECTIONS.get('cftc') as NonNullable<ReturnType<typeof COLLECTIONS.get>>;
-    return collect(env.deps, 'cftc', collection, loader);
+    const { collection, loaders } = COLLECTIONS.get('cftc') as NonNullable<
+      ReturnType<typeof COLLECTIONS.get>
+    >;
+    return collect(env.deps, 'cftc', collection, loaders);
   };
   const rows = async () =>
     Number(
@@ -184,8 +186,10 @@ describe.skipIf(!present)('quarry sync eia and bls', () => {
   });
 
   const run = (source: string) => {
-    const { collection, loader } = COLLECTIONS.get(source) as NonNullable<ReturnType<typeof COLLECTIONS.get>>;
-    return collect(env.deps, source, collection, loader);
+    const { collection, loaders } = COLLECTIONS.get(source) as NonNullable<
+      ReturnType<typeof COLLECTIONS.get>
+    >;
+    return collect(env.deps, source, collection, loaders);
   };
 
   it('eia: the stocks workbook, Table 1 and the gas storage history load; a second run changes nothing', async () => {

@@ -10,7 +10,7 @@ export async function syncCommand(deps: Deps, argv: string[]): Promise<{ report:
   const source = args.SOURCE as string;
   const found = COLLECTIONS.get(source);
   if (!found) throw new UsageError(`sync takes a source: ${[...COLLECTIONS.keys()].join(', ')}`);
-  const report = await collect(deps, source, found.collection, found.loader);
+  const report = await collect(deps, source, found.collection, found.loaders);
   // A file the agency does not publish, or cannot serve now, is reported; only a load that failed fails the run.
   return { report, failed: report.files.some((f) => f.outcome === 'failed') };
 }

@@ -3,7 +3,7 @@
 import type { TSchema } from 'typebox';
 import type { Collection } from '../ingest/collect.js';
 import type { Importer } from '../ingest/import.js';
-import type { Loader } from '../ingest/run.js';
+import type { SourceLoaders } from '../ingest/run.js';
 import type { DatasetOperation } from './operation.js';
 
 export interface Source {
@@ -20,8 +20,11 @@ export interface DatasetDescriptor {
   operations: readonly DatasetOperation[];
   /** Reads the dataset's interchange records (quarry import). */
   importer: Importer<never>;
-  /** The sources' own files it loads, by the name quarry ingest takes (quarry ingest cftc …). */
-  loaders?: Record<string, Loader<never>>;
+  /**
+   * The sources' own files it loads, by the name quarry ingest takes (quarry ingest cftc …). Where several
+   * datasets (or several kinds of file) share a source, each loader names the kind of file it recognises.
+   */
+  loaders?: Record<string, SourceLoaders>;
   /** Where the agencies publish those files, by the same source name (quarry sync cftc …). */
   collections?: Record<string, Collection>;
   sources: readonly Source[];

@@ -1,4 +1,6 @@
 // The datasets Quarry serves, in the catalog's order. A new dataset is its folder plus one line here.
+
+import { loaderList, type SourceLoaders } from '../ingest/run.js';
 import { awardsDataset } from './awards/index.js';
 import { cotDataset } from './cot/index.js';
 import { cpiDataset } from './cpi/index.js';
@@ -29,15 +31,26 @@ export const OPERATION_BY_ID = new Map(OPERATIONS.map((op) => [op.id, op]));
 export const IMPORTERS = new Map(DATASETS.map((d) => [d.id, d.importer]));
 
 /** quarry ingest SOURCE: the loaders of the sources' own files, by source name. */
-export const DATASET_LOADERS = new Map(DATASETS.flatMap((d) => Object.entries(d.loaders ?? {})));
+export const DATASET_LOADERS = new Map<string, SourceLoaders>();
+for (const d of DATASETS) {
+  for (const [source, loaders] of Object.entries(d.loaders ?? {})) {
+    const held = DATASET_LOADERS.get(source);
+    DATASET_LOADERS.set(source, held ? [...loaderList(held), ...loaderList(loaders)] : loaders);
+  }
+}
+for (const [source, loaders] of DATASET_LOADERS) {
+  const list = loaderList(loaders);
+  if (list.length > 1 && list.some((l) => !l.kind))
+    throw new Error(`source ${source} has several loaders: each must name the kind of file it reads`);
+}
 
 /** quarry sync SOURCE: what each source's agency publishes, with the loader that reads it. */
 export const COLLECTIONS = new Map(
   DATASETS.flatMap((d) =>
     Object.entries(d.collections ?? {}).map(([source, collection]) => {
-      const loader = d.loaders?.[source];
-      if (!loader) throw new Error(`dataset ${d.id} collects ${source} but has no loader for it`);
-      return [source, { collection, loader }] as const;
+      const loaders = DATASET_LOADERS.get(source);
+      if (!loaders) throw new Error(`dataset ${d.id} collects ${source} but has no loader for it`);
+      return [source, { collection, loaders }] as const;
     }),
   ),
 );

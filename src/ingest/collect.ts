@@ -7,7 +7,7 @@ import type { Deps } from '../kernel/deps.js';
 import type { ReleaseCalendar } from './calendar.js';
 import { download, type Validators } from './fetch.js';
 import type { LoadReport } from './import.js';
-import { type Loader, loadFile } from './run.js';
+import { loaderList, loadFile, type SourceLoaders } from './run.js';
 
 /** The files of one source, as paths on its agency's host (the host is configuration). */
 export interface Collection {
@@ -52,7 +52,7 @@ export async function collect(
   deps: Pick<Deps, 'store' | 'config' | 'clock'>,
   source: string,
   collection: Collection,
-  loader: Loader<never>,
+  loaders: SourceLoaders,
   paths?: RegExp,
 ): Promise<SyncReport> {
   const { config } = deps;
@@ -68,7 +68,7 @@ export async function collect(
   for (const filePath of collection.files(deps.clock()).filter((p) => !paths || paths.test(p))) {
     const url = `${config.agencies[collection.agency]}${filePath}`;
     const name = path.posix.basename(filePath);
-    files.push({ name, url, ...(await collectFile(deps, url, path.join(dir, name), loader)) });
+    files.push({ name, url, ...(await collectFile(deps, url, path.join(dir, name), loaders)) });
   }
   return { source, files };
 }
@@ -77,15 +77,15 @@ async function collectFile(
   deps: Pick<Deps, 'store' | 'config' | 'clock'>,
   url: string,
   dest: string,
-  loader: Loader<never>,
+  loaders: SourceLoaders,
 ): Promise<Omit<FileReport, 'name' | 'url'>> {
   const db = deps.store.db;
-  const dataset = loader.importer.dataset;
+  const datasets = loaderList(loaders).map((l) => l.importer.dataset);
   const loaded = (checksum: string) =>
     db
       .selectFrom('source_files')
       .select('id')
-      .where('dataset', '=', dataset)
+      .where('dataset', 'in', datasets)
       .where('checksum', '=', checksum)
       .executeTakeFirst();
   const held = await db.selectFrom('fetches').selectAll().where('url', '=', url).executeTakeFirst();
@@ -129,7 +129,7 @@ async function collectFile(
     return { outcome: 'unchanged' };
   }
   try {
-    const load = await loadFile(db, loader, got.file, {}, deps.clock());
+    const load = await loadFile(db, loaders, got.file, {}, deps.clock());
     await remember();
     return { outcome: 'loaded', load };
   } catch (error) {

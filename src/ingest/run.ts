@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { type Importer, importRecords, type LoadReport } from './import.js';
 import { showProgress } from './progress.js';
-import { openSource, type SourceFile } from './source.js';
+import { openSource, SourceError, type SourceFile } from './source.js';
 
 /** What a reader may need besides its file: the store (to match names to codes) and notes for the report. */
 export interface LoadContext {
@@ -27,20 +27,50 @@ export interface Loader<R> {
    * holds the one connection, so a reader must not query the store itself.
    */
   prepare?(db: Kysely<Database>): Promise<unknown>;
+  /**
+   * For a source whose files hold different things (EDGAR's): what this loader reads, and whether a file is
+   * one, judged from its first bytes.
+   */
+  kind?: FileKind;
+}
+
+export interface FileKind {
+  /** What the file is, as an error listing what a source reads names it. */
+  name: string;
+  recognises(head: string): boolean;
+}
+
+/** The loaders of one source: one, or several that tell their files apart by content. */
+export type SourceLoaders = Loader<never> | readonly Loader<never>[];
+
+/** The loaders of a source as a list. */
+export function loaderList(loaders: SourceLoaders): readonly Loader<never>[] {
+  return Array.isArray(loaders) ? loaders : [loaders as Loader<never>];
+}
+
+/** The loader that reads this file: the only one, or the one whose kind recognises the file's first bytes. */
+export function chooseLoader(loaders: SourceLoaders, source: SourceFile): Loader<never> {
+  const list = loaderList(loaders);
+  if (list.length === 1) return list[0] as Loader<never>;
+  const head = source.head.toString('utf8');
+  const chosen = list.find((l) => l.kind?.recognises(head));
+  if (chosen) return chosen;
+  const kinds = list.map((l) => l.kind?.name ?? l.importer.dataset).join('; ');
+  throw new SourceError(source.name, null, `not a file this source reads (it reads: ${kinds})`);
 }
 
 /** A loader of one source's files into a dataset, its reader checked against the importer's record type. */
 export function loader<R>(
   importer: Importer<R>,
   read: RecordReader<R>,
-  prepare?: Loader<R>['prepare'],
+  options: { prepare?: Loader<R>['prepare']; kind?: FileKind } = {},
 ): Loader<never> {
-  return { importer, read, ...(prepare ? { prepare } : {}) } as unknown as Loader<never>;
+  return { importer, read, ...options } as unknown as Loader<never>;
 }
 
-export async function loadFile<R>(
+export async function loadFile(
   db: Kysely<Database>,
-  loader: Loader<R>,
+  loaders: SourceLoaders,
   file: string,
   options: Record<string, string> = {},
   /** When the load happens (the collector passes its clock). */
@@ -48,6 +78,7 @@ export async function loadFile<R>(
 ): Promise<LoadReport> {
   const started = Date.now();
   const source = await openSource(file);
+  const loader = chooseLoader(loaders, source);
   let count = 0;
   const stop = showProgress(source, loader.importer.dataset, () => count);
   const context: LoadContext = { prepared: await loader.prepare?.(db), notes: [], options };

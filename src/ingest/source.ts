@@ -24,7 +24,7 @@ export interface SourceFile {
   /** The path it was opened from. */
   path: string;
   size: number;
-  /** The first bytes of the file, to tell binary formats apart. */
+  /** The first bytes of the file (up to 64 KiB), to tell formats and kinds of file apart. */
   head: Buffer;
   /** SHA-256 of the file's bytes; complete once every line has been read. */
   checksum(): string;
@@ -36,6 +36,7 @@ export interface SourceFile {
 }
 
 const ZIP_LOCAL = 0x04034b50;
+const HEAD_BYTES = 64 * 1024;
 
 /** Where the first entry's data starts and how it is compressed. */
 async function zipEntry(file: string): Promise<{ offset: number; method: number; name: string } | null> {
@@ -116,10 +117,12 @@ export async function openSource(file: string): Promise<SourceFile> {
     digest = hash.digest('hex');
   }
 
-  const head = Buffer.alloc(8);
   const handle = await open(file, 'r');
+  let head: Buffer;
   try {
-    await handle.read(head, 0, 8, 0);
+    const buffer = Buffer.alloc(Math.min(size, HEAD_BYTES));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    head = buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }

@@ -8,12 +8,12 @@ import type { JobOutcome } from '../ingest/jobs.js';
 import type { Deps } from '../kernel/deps.js';
 
 export function collectionJobs(deps: Deps): ScheduledJob[] {
-  return [...COLLECTIONS].flatMap(([source, { collection, loader }]) =>
+  return [...COLLECTIONS].flatMap(([source, { collection, loaders }]) =>
     collection.schedules.map((schedule) => ({
       name: schedule.job,
       calendar: schedule.calendar,
       async run(): Promise<JobOutcome> {
-        const report = await collect(deps, source, collection, loader, schedule.paths);
+        const report = await collect(deps, source, collection, loaders, schedule.paths);
         if (report.files.some((f) => f.outcome === 'failed' || f.outcome === 'unreachable')) {
           return report.files.some((f) => f.outcome === 'loaded') ? 'new' : 'failed';
         }

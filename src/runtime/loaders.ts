@@ -1,9 +1,9 @@
 // Every source `quarry ingest` reads: the datasets' agency files and the market sources' files.
 import { DATASET_LOADERS } from '../datasets/registry.js';
-import type { Loader } from '../ingest/run.js';
+import type { SourceLoaders } from '../ingest/run.js';
 import { MARKET_LOADERS } from '../market/loaders.js';
 
-export const LOADERS: Record<string, Loader<never>> = {
+export const LOADERS: Record<string, SourceLoaders> = {
   ...Object.fromEntries(DATASET_LOADERS),
   ...MARKET_LOADERS,
 };

@@ -17,6 +17,7 @@ import * as m013 from './migrations/013-market-facts.js';
 import * as m014 from './migrations/014-unit-usage.js';
 import * as m015 from './migrations/015-fetches.js';
 import * as m016 from './migrations/016-jobs.js';
+import * as m017 from './migrations/017-registrants.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '014-unit-usage': m014,
   '015-fetches': m015,
   '016-jobs': m016,
+  '017-registrants': m017,
 };
 
 class StaticProvider implements MigrationProvider {

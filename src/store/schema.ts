@@ -261,6 +261,18 @@ export interface ExecPayTable extends RevisionColumns {
   ceo_prior_year_total: number | null;
   pay_ratio: number | null;
   median_employee_pay: number | null;
+  /** filing (read from the proxy itself) or ceo-pay-table (a secondary compilation) */
+  source_kind: Generated<string>;
+}
+
+export interface RegistrantsTable extends RevisionColumns {
+  row_id: Generated<number>;
+  ticker: string;
+  /** ten digits */
+  cik: string;
+  name: string;
+  /** position in company_tickers.json */
+  rank: number;
 }
 
 export interface KpiFactsTable extends RevisionColumns {
@@ -407,6 +419,7 @@ export interface Database {
   unit_usage: UnitUsageTable;
   fetches: FetchesTable;
   jobs: JobsTable;
+  registrants: RegistrantsTable;
   cot_records: CotRecordsTable;
   energy_series: EnergySeriesTable;
   energy_observations: EnergyObservationsTable;

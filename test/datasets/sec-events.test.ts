@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptedAt, shortName } from '../../src/datasets/events/load/submissions.js';
+import { tickersByCik } from '../../src/datasets/registrants.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, customer, type TestEnv, testEnv } from '../helpers/env.js';
@@ -78,7 +79,7 @@ describe.skipIf(!haveShared(...Object.values(FILES).map((f) => path.join(SUBMISS
       expect(dates).toEqual([...dates].sort().reverse());
     });
 
-    it('a truncated file and a file that is not a submissions JSON are refused, nothing kept', async () => {
+    it('a truncated file, a file of no kind EDGAR publishes and a gutted submissions file are refused, nothing kept', async () => {
       const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
       const truncated = path.join(env.dataDir, 'CIK0000789019-cut.json');
       const { readFileSync } = await import('node:fs');
@@ -88,7 +89,17 @@ describe.skipIf(!haveShared(...Object.values(FILES).map((f) => path.join(SUBMISS
       );
       const other = path.join(env.dataDir, 'page.json');
       writeFileSync(other, '{"status":"ok","results":[]}');
-      await expect(loadFile(env.deps.store.db, sec, other)).rejects.toThrow(/not an EDGAR submissions file/);
+      await expect(loadFile(env.deps.store.db, sec, other)).rejects.toThrow(
+        /page\.json: not a file this source reads \(it reads: company_tickers\.json.*submissions JSON/,
+      );
+      const cut = path.join(env.dataDir, 'CIK0000320193.json');
+      writeFileSync(
+        cut,
+        '{"cik":"0000320193","entityType":"operating","name":"Apple Inc.","filings":{"recent":{"form":[]}}}',
+      );
+      await expect(loadFile(env.deps.store.db, sec, cut)).rejects.toThrow(
+        /filings\.recent lacks accessionNumber/,
+      );
       const count = await env.deps.store.db
         .selectFrom('events')
         .select((eb) => eb.fn.countAll().as('n'))
@@ -97,3 +108,27 @@ describe.skipIf(!haveShared(...Object.values(FILES).map((f) => path.join(SUBMISS
     });
   },
 );
+
+const TICKERS = path.join(SHARED_DATA, 'sec/company_tickers.json');
+
+describe.skipIf(!haveShared(TICKERS))('quarry ingest sec: company_tickers.json', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await testEnv();
+  });
+  afterAll(() => env.close());
+
+  it('holds every registrant (9,610), and a CIK finds its first-listed ticker', async () => {
+    const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
+    const report = await loadFile(env.deps.store.db, sec, TICKERS);
+    expect(report).toMatchObject({ dataset: 'registrants', lines: 9610, inserted: 9610 });
+    const byCik = await tickersByCik(env.deps.store.db);
+    expect(byCik.get('0000320193')).toBe('AAPL');
+    expect(byCik.get('0000016040')).toBe('CBT');
+    // Berkshire lists BRK-B before BRK-A; Alphabet GOOGL before GOOG.
+    expect(byCik.get('0001067983')).toBe('BRK-B');
+    expect(byCik.get('0001652044')).toBe('GOOGL');
+    const again = await loadFile(env.deps.store.db, sec, TICKERS);
+    expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: 9610 });
+  });
+});

@@ -14,7 +14,7 @@ export const cpiDataset = describe({
   name: 'Consumer price index components',
   operations: cpiOperations,
   importer: cpiImporter,
-  loaders: { bls: loader(cpiImporter, blsRecords, knownItems) },
+  loaders: { bls: loader(cpiImporter, blsRecords, { prepare: knownItems }) },
   collections: { bls: blsCollection },
   sources: [SOURCES.bls],
   disclaimer: BLS_DISCLAIMER,

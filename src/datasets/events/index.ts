@@ -1,9 +1,10 @@
 // The events dataset: 8-K events.
 import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
+import { COMPANY_TICKERS, registrantRecords, registrantsImporter } from '../registrants.js';
 import { SOURCES } from '../sources.js';
 import { eventsImporter } from './import.js';
-import { submissionEvents } from './load/submissions.js';
+import { SUBMISSIONS, submissionEvents } from './load/submissions.js';
 import { eventsOperations } from './operations.js';
 import { eventsSample } from './sample.js';
 import { EventsData } from './schema.js';
@@ -13,9 +14,13 @@ export const eventsDataset = describe({
   name: '8-K events',
   operations: eventsOperations,
   importer: eventsImporter,
-  // quarry ingest sec: EDGAR's submissions JSON. Other EDGAR files (8-K documents, proxies, company facts)
-  // will be told apart by their content under the same source name.
-  loaders: { sec: loader(eventsImporter, submissionEvents) },
+  // quarry ingest sec: EDGAR's registrants and submissions JSON (the other datasets read EDGAR's other files).
+  loaders: {
+    sec: [
+      loader(registrantsImporter, registrantRecords, { kind: COMPANY_TICKERS }),
+      loader(eventsImporter, submissionEvents, { kind: SUBMISSIONS }),
+    ],
+  },
   sources: [SOURCES['sec-edgar']],
   sample: { data: eventsSample, schema: EventsData },
 });

@@ -7,6 +7,6 @@ import { workbookRecords } from './workbook.js';
 const COMPOUND_FILE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
 export function eiaRecords(source: SourceFile): AsyncGenerator<{ line: number; value: EnergyRecordValue }> {
-  if (source.head.equals(COMPOUND_FILE)) return workbookRecords(source);
+  if (source.head.subarray(0, COMPOUND_FILE.length).equals(COMPOUND_FILE)) return workbookRecords(source);
   return eiaTextRecords(source);
 }

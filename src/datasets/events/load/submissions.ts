@@ -1,10 +1,16 @@
 // EDGAR submissions JSON (data.sec.gov/submissions/CIK##########.json): the company, and one event per 8-K
 // and 8-K/A row of its recent filings. Other forms fill `items` with other things and are left out.
 
-import type { LoadContext } from '../../../ingest/run.js';
+import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { eastern } from '../../../kernel/eastern.js';
+import { wholeJson } from '../../registrants.js';
 import type { EventRecordValue } from '../import.js';
+
+export const SUBMISSIONS: FileKind = {
+  name: 'submissions JSON (a company and its filings)',
+  recognises: (head) => /^\s*\{\s*"cik"\s*:/.test(head) && head.includes('"filings"'),
+};
 
 type Out = AsyncGenerator<{ line: number; value: EventRecordValue }>;
 
@@ -37,17 +43,15 @@ export function shortName(name: string): string {
 }
 
 export async function* submissionEvents(source: SourceFile, context: LoadContext): Out {
-  const parts: string[] = [];
-  for await (const { text } of source.lines()) parts.push(text);
-  let body: { cik?: unknown; name?: unknown; tickers?: unknown; filings?: { recent?: Partial<Recent> } };
-  try {
-    body = JSON.parse(parts.join('\n'));
-  } catch (error) {
-    throw new SourceError(source.name, null, `not JSON: ${(error as Error).message}`);
-  }
-  const recent = body.filings?.recent;
+  const body = (await wholeJson(source)) as {
+    cik?: unknown;
+    name?: unknown;
+    tickers?: unknown;
+    filings?: { recent?: Partial<Recent> };
+  } | null;
+  const recent = body?.filings?.recent;
   const columns = ['accessionNumber', 'filingDate', 'acceptanceDateTime', 'form', 'items', 'primaryDocument'];
-  if (typeof body.cik !== 'string' || typeof body.name !== 'string' || !recent) {
+  if (typeof body?.cik !== 'string' || typeof body.name !== 'string' || !recent) {
     throw new SourceError(
       source.name,
       null,

@@ -1,0 +1,83 @@
+// EDGAR's registrants (www.sec.gov/files/company_tickers.json): every listed ticker with its CIK and name.
+// Filings that carry only a CIK (a proxy, an 8-K cover) find their ticker here; the file's order ranks a
+// CIK's tickers, the first being its main listing (BRK-B before BRK-A).
+import type { Kysely } from 'kysely';
+import { type Static, Type } from 'typebox';
+import type { Importer } from '../ingest/import.js';
+import type { FileKind, LoadContext } from '../ingest/run.js';
+import { SourceError, type SourceFile } from '../ingest/source.js';
+import type { Database } from '../store/schema.js';
+
+export const RegistrantRecord = Type.Object(
+  {
+    ticker: Type.String({ pattern: '^[A-Z0-9.-]{1,20}$' }),
+    cik: Type.String({ pattern: '^[0-9]{10}$' }),
+    name: Type.String({ minLength: 1, maxLength: 300 }),
+    rank: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+export type RegistrantRecordValue = Static<typeof RegistrantRecord>;
+
+export const registrantsImporter: Importer<RegistrantRecordValue> = {
+  dataset: 'registrants',
+  record: RegistrantRecord,
+  revision: (record) => ({ table: 'registrants', key: { ticker: record.ticker }, row: { ...record } }),
+};
+
+export const COMPANY_TICKERS: FileKind = {
+  name: 'company_tickers.json (tickers and CIKs)',
+  recognises: (head) => /^\s*\{\s*"0"\s*:\s*\{\s*"cik_str"\s*:/.test(head),
+};
+
+/** Ten digits, as EDGAR's paths and the companies table write a CIK. */
+export const cik10 = (cik: string | number) => String(cik).padStart(10, '0');
+
+export async function* registrantRecords(
+  source: SourceFile,
+  _context: LoadContext,
+): AsyncGenerator<{ line: number; value: RegistrantRecordValue }> {
+  const body = await wholeJson(source);
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new SourceError(source.name, null, 'not company_tickers.json (an object of numbered entries)');
+  let rank = 0;
+  for (const [position, entry] of Object.entries(body as Record<string, unknown>)) {
+    const e = entry as { cik_str?: unknown; ticker?: unknown; title?: unknown } | null;
+    if (typeof e?.cik_str !== 'number' && typeof e?.cik_str !== 'string')
+      throw new SourceError(source.name, null, `entry ${position} has no cik_str`);
+    yield {
+      line: 1,
+      value: {
+        ticker: String(e.ticker ?? '').toUpperCase(),
+        cik: cik10(e.cik_str),
+        name: String(e.title ?? ''),
+        rank,
+      },
+    };
+    rank += 1;
+  }
+}
+
+/** A whole JSON file, parsed; a file that is not JSON (or is cut short) is refused by name. */
+export async function wholeJson(source: SourceFile): Promise<unknown> {
+  const parts: string[] = [];
+  for await (const { text } of source.lines()) parts.push(text);
+  try {
+    return JSON.parse(parts.join('\n'));
+  } catch (error) {
+    throw new SourceError(source.name, null, `not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** CIK (ten digits) → main ticker, from the registrants held. */
+export async function tickersByCik(db: Kysely<Database>): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('registrants')
+    .select(['cik', 'ticker'])
+    .where('is_current', '=', 1)
+    .orderBy('rank', 'desc')
+    .execute();
+  // Later ranks first, so the first-ranked ticker of each CIK is the one left in the map.
+  return new Map(rows.map((r) => [r.cik, r.ticker]));
+}
