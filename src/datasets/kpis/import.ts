@@ -131,13 +131,15 @@ async function writeFact(
   await upsertCompany(tx, record, meta.loadedAt);
   const series = seriesKey(record.metricId, record.basis, record.dimensions);
   const key = [record.kind, record.ticker, series, record.period.kind, record.period.end].join('|');
-  const previous = await tx
+  const revisions = await tx
     .selectFrom('kpi_facts')
-    .select(['id', 'content_hash', 'revision', 'row_id'])
+    .select(['id', 'content_hash', 'revision', 'row_id', 'is_current'])
     .where('fact_key', '=', key)
-    .where('is_current', '=', 1)
-    .executeTakeFirst();
-  if (previous?.content_hash === meta.hash) return 'unchanged';
+    .execute();
+  // A fact known already, as the current figure or as one it restated, changes nothing: a file loaded again
+  // that holds a period's whole history of figures leaves that history as it is.
+  if (revisions.some((r) => r.content_hash === meta.hash)) return 'unchanged';
+  const previous = revisions.find((r) => r.is_current === 1);
   if (previous)
     await tx.updateTable('kpi_facts').set({ is_current: 0 }).where('row_id', '=', previous.row_id).execute();
   const revision = (previous?.revision ?? 0) + 1;

@@ -1,7 +1,10 @@
 // The kpis-guidance dataset: Company KPIs and guidance.
+import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
+import { tickersByCik } from '../registrants.js';
 import { SOURCES } from '../sources.js';
 import { kpisImporter } from './import.js';
+import { COMPANY_FACTS, companyFactsRecords } from './load/companyfacts.js';
 import { kpisOperations } from './operations.js';
 import { kpisSample } from './sample.js';
 import { KpisData } from './schema.js';
@@ -11,6 +14,13 @@ export const kpisDataset = describe({
   name: 'Company KPIs and guidance',
   operations: kpisOperations,
   importer: kpisImporter,
+  // quarry ingest sec: EDGAR's company facts, the company's ticker found among the registrants held.
+  loaders: {
+    sec: loader(kpisImporter, companyFactsRecords, {
+      kind: COMPANY_FACTS,
+      prepare: (db) => tickersByCik(db),
+    }),
+  },
   sources: [SOURCES['sec-edgar']],
   sample: { data: kpisSample, schema: KpisData },
 });

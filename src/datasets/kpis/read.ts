@@ -19,7 +19,8 @@ type Evidence = {
 const METHODOLOGY =
   'Each fact is a figure a company published, with the passage that states it (evidence). A restated figure ' +
   'becomes a new revision that supersedes the earlier one; with asOf, each fact is the revision known at the end ' +
-  'of that day (UTC), and facts first published later are left out.';
+  'of that day (UTC), and facts first published later are left out. Figures read from EDGAR company facts cite ' +
+  'the XBRL fact (quoteMatchMode xbrl_fact): the concept, value, unit and period, in the filing named by documentId.';
 
 /** Of all revisions given, the one to show for each fact: the latest known by `cutoff` (or the current one). */
 export function asKnown(rows: readonly Row[], cutoff: string | null): { shown: Row[]; superseded: Row[] } {

@@ -3,20 +3,22 @@
 import { readFileSync } from 'node:fs';
 import type { LoadContext } from '../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../ingest/source.js';
+import { CONCEPTS, type ConceptList } from '../../ingest/xbrl/concepts.js';
 import { resolveTicker } from '../symbology/resolve.js';
 import type { MarketRecordValue } from './import.js';
 
-/** Field id -> us-gaap concepts, in order of preference; `negate` for outflows reported as positive payments. */
-export const CONCEPTS: Record<string, { concepts: string[]; negate?: boolean; unit?: string }> = {
-  totalRevenue: {
-    concepts: ['Revenues', 'RevenueFromContractWithCustomerExcludingAssessedTax', 'SalesRevenueNet'],
-  },
-  costOfRevenue: { concepts: ['CostOfRevenue', 'CostOfGoodsAndServicesSold'] },
-  grossProfit: { concepts: ['GrossProfit'] },
-  researchAndDevelopment: { concepts: ['ResearchAndDevelopmentExpense'] },
-  sellingGeneralAndAdministration: { concepts: ['SellingGeneralAndAdministrativeExpense'] },
-  operatingExpense: { concepts: ['OperatingExpenses'] },
-  operatingIncome: { concepts: ['OperatingIncomeLoss'] },
+/**
+ * Field id -> us-gaap concepts, in order of preference (the shared order of ingest/xbrl where the kpis
+ * dataset reads the same figure); `negate` for outflows reported as positive payments.
+ */
+export const FIELD_CONCEPTS: Record<string, { concepts: ConceptList; negate?: boolean; unit?: string }> = {
+  totalRevenue: { concepts: CONCEPTS.revenue },
+  costOfRevenue: { concepts: CONCEPTS.costOfRevenue },
+  grossProfit: { concepts: CONCEPTS.grossProfit },
+  researchAndDevelopment: { concepts: CONCEPTS.researchAndDevelopment },
+  sellingGeneralAndAdministration: { concepts: CONCEPTS.sellingGeneralAndAdministration },
+  operatingExpense: { concepts: CONCEPTS.operatingExpenses },
+  operatingIncome: { concepts: CONCEPTS.operatingIncome },
   interestExpense: { concepts: ['InterestExpense', 'InterestExpenseNonoperating'] },
   pretaxIncome: {
     concepts: [
@@ -25,30 +27,27 @@ export const CONCEPTS: Record<string, { concepts: string[]; negate?: boolean; un
     ],
   },
   taxProvision: { concepts: ['IncomeTaxExpenseBenefit'] },
-  netIncome: { concepts: ['NetIncomeLoss'] },
+  netIncome: { concepts: CONCEPTS.netIncome },
   netIncomeCommonStockholders: { concepts: ['NetIncomeLossAvailableToCommonStockholdersBasic'] },
-  basicEps: { concepts: ['EarningsPerShareBasic'], unit: 'USD/shares' },
-  eps: { concepts: ['EarningsPerShareDiluted'], unit: 'USD/shares' },
+  basicEps: { concepts: CONCEPTS.basicEps, unit: 'USD/shares' },
+  eps: { concepts: CONCEPTS.dilutedEps, unit: 'USD/shares' },
   basicShares: { concepts: ['WeightedAverageNumberOfSharesOutstandingBasic'], unit: 'shares' },
-  dilutedShares: { concepts: ['WeightedAverageNumberOfDilutedSharesOutstanding'], unit: 'shares' },
-  totalAssets: { concepts: ['Assets'] },
+  dilutedShares: { concepts: CONCEPTS.dilutedShares, unit: 'shares' },
+  totalAssets: { concepts: CONCEPTS.totalAssets },
   currentAssets: { concepts: ['AssetsCurrent'] },
-  cashAndCashEquivalents: { concepts: ['CashAndCashEquivalentsAtCarryingValue'] },
+  cashAndCashEquivalents: { concepts: CONCEPTS.cashAndEquivalents },
   receivables: { concepts: ['AccountsReceivableNetCurrent'] },
   inventory: { concepts: ['InventoryNet'] },
   netPPE: { concepts: ['PropertyPlantAndEquipmentNet'] },
   goodwill: { concepts: ['Goodwill'] },
-  totalLiabilities: { concepts: ['Liabilities'] },
+  totalLiabilities: { concepts: CONCEPTS.totalLiabilities },
   currentLiabilities: { concepts: ['LiabilitiesCurrent'] },
-  longTermDebt: { concepts: ['LongTermDebtNoncurrent'] },
+  longTermDebt: { concepts: CONCEPTS.longTermDebt },
   currentDebt: { concepts: ['LongTermDebtCurrent', 'DebtCurrent'] },
-  commonStockEquity: { concepts: ['StockholdersEquity'] },
+  commonStockEquity: { concepts: CONCEPTS.stockholdersEquity },
   retainedEarnings: { concepts: ['RetainedEarningsAccumulatedDeficit'] },
-  operatingCashFlow: { concepts: ['NetCashProvidedByUsedInOperatingActivities'] },
-  capitalExpenditure: {
-    concepts: ['PaymentsToAcquirePropertyPlantAndEquipment', 'PaymentsToAcquireProductiveAssets'],
-    negate: true,
-  },
+  operatingCashFlow: { concepts: CONCEPTS.operatingCashFlow },
+  capitalExpenditure: { concepts: CONCEPTS.capitalExpenditure, negate: true },
   investingCashFlow: { concepts: ['NetCashProvidedByUsedInInvestingActivities'] },
   financingCashFlow: { concepts: ['NetCashProvidedByUsedInFinancingActivities'] },
   depreciationAndAmortization: {
@@ -86,7 +85,7 @@ export async function* secFactsRecords(
   const gaap = body.facts?.['us-gaap'];
   if (!gaap) throw new SourceError(source.name, null, 'not SEC company facts (no us-gaap facts)');
   let n = 0;
-  for (const [field, map] of Object.entries(CONCEPTS)) {
+  for (const [field, map] of Object.entries(FIELD_CONCEPTS)) {
     // The latest filing of each period wins; an earlier concept of the list wins over a later one.
     const chosen = new Map<string, { fact: XbrlFact; currency: string }>();
     for (const concept of map.concepts) {

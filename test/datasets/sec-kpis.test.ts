@@ -1,0 +1,183 @@
+// kpis from EDGAR's company facts: one series per metric under one concept per period, periods named by
+// their own dates, restatements as revisions read at asOf dates on either side of the restating filing.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFile } from '../../src/ingest/run.js';
+import { FiscalCalendar, kindOf, sameUpToRounding } from '../../src/ingest/xbrl/periods.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
+import { bearer, customer, type TestEnv, testEnv } from '../helpers/env.js';
+import { haveShared, SHARED_DATA } from '../helpers/shared.js';
+
+const FACTS = path.join(SHARED_DATA, 'sec/kpis-guidance/companyfacts');
+const AAPL = path.join(FACTS, 'CIK0000320193.json');
+const NVDA = path.join(FACTS, 'CIK0001045810.json');
+const TICKERS = path.join(SHARED_DATA, 'sec/company_tickers.json');
+
+describe('periods of XBRL facts', () => {
+  it('a period is a year (350–380 days), a quarter (80–100) or a point; year-to-date spans are none of them', () => {
+    expect(kindOf('2025-01-27', '2026-01-25')).toBe('year');
+    expect(kindOf('2025-01-27', '2025-04-27')).toBe('quarter');
+    expect(kindOf(undefined, '2025-04-27')).toBe('point');
+    expect(kindOf('2007-09-30', '2008-06-28')).toBeNull();
+  });
+
+  it('fiscal years and quarters come from the dates: NVIDIA ends in January, Apple in September', () => {
+    const nvidia = FiscalCalendar.fromYearEnds(['2024-01-28', '2025-01-26', '2026-01-25']);
+    expect(nvidia.endMonth).toBe(1);
+    expect([nvidia.fiscalYear('2025-04-27'), nvidia.fiscalQuarter('2025-04-27')]).toEqual([2026, 1]);
+    expect(nvidia.label('year', '2026-01-25')).toBe('FY2026');
+    const apple = FiscalCalendar.fromYearEnds(['2022-09-24', '2023-09-30', '2024-09-28']);
+    expect(apple.endMonth).toBe(9);
+    expect(apple.label('quarter', '2023-12-30')).toBe('Q1 FY2024');
+    expect(apple.label('point', '2024-09-28')).toBe('end of FY2024');
+    // A 53-week year that ends in the first days of October is still a September year.
+    expect(FiscalCalendar.fromYearEnds(['2022-10-01', '2023-09-30']).endMonth).toBe(9);
+  });
+
+  it('a figure only rounded is the same figure; a different one is a restatement', () => {
+    expect(sameUpToRounding(4_130_162_000, 4_130_000_000)).toBe(true);
+    expect(sameUpToRounding(4_834_000_000, 6_119_000_000)).toBe(false);
+    expect(sameUpToRounding(11.93, 1.19)).toBe(false);
+    // Trailing zeros by chance are not a rounding.
+    expect(sameUpToRounding(215_000_000_000, 215_938_000_000)).toBe(false);
+  });
+});
+
+describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company facts to kpis', () => {
+  let env: TestEnv;
+  let key: string;
+  const sec = () => LOADERS.sec as NonNullable<typeof LOADERS.sec>;
+  const kpis = async (symbol: string, query: string) => {
+    const res = await env.app.inject({ url: `/v1/kpis/${symbol}?${query}`, headers: bearer(key) });
+    expect(res.statusCode).toBe(200);
+    return res.json().data;
+  };
+  type Fact = {
+    value: number;
+    period: { label: string; kind: string };
+    evidence: { quote: string; documentId: string }[];
+  };
+  const observation = (
+    data: { series: { key: string; observations: Fact[] }[] },
+    series: string,
+    label: string,
+  ) => data.series.find((s) => s.key === series)?.observations.find((o) => o.period.label === label);
+
+  beforeAll(async () => {
+    env = await testEnv();
+    key = (await customer(env.deps)).key;
+  });
+  afterAll(() => env.close());
+
+  it('a company facts file names no ticker: without the registrants it is refused, saying what to load', async () => {
+    await expect(loadFile(env.deps.store.db, sec(), NVDA)).rejects.toThrow(
+      /CIK 0001045810 \(NVIDIA CORP\) has no ticker in the store: load company_tickers\.json first, or give --ticker/,
+    );
+    const held = await env.deps.store.db.selectFrom('kpi_facts').select('id').executeTakeFirst();
+    expect(held).toBeUndefined();
+  });
+
+  it('loads after company_tickers.json; the same file again changes nothing', async () => {
+    await loadFile(env.deps.store.db, sec(), TICKERS);
+    const first = await loadFile(env.deps.store.db, sec(), NVDA);
+    expect(first).toMatchObject({ dataset: 'kpis-guidance', revised: expect.any(Number) });
+    expect(first.inserted).toBeGreaterThan(1000);
+    await loadFile(env.deps.store.db, sec(), AAPL);
+    const again = await loadFile(env.deps.store.db, sec(), NVDA);
+    expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: first.lines });
+  });
+
+  it('NVIDIA fiscal 2026 revenue is 215,938 million, from its 10-K', async () => {
+    const data = await kpis('NVDA', 'metric=revenue');
+    const fy2026 = observation(data, 'revenue:reported:frequency=annual', 'FY2026');
+    expect(fy2026).toMatchObject({
+      value: 215_938_000_000,
+      unit: 'USD',
+      currency: 'USD',
+      basis: 'reported',
+      period: { start: '2025-01-27', end: '2026-01-25', kind: 'year', fiscalYear: 2026, fiscalQuarter: null },
+    });
+    expect(fy2026?.evidence[0]).toMatchObject({
+      documentId: '0001045810-26-000021',
+      title: '10-K filed 2026-02-25',
+      url: 'https://www.sec.gov/Archives/edgar/data/1045810/000104581026000021/0001045810-26-000021-index.htm',
+    });
+    const q1 = observation(data, 'revenue:reported:frequency=quarterly', 'Q1 FY2027');
+    expect(q1).toMatchObject({ value: 81_615_000_000, period: { end: '2026-04-26', fiscalQuarter: 1 } });
+  });
+
+  it("Apple's revenue changes concept over the years, never within a period", async () => {
+    const data = await kpis('AAPL', 'metric=revenue');
+    const year = (label: string) => observation(data, 'revenue:reported:frequency=annual', label);
+    // Apple's published totals: 233,715 (FY2015), 229,234 (FY2017), 265,595 (FY2018), 260,174 (FY2019) million.
+    expect([year('FY2015'), year('FY2017'), year('FY2018'), year('FY2019')].map((f) => f?.value)).toEqual([
+      233_715_000_000, 229_234_000_000, 265_595_000_000, 260_174_000_000,
+    ]);
+    expect(year('FY2015')?.evidence[0]?.quote).toMatch(/^us-gaap:SalesRevenueNet = /);
+    expect(year('FY2019')?.evidence[0]?.quote).toMatch(
+      /^us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax = /,
+    );
+    // FY2017 was filed as SalesRevenueNet (2017), as Revenues (2018) and as RevenueFromContract… (2019): the
+    // first concept of the order that has it, Revenues, states the period in every revision.
+    expect(year('FY2017')?.evidence[0]?.quote).toMatch(/^us-gaap:Revenues = 229234000000 USD/);
+    const rows = await env.deps.store.db
+      .selectFrom('kpi_facts')
+      .select(['fact_key', 'evidence'])
+      .where('symbol', '=', 'AAPL')
+      .where('metric_id', '=', 'revenue')
+      .execute();
+    const byPeriod = new Map<string, Set<string>>();
+    for (const row of rows) {
+      const concepts = byPeriod.get(row.fact_key) ?? new Set<string>();
+      for (const e of JSON.parse(row.evidence)) concepts.add(e.quote.split(' ')[0]);
+      byPeriod.set(row.fact_key, concepts);
+    }
+    expect(rows.length).toBeGreaterThan(byPeriod.size);
+    for (const concepts of byPeriod.values()) expect(concepts.size).toBe(1);
+  });
+
+  it("Apple's FY2008 net income: 4,834 million as first filed, 6,119 million after the 10-K/A of 2010-01-25", async () => {
+    const series = 'net_income:reported:frequency=annual';
+    const before = await kpis('AAPL', 'metric=net_income&asOf=2010-01-24');
+    expect(observation(before, series, 'FY2008')).toMatchObject({ value: 4_834_000_000, revision: 1 });
+    const after = await kpis('AAPL', 'metric=net_income&asOf=2010-01-25');
+    expect(observation(after, series, 'FY2008')).toMatchObject({ value: 6_119_000_000, revision: 2 });
+    const now = await kpis('AAPL', 'metric=net_income');
+    const current = observation(now, series, 'FY2008') as Fact & { id: string; supersedesId: string };
+    expect(current).toMatchObject({ value: 6_119_000_000, current: true, asOf: '2010-01-25T00:00:00.000Z' });
+    const earlier = now.revisions.find((r: { id: string }) => r.id === current.supersedesId);
+    expect(earlier).toMatchObject({ value: 4_834_000_000, revision: 1, supersededBy: current.id });
+    // Before its first 10-K the year's figure was not known at all.
+    const sooner = await kpis('AAPL', 'metric=net_income&asOf=2009-10-26');
+    expect(observation(sooner, series, 'FY2008')).toBeUndefined();
+  });
+
+  it("NVIDIA's FY2024 diluted EPS: 11.93 as filed, 1.19 once the 2024 ten-for-one split restated it", async () => {
+    const series = 'diluted_eps:reported:frequency=annual';
+    const before = await kpis('NVDA', 'metric=diluted_eps&asOf=2025-02-25');
+    expect(observation(before, series, 'FY2024')).toMatchObject({ value: 11.93, unit: 'USD/share' });
+    const after = await kpis('NVDA', 'metric=diluted_eps&asOf=2025-02-26');
+    expect(observation(after, series, 'FY2024')).toMatchObject({ value: 1.19, revision: 2 });
+  });
+
+  it('a truncated company facts file is refused and nothing of it kept', async () => {
+    const { readFileSync } = await import('node:fs');
+    const cut = path.join(env.dataDir, 'CIK0000320193-cut.json');
+    writeFileSync(cut, readFileSync(AAPL, 'utf8').slice(0, 200_000));
+    const count = async () =>
+      Number(
+        (
+          await env.deps.store.db
+            .selectFrom('kpi_facts')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const held = await count();
+    await expect(loadFile(env.deps.store.db, sec(), cut)).rejects.toThrow(
+      /CIK0000320193-cut\.json: not JSON/,
+    );
+    expect(await count()).toBe(held);
+  });
+});
