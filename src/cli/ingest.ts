@@ -14,10 +14,10 @@ export async function ingestCommand(
   const files: string[] = [];
   for (let i = 0; i < rest.length; i += 1) {
     const arg = rest[i] as string;
-    if (arg === '--ticker') {
+    if (arg === '--ticker' || arg === '--fiscal-year') {
       const value = rest[i + 1];
-      if (!value) throw new UsageError('--ticker needs a ticker');
-      options.ticker = value;
+      if (!value || value.startsWith('--')) throw new UsageError(`${arg} needs a value`);
+      options[arg.slice(2)] = value;
       i += 1;
     } else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
     else files.push(arg);

@@ -35,9 +35,13 @@ export async function upsertCompany(
     .insertInto('companies')
     .values(row)
     .onConflict((oc) =>
-      oc
-        .column('ticker')
-        .doUpdateSet({ cik: row.cik, name: row.name, short_name: row.short_name, updated_at: at }),
+      oc.column('ticker').doUpdateSet((eb) => ({
+        // A record that does not know the CIK (a CEO-pay table's row) keeps the one held.
+        cik: eb.fn.coalesce(eb.ref('excluded.cik'), eb.ref('companies.cik')),
+        name: row.name,
+        short_name: row.short_name,
+        updated_at: at,
+      })),
     )
     .execute();
 }

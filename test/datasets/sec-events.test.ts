@@ -90,7 +90,7 @@ describe.skipIf(!haveShared(...Object.values(FILES).map((f) => path.join(SUBMISS
       const other = path.join(env.dataDir, 'page.json');
       writeFileSync(other, '{"status":"ok","results":[]}');
       await expect(loadFile(env.deps.store.db, sec, other)).rejects.toThrow(
-        /page\.json: not a file this source reads \(it reads: company_tickers\.json.*submissions JSON/,
+        /page\.json: not a file this source reads \(it reads: .*company_tickers\.json.*submissions JSON/,
       );
       const cut = path.join(env.dataDir, 'CIK0000320193.json');
       writeFileSync(

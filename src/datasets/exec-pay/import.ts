@@ -15,6 +15,12 @@ export const ProxyRecord = Type.Object(
       maxLength: 100,
       description: 'Accession number of the proxy, or another stable id.',
     }),
+    sourceKind: Type.Optional(
+      Type.Enum(['filing', 'ceo-pay-table'], {
+        description:
+          'Where the figures were read: the proxy itself (the default), or a CEO-pay table compiled from proxies.',
+      }),
+    ),
     proxyYear: Type.Integer({ minimum: 1900, maximum: 2100 }),
     fiscalYear: Type.Integer({ minimum: 1900, maximum: 2100 }),
     fiscalYearLabel: Type.String({ minLength: 1, maxLength: 40 }),
@@ -56,6 +62,7 @@ export const execPayImporter: Importer<ProxyRecordValue> = {
         ceo_prior_year_total: record.ceoPriorYearTotal,
         pay_ratio: record.payRatio,
         median_employee_pay: record.medianEmployeePay,
+        source_kind: record.sourceKind ?? 'filing',
       },
       meta,
     );

@@ -1,7 +1,11 @@
 // The exec-pay dataset: Executive compensation.
+import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
+import { tickersByCik } from '../registrants.js';
 import { SOURCES } from '../sources.js';
 import { execPayImporter } from './import.js';
+import { CEO_PAY_TABLE, ceoPayTableRecords } from './load/ceo-pay-table.js';
+import { PROXY, proxyRecords } from './load/proxy.js';
 import { execPayOperations } from './operations.js';
 import { execPaySample } from './sample.js';
 import { ExecPayData } from './schema.js';
@@ -11,6 +15,13 @@ export const execPayDataset = describe({
   name: 'Executive compensation',
   operations: execPayOperations,
   importer: execPayImporter,
+  // quarry ingest sec: DEF 14A proxies in inline XBRL, and CEO-pay tables (a secondary source).
+  loaders: {
+    sec: [
+      loader(execPayImporter, proxyRecords, { kind: PROXY, prepare: tickersByCik }),
+      loader(execPayImporter, ceoPayTableRecords, { kind: CEO_PAY_TABLE, prepare: tickersByCik }),
+    ],
+  },
   sources: [SOURCES['sec-edgar']],
   sample: { data: execPaySample, schema: ExecPayData },
 });

@@ -24,6 +24,7 @@ function toProxy(row: Selectable<ExecPayTable>, company: Company) {
     ceoPriorYearTotal: row.ceo_prior_year_total === null ? null : Number(row.ceo_prior_year_total),
     payRatio: row.pay_ratio === null ? null : Number(row.pay_ratio),
     medianEmployeePay: row.median_employee_pay === null ? null : Number(row.median_employee_pay),
+    source: row.source_kind,
   };
 }
 
@@ -44,7 +45,14 @@ async function proxies(deps: Deps, ticker: string, fiscalYear?: number) {
     .where('is_current', '=', 1)
     .where('ticker', '=', ticker);
   if (fiscalYear !== undefined) q = q.where('fiscal_year', '=', fiscalYear);
-  return q.orderBy('proxy_year', 'desc').orderBy('filed_at', 'desc').execute();
+  const rows = await q.orderBy('proxy_year', 'desc').orderBy('filed_at', 'desc').execute();
+  return fromFilingsFirst(rows);
+}
+
+/** A CEO-pay table's proxy is served only for a fiscal year no proxy read from a filing reports. */
+export function fromFilingsFirst<R extends { source_kind: string; fiscal_year: number }>(rows: R[]): R[] {
+  const filed = new Set(rows.filter((r) => r.source_kind === 'filing').map((r) => r.fiscal_year));
+  return rows.filter((r) => r.source_kind === 'filing' || !filed.has(r.fiscal_year));
 }
 
 function meta(rows: Selectable<ExecPayTable>[]) {

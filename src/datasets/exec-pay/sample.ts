@@ -15,6 +15,7 @@ const proxy = (proxyYear: number, total: number, prior: number | null) => ({
   ceoPriorYearTotal: prior,
   payRatio: Math.round(total / 80_000),
   medianEmployeePay: 80_000,
+  source: 'filing',
 });
 
 export const execPaySample = {

@@ -29,6 +29,13 @@ export const ProxyFiling = Type.Object(
     ceoPriorYearTotal: Nullable(Type.Number()),
     payRatio: Nullable(Type.Number()),
     medianEmployeePay: Nullable(Type.Number()),
+    source: Type.String({
+      description:
+        'Where the figures were read: filing (the proxy statement itself) or ceo-pay-table (a table compiled from ' +
+        'proxies, served only for a fiscal year no filing held here reports; its filedAt is the first day of the ' +
+        'proxy year, as such tables give no dates).',
+      examples: ['filing'],
+    }),
   },
   { title: 'ProxyFiling' },
 );
