@@ -88,7 +88,7 @@ for (const { engine, skip } of ENGINES) {
         filingDate: '2026-02-25',
         form: '8-K',
         items: ['2.02', '9.01'],
-        kinds: ['earnings', 'exhibits'],
+        kinds: ['earnings', 'other'],
         material: true,
         headline: 'NVIDIA Corp 8-K: Results of Operations and Financial Condition',
         summary: null,
