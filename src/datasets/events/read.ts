@@ -51,7 +51,13 @@ export async function listEvents(
       material: described.material,
       headline: row.headline ?? headlineFor(company.name, row.form, items),
       summary: row.summary,
-      people: JSON.parse(row.people) as object[],
+      people: (JSON.parse(row.people) as Record<string, unknown>[]).map((p) => ({
+        name: p.name,
+        role: p.role,
+        change: p.change,
+        quote: p.quote ?? null,
+        quoteOffset: p.quoteOffset ?? null,
+      })),
       read: false,
     };
   });

@@ -4,10 +4,10 @@
 // text ("approximately 136 to 1"), as disclosed, never recomputed; null when the proxy does not state them.
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import { type Context, contexts, facts, type InlineFact, plainText } from '../../../ingest/xbrl/inline.js';
 import { shortName } from '../../events/load/submissions.js';
 import { cik10 } from '../../registrants.js';
 import type { ProxyRecordValue } from '../import.js';
-import { type Context, contexts, facts, type InlineFact, plainText } from './inline-xbrl.js';
 
 export const PROXY: FileKind = {
   name: 'DEF 14A proxy statement (inline XBRL)',

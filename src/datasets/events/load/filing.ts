@@ -1,0 +1,206 @@
+// An 8-K's own documents: the complete submission text file (SEC header and every document) or the primary
+// document alone (inline XBRL). The submission's header gives the acceptance time and the items (its ITEM
+// INFORMATION lines), its EX-99.1 the headline (the press release's title) and summary; the primary document
+// gives an item's sub-heading, first paragraph and the people of Item 5.02. A primary document read alone
+// knows only its cover: the company from its dei tags, the date of report, the items from its headings.
+import path from 'node:path';
+import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import { facts, plainText } from '../../../ingest/xbrl/inline.js';
+import { eastern } from '../../../kernel/eastern.js';
+import { cik10 } from '../../registrants.js';
+import { itemOfTitle } from '../derive.js';
+import type { EventRecordValue } from '../import.js';
+import { itemPeople } from './people.js';
+import { shortName } from './submissions.js';
+import { blocks, firstParagraph, itemHeadings, itemLead, releaseTitle } from './text.js';
+
+export const SUBMISSION_TEXT: FileKind = {
+  name: "an 8-K's complete submission text file (.txt)",
+  recognises: (head) => /^<SEC-DOCUMENT>/.test(head) && /CONFORMED SUBMISSION TYPE:\s*8-K/.test(head),
+};
+
+export const EIGHT_K_DOCUMENT: FileKind = {
+  name: "an 8-K's primary document (inline XBRL)",
+  recognises: (head) =>
+    !head.startsWith('<SEC-DOCUMENT>') && /name="dei:DocumentType"[^>]*>\s*8-K(\/A)?\s*</.test(head),
+};
+
+const ACCESSION = /^(\d{10})-?(\d{2})-?(\d{6})$/;
+type Out = AsyncGenerator<{ line: number; value: EventRecordValue }>;
+
+async function whole(source: SourceFile): Promise<string> {
+  const parts: string[] = [];
+  for await (const { text } of source.lines()) parts.push(text);
+  return parts.join('\n');
+}
+
+function tickerOf(source: SourceFile, context: LoadContext, cik: string, name: string): string {
+  const ticker = context.options.ticker?.toUpperCase() ?? (context.prepared as Map<string, string>).get(cik);
+  if (!ticker)
+    throw new SourceError(
+      source.name,
+      null,
+      `CIK ${cik} (${name}) has no ticker in the store: load company_tickers.json first, or give --ticker`,
+    );
+  return ticker;
+}
+
+const archive = (cik: string, accession: string, file: string) =>
+  `https://www.sec.gov/Archives/edgar/data/${Number(cik)}/${accession.replace(/-/g, '')}/${file}`;
+
+/** What the primary document says: its headline, summary and people. */
+function said(html: string, release: string | null) {
+  const parts = blocks(html);
+  const lead = itemLead(parts);
+  let headline = lead.heading;
+  let summary = lead.summary;
+  if (release) {
+    const exhibit = blocks(release);
+    const title = releaseTitle(exhibit);
+    if (title) {
+      headline = title;
+      summary = firstParagraph(exhibit, exhibit.indexOf(title) + 1) ?? summary;
+    }
+  }
+  return { headline, summary, people: itemPeople(plainText(html)), headings: itemHeadings(parts) };
+}
+
+export async function* submissionTextEvents(source: SourceFile, context: LoadContext): Out {
+  const text = await whole(source);
+  const end = text.indexOf('</SEC-HEADER>');
+  const header = end < 0 ? '' : text.slice(0, end);
+  const field = (name: string) => new RegExp(`^\\s*${name}:\\s*(.+)$`, 'm').exec(header)?.[1]?.trim();
+  const accession = field('ACCESSION NUMBER');
+  const accepted = /<ACCEPTANCE-DATETIME>(\d{14})/.exec(header)?.[1];
+  const cikText = field('CENTRAL INDEX KEY');
+  const name = field('COMPANY CONFORMED NAME');
+  const form = field('CONFORMED SUBMISSION TYPE');
+  if (!accession || !ACCESSION.test(accession) || !accepted || !cikText || !name || !form)
+    throw new SourceError(
+      source.name,
+      null,
+      'the SEC header lacks the accession, acceptance time, CIK, name or form',
+    );
+  const titles = [...header.matchAll(/^\s*ITEM INFORMATION:\s*(.+)$/gm)].map((m) => (m[1] as string).trim());
+  const items = titles.map((t) => itemOfTitle(t));
+  const unknown = titles.filter((_, i) => items[i] === null);
+  if (unknown.length)
+    throw new SourceError(source.name, null, `unknown ITEM INFORMATION: ${unknown.join('; ')}`);
+  const documents = [
+    ...text.matchAll(
+      /<DOCUMENT>\s*<TYPE>([^\n]+)[\s\S]*?<FILENAME>([^\n]+)[\s\S]*?<TEXT>([\s\S]*?)<\/TEXT>/g,
+    ),
+  ].map((m) => ({ type: (m[1] as string).trim(), file: (m[2] as string).trim(), body: m[3] as string }));
+  const primary = documents.find((d) => d.type === form);
+  if (!primary) throw new SourceError(source.name, null, `no ${form} document in the submission`);
+  const release = documents.find((d) => /^EX-99(\.1)?$/.test(d.type))?.body ?? null;
+  const { headline, summary, people, headings } = said(primary.body, release);
+  const codes = items as string[];
+  const disagree = headings.filter((h) => !codes.includes(h));
+  if (disagree.length)
+    context.notes.push(`items ${disagree.join(', ')} are headed in the document but not in the SEC header`);
+  const cik = cik10(cikText);
+  const date = `${accepted.slice(0, 4)}-${accepted.slice(4, 6)}-${accepted.slice(6, 8)}`;
+  yield {
+    line: 1,
+    value: {
+      ticker: tickerOf(source, context, cik, name),
+      cik,
+      companyName: name,
+      companyShortName: shortName(name),
+      accessionNumber: accession,
+      form,
+      filedAt: eastern(
+        date,
+        Number(accepted.slice(8, 10)),
+        Number(accepted.slice(10, 12)),
+        Number(accepted.slice(12, 14)),
+      ),
+      filingDate: date,
+      docUrl: archive(cik, accession, primary.file),
+      items: codes,
+      headline,
+      summary,
+      people,
+      dated: 'accepted',
+    },
+  };
+}
+
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+/** "March 2, 2026" (or an ISO date) as 2026-03-02. */
+function coverDate(text: string): string | null {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
+  const m = /^([A-Za-z]+)\s+(\d{1,2}),\s*(\d{4})$/.exec(text.replace(/\s+/g, ' ').trim());
+  const month = m ? MONTHS.indexOf((m[1] as string).toLowerCase()) + 1 : 0;
+  return m && month ? `${m[3]}-${String(month).padStart(2, '0')}-${(m[2] as string).padStart(2, '0')}` : null;
+}
+
+export async function* primaryDocumentEvents(source: SourceFile, context: LoadContext): Out {
+  const html = await whole(source);
+  const tagged = facts(html);
+  const dei = (name: string) => {
+    const value = tagged.find((f) => f.name === `dei:${name}`)?.value;
+    return typeof value === 'string' ? value : undefined;
+  };
+  const cikText = dei('EntityCentralIndexKey');
+  const name = dei('EntityRegistrantName');
+  const form = dei('DocumentType');
+  const date = coverDate(dei('DocumentPeriodEndDate') ?? '');
+  if (!cikText || !name || !form || !date)
+    throw new SourceError(
+      source.name,
+      null,
+      'the cover tags no CIK, registrant name, form or date of report',
+    );
+  // EDGAR keeps a filing's documents in a folder named by its accession number.
+  const folder = ACCESSION.exec(context.options.accession ?? path.basename(path.dirname(source.path)));
+  if (!folder)
+    throw new SourceError(
+      source.name,
+      null,
+      "name the filing's accession number with --accession (its EDGAR folder has it)",
+    );
+  const accession = `${folder[1]}-${folder[2]}-${folder[3]}`;
+  const { headline, summary, people, headings } = said(html, null);
+  if (headings.length === 0) throw new SourceError(source.name, null, 'the document has no Item headings');
+  const cik = cik10(cikText);
+  const ticker =
+    context.options.ticker?.toUpperCase() ??
+    (context.prepared as Map<string, string>).get(cik) ??
+    dei('TradingSymbol');
+  yield {
+    line: 1,
+    value: {
+      ticker: ticker ?? tickerOf(source, context, cik, name),
+      cik,
+      companyName: name,
+      companyShortName: shortName(name),
+      accessionNumber: accession,
+      form,
+      filedAt: eastern(date, 0, 0, 0),
+      filingDate: date,
+      docUrl: archive(cik, accession, source.name),
+      items: headings,
+      headline,
+      summary,
+      people,
+      dated: 'cover',
+    },
+  };
+}
