@@ -18,6 +18,7 @@ import * as m014 from './migrations/014-unit-usage.js';
 import * as m015 from './migrations/015-fetches.js';
 import * as m016 from './migrations/016-jobs.js';
 import * as m017 from './migrations/017-registrants.js';
+import * as m018 from './migrations/018-guidance-range.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '015-fetches': m015,
   '016-jobs': m016,
   '017-registrants': m017,
+  '018-guidance-range': m018,
 };
 
 class StaticProvider implements MigrationProvider {

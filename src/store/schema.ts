@@ -293,6 +293,9 @@ export interface KpiFactsTable extends RevisionColumns {
   fiscal_quarter: number | null;
   period_label: string;
   value: number;
+  /** a guided range's ends; null for a point or approximate figure */
+  low: Generated<number | null>;
+  high: Generated<number | null>;
   unit: string;
   currency: string | null;
   basis: string;

@@ -65,6 +65,8 @@ export const KpiRecord = Type.Union([
         { additionalProperties: false },
       ),
       value: Type.Number(),
+      low: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+      high: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
       unit: Type.String({ minLength: 1, maxLength: 40 }),
       currency: Type.Union([Type.String({ pattern: '^[A-Z]{3}$' }), Type.Null()]),
       basis: P.basis,
@@ -91,6 +93,9 @@ export interface FactRecord extends CompanyRecord {
     label: string;
   };
   value: number;
+  /** A guided range's ends. */
+  low?: number | null;
+  high?: number | null;
   unit: string;
   currency: string | null;
   basis: string;
@@ -159,6 +164,8 @@ async function writeFact(
       fiscal_quarter: record.period.fiscalQuarter,
       period_label: record.period.label,
       value: record.value,
+      low: record.low ?? null,
+      high: record.high ?? null,
       unit: record.unit,
       currency: record.currency,
       basis: record.basis,
@@ -184,6 +191,9 @@ export const kpisImporter: Importer<FactRecord | MetricRecord> = {
   check(record) {
     if (record.type === 'fact' && record.period.start !== null && record.period.start > record.period.end) {
       return 'period.start is after period.end';
+    }
+    if (record.type === 'fact' && (record.low ?? null) !== null && (record.high ?? null) !== null) {
+      if ((record.low as number) > (record.high as number)) return 'low is above high';
     }
     return null;
   },

@@ -5,6 +5,7 @@ import { tickersByCik } from '../registrants.js';
 import { SOURCES } from '../sources.js';
 import { kpisImporter } from './import.js';
 import { COMPANY_FACTS, companyFactsRecords } from './load/companyfacts.js';
+import { EARNINGS_RELEASE, releaseContext, releaseGuidance } from './load/release.js';
 import { kpisOperations } from './operations.js';
 import { kpisSample } from './sample.js';
 import { KpisData } from './schema.js';
@@ -14,12 +15,13 @@ export const kpisDataset = describe({
   name: 'Company KPIs and guidance',
   operations: kpisOperations,
   importer: kpisImporter,
-  // quarry ingest sec: EDGAR's company facts, the company's ticker found among the registrants held.
+  // quarry ingest sec: EDGAR's company facts (the ticker found among the registrants held) and earnings
+  // releases (guidance).
   loaders: {
-    sec: loader(kpisImporter, companyFactsRecords, {
-      kind: COMPANY_FACTS,
-      prepare: (db) => tickersByCik(db),
-    }),
+    sec: [
+      loader(kpisImporter, companyFactsRecords, { kind: COMPANY_FACTS, prepare: (db) => tickersByCik(db) }),
+      loader(kpisImporter, releaseGuidance, { kind: EARNINGS_RELEASE, prepare: releaseContext }),
+    ],
   },
   sources: [SOURCES['sec-edgar']],
   sample: { data: kpisSample, schema: KpisData },

@@ -50,6 +50,8 @@ function toFact(row: Row, metricName: string) {
       label: row.period_label,
     },
     value: Number(row.value),
+    low: row.low === null || row.low === undefined ? null : Number(row.low),
+    high: row.high === null || row.high === undefined ? null : Number(row.high),
     unit: row.unit,
     currency: row.currency,
     basis: row.basis,

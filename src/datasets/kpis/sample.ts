@@ -13,6 +13,8 @@ const fact = (metricId: string, metric: string, unit: string, value: number, qua
     label: `Q${quarter} FY2025`,
   },
   value,
+  low: null,
+  high: null,
   unit,
   currency: unit === 'USD' ? 'USD' : null,
   basis: 'reported' as const,

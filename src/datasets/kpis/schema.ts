@@ -39,7 +39,13 @@ export const Fact = Type.Object(
       fiscalQuarter: Nullable(Type.Integer()),
       label: Type.String(),
     }),
-    value: Type.Number(),
+    value: Type.Number({ description: 'The figure; for a guided range, its midpoint.' }),
+    low: Nullable(
+      Type.Number({ description: "A guided range's low end; null for a point or approximate figure." }),
+    ),
+    high: Nullable(
+      Type.Number({ description: "A guided range's high end; null for a point or approximate figure." }),
+    ),
     unit: Type.String(),
     currency: Nullable(Type.String()),
     basis: Basis,
