@@ -30,20 +30,40 @@ describe('quarry serve --demo', () => {
 
   it('an empty store: the bundled files load and the printed keys work', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'quarry-demo-'));
-    server = await startServer(env(), ['--demo']);
+    // About 20 s alone on this machine; the suite's other files share its two cores.
+    server = await startServer(env(), ['--demo'], 80_000);
     const key = keyOf('datasets key');
     expect(key).toMatch(/^gds_/);
     expect(keyOf('market-data key')).toMatch(/^svc_mcp_/);
     const res = await fetch(`${server.url}/v1/cftc/cot`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { rows: unknown[] } }).data.rows.length).toBeGreaterThan(100);
-  }, 60_000);
+    // EDGAR's files: events, kpis, guidance and a proxy, as a newcomer first asks for them.
+    const data = async (url: string) => {
+      const answer = await fetch(`${server?.url}${url}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { data: Record<string, never> }).data;
+    };
+    expect((await data('/v1/events/AAPL')).events).toHaveLength(50);
+    const nvda = await data('/v1/kpis/NVDA?metric=revenue');
+    expect(nvda.series).toEqual(
+      expect.arrayContaining([expect.objectContaining({ key: 'revenue:reported:frequency=annual' })]),
+    );
+    const adbe = await data('/v1/guidance/ADBE?metric=revenue');
+    expect(adbe.series).toEqual([
+      expect.objectContaining({ latest: expect.objectContaining({ low: 4_750_000_000 }) }),
+    ]);
+    expect((await data('/v1/exec-pay/CBT')).proxies).toEqual([
+      expect.objectContaining({ ceoName: 'Sean D. Keohane' }),
+    ]);
+  }, 120_000);
 
   it('a store with data and no accounts: the demo account and keys, and nothing of the bundle loaded', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'quarry-demo-'));
     const imported = await quarry('import', 'cot', path.resolve('test/fixtures/cot-legacy-2025-03.ndjson'));
     expect(imported.inserted).toBe(6);
-    server = await startServer(env(), ['--demo']);
+    // About 20 s alone on this machine; the suite's other files share its two cores.
+    server = await startServer(env(), ['--demo'], 80_000);
     const key = keyOf('datasets key');
     expect(key).toMatch(/^gds_/);
     const res = await fetch(`${server.url}/v1/cftc/cot`, { headers: { authorization: `Bearer ${key}` } });

@@ -19,6 +19,25 @@ const MARKET_BARS: [file: string, ticker: string][] = [
   ['EURUSD=X.csv', 'EURUSD=X'],
 ];
 
+/**
+ * EDGAR's files, registrants first (the others find their ticker by CIK): events of Apple, Microsoft, NVIDIA
+ * and Tesla, two 8-Ks read from their documents (Adobe's earnings, NVIDIA's 5.02), kpis of Apple and NVIDIA,
+ * Adobe's guidance, Cabot's proxy and the CEO-pay table (fiscal 2021 pay).
+ */
+const SEC_FILES: [file: string, options?: Record<string, string>][] = [
+  ['company_tickers.json'],
+  ...['CIK0000320193.json', 'CIK0000789019.json', 'CIK0001045810.json', 'CIK0001318605.json'].map(
+    (f) => [`submissions/${f}`] as [string],
+  ),
+  ['8-K/0000796343-23-000044/0000796343-23-000044.txt'],
+  ['8-K/0001045810-26-000024/0001045810-26-000024.txt'],
+  ['companyfacts/CIK0000320193.json'],
+  ['companyfacts/CIK0001045810.json'],
+  ['8-K/0000796343-23-000044/adbeex991q123.htm'],
+  ['exec-pay/cabot.DEF14A.ixbrl.html'],
+  ['exec-pay/ceo_data_pay_merged_sp500.csv', { 'fiscal-year': '2021' }],
+];
+
 /** In load order: cpi weights are matched to the items, so cu.item comes first. */
 export function bundledFiles(): [loader: string, file: string, options?: Record<string, string>][] {
   const fred = readdirSync(path.join(ASSETS, 'bls/fred'))
@@ -50,8 +69,9 @@ export function bundledFiles(): [loader: string, file: string, options?: Record<
       ([file, ticker]) =>
         ['prices', path.join(ASSETS, 'market', file), { ticker }] as [string, string, Record<string, string>],
     ),
-    ...['CIK0000320193.json', 'CIK0000789019.json', 'CIK0001045810.json', 'CIK0001318605.json'].map(
-      (f) => ['sec', path.join(ASSETS, 'sec', f)] as [string, string],
+    ...SEC_FILES.map(
+      ([file, options]) =>
+        ['sec', path.join(ASSETS, 'sec', file), options] as [string, string, Record<string, string>?],
     ),
     ['yahoo', path.join(ASSETS, 'market/quote-AAPL.json')],
     ['yahoo', path.join(ASSETS, 'market/quote-OCDO.L.json')],

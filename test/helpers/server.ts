@@ -11,7 +11,12 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
+/** `startWithinMs`: how long the process may take to listen (the demo loads its bundle first). */
+export async function startServer(
+  env: Record<string, string>,
+  args: string[] = [],
+  startWithinMs = 20_000,
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['dist/cli/main.js', 'serve', ...args], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...NO_AGENCIES, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -22,7 +27,7 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   });
   const printed: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), startWithinMs);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       printed.push(line);
