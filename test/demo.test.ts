@@ -62,8 +62,7 @@ describe('quarry serve --demo', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'quarry-demo-'));
     const imported = await quarry('import', 'cot', path.resolve('test/fixtures/cot-legacy-2025-03.ndjson'));
     expect(imported.inserted).toBe(6);
-    // About 20 s alone on this machine; the suite's other files share its two cores.
-    server = await startServer(env(), ['--demo'], 80_000);
+    server = await startServer(env(), ['--demo']);
     const key = keyOf('datasets key');
     expect(key).toMatch(/^gds_/);
     const res = await fetch(`${server.url}/v1/cftc/cot`, { headers: { authorization: `Bearer ${key}` } });
