@@ -1,6 +1,6 @@
 // Collection: fetching an agency's own files from its host and loading them through the source's loader.
 // A dataset names what to fetch (its collections); `quarry sync` and the scheduled collector run them.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Agency, ConfigError } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
@@ -73,11 +73,16 @@ export async function collect(
   return { source, files };
 }
 
-async function collectFile(
+/**
+ * Fetches one file (conditionally, when the copy held was loaded and is still on disk) and loads it unless
+ * its checksum is loaded already. `pace` is awaited before the request (an agency's rate rule).
+ */
+export async function collectFile(
   deps: Pick<Deps, 'store' | 'config' | 'clock'>,
   url: string,
   dest: string,
   loaders: SourceLoaders,
+  options: { pace?: () => Promise<void>; load?: Record<string, string> } = {},
 ): Promise<Omit<FileReport, 'name' | 'url'>> {
   const db = deps.store.db;
   const datasets = loaderList(loaders).map((l) => l.importer.dataset);
@@ -91,7 +96,10 @@ async function collectFile(
   const held = await db.selectFrom('fetches').selectAll().where('url', '=', url).executeTakeFirst();
   // Ask conditionally only for a copy that was loaded: one that failed to load is fetched again.
   const validators: Validators | null =
-    held && (await loaded(held.checksum)) ? { etag: held.etag, lastModified: held.last_modified } : null;
+    held && existsSync(dest) && (await loaded(held.checksum))
+      ? { etag: held.etag, lastModified: held.last_modified }
+      : null;
+  await options.pace?.();
   const got = await download(url, dest, {
     userAgent: userAgent(deps.config.contact as string),
     timeoutMs: deps.config.fetchTimeoutMs,
@@ -129,7 +137,7 @@ async function collectFile(
     return { outcome: 'unchanged' };
   }
   try {
-    const load = await loadFile(db, loaders, got.file, {}, deps.clock());
+    const load = await loadFile(db, loaders, got.file, options.load ?? {}, deps.clock());
     await remember();
     return { outcome: 'loaded', load };
   } catch (error) {

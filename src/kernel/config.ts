@@ -32,6 +32,13 @@ export interface Config {
   contact: string | null;
   /** Base URLs of the agencies' hosts: configuration, so that a local server can stand in for them. */
   agencies: Record<Agency, string>;
+  /**
+   * SEC EDGAR's hosts (www.sec.gov: archives and company_tickers.json; data.sec.gov: submissions and company
+   * facts); QUARRY_SEC_URL stands in for both.
+   */
+  sec: { www: string; data: string };
+  /** Tickers whose EDGAR filings the collector keeps current (QUARRY_SEC_TICKERS, comma-separated). */
+  secTickers: string[];
   /** How long one download may take before it is given up. */
   fetchTimeoutMs: number;
   /** The collector: how long a job's lease lasts (renewed while it runs), and how often due jobs are looked for. */
@@ -58,6 +65,24 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+function secHosts(standIn: string | null | undefined): { www: string; data: string } {
+  if (standIn) {
+    const base = standIn.replace(/\/+$/, '');
+    return { www: base, data: base };
+  }
+  return { www: 'https://www.sec.gov', data: 'https://data.sec.gov' };
+}
+
+function tickerList(env: Env, name: string): string[] {
+  const value = text(env, name);
+  if (!value) return [];
+  const tickers = value.split(',').map((t) => t.trim().toUpperCase());
+  const bad = tickers.find((t) => !/^[A-Z0-9.-]{1,20}$/.test(t));
+  if (bad !== undefined)
+    throw new ConfigError(name, `"${bad}" is not a ticker (comma-separated tickers expected)`);
+  return tickers;
+}
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -168,6 +193,8 @@ export function loadConfig(env: Env): Config {
         (url(env, variable, ['https:', 'http:']) ?? host).replace(/\/+$/, ''),
       ]),
     ) as Record<Agency, string>,
+    sec: secHosts(url(env, 'QUARRY_SEC_URL', ['https:', 'http:'])),
+    secTickers: tickerList(env, 'QUARRY_SEC_TICKERS'),
     fetchTimeoutMs: wholeNumber(env, 'QUARRY_FETCH_TIMEOUT_MS', 120_000, 100, 3_600_000),
     collectLeaseMs: wholeNumber(env, 'QUARRY_COLLECT_LEASE_MS', 600_000, 300, 86_400_000),
     collectPollMs: wholeNumber(env, 'QUARRY_COLLECT_POLL_MS', 30_000, 50, 3_600_000),

@@ -10,6 +10,8 @@ export interface AgencyRequest {
   path: string;
   headers: IncomingHttpHeaders;
   status: number;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export class MockAgency {
@@ -38,13 +40,15 @@ export class MockAgency {
       QUARRY_CFTC_URL: this.url,
       QUARRY_EIA_URL: this.url,
       QUARRY_BLS_URL: this.url,
+      QUARRY_SEC_URL: this.url,
     };
   }
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      const record = (status: number) => this.requests.push({ path, headers: req.headers, status });
+      const at = Date.now();
+      const record = (status: number) => this.requests.push({ path, headers: req.headers, status, at });
       const fault = this.faults.get(path);
       if (fault === 'hang') return record(0);
       if (fault !== undefined) {
@@ -87,4 +91,5 @@ export const NO_AGENCIES: Record<string, string> = {
   QUARRY_CFTC_URL: 'http://127.0.0.1:9',
   QUARRY_EIA_URL: 'http://127.0.0.1:9',
   QUARRY_BLS_URL: 'http://127.0.0.1:9',
+  QUARRY_SEC_URL: 'http://127.0.0.1:9',
 };

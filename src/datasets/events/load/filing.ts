@@ -5,6 +5,7 @@
 // knows only its cover: the company from its dei tags, the date of report, the items from its headings.
 import path from 'node:path';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { submissionDocuments, submissionHeader } from '../../../ingest/sec/submission.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { facts, plainText } from '../../../ingest/xbrl/inline.js';
 import { eastern } from '../../../kernel/eastern.js';
@@ -68,8 +69,7 @@ function said(html: string, release: string | null) {
 
 export async function* submissionTextEvents(source: SourceFile, context: LoadContext): Out {
   const text = await whole(source);
-  const end = text.indexOf('</SEC-HEADER>');
-  const header = end < 0 ? '' : text.slice(0, end);
+  const header = submissionHeader(text);
   const field = (name: string) => new RegExp(`^\\s*${name}:\\s*(.+)$`, 'm').exec(header)?.[1]?.trim();
   const accession = field('ACCESSION NUMBER');
   const accepted = /<ACCEPTANCE-DATETIME>(\d{14})/.exec(header)?.[1];
@@ -87,11 +87,7 @@ export async function* submissionTextEvents(source: SourceFile, context: LoadCon
   const unknown = titles.filter((_, i) => items[i] === null);
   if (unknown.length)
     throw new SourceError(source.name, null, `unknown ITEM INFORMATION: ${unknown.join('; ')}`);
-  const documents = [
-    ...text.matchAll(
-      /<DOCUMENT>\s*<TYPE>([^\n]+)[\s\S]*?<FILENAME>([^\n]+)[\s\S]*?<TEXT>([\s\S]*?)<\/TEXT>/g,
-    ),
-  ].map((m) => ({ type: (m[1] as string).trim(), file: (m[2] as string).trim(), body: m[3] as string }));
+  const documents = submissionDocuments(text);
   const primary = documents.find((d) => d.type === form);
   if (!primary) throw new SourceError(source.name, null, `no ${form} document in the submission`);
   const release = documents.find((d) => /^EX-99(\.1)?$/.test(d.type))?.body ?? null;

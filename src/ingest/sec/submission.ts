@@ -1,0 +1,24 @@
+// EDGAR's complete submission text file (ACCESSION.txt): the SEC header, then each document of the filing
+// between <DOCUMENT> and </DOCUMENT>, with its type (8-K, EX-99.1, …), file name and text.
+
+export interface SubmissionDocument {
+  type: string;
+  file: string;
+  body: string;
+}
+
+const DOCUMENT = /<DOCUMENT>\s*<TYPE>([^\n]+)[\s\S]*?<FILENAME>([^\n]+)[\s\S]*?<TEXT>\n?([\s\S]*?)<\/TEXT>/g;
+
+export function submissionDocuments(text: string): SubmissionDocument[] {
+  return [...text.matchAll(DOCUMENT)].map((m) => ({
+    type: (m[1] as string).trim(),
+    file: (m[2] as string).trim(),
+    body: m[3] as string,
+  }));
+}
+
+/** The SEC header: the text before </SEC-HEADER>, empty when there is none. */
+export function submissionHeader(text: string): string {
+  const end = text.indexOf('</SEC-HEADER>');
+  return end < 0 ? '' : text.slice(0, end);
+}
