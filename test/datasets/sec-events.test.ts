@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedAt, shortName } from '../../src/datasets/events/load/submissions.js';
+import { acceptedAt, currentItem, shortName } from '../../src/datasets/events/load/submissions.js';
 import { tickersByCik } from '../../src/datasets/registrants.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
@@ -23,6 +23,17 @@ describe('acceptance times', () => {
     // The PROVENANCE's check: the SEC header of 0000320193-24-000061 says 20240429090018.
     expect(acceptedAt('2024-04-29T09:00:18.000Z')).toBe('2024-04-29T13:00:18.000Z');
     expect(acceptedAt('2026-01-29T16:30:33.000Z')).toBe('2026-01-29T21:30:33.000Z');
+  });
+
+  it("a filing of before August 2004 keeps its items, read as today's codes; a code of no item is dropped", () => {
+    expect(['5', '7', '12', '2.02', '9.01', 'X'].map(currentItem)).toEqual([
+      '8.01',
+      '9.01',
+      '2.02',
+      '2.02',
+      '9.01',
+      null,
+    ]);
   });
 
   it('short names drop the legal form', () => {

@@ -17,6 +17,8 @@ const NVDA_DOC = path.join(EIGHT_K, '0001045810-26-000024/nvda-20260302.htm');
 const NVDA_TXT = path.join(EIGHT_K, '0001045810-26-000024/0001045810-26-000024.txt');
 const ADBE_TXT = path.join(EIGHT_K, '0000796343-23-000044/0000796343-23-000044.txt');
 const ADBE_INDEX = path.join(EIGHT_K, '0000796343-23-000044/0000796343-23-000044-index.html');
+const ADBE_DOC = path.join(EIGHT_K, '0000796343-23-000044/adbe-20230315.htm');
+const ADBE_RELEASE = path.join(EIGHT_K, '0000796343-23-000044/adbeex991q123.htm');
 const TICKERS = path.join(SHARED_DATA, 'sec/company_tickers.json');
 const NVDA_EVENT = '0001045810-26-000024';
 
@@ -25,7 +27,7 @@ type Event = Record<string, unknown> & {
   people: { name: string; quote: string; quoteOffset: number }[];
 };
 
-describe.skipIf(!haveShared(NVDA_DOC, NVDA_TXT, ADBE_TXT, ADBE_INDEX, TICKERS))(
+describe.skipIf(!haveShared(NVDA_DOC, NVDA_TXT, ADBE_TXT, ADBE_INDEX, ADBE_DOC, ADBE_RELEASE, TICKERS))(
   'quarry ingest sec: 8-K documents',
   () => {
     let env: TestEnv;
@@ -94,6 +96,26 @@ describe.skipIf(!haveShared(NVDA_DOC, NVDA_TXT, ADBE_TXT, ADBE_INDEX, TICKERS))(
       // The document alone again knows only the cover: what the header said stays.
       expect(await loadFile(env.deps.store.db, sec(), NVDA_DOC)).toMatchObject({ unchanged: 1 });
       expect((await event('NVDA', NVDA_EVENT)).filedAt).toBe('2026-03-06T21:11:25.000Z');
+    });
+
+    it('a primary document takes the press release its exhibit index links, when it sits beside it', async () => {
+      const { copyFileSync, mkdirSync } = await import('node:fs');
+      const alone = path.join(env.dataDir, 'alone', '0000796343-23-000044');
+      mkdirSync(alone, { recursive: true });
+      copyFileSync(ADBE_DOC, path.join(alone, 'adbe-20230315.htm'));
+      await loadFile(env.deps.store.db, sec(), path.join(alone, 'adbe-20230315.htm'));
+      // Without the exhibit: the item's first paragraph, and a headline made from the item.
+      const bare = await event('ADBE', '0000796343-23-000044');
+      expect(bare.headline).toBe('ADOBE INC. 8-K: Results of Operations and Financial Condition');
+      expect(bare.summary).toMatch(/^On March 15, 2023, Adobe Inc\. \(“Adobe”\) issued a press release/);
+      // EDGAR's folder, the exhibit beside the document: the release's title and first paragraph.
+      await loadFile(env.deps.store.db, sec(), ADBE_DOC);
+      const told = await event('ADBE', '0000796343-23-000044');
+      expect(told).toMatchObject({
+        headline: 'Adobe Reports Record Revenue in Q1 Fiscal 2023',
+        filingDate: '2023-03-15',
+      });
+      expect(told.summary).toMatch(/^SAN JOSE, Calif\. – March 15, 2023 – Adobe/);
     });
 
     it("Adobe's earnings 8-K: the press release's title is the headline, its first paragraph the summary", async () => {

@@ -103,6 +103,19 @@ describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company fa
       title: '10-K filed 2026-02-25',
       url: 'https://www.sec.gov/Archives/edgar/data/1045810/000104581026000021/0001045810-26-000021-index.htm',
     });
+    // coverage says what the store holds for the company, whatever metric is asked for.
+    const all = await kpis('NVDA', '');
+    expect(data.coverage).toEqual(all.coverage);
+    // The newest periodic report (a 10-Q); the 424B5 prospectus of 2026-06-17 is not one.
+    expect(data.coverage).toMatchObject({
+      sourceKinds: ['xbrl'],
+      firstPeriod: '2007-01-28',
+      lastPublishedAt: '2026-05-20T00:00:00.000Z',
+    });
+    expect(data.coverage.observations).toBe(
+      all.series.reduce((n: number, s: { observations: unknown[] }) => n + s.observations.length, 0),
+    );
+    expect(data.coverage.documents).toBeGreaterThan(50);
     const q1 = observation(data, 'revenue:reported:frequency=quarterly', 'Q1 FY2027');
     expect(q1).toMatchObject({ value: 81_615_000_000, period: { end: '2026-04-26', fiscalQuarter: 1 } });
   });

@@ -67,6 +67,36 @@ function toFact(row: Row, metricName: string) {
   };
 }
 
+/** The current facts held for the company, whatever a request selects. */
+function heldRows(deps: Deps, ticker: string, kind: 'kpi' | 'guidance'): Promise<Row[]> {
+  return deps.store.db
+    .selectFrom('kpi_facts')
+    .selectAll()
+    .where('symbol', '=', ticker)
+    .where('kind', '=', kind)
+    .where('is_current', '=', 1)
+    .execute();
+}
+
+/** What the store holds for the company: documents, observations, periods, publication, sources, conflicts. */
+function holding(rows: readonly Row[], kind: 'kpi' | 'guidance') {
+  const evidence = rows.flatMap((r) => JSON.parse(r.evidence) as Evidence[]);
+  const periods = rows.map((r) => r.period_end).sort();
+  const published = rows.map((r) => r.as_of).sort();
+  return {
+    country: evidence[0]?.country ?? null,
+    languages: [...new Set(evidence.map((e) => e.language))].sort(),
+    documents: new Set(evidence.map((e) => e.documentId)).size,
+    observations: rows.length,
+    guidance: kind === 'guidance' ? rows.length : 0,
+    firstPeriod: periods[0] ?? null,
+    lastPeriod: periods.at(-1) ?? null,
+    lastPublishedAt: published.at(-1) ?? null,
+    sourceKinds: [...new Set(evidence.map((e) => e.sourceKind))].sort(),
+    conflicts: rows.filter((r) => r.conflict === 1).length,
+  };
+}
+
 function readCompany(kind: 'kpi' | 'guidance') {
   return async (deps: Deps, { params, query }: OperationInput): Promise<EnvelopeValue<unknown>> => {
     const db = deps.store.db;
@@ -122,10 +152,10 @@ function readCompany(kind: 'kpi' | 'guidance') {
         supersededBy: shownById.get(r.fact_key) ?? null,
       }));
 
-    const evidence = facts.flatMap((f) => f.evidence);
     const published = facts.map((f) => f.asOf).sort();
     const periods = facts.map((f) => f.period.end).sort();
-    const countries = evidence.map((e) => e.country);
+    const filtered = Boolean(metric || basis || from || to || asOf);
+    const coverage = holding(filtered ? await heldRows(deps, company.ticker, kind) : shown, kind);
     const dictionary = [...new Set(facts.map((f) => f.metricId))]
       .map((id) => metricById.get(id))
       .filter((m) => m !== undefined)
@@ -142,18 +172,7 @@ function readCompany(kind: 'kpi' | 'guidance') {
       symbol: company.ticker,
       status: 'available',
       asOf: published.at(-1) ?? null,
-      coverage: {
-        country: countries[0] ?? null,
-        languages: [...new Set(evidence.map((e) => e.language))].sort(),
-        documents: new Set(evidence.map((e) => e.documentId)).size,
-        observations: facts.length,
-        guidance: kind === 'guidance' ? facts.length : 0,
-        firstPeriod: periods[0] ?? null,
-        lastPeriod: periods.at(-1) ?? null,
-        lastPublishedAt: published.at(-1) ?? null,
-        sourceKinds: [...new Set(evidence.map((e) => e.sourceKind))].sort(),
-        conflicts: facts.filter((f) => f.conflict).length,
-      },
+      coverage,
       series,
       revisions,
       dictionary,
@@ -169,7 +188,15 @@ function readCompany(kind: 'kpi' | 'guidance') {
       meta: storedMeta('kpis-guidance', [SOURCES['sec-edgar']], {
         asOf: data.asOf,
         historyStarts: periods[0] ?? null,
-        coverage: facts.length ? { facts: facts.length, series: series.length } : null,
+        coverage: coverage.observations
+          ? {
+              observations: coverage.observations,
+              documents: coverage.documents,
+              firstPeriod: coverage.firstPeriod,
+              lastPeriod: coverage.lastPeriod,
+              lastPublishedAt: coverage.lastPublishedAt,
+            }
+          : null,
       }),
     };
   };

@@ -2,7 +2,9 @@
 // document alone (inline XBRL). The submission's header gives the acceptance time and the items (its ITEM
 // INFORMATION lines), its EX-99.1 the headline (the press release's title) and summary; the primary document
 // gives an item's sub-heading, first paragraph and the people of Item 5.02. A primary document read alone
-// knows only its cover: the company from its dei tags, the date of report, the items from its headings.
+// knows only its cover: the company from its dei tags, the date of report, the items from its headings, and
+// its press release when the exhibit its index links sits beside it (as EDGAR's folder holds them).
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { submissionDocuments, submissionHeader } from '../../../ingest/sec/submission.js';
@@ -147,6 +149,21 @@ function coverDate(text: string): string | null {
   return m && month ? `${m[3]}-${String(month).padStart(2, '0')}-${(m[2] as string).padStart(2, '0')}` : null;
 }
 
+/** The document's exhibit 99.1, as its exhibit index links it: a file of that name in the same folder. */
+export function exhibitFile(html: string): string | null {
+  for (const [row] of html.matchAll(/<tr\b[\s\S]*?<\/tr>/gi)) {
+    const link = /href="([^"#/?]+\.html?)"/i.exec(row);
+    if (link && /^\s*(Exhibit\s+)?99(\.1|\.01)?\b/i.test(plainText(row))) return link[1] as string;
+  }
+  return null;
+}
+
+function besideIt(source: SourceFile, html: string): string | null {
+  const file = exhibitFile(html);
+  const beside = file ? path.join(path.dirname(source.path), file) : null;
+  return beside && existsSync(beside) ? readFileSync(beside, 'utf8') : null;
+}
+
 export async function* primaryDocumentEvents(source: SourceFile, context: LoadContext): Out {
   const html = await whole(source);
   const tagged = facts(html);
@@ -173,7 +190,7 @@ export async function* primaryDocumentEvents(source: SourceFile, context: LoadCo
       "name the filing's accession number with --accession (its EDGAR folder has it)",
     );
   const accession = `${folder[1]}-${folder[2]}-${folder[3]}`;
-  const { headline, summary, people, headings } = said(html, null);
+  const { headline, summary, people, headings } = said(html, besideIt(source, html));
   if (headings.length === 0) throw new SourceError(source.name, null, 'the document has no Item headings');
   const cik = cik10(cikText);
   const ticker =

@@ -24,6 +24,34 @@ interface Recent {
 }
 
 const ITEM = /^[0-9]\.[0-9]{2}$/;
+
+/**
+ * Before August 2004 an 8-K's items were numbered 1 to 12, with other titles: each is read as the item of
+ * today's form that reports the same thing (1 changes in control → 5.01, 2 acquisition or disposition →
+ * 2.01, 3 bankruptcy → 1.03, 4 change of accountant → 4.01, 5 other events → 8.01, 6 resignation of directors
+ * → 5.02, 7 financial statements and exhibits → 9.01, 8 change in fiscal year → 5.03, 9 Regulation FD → 7.01,
+ * 10 code of ethics → 5.05, 11 suspension of benefit-plan trading → 5.04, 12 results of operations → 2.02).
+ */
+export const LEGACY_ITEMS: Record<string, string> = {
+  '1': '5.01',
+  '2': '2.01',
+  '3': '1.03',
+  '4': '4.01',
+  '5': '8.01',
+  '6': '5.02',
+  '7': '9.01',
+  '8': '5.03',
+  '9': '7.01',
+  '10': '5.05',
+  '11': '5.04',
+  '12': '2.02',
+};
+
+/** Today's item code of a code in the submissions JSON, or null for one that names no item. */
+export function currentItem(code: string): string | null {
+  if (ITEM.test(code)) return code;
+  return LEGACY_ITEMS[code.replace(/^0+/, '')] ?? null;
+}
 const LEGAL_SUFFIX =
   /[,.]?\s+(inc|incorporated|corp|corporation|co|company|ltd|limited|plc|n\.?v|s\.?a|ag|se)\.?$/i;
 
@@ -72,14 +100,16 @@ export async function* submissionEvents(source: SourceFile, context: LoadContext
     companyShortName: shortName(body.name),
   };
   let withoutItems = 0;
+  let legacy = 0;
   for (let i = 0; i < r.form.length; i += 1) {
     const form = r.form[i];
     if (form !== '8-K' && form !== '8-K/A') continue;
-    // Filings before August 2004 used single-digit items (1 to 12), whose titles differ: left out, counted.
-    const items = (r.items[i] ?? '')
+    const codes = (r.items[i] ?? '')
       .split(',')
       .map((x) => x.trim())
-      .filter((x) => ITEM.test(x));
+      .filter(Boolean);
+    const items = [...new Set(codes.map(currentItem).filter((x): x is string => x !== null))];
+    if (codes.some((code) => LEGACY_ITEMS[code])) legacy += 1;
     if (items.length === 0) {
       withoutItems += 1;
       continue;
@@ -101,5 +131,7 @@ export async function* submissionEvents(source: SourceFile, context: LoadContext
       },
     };
   }
-  if (withoutItems) context.notes.push(`${withoutItems} 8-K rows without current item codes were left out`);
+  if (legacy)
+    context.notes.push(`${legacy} 8-K rows of before August 2004: their items mapped to today's codes`);
+  if (withoutItems) context.notes.push(`${withoutItems} 8-K rows without item codes were left out`);
 }
