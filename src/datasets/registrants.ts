@@ -81,3 +81,18 @@ export async function tickersByCik(db: Kysely<Database>): Promise<Map<string, st
   // Later ranks first, so the first-ranked ticker of each CIK is the one left in the map.
   return new Map(rows.map((r) => [r.cik, r.ticker]));
 }
+
+/**
+ * The ticker of a filing that names only its CIK: --ticker, else the registrants held (a loader's prepare
+ * step reads them with tickersByCik); without either the file is refused, saying what to load first.
+ */
+export function tickerForCik(source: SourceFile, context: LoadContext, cik: string, name: string): string {
+  const ticker = context.options.ticker?.toUpperCase() ?? (context.prepared as Map<string, string>).get(cik);
+  if (!ticker)
+    throw new SourceError(
+      source.name,
+      null,
+      `CIK ${cik} (${name}) has no ticker in the store: load company_tickers.json first, or give --ticker`,
+    );
+  return ticker;
+}

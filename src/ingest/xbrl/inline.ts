@@ -22,17 +22,21 @@ const NON_NUMERIC = /<(\/?)ix:nonNumeric\b[^>]*>/g;
 const attribute = (attributes: string, name: string) =>
   new RegExp(`\\b${name}="([^"]*)"`).exec(attributes)?.[1] ?? null;
 
-/** Markup removed, entities read, white space collapsed. */
-export function plainText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
+/** HTML's character references read: numeric ones and the few named ones filings use. */
+export function decodeEntities(text: string): string {
+  return text
     .replace(/&#(\d+);/g, (_, code) => String.fromCodePoint(Number(code)))
     .replace(/&#x([0-9a-f]+);/gi, (_, code) => String.fromCodePoint(Number.parseInt(code, 16)))
     .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+}
+
+/** Markup removed, entities read, white space collapsed. */
+export function plainText(html: string): string {
+  return decodeEntities(html.replace(/<[^>]*>/g, ' '))
     .replace(/\s+/g, ' ')
     .trim();
 }

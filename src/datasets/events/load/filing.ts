@@ -7,11 +7,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
-import { submissionDocuments, submissionHeader } from '../../../ingest/sec/submission.js';
+import { accessionOf, submissionDocuments, submissionHeader } from '../../../ingest/sec/submission.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { facts, plainText } from '../../../ingest/xbrl/inline.js';
 import { eastern } from '../../../kernel/eastern.js';
-import { cik10 } from '../../registrants.js';
+import { cik10, tickerForCik } from '../../registrants.js';
 import { itemOfTitle } from '../derive.js';
 import type { EventRecordValue } from '../import.js';
 import { itemPeople } from './people.js';
@@ -36,17 +36,6 @@ async function whole(source: SourceFile): Promise<string> {
   const parts: string[] = [];
   for await (const { text } of source.lines()) parts.push(text);
   return parts.join('\n');
-}
-
-function tickerOf(source: SourceFile, context: LoadContext, cik: string, name: string): string {
-  const ticker = context.options.ticker?.toUpperCase() ?? (context.prepared as Map<string, string>).get(cik);
-  if (!ticker)
-    throw new SourceError(
-      source.name,
-      null,
-      `CIK ${cik} (${name}) has no ticker in the store: load company_tickers.json first, or give --ticker`,
-    );
-  return ticker;
 }
 
 const archive = (cik: string, accession: string, file: string) =>
@@ -103,7 +92,7 @@ export async function* submissionTextEvents(source: SourceFile, context: LoadCon
   yield {
     line: 1,
     value: {
-      ticker: tickerOf(source, context, cik, name),
+      ticker: tickerForCik(source, context, cik, name),
       cik,
       companyName: name,
       companyShortName: shortName(name),
@@ -181,15 +170,7 @@ export async function* primaryDocumentEvents(source: SourceFile, context: LoadCo
       null,
       'the cover tags no CIK, registrant name, form or date of report',
     );
-  // EDGAR keeps a filing's documents in a folder named by its accession number.
-  const folder = ACCESSION.exec(context.options.accession ?? path.basename(path.dirname(source.path)));
-  if (!folder)
-    throw new SourceError(
-      source.name,
-      null,
-      "name the filing's accession number with --accession (its EDGAR folder has it)",
-    );
-  const accession = `${folder[1]}-${folder[2]}-${folder[3]}`;
+  const accession = accessionOf(source, context);
   const { headline, summary, people, headings } = said(html, besideIt(source, html));
   if (headings.length === 0) throw new SourceError(source.name, null, 'the document has no Item headings');
   const cik = cik10(cikText);
@@ -200,7 +181,7 @@ export async function* primaryDocumentEvents(source: SourceFile, context: LoadCo
   yield {
     line: 1,
     value: {
-      ticker: ticker ?? tickerOf(source, context, cik, name),
+      ticker: ticker ?? tickerForCik(source, context, cik, name),
       cik,
       companyName: name,
       companyShortName: shortName(name),

@@ -2,21 +2,18 @@
 // rows, headings), a press release's title and first paragraph, an item's sub-heading and first paragraph,
 // and the Item headings the document has. Offsets elsewhere count characters of `plainText` (ingest/xbrl).
 
+import { decodeEntities } from '../../../ingest/xbrl/inline.js';
+
 const BLOCK = /<\/?(?:div|p|tr|li|h[1-6]|table|br)\b[^>]*>/gi;
 
 /** The document's blocks of text, in order, each with white space collapsed. */
 export function blocks(html: string): string[] {
-  return html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
-    .replace(BLOCK, '\n')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&#(\d+);/g, (_, code) => String.fromCodePoint(Number(code)))
-    .replace(/&#x([0-9a-f]+);/gi, (_, code) => String.fromCodePoint(Number.parseInt(code, 16)))
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
+  return decodeEntities(
+    html
+      .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
+      .replace(BLOCK, '\n')
+      .replace(/<[^>]*>/g, ' '),
+  )
     .split('\n')
     .map((b) => b.replace(/\s+/g, ' ').trim())
     .filter(Boolean);

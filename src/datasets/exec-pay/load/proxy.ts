@@ -6,7 +6,7 @@ import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { type Context, contexts, facts, type InlineFact, plainText } from '../../../ingest/xbrl/inline.js';
 import { shortName } from '../../events/load/submissions.js';
-import { cik10 } from '../../registrants.js';
+import { cik10, tickerForCik } from '../../registrants.js';
 import type { ProxyRecordValue } from '../import.js';
 
 export const PROXY: FileKind = {
@@ -59,13 +59,7 @@ export async function* proxyRecords(source: SourceFile, context: LoadContext): O
       'the proxy tags no dei:EntityCentralIndexKey and registrant name',
     );
   const cik = cik10(cikText);
-  const ticker = context.options.ticker?.toUpperCase() ?? (context.prepared as Map<string, string>).get(cik);
-  if (!ticker)
-    throw new SourceError(
-      source.name,
-      null,
-      `CIK ${cik} (${name}) has no ticker in the store: load company_tickers.json first, or give --ticker`,
-    );
+  const ticker = tickerForCik(source, context, cik, name);
   const totals = all.filter((f) => f.name === 'ecd:PeoTotalCompAmt' && typeof f.value === 'number');
   if (totals.length === 0)
     throw new SourceError(

@@ -6,7 +6,7 @@ import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { type ConceptFacts, factsByPeriod, type XbrlFact } from '../../../ingest/xbrl/concepts.js';
 import { FiscalCalendar, kindOf, sameUpToRounding } from '../../../ingest/xbrl/periods.js';
 import { shortName } from '../../events/load/submissions.js';
-import { cik10, wholeJson } from '../../registrants.js';
+import { cik10, tickerForCik, wholeJson } from '../../registrants.js';
 import type { FactRecord, MetricRecord } from '../import.js';
 import { metricRecord, servedUnit, unitMatches, XBRL_METRICS } from './metrics.js';
 
@@ -32,14 +32,7 @@ export async function* companyFactsRecords(source: SourceFile, context: LoadCont
     throw new SourceError(source.name, null, 'not EDGAR company facts (cik and entityName expected)');
   if (!gaap) throw new SourceError(source.name, null, `${body.entityName} reports no us-gaap facts`);
   const cik = cik10(body.cik);
-  const tickers = context.prepared as Map<string, string>;
-  const ticker = context.options.ticker?.toUpperCase() ?? tickers.get(cik);
-  if (!ticker)
-    throw new SourceError(
-      source.name,
-      null,
-      `CIK ${cik} (${body.entityName}) has no ticker in the store: load company_tickers.json first, or give --ticker`,
-    );
+  const ticker = tickerForCik(source, context, cik, body.entityName);
   const company = { ticker, cik, companyName: body.entityName, companyShortName: shortName(body.entityName) };
   const calendar = FiscalCalendar.fromYearEnds(annualEnds(gaap));
 

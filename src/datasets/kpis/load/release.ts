@@ -3,9 +3,9 @@
 // from (or --accession). Each fact's evidence quotes the row or sentence that states it, with its offset in
 // the raw HTML when it is there as written (quoteMatchMode exact_html), else in the normalised text
 // (normalised_text: markup removed, entities decoded, white space collapsed).
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { accessionOf } from '../../../ingest/sec/submission.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { plainText } from '../../../ingest/xbrl/inline.js';
 import { addDays } from '../../../kernel/dates.js';
@@ -100,16 +100,7 @@ export async function* releaseGuidance(
       null,
       `the release names no listed company held among the registrants${ticker ? ` (${ticker})` : ''}: load company_tickers.json first, or give --ticker`,
     );
-  const folder = /^(\d{10})-?(\d{2})-?(\d{6})$/.exec(
-    context.options.accession ?? path.basename(path.dirname(source.path)),
-  );
-  if (!folder)
-    throw new SourceError(
-      source.name,
-      null,
-      "name the filing's accession number with --accession (its EDGAR folder has it)",
-    );
-  const accession = `${folder[1]}-${folder[2]}-${folder[3]}`;
+  const accession = accessionOf(source, context);
   const dateline = new RegExp(`(${MONTHS}) (\\d{1,2}), (\\d{4})`).exec(plain);
   // The dateline's day (its start, US Eastern): the file alone says it, so loading it again changes nothing.
   const published = dateline
