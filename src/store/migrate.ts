@@ -19,6 +19,7 @@ import * as m015 from './migrations/015-fetches.js';
 import * as m016 from './migrations/016-jobs.js';
 import * as m017 from './migrations/017-registrants.js';
 import * as m018 from './migrations/018-guidance-range.js';
+import * as m019 from './migrations/019-award-details.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '016-jobs': m016,
   '017-registrants': m017,
   '018-guidance-range': m018,
+  '019-award-details': m019,
 };
 
 class StaticProvider implements MigrationProvider {

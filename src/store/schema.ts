@@ -214,6 +214,8 @@ export interface AwardsTable {
   is_current: number;
   loaded_at: string;
   load_source: string;
+  /** JSON: what the source says beyond the common fields (amount kind, face value, sub-agency, …) */
+  details: Generated<string | null>;
 }
 
 export interface SettingsTable {

@@ -10,6 +10,33 @@ import { amountKey, amountMicros, fiscalYear } from './derive.js';
 const Name = Type.String({ minLength: 1, maxLength: 500 });
 const Open = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]);
 
+/** What a source says of an award beyond the common fields. */
+export const AwardDetails = Type.Object(
+  {
+    amountKind: Type.Optional(
+      Type.Enum(['obligation', 'loan_subsidy_cost', 'contract_value'], {
+        description:
+          'What obligatedAmount is: the obligation; for a loan the subsidy cost obligated (its face value is not an obligation); for a notice the contract value awarded.',
+      }),
+    ),
+    faceValue: Type.Optional(
+      Type.String({ pattern: '^-?[0-9]{1,24}(\\.[0-9]{1,6})?$', description: "A loan's face value." }),
+    ),
+    subAgency: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    parentAward: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "The source's id of the parent award (an IDV).",
+      }),
+    ),
+    modificationNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    lastModified: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+    alerts: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }))),
+  },
+  { additionalProperties: false },
+);
+
 export const AwardRecord = Type.Object(
   {
     source: Type.String({ pattern: '^[a-z0-9_-]{1,64}$' }),
@@ -29,6 +56,7 @@ export const AwardRecord = Type.Object(
     observedAt: Type.String({ format: 'date-time' }),
     entity: Open,
     revenueComparison: Open,
+    details: Type.Optional(AwardDetails),
   },
   { additionalProperties: false },
 );
@@ -55,7 +83,8 @@ export const awardsImporter: Importer<AwardRecordValue> = {
   },
   async write(tx, record, meta): Promise<WriteOutcome> {
     const id = awardId(record.source, record.sourceAwardId);
-    const revisionId = sha1(canonicalJson(record));
+    // When the source was observed is not what it says: observing the same award again is no new revision.
+    const revisionId = sha1(canonicalJson({ ...record, observedAt: null }));
     const current = await tx
       .selectFrom('awards')
       .select(['row_id', 'revision_id', 'revision'])
@@ -90,6 +119,7 @@ export const awardsImporter: Importer<AwardRecordValue> = {
         observed_at: record.observedAt,
         entity: record.entity ? JSON.stringify(record.entity) : null,
         revenue_comparison: record.revenueComparison ? JSON.stringify(record.revenueComparison) : null,
+        details: record.details ? canonicalJson(record.details) : null,
         revision: (current?.revision ?? 0) + 1,
         is_current: 1,
         loaded_at: meta.loadedAt,

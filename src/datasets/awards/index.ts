@@ -1,7 +1,17 @@
 // The awards dataset: Government awards.
+import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
 import { SOURCES } from '../sources.js';
 import { awardsImporter } from './import.js';
+import {
+  AWARD_DETAIL,
+  AWARD_SEARCH,
+  awardDetail,
+  awardSearch,
+  primesHeld,
+  TRANSACTIONS,
+  transactions,
+} from './load/usaspending.js';
 import { awardsOperations } from './operations.js';
 import { awardsSample } from './sample.js';
 import { AwardsData } from './schema.js';
@@ -11,6 +21,14 @@ export const awardsDataset = describe({
   name: 'Government awards',
   operations: awardsOperations,
   importer: awardsImporter,
+  // quarry ingest usaspending: the API's award detail, search and transactions responses.
+  loaders: {
+    usaspending: [
+      loader(awardsImporter, awardDetail, { kind: AWARD_DETAIL }),
+      loader(awardsImporter, awardSearch, { kind: AWARD_SEARCH }),
+      loader(awardsImporter, transactions, { kind: TRANSACTIONS, prepare: primesHeld }),
+    ],
+  },
   sources: [SOURCES.usaspending, SOURCES.ted],
   sample: { data: awardsSample, schema: AwardsData },
 });

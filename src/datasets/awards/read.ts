@@ -284,6 +284,7 @@ export async function awardDetail(
   return {
     data: {
       award,
+      details: current.details ? (JSON.parse(current.details) as Record<string, unknown>) : null,
       revisions: shown.map((r) => ({ ...toAward(r), revision: r.revision, loadedAt: r.loaded_at })),
       nextRevisionsCursor: next,
     },

@@ -95,6 +95,12 @@ export const AwardRevision = Type.Object(
 
 export const AwardDetailData = Type.Object({
   award: AwardRow,
+  details: Nullable(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'What the source says beyond the row: amountKind (obligation, loan_subsidy_cost or contract_value), faceValue (a loan), subAgency, parentAward, modificationNumber, lastModified, alerts.',
+    }),
+  ),
   revisions: Type.Array(AwardRevision, { description: 'Earlier versions of the record, newest first.' }),
   nextRevisionsCursor: Nullable(Type.String({ description: 'Pass as revisionsCursor for older revisions.' })),
 });

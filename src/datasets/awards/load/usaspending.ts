@@ -1,0 +1,250 @@
+// USAspending API v2 responses → award rows: an award's detail (/api/v2/awards/{id}/) is a prime row of its
+// kind (contract, IDV, grant, loan); a search (/api/v2/search/spending_by_award/) gives prime rows or, at the
+// subawards level, subaward rows under their prime; transactions (/api/v2/transactions/) are modification rows
+// under their award, de-obligations staying negative. Amounts stay the decimals the source wrote.
+import type { Kysely } from 'kysely';
+import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import type { Database } from '../../../store/schema.js';
+import { wholeJson } from '../../registrants.js';
+import type { AwardRecordValue } from '../import.js';
+
+type Out = AsyncGenerator<{ line: number; value: AwardRecordValue }>;
+type Json = Record<string, unknown>;
+
+export const AWARD_DETAIL: FileKind = {
+  name: 'USAspending award detail (/api/v2/awards/{id}/)',
+  recognises: (head) => /^\s*\{\s*"id"\s*:/.test(head) && head.includes('"generated_unique_award_id"'),
+};
+export const AWARD_SEARCH: FileKind = {
+  name: 'USAspending award search (/api/v2/search/spending_by_award/)',
+  recognises: (head) => head.includes('"spending_level"') && /"(Award ID|Sub-Award ID)"/.test(head),
+};
+export const TRANSACTIONS: FileKind = {
+  name: 'USAspending transactions (/api/v2/transactions/)',
+  recognises: (head) => head.includes('"results"') && head.includes('"federal_action_obligation"'),
+};
+
+const PAGE = 'https://www.usaspending.gov/award/';
+
+/** USAspending's IGF::OT::IGF-style markers before a description say how work is classed, not what it is. */
+export const cleanTitle = (text: unknown) =>
+  String(text ?? '')
+    .replace(/^(\s*IGF::[A-Z]+::IGF\s*)+/i, '')
+    .trim();
+
+/** A JSON number as the decimal string it was written as (to the cent, as USAspending gives amounts). */
+export function decimal(value: unknown): string | null {
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) return value;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+  const text = value.toFixed(2).replace(/\.?0+$/, '');
+  return text === '-0' ? '0' : text;
+}
+
+const str = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
+
+/** The fields every USAspending row shares; observedAt is when Quarry read the file. */
+function base() {
+  return {
+    source: 'usaspending',
+    jurisdiction: 'US',
+    currency: 'USD',
+    sector: null,
+    ticker: null,
+    entity: null,
+    revenueComparison: null,
+    observedAt: new Date().toISOString(),
+  };
+}
+
+export async function* awardDetail(source: SourceFile, context: LoadContext): Out {
+  const d = (await wholeJson(source)) as Json;
+  const id = str(d.generated_unique_award_id);
+  const recipient = str((d.recipient as Json | undefined)?.recipient_name);
+  const agency = d.awarding_agency as { toptier_agency?: Json; subtier_agency?: Json } | undefined;
+  const date = str(d.date_signed) ?? str((d.period_of_performance as Json | undefined)?.start_date);
+  if (!id || !recipient || !agency?.toptier_agency || !date)
+    throw new SourceError(
+      source.name,
+      null,
+      'not a USAspending award detail (id, recipient, agency and date expected)',
+    );
+  const loan = d.category === 'loans';
+  const amount = decimal(loan ? d.total_subsidy_cost : d.total_obligation);
+  if (amount === null) throw new SourceError(source.name, null, `award ${id} states no obligation`);
+  const parent = str((d.parent_award as Json | null)?.generated_unique_award_id);
+  const subAgency = str(agency.subtier_agency?.name);
+  yield {
+    line: 1,
+    value: {
+      ...base(),
+      sourceAwardId: id,
+      awardType: 'prime',
+      title: cleanTitle(d.description),
+      awardDate: date,
+      obligatedAmount: amount,
+      recipient: { name: recipient },
+      agency: { name: String(agency.toptier_agency.name) },
+      parentSourceAwardId: null,
+      sourceUrl: `${PAGE}${id}`,
+      details: {
+        amountKind: loan ? 'loan_subsidy_cost' : 'obligation',
+        ...(loan && decimal(d.total_loan_value) !== null
+          ? { faceValue: decimal(d.total_loan_value) as string }
+          : {}),
+        ...(subAgency ? { subAgency } : {}),
+        ...(parent ? { parentAward: parent } : {}),
+      },
+    },
+  };
+}
+
+export async function* awardSearch(source: SourceFile, context: LoadContext): Out {
+  const body = (await wholeJson(source)) as { spending_level?: unknown; results?: Json[] };
+  if (!Array.isArray(body.results))
+    throw new SourceError(source.name, null, 'a search response holds results');
+  const subawards = body.spending_level === 'subawards';
+  // The same award twice: the later Last Modified Date is written last, so it is the current revision.
+  const rows = [...body.results].sort((a, b) =>
+    String(a['Last Modified Date'] ?? '').localeCompare(String(b['Last Modified Date'] ?? '')),
+  );
+  let undated = 0;
+  for (const [i, r] of rows.entries()) {
+    const line = i + 1;
+    const agency = str(r['Awarding Agency']) ?? str(r['Awarding Sub Agency']);
+    if (subawards) {
+      const prime = str(r.prime_award_generated_internal_id);
+      const date = str(r['Sub-Award Date']);
+      const amount = decimal(r['Sub-Award Amount']);
+      const name = str(r['Sub-Awardee Name']);
+      if (!prime || !date || amount === null || !name || !agency)
+        throw new SourceError(
+          source.name,
+          line,
+          'a subaward needs its prime award, date, amount, sub-awardee and agency',
+        );
+      yield {
+        line,
+        value: {
+          ...base(),
+          // A subaward's id is not unique alone: it is keyed with its prime award and its date.
+          sourceAwardId: `${prime}/${r['Sub-Award ID']}/${date}`,
+          awardType: 'subaward',
+          title: cleanTitle(r['Sub-Award Description']),
+          awardDate: date,
+          obligatedAmount: amount,
+          recipient: { name },
+          agency: { name: agency },
+          parentSourceAwardId: prime,
+          sourceUrl: `${PAGE}${prime}`,
+          details: {
+            amountKind: 'obligation',
+            ...(str(r['Awarding Sub Agency']) ? { subAgency: str(r['Awarding Sub Agency']) as string } : {}),
+          },
+        },
+      };
+      continue;
+    }
+    const id = str(r.generated_internal_id);
+    const date = str(r['Base Obligation Date']) ?? str(r['Start Date']);
+    const amount = decimal(r['Award Amount']);
+    const name = str(r['Recipient Name']);
+    if (!id || amount === null || !name || !agency)
+      throw new SourceError(
+        source.name,
+        line,
+        'an award needs its generated id, amount, recipient and agency',
+      );
+    if (!date) {
+      undated += 1;
+      continue;
+    }
+    const modified = str(r['Last Modified Date']);
+    const subAgency = str(r['Awarding Sub Agency']);
+    yield {
+      line,
+      value: {
+        ...base(),
+        sourceAwardId: id,
+        awardType: 'prime',
+        title: cleanTitle(r.Description),
+        awardDate: date,
+        obligatedAmount: amount,
+        recipient: { name },
+        agency: { name: agency },
+        parentSourceAwardId: null,
+        sourceUrl: `${PAGE}${id}`,
+        details: {
+          amountKind: 'obligation',
+          ...(subAgency ? { subAgency } : {}),
+          ...(modified ? { lastModified: modified } : {}),
+        },
+      },
+    };
+  }
+  if (undated) context.notes.push(`${undated} awards without a start or base obligation date were left out`);
+}
+
+/** Prime awards held, by the source's id: a modification takes its award's recipient and agency. */
+export async function primesHeld(
+  db: Kysely<Database>,
+): Promise<Map<string, { recipient: string; agency: string }>> {
+  const rows = await db
+    .selectFrom('awards')
+    .select(['source_award_id', 'recipient_name', 'agency_name'])
+    .where('source', '=', 'usaspending')
+    .where('award_type', '=', 'prime')
+    .where('is_current', '=', 1)
+    .execute();
+  return new Map(
+    rows.map((r) => [r.source_award_id, { recipient: r.recipient_name, agency: r.agency_name }]),
+  );
+}
+
+/** A contract transaction's award: CONT_TX_{agency}_{idv agency}_{piid}_{mod}_{idv piid}_{n} → CONT_AWD_…. */
+export function awardOfTransaction(id: string): string | null {
+  const m = /^CONT_TX_([^_]+)_([^_]+)_(.+)_([^_]+)_([^_]+)_(\d+)$/.exec(id);
+  return m ? `CONT_AWD_${m[3]}_${m[1]}_${m[5]}_${m[2]}` : null;
+}
+
+export async function* transactions(source: SourceFile, context: LoadContext): Out {
+  const body = (await wholeJson(source)) as { results?: Json[] };
+  if (!Array.isArray(body.results))
+    throw new SourceError(source.name, null, 'a transactions response holds results');
+  const primes = context.prepared as Map<string, { recipient: string; agency: string }>;
+  for (const [i, t] of body.results.entries()) {
+    const line = i + 1;
+    const id = str(t.id);
+    const award = context.options.award ?? (id ? awardOfTransaction(id) : null);
+    const held = award ? primes.get(award) : undefined;
+    const date = str(t.action_date);
+    const amount = decimal(t.federal_action_obligation);
+    if (!id || !date || amount === null)
+      throw new SourceError(source.name, line, 'a transaction needs its id, action date and obligation');
+    if (!award || !held)
+      throw new SourceError(
+        source.name,
+        line,
+        `the award of ${id} is not held: load its detail or search row first (or name it with --award)`,
+      );
+    yield {
+      line,
+      value: {
+        ...base(),
+        sourceAwardId: id,
+        awardType: 'modification',
+        title: cleanTitle(t.description) || String(t.action_type_description ?? ''),
+        awardDate: date,
+        obligatedAmount: amount,
+        recipient: { name: held.recipient },
+        agency: { name: held.agency },
+        parentSourceAwardId: award,
+        sourceUrl: `${PAGE}${award}`,
+        details: {
+          amountKind: 'obligation',
+          ...(str(t.modification_number) ? { modificationNumber: str(t.modification_number) as string } : {}),
+        },
+      },
+    };
+  }
+}
