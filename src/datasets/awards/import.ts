@@ -14,9 +14,9 @@ const Open = Type.Union([Type.Object({}, { additionalProperties: true }), Type.N
 export const AwardDetails = Type.Object(
   {
     amountKind: Type.Optional(
-      Type.Enum(['obligation', 'loan_subsidy_cost', 'contract_value'], {
+      Type.Enum(['obligation', 'loan_subsidy_cost', 'contract_value', 'estimated_value'], {
         description:
-          'What obligatedAmount is: the obligation; for a loan the subsidy cost obligated (its face value is not an obligation); for a notice the contract value awarded.',
+          'What obligatedAmount is: the obligation; for a loan the subsidy cost obligated (its face value is not an obligation); for a notice the contract value awarded, or the estimate of the buyer where it states no other.',
       }),
     ),
     faceValue: Type.Optional(
@@ -32,6 +32,15 @@ export const AwardDetails = Type.Object(
     ),
     modificationNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     lastModified: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+    noticeTotal: Type.Optional(
+      Type.Object(
+        {
+          amount: Type.String({ pattern: '^-?[0-9]{1,24}(\\.[0-9]{1,6})?$' }),
+          currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+        },
+        { additionalProperties: false, description: "A notice's own total, as published." },
+      ),
+    ),
     alerts: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }))),
   },
   { additionalProperties: false },

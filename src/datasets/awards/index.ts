@@ -3,6 +3,7 @@ import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
 import { SOURCES } from '../sources.js';
 import { awardsImporter } from './import.js';
+import { TED_R209, tedNotice } from './load/ted.js';
 import {
   AWARD_DETAIL,
   AWARD_SEARCH,
@@ -28,6 +29,8 @@ export const awardsDataset = describe({
       loader(awardsImporter, awardSearch, { kind: AWARD_SEARCH }),
       loader(awardsImporter, transactions, { kind: TRANSACTIONS, prepare: primesHeld }),
     ],
+    // quarry ingest ted: TED award notices.
+    ted: [loader(awardsImporter, tedNotice, { kind: TED_R209 })],
   },
   sources: [SOURCES.usaspending, SOURCES.ted],
   sample: { data: awardsSample, schema: AwardsData },

@@ -1,0 +1,135 @@
+// TED contract award notices in the R2.0.9 export XML (TED_EXPORT, form F03_2014) → notice rows: one per
+// awarded lot, with its winner(s), the buyer, the lot's value and currency and the contract's conclusion
+// date. A lot not awarded is no award. The notice's own total is kept as published, never recomputed: lots
+// of a framework may exceed it, and a total that adds lots of other currencies is flagged, not repaired.
+import { XMLParser } from 'fast-xml-parser';
+import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import type { AwardRecordValue } from '../import.js';
+
+export const TED_R209: FileKind = {
+  name: 'TED award notice, R2.0.9 export XML (F03_2014)',
+  recognises: (head) => head.includes('<TED_EXPORT') && head.includes('R2.0.9'),
+};
+
+type Node = Record<string, unknown>;
+const LISTS = new Set(['AWARD_CONTRACT', 'CONTRACTOR', 'F03_2014', 'P', 'URI_DOC']);
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  isArray: (name) => LISTS.has(name),
+});
+
+const text = (node: unknown): string | null => {
+  if (node === undefined || node === null) return null;
+  if (typeof node === 'string') return node.trim() || null;
+  const n = node as Node;
+  if (Array.isArray(n.P)) return (n.P as unknown[]).map(text).filter(Boolean).join(' ') || null;
+  return typeof n['#text'] === 'string' ? (n['#text'] as string).trim() || null : null;
+};
+const money = (node: unknown) => {
+  const n = node as Node | undefined;
+  const amount = typeof n?.['#text'] === 'string' ? (n['#text'] as string).trim() : null;
+  const currency = typeof n?.['@CURRENCY'] === 'string' ? (n['@CURRENCY'] as string) : null;
+  return amount && /^-?\d+(\.\d+)?$/.test(amount) && currency ? { amount, currency } : null;
+};
+const date8 = (d: string) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`;
+
+export async function* tedNotice(
+  source: SourceFile,
+  context: LoadContext,
+): AsyncGenerator<{ line: number; value: AwardRecordValue }> {
+  const parts: string[] = [];
+  for await (const { text: line } of source.lines()) parts.push(line);
+  let doc: Node;
+  try {
+    doc = parser.parse(parts.join('\n'), true) as Node;
+  } catch (error) {
+    throw new SourceError(
+      source.name,
+      null,
+      `not well-formed XML: ${(error as Error).message.split('\n')[0]}`,
+    );
+  }
+  const ted = doc.TED_EXPORT as Node | undefined;
+  const coded = ted?.CODED_DATA_SECTION as Node | undefined;
+  const notice = coded?.NOTICE_DATA as Node | undefined;
+  const forms = ((ted?.FORM_SECTION as Node | undefined)?.F03_2014 as Node[] | undefined) ?? [];
+  const form = forms.find((f) => f['@CATEGORY'] === 'ORIGINAL') ?? forms[0];
+  const number = text(notice?.NO_DOC_OJS);
+  const published = text((coded?.REF_OJS as Node | undefined)?.DATE_PUB);
+  if (!form || !number || !published)
+    throw new SourceError(
+      source.name,
+      null,
+      'not a TED award notice (F03_2014 form, OJ S number and publication date expected)',
+    );
+  const country = String((notice?.ISO_COUNTRY as Node | undefined)?.['@VALUE'] ?? '');
+  const uris = ((notice?.URI_LIST as Node | undefined)?.URI_DOC as Node[] | undefined) ?? [];
+  const page = text(uris.find((u) => u['@LG'] === form['@LG']) ?? uris[0]);
+  const buyer = text(((form.CONTRACTING_BODY as Node)?.ADDRESS_CONTRACTING_BODY as Node)?.OFFICIALNAME);
+  const object = form.OBJECT_CONTRACT as Node | undefined;
+  const total = money(object?.VAL_TOTAL);
+  if (!page || !buyer)
+    throw new SourceError(source.name, null, `notice ${number} names no TED page or buyer`);
+  const lots = ((form.AWARD_CONTRACT as Node[] | undefined) ?? []).filter((a) => a.AWARDED_CONTRACT);
+  const currencies = new Set(
+    lots.map((a) => money(((a.AWARDED_CONTRACT as Node).VALUES as Node)?.VAL_TOTAL)?.currency),
+  );
+  const mixed = total !== null && [...currencies].some((c) => c && c !== total.currency);
+  const valueOf = (lot: Node) => {
+    const values = (lot.AWARDED_CONTRACT as Node).VALUES as Node | undefined;
+    const awarded = money(values?.VAL_TOTAL);
+    if (awarded) return { ...awarded, kind: 'contract_value' as const };
+    const estimated = money(values?.VAL_ESTIMATED_TOTAL);
+    return estimated ? { ...estimated, kind: 'estimated_value' as const } : null;
+  };
+  const unvalued = lots.filter((lot) => !valueOf(lot)).length;
+  if (unvalued) context.notes.push(`${unvalued} awarded lots state no value and were left out`);
+  for (const [i, lot] of lots.entries()) {
+    const awarded = lot.AWARDED_CONTRACT as Node;
+    // A lot that states only the buyer's estimate (and the range of tenders) is shown with that estimate,
+    // said to be one.
+    const value = valueOf(lot);
+    if (!value) continue;
+    const winners = ((awarded.CONTRACTORS as Node | undefined)?.CONTRACTOR as Node[] | undefined) ?? [];
+    const names = winners
+      .map((w) => text((w.ADDRESS_CONTRACTOR as Node)?.OFFICIALNAME))
+      .filter((n): n is string => !!n);
+    if (names.length === 0)
+      throw new SourceError(source.name, i + 1, `lot ${lot['@ITEM'] ?? i + 1} of ${number} names no winner`);
+    const concluded = text(awarded.DATE_CONCLUSION_CONTRACT);
+    yield {
+      line: i + 1,
+      value: {
+        source: 'ted',
+        sourceAwardId: `${number}#${lot['@ITEM'] ?? i + 1}`,
+        jurisdiction: country === 'UK' ? 'GB' : country,
+        awardType: 'notice',
+        title: text(lot.TITLE) ?? text(object?.TITLE) ?? '',
+        awardDate: concluded && /^\d{4}-\d{2}-\d{2}$/.test(concluded) ? concluded : date8(published),
+        currency: value.currency,
+        obligatedAmount: value.amount,
+        recipient: { name: names.join('; ').slice(0, 500) },
+        agency: { name: buyer.slice(0, 500) },
+        sector: null,
+        ticker: null,
+        parentSourceAwardId: null,
+        sourceUrl: page,
+        observedAt: new Date().toISOString(),
+        entity: null,
+        revenueComparison: null,
+        details: {
+          amountKind: value.kind,
+          ...(total ? { noticeTotal: total } : {}),
+          ...(mixed
+            ? { alerts: [`the notice's total (${total?.currency}) adds lots valued in other currencies`] }
+            : {}),
+        },
+      },
+    };
+  }
+}

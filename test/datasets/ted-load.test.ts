@@ -1,0 +1,108 @@
+// quarry ingest ted: TED award notices (R2.0.9 export XML) as notice rows, one per awarded lot; the notice's
+// own total kept as published, never a sum the loader makes, and never a sum across currencies.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFile } from '../../src/ingest/run.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
+import { bearer, customer, type TestEnv, testEnv } from '../helpers/env.js';
+import { haveShared, SHARED_DATA } from '../helpers/shared.js';
+
+const TED = path.join(SHARED_DATA, 'usaspending/ted');
+const SPAIN = path.join(TED, '20-157543-001-EXP.xml');
+const UK = path.join(TED, '21-000061-001-EXP.xml');
+const POLAND = path.join(TED, '22-086633-001-EXP.xml');
+const NORWAY = path.join(TED, '20-157399-001-EXP.xml');
+
+/** Sums decimal strings exactly, in cents. */
+const cents = (amounts: string[]) =>
+  amounts.reduce((sum, a) => sum + BigInt(Math.round(Number(a) * 100)), 0n);
+
+describe.skipIf(!haveShared(SPAIN, UK, POLAND, NORWAY))('quarry ingest ted', () => {
+  let env: TestEnv;
+  let key: string;
+  const load = (file: string) =>
+    loadFile(env.deps.store.db, LOADERS.ted as NonNullable<typeof LOADERS.ted>, file);
+  const rows = (notice: string) =>
+    env.deps.store.db
+      .selectFrom('awards')
+      .selectAll()
+      .where('source', '=', 'ted')
+      .where('source_award_id', 'like', `${notice}#%`)
+      .where('is_current', '=', 1)
+      .orderBy('row_id')
+      .execute();
+  beforeAll(async () => {
+    env = await testEnv();
+    key = (await customer(env.deps)).key;
+  });
+  afterAll(() => env.close());
+
+  it("the Spanish notice's three lots sum to its own total, EUR 9,642,953.44", async () => {
+    expect(await load(SPAIN)).toMatchObject({ dataset: 'awards', inserted: 3 });
+    const lots = await rows('2020/S 064-153579');
+    expect(lots.map((r) => [r.currency, r.jurisdiction, r.award_type, r.award_date])).toEqual(
+      Array(3).fill(['EUR', 'ES', 'notice', '2020-03-18']),
+    );
+    expect(cents(lots.map((r) => r.obligated_amount))).toBe(964_295_344n);
+    expect(JSON.parse(lots[0]?.details ?? '{}').noticeTotal).toEqual({
+      amount: '9642953.44',
+      currency: 'EUR',
+    });
+    expect(lots[0]?.source_url).toBe('http://ted.europa.eu/udl?uri=TED:NOTICE:153579-2020:TEXT:ES:HTML');
+  });
+
+  it('a UK framework: twelve lots of GBP 50–250 million under its GBP 300 million, kept as published; UK is GB', async () => {
+    expect(await load(UK)).toMatchObject({ inserted: 12 });
+    const lots = await rows('2021/S 003-003543');
+    expect(lots.every((r) => r.jurisdiction === 'GB' && r.currency === 'GBP')).toBe(true);
+    expect(lots.map((r) => r.obligated_amount).sort()).toEqual([
+      ...Array(6).fill('250000000'),
+      ...Array(6).fill('50000000'),
+    ]);
+    expect(JSON.parse(lots[0]?.details ?? '{}')).toMatchObject({
+      noticeTotal: { amount: '300000000', currency: 'GBP' },
+    });
+    expect(lots[0]?.recipient_name).toBe('Amey OW Ltd');
+    expect(lots[0]?.agency_name).toBe('Highways England');
+  });
+
+  it('the Polish notice: an unsuccessful lot is no award; its PLN total adding a EUR lot is flagged, not summed', async () => {
+    expect(await load(POLAND)).toMatchObject({ inserted: 7 });
+    const lots = await rows('2022/S 035-088158');
+    expect(new Set(lots.map((r) => r.currency))).toEqual(new Set(['PLN', 'EUR']));
+    for (const lot of lots) {
+      expect(JSON.parse(lot.details ?? '{}')).toMatchObject({
+        noticeTotal: { amount: '231126.50', currency: 'PLN' },
+        alerts: ["the notice's total (PLN) adds lots valued in other currencies"],
+      });
+    }
+  });
+
+  it("the Norwegian notice states only the buyer's estimates: shown as estimates, said to be", async () => {
+    expect(await load(NORWAY)).toMatchObject({ inserted: 4 });
+    const lots = await rows('2020/S 064-154292');
+    expect(lots.map((r) => JSON.parse(r.details ?? '{}').amountKind)).toEqual(
+      Array(4).fill('estimated_value'),
+    );
+    const res = await env.app.inject({ url: '/v1/awards?jurisdiction=NO', headers: bearer(key) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.rows).toHaveLength(4);
+    expect(await load(NORWAY)).toMatchObject({ unchanged: 4 });
+  });
+
+  it('XML that is not a TED notice, and a cut notice, are refused; nothing kept', async () => {
+    const held = (await env.deps.store.db.selectFrom('awards').select('row_id').execute()).length;
+    const other = path.join(env.dataDir, 'other.xml');
+    writeFileSync(
+      other,
+      '<?xml version="1.0"?><TED_EXPORT xmlns="http://publications.europa.eu/resource/schema/ted/R2.0.9/publication"><CODED_DATA_SECTION/></TED_EXPORT>',
+    );
+    await expect(load(other)).rejects.toThrow(/other\.xml: not a TED award notice/);
+    const { readFileSync } = await import('node:fs');
+    const cut = path.join(env.dataDir, 'cut.xml');
+    writeFileSync(cut, readFileSync(SPAIN, 'utf8').slice(0, 6000));
+    await expect(load(cut)).rejects.toThrow(/cut\.xml: not well-formed XML/);
+    expect((await env.deps.store.db.selectFrom('awards').select('row_id').execute()).length).toBe(held);
+  });
+});
