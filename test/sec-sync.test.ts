@@ -1,7 +1,7 @@
 // quarry sync sec: EDGAR's files for a watch list, from a local stand-in for www.sec.gov and data.sec.gov
 // serving the recorded real files; paced to at most ten requests in any second, named by the operator's
 // contact, and incremental (a filing fetched once is not fetched again).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextRelease, SEC_EDGAR } from '../src/ingest/calendar.js';

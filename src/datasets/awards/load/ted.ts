@@ -80,20 +80,20 @@ export async function* tedNotice(
     lots.map((a) => money(((a.AWARDED_CONTRACT as Node).VALUES as Node)?.VAL_TOTAL)?.currency),
   );
   const mixed = total !== null && [...currencies].some((c) => c && c !== total.currency);
-  const valueOf = (lot: Node) => {
+  const lotValue = (lot: Node) => {
     const values = (lot.AWARDED_CONTRACT as Node).VALUES as Node | undefined;
     const awarded = money(values?.VAL_TOTAL);
     if (awarded) return { ...awarded, kind: 'contract_value' as const };
     const estimated = money(values?.VAL_ESTIMATED_TOTAL);
     return estimated ? { ...estimated, kind: 'estimated_value' as const } : null;
   };
-  const unvalued = lots.filter((lot) => !valueOf(lot)).length;
+  const unvalued = lots.filter((lot) => !lotValue(lot)).length;
   if (unvalued) context.notes.push(`${unvalued} awarded lots state no value and were left out`);
   for (const [i, lot] of lots.entries()) {
     const awarded = lot.AWARDED_CONTRACT as Node;
     // A lot that states only the buyer's estimate (and the range of tenders) is shown with that estimate,
     // said to be one.
-    const value = valueOf(lot);
+    const value = lotValue(lot);
     if (!value) continue;
     const winners = ((awarded.CONTRACTORS as Node | undefined)?.CONTRACTOR as Node[] | undefined) ?? [];
     const names = winners

@@ -57,7 +57,7 @@ function base() {
   };
 }
 
-export async function* awardDetail(source: SourceFile, context: LoadContext): Out {
+export async function* awardDetail(source: SourceFile, _context: LoadContext): Out {
   const d = (await wholeJson(source)) as Json;
   const id = str(d.generated_unique_award_id);
   const recipient = str((d.recipient as Json | undefined)?.recipient_name);
