@@ -56,6 +56,11 @@ describe('quarry serve --demo', () => {
     expect((await data('/v1/exec-pay/CBT')).proxies).toEqual([
       expect.objectContaining({ ceoName: 'Sean D. Keohane' }),
     ]);
+    // Awards from USAspending and TED.
+    expect((await data('/v1/awards?jurisdiction=GB')).rows).toHaveLength(12);
+    const found = (await data('/v1/awards?query=laboratory')).rows as { id: string }[];
+    expect(found.length).toBeGreaterThan(0);
+    expect((await data(`/v1/awards/${found[0]?.id}`)).award).toMatchObject({ id: found[0]?.id });
   }, 120_000);
 
   it('a store with data and no accounts: the demo account and keys, and nothing of the bundle loaded', async () => {

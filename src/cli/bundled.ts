@@ -38,6 +38,25 @@ const SEC_FILES: [file: string, options?: Record<string, string>][] = [
   ['exec-pay/ceo_data_pay_merged_sp500.csv', { 'fiscal-year': '2021' }],
 ];
 
+/** Award files: USAspending's responses (searches and details before the transactions under them), TED's notices. */
+const AWARD_FILES: [loader: string, file: string][] = [
+  ...[
+    '01-award-search-dod-mit.json',
+    '03-award-detail-sample.json',
+    '04-transactions-sample.json',
+    'search_results_subawards.json',
+    'grant.json',
+    'idv.json',
+    'loan.json',
+    'spending_by_award_contracts.json',
+    'search_results_grants.json',
+    'search_results_idvs.json',
+  ].map((f) => ['usaspending', `usaspending/${f}`] as [string, string]),
+  ...['20-157399-001-EXP.xml', '20-157543-001-EXP.xml', '21-000061-001-EXP.xml', '22-086633-001-EXP.xml'].map(
+    (f) => ['ted', `ted/${f}`] as [string, string],
+  ),
+];
+
 /** In load order: cpi weights are matched to the items, so cu.item comes first. */
 export function bundledFiles(): [loader: string, file: string, options?: Record<string, string>][] {
   const fred = readdirSync(path.join(ASSETS, 'bls/fred'))
@@ -73,6 +92,7 @@ export function bundledFiles(): [loader: string, file: string, options?: Record<
       ([file, options]) =>
         ['sec', path.join(ASSETS, 'sec', file), options] as [string, string, Record<string, string>?],
     ),
+    ...AWARD_FILES.map(([loader, file]) => [loader, path.join(ASSETS, 'awards', file)] as [string, string]),
     ['yahoo', path.join(ASSETS, 'market/quote-AAPL.json')],
     ['yahoo', path.join(ASSETS, 'market/quote-OCDO.L.json')],
   ];
