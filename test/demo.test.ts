@@ -58,7 +58,7 @@ describe('quarry serve --demo', () => {
     ]);
     // Awards from USAspending and TED.
     expect((await data('/v1/awards?jurisdiction=GB')).rows).toHaveLength(12);
-    const found = (await data('/v1/awards?query=laboratory')).rows as { id: string }[];
+    const found = (await data('/v1/awards?query=laboratory')).rows as unknown as { id: string }[];
     expect(found.length).toBeGreaterThan(0);
     expect((await data(`/v1/awards/${found[0]?.id}`)).award).toMatchObject({ id: found[0]?.id });
   }, 120_000);

@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { comparable, entityOf } from '../../src/datasets/awards/entity.js';
 import { awardId } from '../../src/datasets/awards/import.js';
 import { awardOfTransaction, cleanTitle, decimal } from '../../src/datasets/awards/load/usaspending.js';
 import { loadFile } from '../../src/ingest/run.js';
@@ -149,5 +150,72 @@ describe.skipIf(
       /is not held: load its detail or search row first/,
     );
     expect(await count()).toBe(held);
+  });
+});
+
+describe('recipients that are listed companies', () => {
+  it('compare names without case, punctuation, state tags and legal forms', () => {
+    expect(comparable('NORTHROP GRUMMAN CORP /DE/')).toBe('NORTHROP GRUMMAN');
+    expect(comparable('Lockheed Martin Corporation')).toBe('LOCKHEED MARTIN');
+    expect(comparable('REGENTS OF THE UNIVERSITY OF CALIFORNIA, THE')).toBe(
+      'REGENTS OF THE UNIVERSITY OF CALIFORNIA',
+    );
+    const names = new Map([
+      ['LOCKHEED MARTIN', { ticker: 'LMT', cik: '0000936468', name: 'LOCKHEED MARTIN CORP' }],
+      ['SHARED NAME', null],
+    ]);
+    expect(entityOf(names, 'LOCKHEED MARTIN CORP')).toMatchObject({
+      ticker: 'LMT',
+      matchedBy: 'recipient_name',
+    });
+    expect(entityOf(names, 'LOCKHEED MARTIN SPACE', 'Lockheed Martin Corporation')).toMatchObject({
+      ticker: 'LMT',
+      matchedBy: 'parent_recipient_name',
+    });
+    // Near names, and names two registrants share, link nothing.
+    expect(entityOf(names, 'LOCKHEED MARTIN SYSTEMS CORP')).toBeNull();
+    expect(entityOf(names, 'Shared Name Inc')).toBeNull();
+  });
+});
+
+const TICKERS = path.join(SHARED_DATA, 'sec/company_tickers.json');
+
+describe.skipIf(
+  !haveShared(TICKERS, path.join(NASA, 'search_results_subawards.json'), path.join(NASA2, 'idv.json')),
+)('awards linked to SEC registrants', () => {
+  let env: TestEnv;
+  let key: string;
+  beforeAll(async () => {
+    env = await testEnv();
+    key = (await customer(env.deps)).key;
+    await loadFile(env.deps.store.db, LOADERS.sec as NonNullable<typeof LOADERS.sec>, TICKERS);
+    const usaspending = LOADERS.usaspending as NonNullable<typeof LOADERS.usaspending>;
+    for (const file of [
+      path.join(NASA, 'search_results_subawards.json'),
+      path.join(NASA2, 'idv.json'),
+      path.join(NASA2, 'spending_by_award_contracts.json'),
+      SEARCH,
+    ]) {
+      await loadFile(env.deps.store.db, usaspending, file);
+    }
+  });
+  afterAll(() => env.close());
+
+  it('Lockheed Martin is LMT; Northrop Grumman Systems, MIT and the University of California are no listed company', async () => {
+    const res = await env.app.inject({ url: '/v1/awards?ticker=LMT&limit=50', headers: bearer(key) });
+    expect(res.statusCode).toBe(200);
+    const rows = res.json().data.rows as { recipient: { name: string }; entity: Record<string, string> }[];
+    expect(rows.map((r) => r.recipient.name).sort()).toEqual([
+      'LOCKHEED MARTIN CORP',
+      'LOCKHEED MARTIN CORPORATION',
+    ]);
+    expect(rows[0]?.entity).toMatchObject({ ticker: 'LMT', cik: '0000936468', matchedBy: 'recipient_name' });
+    const linked = await env.deps.store.db
+      .selectFrom('awards')
+      .select(['recipient_name', 'ticker'])
+      .where('is_current', '=', 1)
+      .where('ticker', 'is not', null)
+      .execute();
+    expect(linked.every((r) => r.ticker === 'LMT')).toBe(true);
   });
 });

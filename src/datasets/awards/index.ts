@@ -9,7 +9,7 @@ import {
   AWARD_SEARCH,
   awardDetail,
   awardSearch,
-  primesHeld,
+  heldForAwards,
   TRANSACTIONS,
   transactions,
 } from './load/usaspending.js';
@@ -25,9 +25,9 @@ export const awardsDataset = describe({
   // quarry ingest usaspending: the API's award detail, search and transactions responses.
   loaders: {
     usaspending: [
-      loader(awardsImporter, awardDetail, { kind: AWARD_DETAIL }),
-      loader(awardsImporter, awardSearch, { kind: AWARD_SEARCH }),
-      loader(awardsImporter, transactions, { kind: TRANSACTIONS, prepare: primesHeld }),
+      loader(awardsImporter, awardDetail, { kind: AWARD_DETAIL, prepare: heldForAwards }),
+      loader(awardsImporter, awardSearch, { kind: AWARD_SEARCH, prepare: heldForAwards }),
+      loader(awardsImporter, transactions, { kind: TRANSACTIONS, prepare: heldForAwards }),
     ],
     // quarry ingest ted: TED award notices.
     ted: [loader(awardsImporter, tedNotice, { kind: TED_R209 })],

@@ -7,6 +7,7 @@ import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import type { Database } from '../../../store/schema.js';
 import { wholeJson } from '../../registrants.js';
+import { type Entity, entityOf, type RegistrantNames, registrantNames } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
 
 type Out = AsyncGenerator<{ line: number; value: AwardRecordValue }>;
@@ -43,21 +44,30 @@ export function decimal(value: unknown): string | null {
 
 const str = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
 
-/** The fields every USAspending row shares; observedAt is when Quarry read the file. */
-function base() {
+/**
+ * The fields every USAspending row shares; observedAt is when Quarry read the file. The listed company the
+ * recipient is (see entity.ts) gives the row its ticker.
+ */
+function base(entity: Entity | null = null) {
   return {
     source: 'usaspending',
     jurisdiction: 'US',
     currency: 'USD',
     sector: null,
-    ticker: null,
-    entity: null,
+    ticker: entity?.ticker ?? null,
+    entity: entity ? { ...entity } : null,
     revenueComparison: null,
     observedAt: new Date().toISOString(),
   };
 }
 
-export async function* awardDetail(source: SourceFile, _context: LoadContext): Out {
+/** What the readers need from the store: registrant names, and the prime awards held (for transactions). */
+export interface Held {
+  names: RegistrantNames;
+  primes: Map<string, { recipient: string; agency: string; entity: string | null }>;
+}
+
+export async function* awardDetail(source: SourceFile, context: LoadContext): Out {
   const d = (await wholeJson(source)) as Json;
   const id = str(d.generated_unique_award_id);
   const recipient = str((d.recipient as Json | undefined)?.recipient_name);
@@ -73,11 +83,13 @@ export async function* awardDetail(source: SourceFile, _context: LoadContext): O
   const amount = decimal(loan ? d.total_subsidy_cost : d.total_obligation);
   if (amount === null) throw new SourceError(source.name, null, `award ${id} states no obligation`);
   const parent = str((d.parent_award as Json | null)?.generated_unique_award_id);
+  const parentRecipient = str((d.recipient as Json | undefined)?.parent_recipient_name);
+  const entity = entityOf((context.prepared as Held).names, recipient, parentRecipient);
   const subAgency = str(agency.subtier_agency?.name);
   yield {
     line: 1,
     value: {
-      ...base(),
+      ...base(entity),
       sourceAwardId: id,
       awardType: 'prime',
       title: cleanTitle(d.description),
@@ -126,7 +138,7 @@ export async function* awardSearch(source: SourceFile, context: LoadContext): Ou
       yield {
         line,
         value: {
-          ...base(),
+          ...base(entityOf((context.prepared as Held).names, name)),
           // A subaward's id is not unique alone: it is keyed with its prime award and its date.
           sourceAwardId: `${prime}/${r['Sub-Award ID']}/${date}`,
           awardType: 'subaward',
@@ -164,7 +176,7 @@ export async function* awardSearch(source: SourceFile, context: LoadContext): Ou
     yield {
       line,
       value: {
-        ...base(),
+        ...base(entityOf((context.prepared as Held).names, name)),
         sourceAwardId: id,
         awardType: 'prime',
         title: cleanTitle(r.Description),
@@ -185,20 +197,24 @@ export async function* awardSearch(source: SourceFile, context: LoadContext): Ou
   if (undated) context.notes.push(`${undated} awards without a start or base obligation date were left out`);
 }
 
-/** Prime awards held, by the source's id: a modification takes its award's recipient and agency. */
-export async function primesHeld(
-  db: Kysely<Database>,
-): Promise<Map<string, { recipient: string; agency: string }>> {
+/** Registrant names, and the prime awards held by the source's id (a modification takes its award's parties). */
+export async function heldForAwards(db: Kysely<Database>): Promise<Held> {
   const rows = await db
     .selectFrom('awards')
-    .select(['source_award_id', 'recipient_name', 'agency_name'])
+    .select(['source_award_id', 'recipient_name', 'agency_name', 'entity'])
     .where('source', '=', 'usaspending')
     .where('award_type', '=', 'prime')
     .where('is_current', '=', 1)
     .execute();
-  return new Map(
-    rows.map((r) => [r.source_award_id, { recipient: r.recipient_name, agency: r.agency_name }]),
-  );
+  return {
+    names: await registrantNames(db),
+    primes: new Map(
+      rows.map((r) => [
+        r.source_award_id,
+        { recipient: r.recipient_name, agency: r.agency_name, entity: r.entity },
+      ]),
+    ),
+  };
 }
 
 /** A contract transaction's award: CONT_TX_{agency}_{idv agency}_{piid}_{mod}_{idv piid}_{n} → CONT_AWD_…. */
@@ -211,7 +227,7 @@ export async function* transactions(source: SourceFile, context: LoadContext): O
   const body = (await wholeJson(source)) as { results?: Json[] };
   if (!Array.isArray(body.results))
     throw new SourceError(source.name, null, 'a transactions response holds results');
-  const primes = context.prepared as Map<string, { recipient: string; agency: string }>;
+  const { primes } = context.prepared as Held;
   for (const [i, t] of body.results.entries()) {
     const line = i + 1;
     const id = str(t.id);
@@ -230,7 +246,7 @@ export async function* transactions(source: SourceFile, context: LoadContext): O
     yield {
       line,
       value: {
-        ...base(),
+        ...base(held.entity ? (JSON.parse(held.entity) as Entity) : null),
         sourceAwardId: id,
         awardType: 'modification',
         title: cleanTitle(t.description) || String(t.action_type_description ?? ''),
