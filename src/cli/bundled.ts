@@ -51,6 +51,7 @@ const AWARD_FILES: [loader: string, file: string][] = [
     'spending_by_award_contracts.json',
     'search_results_grants.json',
     'search_results_idvs.json',
+    'usaspending_treasury_contracts.csv',
   ].map((f) => ['usaspending', `usaspending/${f}`] as [string, string]),
   ...['20-157399-001-EXP.xml', '20-157543-001-EXP.xml', '21-000061-001-EXP.xml', '22-086633-001-EXP.xml'].map(
     (f) => ['ted', `ted/${f}`] as [string, string],

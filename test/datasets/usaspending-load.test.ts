@@ -136,6 +136,36 @@ describe.skipIf(
     expect(loan.details).toMatchObject({ amountKind: 'loan_subsidy_cost', faceValue: '717015404040' });
   });
 
+  it('the legacy bulk CSV: base actions as primes, later actions as modifications; its actions total 13,459,752.50', async () => {
+    const file = path.join(SHARED_DATA, 'usaspending/bulk-legacy/usaspending_treasury_contracts.csv');
+    expect(await load(file)).toMatchObject({ lines: 126, inserted: 126 });
+    const rows = await env.deps.store.db
+      .selectFrom('awards')
+      .selectAll()
+      .where('load_source', '=', 'usaspending_treasury_contracts.csv')
+      .execute();
+    expect(rows.filter((r) => r.award_type === 'prime')).toHaveLength(63);
+    expect(total(rows.map((r) => r.obligated_amount))).toBe('13459752.50');
+    const printer = rows.find((r) => r.source_award_id === 'CONT_AWD_TIRSE16K00067_2050_NNG15SD76B_8000');
+    expect(printer).toMatchObject({
+      award_type: 'prime',
+      obligated_amount: '4537.85',
+      award_date: '2016-09-08',
+      title: 'FOR OTHER FUNCTIONS - DESIGN JET T795 44-IN EPRINTER',
+      agency_name: 'Department of the Treasury',
+    });
+    expect(JSON.parse(printer?.details ?? '{}')).toEqual({
+      amountKind: 'action_obligation',
+      subAgency: 'INTERNAL REVENUE SERVICE',
+      parentAward: 'CONT_IDV_NNG15SD76B_8000',
+    });
+    const refund = rows.find((r) => r.obligated_amount === '-62512');
+    expect(refund).toMatchObject({
+      award_type: 'modification',
+      parent_id: awardId('usaspending', 'CONT_AWD_TFSAFSA16K0071_2036_GS02F0023X_4732'),
+    });
+  });
+
   it('a response of another endpoint, a cut file and transactions of an award not held are refused, nothing kept', async () => {
     const count = async () =>
       (await env.deps.store.db.selectFrom('awards').select('row_id').execute()).length;

@@ -14,10 +14,13 @@ const Open = Type.Union([Type.Object({}, { additionalProperties: true }), Type.N
 export const AwardDetails = Type.Object(
   {
     amountKind: Type.Optional(
-      Type.Enum(['obligation', 'loan_subsidy_cost', 'contract_value', 'estimated_value'], {
-        description:
-          'What obligatedAmount is: the obligation; for a loan the subsidy cost obligated (its face value is not an obligation); for a notice the contract value awarded, or the estimate of the buyer where it states no other.',
-      }),
+      Type.Enum(
+        ['obligation', 'action_obligation', 'loan_subsidy_cost', 'contract_value', 'estimated_value'],
+        {
+          description:
+            'What obligatedAmount is: the obligation; the obligation of one action (a bulk download row); for a loan the subsidy cost obligated (its face value is not an obligation); for a notice the contract value awarded, or the estimate of the buyer where it states no other.',
+        },
+      ),
     ),
     faceValue: Type.Optional(
       Type.String({ pattern: '^-?[0-9]{1,24}(\\.[0-9]{1,6})?$', description: "A loan's face value." }),

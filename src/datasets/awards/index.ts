@@ -3,6 +3,7 @@ import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
 import { SOURCES } from '../sources.js';
 import { awardsImporter } from './import.js';
+import { LEGACY_BULK, legacyBulk } from './load/bulk.js';
 import { TED_R209, tedNotice } from './load/ted.js';
 import {
   AWARD_DETAIL,
@@ -28,6 +29,7 @@ export const awardsDataset = describe({
       loader(awardsImporter, awardDetail, { kind: AWARD_DETAIL, prepare: heldForAwards }),
       loader(awardsImporter, awardSearch, { kind: AWARD_SEARCH, prepare: heldForAwards }),
       loader(awardsImporter, transactions, { kind: TRANSACTIONS, prepare: heldForAwards }),
+      loader(awardsImporter, legacyBulk, { kind: LEGACY_BULK, prepare: heldForAwards }),
     ],
     // quarry ingest ted: TED award notices.
     ted: [loader(awardsImporter, tedNotice, { kind: TED_R209 })],

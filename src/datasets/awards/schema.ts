@@ -98,7 +98,7 @@ export const AwardDetailData = Type.Object({
   details: Nullable(
     Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'What the source says beyond the row: amountKind (obligation, loan_subsidy_cost, contract_value or estimated_value), faceValue (a loan), subAgency, parentAward, modificationNumber, lastModified, noticeTotal (the own total of a notice, as published), alerts.',
+        'What the source says beyond the row: amountKind (obligation, action_obligation, loan_subsidy_cost, contract_value or estimated_value), faceValue (a loan), subAgency, parentAward, modificationNumber, lastModified, noticeTotal (the own total of a notice, as published), alerts.',
     }),
   ),
   revisions: Type.Array(AwardRevision, { description: 'Earlier versions of the record, newest first.' }),
