@@ -53,9 +53,16 @@ const AWARD_FILES: [loader: string, file: string][] = [
     'search_results_idvs.json',
     'usaspending_treasury_contracts.csv',
   ].map((f) => ['usaspending', `usaspending/${f}`] as [string, string]),
-  ...['20-157399-001-EXP.xml', '20-157543-001-EXP.xml', '21-000061-001-EXP.xml', '22-086633-001-EXP.xml'].map(
-    (f) => ['ted', `ted/${f}`] as [string, string],
-  ),
+  ...[
+    '20-157399-001-EXP.xml',
+    '20-157543-001-EXP.xml',
+    '21-000061-001-EXP.xml',
+    '22-086633-001-EXP.xml',
+    '2024-OJS065-00191534.xml',
+    '2024-OJS065-00191536.xml',
+    '2024-OJS072-00215550.xml',
+    '2024-OJS198-00611835.xml',
+  ].map((f) => ['ted', `ted/${f}`] as [string, string]),
 ];
 
 /** In load order: cpi weights are matched to the items, so cu.item comes first. */

@@ -106,3 +106,74 @@ describe.skipIf(!haveShared(SPAIN, UK, POLAND, NORWAY))('quarry ingest ted', () 
     expect((await env.deps.store.db.selectFrom('awards').select('row_id').execute()).length).toBe(held);
   });
 });
+
+const EFORMS = path.join(SHARED_DATA, 'usaspending/ted-eforms');
+const POLISH_HOSPITAL = path.join(EFORMS, '2024-OJS072-00215550.xml');
+const DUTCH_WATER_BOARD = path.join(EFORMS, '2024-OJS065-00191536.xml');
+const BELGIAN_OMBUDSMEN = path.join(EFORMS, '2024-OJS198-00611835.xml');
+const FINNISH = path.join(EFORMS, '2024-OJS170-00525037.xml');
+
+describe.skipIf(!haveShared(POLISH_HOSPITAL, DUTCH_WATER_BOARD, BELGIAN_OMBUDSMEN, FINNISH))(
+  'quarry ingest ted: eForms notices',
+  () => {
+    let env: TestEnv;
+    const load = (file: string) =>
+      loadFile(env.deps.store.db, LOADERS.ted as NonNullable<typeof LOADERS.ted>, file);
+    const rows = (notice: string) =>
+      env.deps.store.db
+        .selectFrom('awards')
+        .selectAll()
+        .where('source_award_id', 'like', `${notice}#%`)
+        .where('is_current', '=', 1)
+        .orderBy('row_id')
+        .execute();
+    beforeAll(async () => {
+      env = await testEnv();
+    });
+    afterAll(() => env.close());
+
+    it("a Polish hospital's six winning tenders sum to its notice's own total, PLN 14,543,415.48", async () => {
+      expect(await load(POLISH_HOSPITAL)).toMatchObject({ inserted: 6 });
+      const tenders = await rows('00215550-2024');
+      expect(
+        tenders.every((r) => r.currency === 'PLN' && r.jurisdiction === 'PL' && r.award_type === 'notice'),
+      ).toBe(true);
+      expect(cents(tenders.map((r) => r.obligated_amount))).toBe(1_454_341_548n);
+      expect(JSON.parse(tenders[0]?.details ?? '{}').noticeTotal).toEqual({
+        amount: '14543415.48',
+        currency: 'PLN',
+      });
+    });
+
+    it('a Dutch water board: winner, buyer, award date and the notice page; the country read from ISO alpha-3', async () => {
+      await load(DUTCH_WATER_BOARD);
+      expect(await rows('00191536-2024')).toEqual([
+        expect.objectContaining({
+          jurisdiction: 'NL',
+          currency: 'EUR',
+          obligated_amount: '3887000.00',
+          recipient_name: 'Hegeman Bouw & Infra B.V.',
+          agency_name: 'Waterschap Rivierenland',
+          award_date: '2024-02-14',
+          source_url: 'https://ted.europa.eu/en/notice/-/detail/00191536-2024',
+        }),
+      ]);
+    });
+
+    it('buyers procuring jointly are named together, the first leading', async () => {
+      expect(await load(BELGIAN_OMBUDSMEN)).toMatchObject({ inserted: 5 });
+      const lots = await rows('00611835-2024');
+      expect(lots.every((r) => r.agency_name.startsWith('Service de Médiation pour le Consommateur; '))).toBe(
+        true,
+      );
+      expect(lots.every((r) => r.jurisdiction === 'BE')).toBe(true);
+    });
+
+    it('winners without a stated value make no rows, and the load says so', async () => {
+      expect(await load(FINNISH)).toMatchObject({
+        inserted: 0,
+        notes: ['notice 00525037-2024 has no winning tender with a value'],
+      });
+    });
+  },
+);

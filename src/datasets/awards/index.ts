@@ -4,6 +4,7 @@ import { describe } from '../descriptor.js';
 import { SOURCES } from '../sources.js';
 import { awardsImporter } from './import.js';
 import { LEGACY_BULK, legacyBulk } from './load/bulk.js';
+import { eformsNotice, TED_EFORMS } from './load/eforms.js';
 import { TED_R209, tedNotice } from './load/ted.js';
 import {
   AWARD_DETAIL,
@@ -32,7 +33,10 @@ export const awardsDataset = describe({
       loader(awardsImporter, legacyBulk, { kind: LEGACY_BULK, prepare: heldForAwards }),
     ],
     // quarry ingest ted: TED award notices.
-    ted: [loader(awardsImporter, tedNotice, { kind: TED_R209 })],
+    ted: [
+      loader(awardsImporter, tedNotice, { kind: TED_R209 }),
+      loader(awardsImporter, eformsNotice, { kind: TED_EFORMS }),
+    ],
   },
   sources: [SOURCES.usaspending, SOURCES.ted],
   sample: { data: awardsSample, schema: AwardsData },

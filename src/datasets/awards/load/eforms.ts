@@ -1,0 +1,209 @@
+// TED contract award notices in eForms (UBL ContractAwardNotice with the eForms extension) → notice rows: one
+// per winning tender of an awarded lot (a lot result "selec-w"), with its tenderers, the buyer, the tender's
+// value and currency, the contract's award date. The notice's own total is kept as published, and a total in
+// one currency over tenders in others is flagged, as for the R2.0.9 notices.
+import { XMLParser } from 'fast-xml-parser';
+import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import type { AwardRecordValue } from '../import.js';
+
+export const TED_EFORMS: FileKind = {
+  name: 'TED award notice, eForms XML (ContractAwardNotice)',
+  recognises: (head) => /<(\w+:)?ContractAwardNotice\b/.test(head) && head.includes('eforms'),
+};
+
+type Node = Record<string, unknown>;
+const LISTS = new Set([
+  'LotResult',
+  'LotTender',
+  'SettledContract',
+  'TenderingParty',
+  'Tenderer',
+  'Organization',
+  'ProcurementProjectLot',
+]);
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  isArray: (name) => LISTS.has(name),
+});
+
+/** eForms names countries by ISO 3166 alpha-3; Quarry's jurisdictions are alpha-2. */
+const ALPHA2: Record<string, string> = {
+  AUT: 'AT',
+  BEL: 'BE',
+  BGR: 'BG',
+  HRV: 'HR',
+  CYP: 'CY',
+  CZE: 'CZ',
+  DNK: 'DK',
+  EST: 'EE',
+  FIN: 'FI',
+  FRA: 'FR',
+  DEU: 'DE',
+  GRC: 'GR',
+  HUN: 'HU',
+  IRL: 'IE',
+  ITA: 'IT',
+  LVA: 'LV',
+  LTU: 'LT',
+  LUX: 'LU',
+  MLT: 'MT',
+  NLD: 'NL',
+  POL: 'PL',
+  PRT: 'PT',
+  ROU: 'RO',
+  SVK: 'SK',
+  SVN: 'SI',
+  ESP: 'ES',
+  SWE: 'SE',
+  NOR: 'NO',
+  ISL: 'IS',
+  LIE: 'LI',
+  CHE: 'CH',
+  GBR: 'GB',
+  MKD: 'MK',
+  SRB: 'RS',
+  MNE: 'ME',
+  ALB: 'AL',
+  TUR: 'TR',
+  UKR: 'UA',
+  MDA: 'MD',
+  BIH: 'BA',
+};
+
+/** A node's text; of several (a name in several languages, a reference parsed as a list), the first. */
+const text = (node: unknown): string | null => {
+  if (Array.isArray(node)) return text(node[0]);
+  if (typeof node === 'string') return node.trim() || null;
+  const value = (node as Node | undefined)?.['#text'];
+  return typeof value === 'string' ? value.trim() || null : null;
+};
+const id = (node: unknown): string | null =>
+  Array.isArray(node) ? id(node[0]) : text((node as Node | undefined)?.ID);
+const first = (node: unknown): unknown => (Array.isArray(node) ? node[0] : node);
+const day = (value: unknown) => text(value)?.slice(0, 10) ?? null;
+const list = (node: unknown, key: string) => ((node as Node | undefined)?.[key] as Node[] | undefined) ?? [];
+
+export async function* eformsNotice(
+  source: SourceFile,
+  context: LoadContext,
+): AsyncGenerator<{ line: number; value: AwardRecordValue }> {
+  const parts: string[] = [];
+  for await (const { text: line } of source.lines()) parts.push(line);
+  let doc: Node;
+  try {
+    doc = parser.parse(parts.join('\n'), true) as Node;
+  } catch (error) {
+    throw new SourceError(
+      source.name,
+      null,
+      `not well-formed XML: ${(error as Error).message.split('\n')[0]}`,
+    );
+  }
+  const notice = doc.ContractAwardNotice as Node | undefined;
+  const extension = (((notice?.UBLExtensions as Node)?.UBLExtension as Node)?.ExtensionContent as Node)
+    ?.EformsExtension as Node | undefined;
+  const result = extension?.NoticeResult as Node | undefined;
+  const publication = text((extension?.Publication as Node | undefined)?.NoticePublicationID);
+  const published = day((extension?.Publication as Node | undefined)?.PublicationDate);
+  if (!notice || !result || !publication || !published)
+    throw new SourceError(
+      source.name,
+      null,
+      'not a published eForms award notice (notice result and publication expected)',
+    );
+
+  const organisations = new Map(
+    list(extension?.Organizations, 'Organization').map((o) => {
+      const company = o.Company as Node;
+      return [
+        id(company?.PartyIdentification),
+        {
+          // A name in several languages: the first given.
+          name: text((first(company?.PartyName) as Node | undefined)?.Name),
+          country: text(
+            ((company?.PostalAddress as Node | undefined)?.Country as Node | undefined)?.IdentificationCode,
+          ),
+        },
+      ];
+    }),
+  );
+  // Buyers procuring jointly are named together; the first is the lead, whose country the notice is under.
+  const buyers = (
+    Array.isArray(notice.ContractingParty) ? notice.ContractingParty : [notice.ContractingParty]
+  )
+    .map((party) =>
+      organisations.get(id(((party as Node | undefined)?.Party as Node | undefined)?.PartyIdentification)),
+    )
+    .filter((b) => b?.name);
+  const buyer = buyers[0] && { name: buyers.map((b) => b?.name).join('; '), country: buyers[0].country };
+  if (!buyer?.name) throw new SourceError(source.name, null, `notice ${publication} names no buyer`);
+  const country = buyer.country ? (ALPHA2[buyer.country] ?? buyer.country) : null;
+  if (!country) throw new SourceError(source.name, null, `notice ${publication} names no buyer country`);
+
+  const tenders = new Map(list(result, 'LotTender').map((t) => [id(t), t]));
+  const parties = new Map(list(result, 'TenderingParty').map((p) => [id(p), p]));
+  const contracts = list(result, 'SettledContract');
+  const lots = new Map(list(notice, 'ProcurementProjectLot').map((l) => [id(l), l]));
+  const total = result.TotalAmount as Node | undefined;
+  const noticeTotal =
+    text(total) && typeof total?.['@currencyID'] === 'string'
+      ? { amount: text(total) as string, currency: total['@currencyID'] as string }
+      : null;
+
+  const rows: AwardRecordValue[] = [];
+  for (const lotResult of list(result, 'LotResult')) {
+    if (text(lotResult.TenderResultCode) !== 'selec-w') continue;
+    for (const ref of list(lotResult, 'LotTender')) {
+      const tender = tenders.get(id(ref));
+      const amount = (tender?.LegalMonetaryTotal as Node | undefined)?.PayableAmount as Node | undefined;
+      if (!tender || !text(amount) || typeof amount?.['@currencyID'] !== 'string') continue;
+      const party = parties.get(id(tender.TenderingParty));
+      const names = list(party, 'Tenderer')
+        .map((t) => organisations.get(id(t))?.name)
+        .filter((n): n is string => !!n);
+      if (names.length === 0)
+        throw new SourceError(source.name, null, `tender ${id(tender)} of ${publication} names no tenderer`);
+      const contract = contracts.find((c) => id(c.LotTender) === id(tender));
+      const lot = lots.get(id(tender.TenderLot));
+      rows.push({
+        source: 'ted',
+        sourceAwardId: `${publication}#${id(lotResult)}/${id(tender)}`,
+        jurisdiction: country,
+        awardType: 'notice',
+        title:
+          text(contract?.Title) ??
+          text((lot?.ProcurementProject as Node | undefined)?.Name) ??
+          text((notice.ProcurementProject as Node | undefined)?.Name) ??
+          '',
+        awardDate: day(contract?.AwardDate) ?? day(contract?.IssueDate) ?? published,
+        currency: amount['@currencyID'] as string,
+        obligatedAmount: text(amount) as string,
+        recipient: { name: names.join('; ').slice(0, 500) },
+        agency: { name: buyer.name.slice(0, 500) },
+        sector: null,
+        ticker: null,
+        parentSourceAwardId: null,
+        sourceUrl: `https://ted.europa.eu/en/notice/-/detail/${publication}`,
+        observedAt: new Date().toISOString(),
+        entity: null,
+        revenueComparison: null,
+        details: { amountKind: 'contract_value', ...(noticeTotal ? { noticeTotal } : {}) },
+      });
+    }
+  }
+  const mixed = noticeTotal !== null && rows.some((r) => r.currency !== noticeTotal.currency);
+  if (rows.length === 0) context.notes.push(`notice ${publication} has no winning tender with a value`);
+  for (const [i, row] of rows.entries()) {
+    if (mixed)
+      row.details = {
+        ...row.details,
+        alerts: [`the notice's total (${noticeTotal?.currency}) adds tenders valued in other currencies`],
+      };
+    yield { line: i + 1, value: row };
+  }
+}
