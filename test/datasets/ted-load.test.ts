@@ -77,6 +77,10 @@ describe.skipIf(!haveShared(SPAIN, UK, POLAND, NORWAY))('quarry ingest ted', () 
         alerts: ["the notice's total (PLN) adds lots valued in other currencies"],
       });
     }
+    // The listing's alerts carry the flag, over the whole filtered set, not only the page.
+    const res = await env.app.inject({ url: '/v1/awards?jurisdiction=PL&limit=1', headers: bearer(key) });
+    const alerts = res.json().data.alerts as { kind: string; awardId: string }[];
+    expect(alerts.filter((a) => a.kind === 'source_flag')).toHaveLength(7);
   });
 
   it("the Norwegian notice states only the buyer's estimates: shown as estimates, said to be", async () => {

@@ -109,6 +109,21 @@ describe.skipIf(
     const q6 = mods.rows.find((r: { sourceAwardId: string }) => r.sourceAwardId.includes('_Q6_'));
     expect(q6).toMatchObject({ obligatedAmount: '-86440.52', awardDate: '2025-09-19' });
     expect(q6.recipient.name).toBe('MASSACHUSETTS INSTITUTE OF TECHNOLOGY');
+    // A page of one still reports the largest de-obligations of the whole set.
+    const page = await get(
+      `/v1/awards?parentId=${awardId('usaspending', AWARD)}&awardType=modification&limit=1`,
+    );
+    // Largest first: Q5's 102,874.88, Q6's 86,440.52, Q2's 818.26.
+    expect(
+      page.alerts.map((a: { kind: string; message: string }) => [
+        a.kind,
+        /took back ([0-9.]+)/.exec(a.message)?.[1],
+      ]),
+    ).toEqual([
+      ['deobligation', '102874.88'],
+      ['deobligation', '86440.52'],
+      ['deobligation', '818.26'],
+    ]);
   });
 
   it('subawards are keyed with their prime and date, and linked to it', async () => {

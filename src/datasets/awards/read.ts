@@ -85,6 +85,40 @@ function filtered(db: Kysely<Database>, f: Filters): Query {
   return q;
 }
 
+const ALERTS = 10;
+
+/**
+ * Notable rows of the whole filtered set: the largest de-obligations (negative amounts), and rows the loader
+ * flagged (a notice's total adding other currencies, …), each list the first ten.
+ */
+async function alertsOf(base: Query) {
+  const negative = await base
+    .select(['id', 'agency_name', 'recipient_name', 'obligated_amount', 'currency', 'award_date'])
+    .where('amount_micros', '<', 0)
+    .orderBy('amount_micros')
+    .orderBy('id')
+    .limit(ALERTS)
+    .execute();
+  const flagged = await base
+    .select(['id', 'details'])
+    .where('details', 'like', '%"alerts":%')
+    .orderBy('id')
+    .limit(ALERTS)
+    .execute();
+  return [
+    ...negative.map((a) => ({
+      kind: 'deobligation',
+      awardId: a.id,
+      message: `${a.agency_name} took back ${String(a.obligated_amount).slice(1)} ${a.currency} from ${a.recipient_name} on ${a.award_date}.`,
+    })),
+    ...flagged.map((a) => ({
+      kind: 'source_flag',
+      awardId: a.id,
+      message: (JSON.parse(a.details ?? '{}') as { alerts?: string[] }).alerts?.join(' ') ?? '',
+    })),
+  ];
+}
+
 interface Group {
   key: string;
   currency: string;
@@ -209,13 +243,7 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
     history: years
       .sort((a, b) => Number(a.key) - Number(b.key))
       .map(({ key, awards: n, amounts }) => ({ fiscalYear: Number(key), awards: n, amounts })),
-    alerts: awards
-      .filter((a) => a.obligatedAmount.startsWith('-'))
-      .map((a) => ({
-        kind: 'deobligation',
-        awardId: a.id,
-        message: `${a.agency.name} took back ${a.obligatedAmount.slice(1)} ${a.currency} from ${a.recipient.name} on ${a.awardDate}.`,
-      })),
+    alerts: await alertsOf(base),
     sources: sources.map(({ key, awards: n }) => ({
       id: key,
       attribution: attribution.get(key)?.attribution ?? key,

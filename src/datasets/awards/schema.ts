@@ -59,7 +59,10 @@ export const AwardsData = Type.Object({
       awardId: Type.String(),
       message: Type.String(),
     }),
-    { description: 'Notable rows of this page, such as de-obligations (negative amounts).' },
+    {
+      description:
+        'Notable rows of the whole filtered set: the ten largest de-obligations (kind deobligation, negative amounts) and ten rows their loader flagged (kind source_flag, such as a notice total adding other currencies).',
+    },
   ),
   sources: Type.Array(
     Type.Object({
