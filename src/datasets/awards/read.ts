@@ -9,6 +9,7 @@ import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
 import { SOURCES } from '../sources.js';
 import { amountKey, formatMicros } from './derive.js';
+import { annualRevenue, compareToRevenue } from './revenue.js';
 
 const DEFAULT_LIMIT = 50;
 const REVISIONS_PAGE = 20;
@@ -38,6 +39,23 @@ export function toAward(row: Row) {
     entity: row.entity ? (JSON.parse(row.entity) as object) : null,
     revenueComparison: row.revenue_comparison ? (JSON.parse(row.revenue_comparison) as object) : null,
   };
+}
+
+/**
+ * Each award of a listed company held with its annual revenue, compared with it (revenue.ts); others keep
+ * what their record carried.
+ */
+async function withRevenue(db: Kysely<Database>, awards: ReturnType<typeof toAward>[]) {
+  const tickerOf = (a: ReturnType<typeof toAward>) => (a.entity as { ticker?: string } | null)?.ticker;
+  const revenue = await annualRevenue(
+    db,
+    awards.map(tickerOf).filter((t): t is string => !!t),
+  );
+  return awards.map((a) => {
+    const ticker = tickerOf(a);
+    const comparison = ticker ? compareToRevenue(revenue.get(ticker), a) : null;
+    return comparison ? { ...a, revenueComparison: comparison } : a;
+  });
 }
 
 interface Filters {
@@ -225,7 +243,7 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
     .orderBy('jurisdiction')
     .execute()) as { source: string; jurisdiction: string; n: number; first: string; last: string }[];
 
-  const awards = shown.map(toAward);
+  const awards = await withRevenue(db, shown.map(toAward));
   const observed = awards.map((a) => a.observedAt).sort();
   const attribution = new Map<string, { attribution: string; licence: string }>(
     AWARD_SOURCES.map((s) => [s.id, s]),
@@ -308,7 +326,7 @@ export async function awardDetail(
     rows.length > REVISIONS_PAGE && last
       ? encodeCursor(deps.cursorSecret, listing, { r: last.revision })
       : null;
-  const award = toAward(current);
+  const [award] = (await withRevenue(db, [toAward(current)])) as [ReturnType<typeof toAward>];
   return {
     data: {
       award,

@@ -37,7 +37,16 @@ export const AwardRow = Type.Object(
     sourceUrl: Type.String(),
     observedAt: Timestamp,
     entity: Nullable(Type.Object({}, { additionalProperties: true })),
-    revenueComparison: Nullable(Type.Object({}, { additionalProperties: true })),
+    revenueComparison: Nullable(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description:
+            "For a listed recipient whose annual revenue is held: fiscalYear, periodEnd, revenue and currency of its last fiscal year ended by the award date, and share (the award's amount over that revenue), in one currency only.",
+        },
+      ),
+    ),
   },
   { title: 'AwardRow' },
 );
