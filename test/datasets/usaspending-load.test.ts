@@ -174,6 +174,12 @@ describe.skipIf(
       subAgency: 'INTERNAL REVENUE SERVICE',
       parentAward: 'CONT_IDV_NNG15SD76B_8000',
     });
+    // Sectors are the NAICS codes' two-digit sectors (541519: Professional, Scientific, and Technical Services).
+    expect(printer?.sector).toBe('Professional, Scientific, and Technical Services');
+    const sectors = (await get('/v1/awards?source=usaspending')).sectors as { name: string }[];
+    expect(sectors.map((x) => x.name)).toEqual(
+      expect.arrayContaining(['Professional, Scientific, and Technical Services', 'Manufacturing']),
+    );
     const refund = rows.find((r) => r.obligated_amount === '-62512');
     expect(refund).toMatchObject({
       award_type: 'modification',

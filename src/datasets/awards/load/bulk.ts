@@ -7,6 +7,7 @@ import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
 import { entityOf } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
+import { naicsSector } from '../sectors.js';
 import { cleanTitle, type Held } from './usaspending.js';
 
 const REQUIRED = [
@@ -96,7 +97,7 @@ export async function* legacyBulk(
         obligatedAmount: amount,
         recipient: { name: vendor.slice(0, 500) },
         agency: { name: agency },
-        sector: null,
+        sector: naicsSector(get('principalnaicscode')),
         ticker: entity?.ticker ?? null,
         parentSourceAwardId: base ? null : award,
         sourceUrl: `https://www.usaspending.gov/award/${award}`,

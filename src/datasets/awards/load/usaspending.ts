@@ -9,6 +9,7 @@ import type { Database } from '../../../store/schema.js';
 import { wholeJson } from '../../registrants.js';
 import { type Entity, entityOf, type RegistrantNames, registrantNames } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
+import { naicsSector } from '../sectors.js';
 
 type Out = AsyncGenerator<{ line: number; value: AwardRecordValue }>;
 type Json = Record<string, unknown>;
@@ -48,12 +49,12 @@ const str = (value: unknown) => (typeof value === 'string' && value.trim() ? val
  * The fields every USAspending row shares; observedAt is when Quarry read the file. The listed company the
  * recipient is (see entity.ts) gives the row its ticker.
  */
-function base(entity: Entity | null = null) {
+function base(entity: Entity | null = null, sector: string | null = null) {
   return {
     source: 'usaspending',
     jurisdiction: 'US',
     currency: 'USD',
-    sector: null,
+    sector,
     ticker: entity?.ticker ?? null,
     entity: entity ? { ...entity } : null,
     revenueComparison: null,
@@ -89,7 +90,7 @@ export async function* awardDetail(source: SourceFile, context: LoadContext): Ou
   yield {
     line: 1,
     value: {
-      ...base(entity),
+      ...base(entity, naicsSector((d.latest_transaction_contract_data as Json | null)?.naics)),
       sourceAwardId: id,
       awardType: 'prime',
       title: cleanTitle(d.description),
@@ -138,7 +139,7 @@ export async function* awardSearch(source: SourceFile, context: LoadContext): Ou
       yield {
         line,
         value: {
-          ...base(entityOf((context.prepared as Held).names, name)),
+          ...base(entityOf((context.prepared as Held).names, name), naicsSector(r.NAICS ?? r['NAICS Code'])),
           // A subaward's id is not unique alone: it is keyed with its prime award and its date.
           sourceAwardId: `${prime}/${r['Sub-Award ID']}/${date}`,
           awardType: 'subaward',
@@ -176,7 +177,7 @@ export async function* awardSearch(source: SourceFile, context: LoadContext): Ou
     yield {
       line,
       value: {
-        ...base(entityOf((context.prepared as Held).names, name)),
+        ...base(entityOf((context.prepared as Held).names, name), naicsSector(r.NAICS ?? r['NAICS Code'])),
         sourceAwardId: id,
         awardType: 'prime',
         title: cleanTitle(r.Description),
