@@ -44,11 +44,13 @@ const HELP = `quarry — financial and economic data over HTTP
   quarry ingest SOURCE FILE...      load the sources' own files: cftc, eia, bls, prices, yahoo, sec-facts, sec
   quarry sync SOURCE                fetch an agency's current files and load what changed: cftc, eia, bls
   quarry sync sec [--tickers T,...]  a watch list's EDGAR filings (default QUARRY_SEC_TICKERS), paced to 10/s
+  quarry sync usaspending [--agency A]... [--recipient R]... [--from D] [--to D]   prime contracts from USAspending
   quarry status                     what the store holds of each dataset, and how its collection stands
 
 Configuration comes from the environment: PORT, HOST, QUARRY_DATA_DIR, DATABASE_URL, REDIS_URL,
 DATA_API_ENABLED, TRUST_PROXY, LOG_LEVEL, QUARRY_MCP_RESULT_BYTES, QUARRY_API_KEY, QUARRY_CONTACT,
-QUARRY_CFTC_URL, QUARRY_EIA_URL, QUARRY_BLS_URL, QUARRY_SEC_URL, QUARRY_SEC_TICKERS, QUARRY_FETCH_TIMEOUT_MS
+QUARRY_CFTC_URL, QUARRY_EIA_URL, QUARRY_BLS_URL, QUARRY_SEC_URL, QUARRY_SEC_TICKERS, QUARRY_USASPENDING_URL,
+QUARRY_FETCH_TIMEOUT_MS
 (see the README).
 `;
 

@@ -23,6 +23,8 @@ export interface FetchOptions {
   timeoutMs: number;
   /** Validators of the copy already held: the agency answers 304 when its copy is the same. */
   held?: Validators | null;
+  /** A JSON body to POST (an API's search), instead of a GET. */
+  post?: unknown;
 }
 
 /** Fetches `url` into `dest`; a failed or partial download leaves nothing at `dest`. */
@@ -32,7 +34,12 @@ export async function download(url: string, dest: string, options: FetchOptions)
   if (options.held?.lastModified) headers['if-modified-since'] = options.held.lastModified;
   const partial = `${dest}.part`;
   try {
-    const response = await fetch(url, { headers, signal: AbortSignal.timeout(options.timeoutMs) });
+    if (options.post !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(url, {
+      headers,
+      signal: AbortSignal.timeout(options.timeoutMs),
+      ...(options.post !== undefined ? { method: 'POST', body: JSON.stringify(options.post) } : {}),
+    });
     if (response.status === 304) return { outcome: 'not_modified' };
     if (response.status === 404 || response.status === 410) {
       await response.body?.cancel();

@@ -39,6 +39,8 @@ export interface Config {
   sec: { www: string; data: string };
   /** Tickers whose EDGAR filings the collector keeps current (QUARRY_SEC_TICKERS, comma-separated). */
   secTickers: string[];
+  /** USAspending's API host (QUARRY_USASPENDING_URL). */
+  usaspendingUrl: string;
   /** How long one download may take before it is given up. */
   fetchTimeoutMs: number;
   /** The collector: how long a job's lease lasts (renewed while it runs), and how often due jobs are looked for. */
@@ -195,6 +197,9 @@ export function loadConfig(env: Env): Config {
     ) as Record<Agency, string>,
     sec: secHosts(url(env, 'QUARRY_SEC_URL', ['https:', 'http:'])),
     secTickers: tickerList(env, 'QUARRY_SEC_TICKERS'),
+    usaspendingUrl: (
+      url(env, 'QUARRY_USASPENDING_URL', ['https:', 'http:']) ?? 'https://api.usaspending.gov'
+    ).replace(/\/+$/, ''),
     fetchTimeoutMs: wholeNumber(env, 'QUARRY_FETCH_TIMEOUT_MS', 120_000, 100, 3_600_000),
     collectLeaseMs: wholeNumber(env, 'QUARRY_COLLECT_LEASE_MS', 600_000, 300, 86_400_000),
     collectPollMs: wholeNumber(env, 'QUARRY_COLLECT_POLL_MS', 30_000, 50, 3_600_000),

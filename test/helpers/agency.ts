@@ -41,6 +41,7 @@ export class MockAgency {
       QUARRY_EIA_URL: this.url,
       QUARRY_BLS_URL: this.url,
       QUARRY_SEC_URL: this.url,
+      QUARRY_USASPENDING_URL: this.url,
     };
   }
 
@@ -92,4 +93,5 @@ export const NO_AGENCIES: Record<string, string> = {
   QUARRY_EIA_URL: 'http://127.0.0.1:9',
   QUARRY_BLS_URL: 'http://127.0.0.1:9',
   QUARRY_SEC_URL: 'http://127.0.0.1:9',
+  QUARRY_USASPENDING_URL: 'http://127.0.0.1:9',
 };

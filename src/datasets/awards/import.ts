@@ -93,16 +93,20 @@ export const awardsImporter: Importer<AwardRecordValue> = {
     }
     return null;
   },
-  async write(tx, record, meta): Promise<WriteOutcome> {
-    const id = awardId(record.source, record.sourceAwardId);
-    // When the source was observed is not what it says: observing the same award again is no new revision.
-    const revisionId = sha1(canonicalJson({ ...record, observedAt: null }));
+  async write(tx, given, meta): Promise<WriteOutcome> {
+    const id = awardId(given.source, given.sourceAwardId);
     const current = await tx
       .selectFrom('awards')
-      .select(['row_id', 'revision_id', 'revision'])
+      .select(['row_id', 'revision_id', 'revision', 'details'])
       .where('id', '=', id)
       .where('is_current', '=', 1)
       .executeTakeFirst();
+    // Two views of one award (a search row, its detail) each say some details: what one says adds to what
+    // is held, so reading both again changes nothing.
+    const held = current?.details ? (JSON.parse(current.details) as Record<string, unknown>) : null;
+    const record = held && given.details ? { ...given, details: { ...held, ...given.details } } : given;
+    // When the source was observed is not what it says: observing the same award again is no new revision.
+    const revisionId = sha1(canonicalJson({ ...record, observedAt: null }));
     if (current?.revision_id === revisionId) return 'unchanged';
     if (current)
       await tx.updateTable('awards').set({ is_current: 0 }).where('row_id', '=', current.row_id).execute();

@@ -1,0 +1,191 @@
+// quarry sync usaspending: the prime contract awards that match a set of filters, from USAspending's API. The
+// search is paged by its keyset (last_record_unique_id and last_record_sort_value); each page is loaded as a
+// file, and for each award new or changed since the last sync (its Last Modified Date) its detail and
+// transactions are fetched and loaded. A 503 or 429 is waited out with a doubling backoff before it counts
+// as unreachable. The host is configuration (QUARRY_USASPENDING_URL).
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Deps } from '../kernel/deps.js';
+import { type FileReport, type SyncReport, userAgent } from './collect.js';
+import { type Download, download } from './fetch.js';
+import { loadFile, type SourceLoaders } from './run.js';
+
+export interface AwardFilters {
+  agencies?: string[];
+  recipients?: string[];
+  from?: string;
+  to?: string;
+}
+
+/** Search pages read per run at most, and the page size. */
+const MAX_PAGES = 50;
+const PAGE = 100;
+const FIELDS = [
+  'Award ID',
+  'Recipient Name',
+  'Award Amount',
+  'Description',
+  'Start Date',
+  'Awarding Agency',
+  'Awarding Sub Agency',
+  'Contract Award Type',
+  'Last Modified Date',
+  'NAICS',
+  'generated_internal_id',
+];
+
+export function searchBody(filters: AwardFilters, after: { id: unknown; sort: unknown } | null) {
+  return {
+    filters: {
+      award_type_codes: ['A', 'B', 'C', 'D'],
+      ...(filters.agencies?.length
+        ? { agencies: filters.agencies.map((name) => ({ type: 'awarding', tier: 'toptier', name })) }
+        : {}),
+      ...(filters.recipients?.length ? { recipient_search_text: filters.recipients } : {}),
+      ...(filters.from || filters.to
+        ? {
+            time_period: [
+              {
+                start_date: filters.from ?? '2007-10-01',
+                end_date: filters.to ?? new Date().toISOString().slice(0, 10),
+              },
+            ],
+          }
+        : {}),
+    },
+    fields: FIELDS,
+    limit: PAGE,
+    sort: 'Award Amount',
+    order: 'desc',
+    spending_level: 'awards',
+    ...(after ? { last_record_unique_id: after.id, last_record_sort_value: after.sort } : {}),
+  };
+}
+
+export async function syncUsaspending(
+  deps: Pick<Deps, 'store' | 'config' | 'clock'>,
+  filters: AwardFilters,
+  loaders: SourceLoaders,
+  options: { backoffMs?: number; tries?: number } = {},
+): Promise<SyncReport> {
+  const { config } = deps;
+  const dir = path.join(config.dataDir, 'downloads', 'usaspending');
+  mkdirSync(dir, { recursive: true });
+  const files: FileReport[] = [];
+  const base = config.usaspendingUrl;
+  const fetchFile = async (url: string, dest: string, post?: unknown): Promise<Download> => {
+    let wait = options.backoffMs ?? 1000;
+    for (let attempt = 1; ; attempt += 1) {
+      const got = await download(url, dest, {
+        userAgent: userAgent(config.contact ?? 'no contact given'),
+        timeoutMs: config.fetchTimeoutMs,
+        ...(post !== undefined ? { post } : {}),
+      });
+      const busy = got.outcome === 'failed' && /HTTP (503|429)/.test(got.reason);
+      if (!busy || attempt >= (options.tries ?? 4)) return got;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait *= 2;
+    }
+  };
+  const load = async (name: string, url: string, got: Download, report = true) => {
+    let entry: FileReport;
+    if (got.outcome === 'fetched') {
+      try {
+        entry = {
+          name,
+          url,
+          outcome: 'loaded',
+          load: await loadFile(deps.store.db, loaders, got.file, {}, deps.clock()),
+        };
+      } catch (error) {
+        entry = { name, url, outcome: 'failed', reason: (error as Error).message };
+      }
+    } else if (got.outcome === 'not_published')
+      entry = { name, url, outcome: 'not_published', reason: `HTTP ${got.status}` };
+    else if (got.outcome === 'failed') entry = { name, url, outcome: 'unreachable', reason: got.reason };
+    else entry = { name, url, outcome: 'unchanged' };
+    if (report) files.push(entry);
+    return entry;
+  };
+
+  const seen = new Set<string>();
+  let after: { id: unknown; sort: unknown } | null = null;
+  for (let page = 1; page <= MAX_PAGES; page += 1) {
+    const url = `${base}/api/v2/search/spending_by_award/`;
+    const dest = path.join(dir, `search-${page}.json`);
+    const got = await fetchFile(url, dest, searchBody(filters, after));
+    const entry = await load(`search page ${page}`, url, got);
+    if (entry.outcome !== 'loaded' || got.outcome !== 'fetched') break;
+    const body = JSON.parse(readFileSync(got.file, 'utf8')) as {
+      results?: Record<string, unknown>[];
+      page_metadata?: {
+        hasNext?: boolean;
+        last_record_unique_id?: unknown;
+        last_record_sort_value?: unknown;
+      };
+    };
+    const results = body.results ?? [];
+    const fresh = results.filter((r) => !seen.has(String(r.generated_internal_id)));
+    for (const r of fresh) seen.add(String(r.generated_internal_id));
+    for (const r of fresh) {
+      const id = String(r.generated_internal_id);
+      const detailUrl = `${base}/api/v2/awards/${encodeURIComponent(id)}/`;
+      // An award is fetched again only when the search says it changed: its Last Modified Date is kept
+      // with the detail's fetch.
+      const modified = String(r['Last Modified Date'] ?? '');
+      if (modified && (await fetchedAs(deps, detailUrl)) === modified) continue;
+      const got = await fetchFile(detailUrl, path.join(dir, 'awards', `${id}.json`));
+      const detail = await load(id, detailUrl, got);
+      if (detail.outcome !== 'loaded' || got.outcome !== 'fetched') continue;
+      await remember(deps, detailUrl, modified, got.checksum);
+      const txUrl = `${base}/api/v2/transactions/`;
+      await load(
+        `${id} transactions`,
+        txUrl,
+        await fetchFile(txUrl, path.join(dir, 'transactions', `${id}.json`), {
+          award_id: id,
+          limit: 100,
+          page: 1,
+          sort: 'action_date',
+          order: 'desc',
+        }),
+      );
+    }
+    // A page that brings nothing new ends the run, as does the last page.
+    if (fresh.length === 0 || !body.page_metadata?.hasNext) break;
+    after = { id: body.page_metadata.last_record_unique_id, sort: body.page_metadata.last_record_sort_value };
+  }
+  return { source: 'usaspending', files };
+}
+
+/** The Last Modified Date an award's detail was fetched at, if it was. */
+async function fetchedAs(deps: Pick<Deps, 'store'>, url: string): Promise<string | null> {
+  const row = await deps.store.db
+    .selectFrom('fetches')
+    .select('etag')
+    .where('url', '=', url)
+    .executeTakeFirst();
+  return row?.etag ?? null;
+}
+
+async function remember(
+  deps: Pick<Deps, 'store' | 'clock'>,
+  url: string,
+  modified: string,
+  checksum: string,
+) {
+  const row = {
+    url,
+    etag: modified || null,
+    last_modified: null,
+    checksum,
+    fetched_at: deps.clock().toISOString(),
+  };
+  await deps.store.db
+    .insertInto('fetches')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('url').doUpdateSet({ etag: row.etag, checksum, fetched_at: row.fetched_at }),
+    )
+    .execute();
+}

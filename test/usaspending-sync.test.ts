@@ -1,0 +1,109 @@
+// quarry sync usaspending: prime contracts matching filters, from a local stand-in for USAspending's API that
+// serves recorded real responses: the search page loaded, each new award's detail and transactions after it,
+// a busy answer (503) waited out.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awardId } from '../src/datasets/awards/import.js';
+import { searchBody, syncUsaspending } from '../src/ingest/usaspending-sync.js';
+import { LOADERS } from '../src/runtime/loaders.js';
+import { MockAgency } from './helpers/agency.js';
+import { type TestEnv, testEnv } from './helpers/env.js';
+import { haveShared, SHARED_DATA } from './helpers/shared.js';
+
+const DOD = path.join(SHARED_DATA, 'usaspending/api/dod-mit-2026-02-10');
+const SEARCH = path.join(DOD, '01-award-search-dod-mit.json');
+const DETAIL = path.join(DOD, '03-award-detail-sample.json');
+const TRANSACTIONS = path.join(DOD, '04-transactions-sample.json');
+const AWARD = 'CONT_AWD_0007_9700_FA870215D0001_9700';
+
+describe('the search asked of USAspending', () => {
+  it('names the filters, the fields and, after the first page, where the last one ended', () => {
+    const body = searchBody(
+      { agencies: ['Department of Defense'], recipients: ['MIT'], from: '2020-01-01', to: '2024-12-31' },
+      { id: 298582866, sort: '724562749.92' },
+    );
+    expect(body).toMatchObject({
+      filters: {
+        award_type_codes: ['A', 'B', 'C', 'D'],
+        agencies: [{ type: 'awarding', tier: 'toptier', name: 'Department of Defense' }],
+        recipient_search_text: ['MIT'],
+        time_period: [{ start_date: '2020-01-01', end_date: '2024-12-31' }],
+      },
+      limit: 100,
+      last_record_unique_id: 298582866,
+      last_record_sort_value: '724562749.92',
+    });
+    expect(body.fields).toContain('generated_internal_id');
+    expect(searchBody({}, null)).not.toHaveProperty('last_record_unique_id');
+  });
+});
+
+describe.skipIf(!haveShared(SEARCH, DETAIL, TRANSACTIONS))('quarry sync usaspending', () => {
+  const api = new MockAgency();
+  let env: TestEnv;
+  const sync = () =>
+    syncUsaspending(
+      env.deps,
+      { agencies: ['Department of Defense'], recipients: ['MASSACHUSETTS INSTITUTE OF TECHNOLOGY'] },
+      LOADERS.usaspending as NonNullable<typeof LOADERS.usaspending>,
+      { backoffMs: 20 },
+    );
+
+  beforeAll(async () => {
+    await api.start();
+    api.serve('/api/v2/search/spending_by_award/', SEARCH);
+    api.serve(`/api/v2/awards/${AWARD}/`, DETAIL);
+    api.serve('/api/v2/transactions/', TRANSACTIONS);
+    env = await testEnv({ env: api.env() });
+  });
+  afterAll(async () => {
+    await env.close();
+    await api.stop();
+  });
+
+  it('loads the search page, then the detail and transactions of each award it can fetch; a busy answer is waited out', async () => {
+    let busy = 2;
+    api.fail(`/api/v2/awards/${AWARD}/`, 503);
+    const started = Date.now();
+    const timer = setInterval(() => {
+      if (
+        api.requests.filter((r) => r.path === `/api/v2/awards/${AWARD}/` && r.status === 503).length >= busy
+      ) {
+        api.fail(`/api/v2/awards/${AWARD}/`, null);
+        busy = Number.POSITIVE_INFINITY;
+      }
+    }, 5);
+    const report = await sync();
+    clearInterval(timer);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(20 + 40);
+    const outcome = (name: string) => report.files.find((f) => f.name === name)?.outcome;
+    expect(outcome('search page 1')).toBe('loaded');
+    expect(outcome(AWARD)).toBe('loaded');
+    expect(outcome(`${AWARD} transactions`)).toBe('loaded');
+    // The other nine awards have no detail on the stand-in.
+    expect(report.files.filter((f) => f.outcome === 'not_published')).toHaveLength(9);
+    const posts = api.requests.filter((r) => r.path === '/api/v2/search/spending_by_award/');
+    // The second page brought nothing new, so the run stopped.
+    expect(posts).toHaveLength(2);
+    expect(posts[0]?.headers['content-type']).toBe('application/json');
+    const mods = await env.deps.store.db
+      .selectFrom('awards')
+      .select('id')
+      .where('parent_id', '=', awardId('usaspending', AWARD))
+      .where('award_type', '=', 'modification')
+      .execute();
+    expect(mods).toHaveLength(10);
+  });
+
+  it('a busy host that stays busy is reported unreachable, not failed', async () => {
+    api.fail('/api/v2/search/spending_by_award/', 503);
+    try {
+      const report = await sync();
+      expect(report.files).toEqual([
+        expect.objectContaining({ name: 'search page 1', outcome: 'unreachable', reason: 'HTTP 503' }),
+      ]);
+    } finally {
+      api.fail('/api/v2/search/spending_by_award/', null);
+    }
+  });
+});
