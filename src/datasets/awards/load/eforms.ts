@@ -2,9 +2,9 @@
 // per winning tender of an awarded lot (a lot result "selec-w"), with its tenderers, the buyer, the tender's
 // value and currency, the contract's award date. The notice's own total is kept as published, and a total in
 // one currency over tenders in others is flagged, as for the R2.0.9 notices.
-import { XMLParser } from 'fast-xml-parser';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import { readXml } from '../../../ingest/xml.js';
 import type { AwardRecordValue } from '../import.js';
 
 export const TED_EFORMS: FileKind = {
@@ -22,14 +22,6 @@ const LISTS = new Set([
   'Organization',
   'ProcurementProjectLot',
 ]);
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  isArray: (name) => LISTS.has(name),
-});
 
 /** eForms names countries by ISO 3166 alpha-3; Quarry's jurisdictions are alpha-2. */
 const ALPHA2: Record<string, string> = {
@@ -92,18 +84,7 @@ export async function* eformsNotice(
   source: SourceFile,
   context: LoadContext,
 ): AsyncGenerator<{ line: number; value: AwardRecordValue }> {
-  const parts: string[] = [];
-  for await (const { text: line } of source.lines()) parts.push(line);
-  let doc: Node;
-  try {
-    doc = parser.parse(parts.join('\n'), true) as Node;
-  } catch (error) {
-    throw new SourceError(
-      source.name,
-      null,
-      `not well-formed XML: ${(error as Error).message.split('\n')[0]}`,
-    );
-  }
+  const doc = await readXml(source, LISTS);
   const notice = doc.ContractAwardNotice as Node | undefined;
   const extension = (((notice?.UBLExtensions as Node)?.UBLExtension as Node)?.ExtensionContent as Node)
     ?.EformsExtension as Node | undefined;

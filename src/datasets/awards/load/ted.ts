@@ -2,9 +2,9 @@
 // awarded lot, with its winner(s), the buyer, the lot's value and currency and the contract's conclusion
 // date. A lot not awarded is no award. The notice's own total is kept as published, never recomputed: lots
 // of a framework may exceed it, and a total that adds lots of other currencies is flagged, not repaired.
-import { XMLParser } from 'fast-xml-parser';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import { readXml } from '../../../ingest/xml.js';
 import type { AwardRecordValue } from '../import.js';
 
 export const TED_R209: FileKind = {
@@ -14,14 +14,6 @@ export const TED_R209: FileKind = {
 
 type Node = Record<string, unknown>;
 const LISTS = new Set(['AWARD_CONTRACT', 'CONTRACTOR', 'F03_2014', 'P', 'URI_DOC']);
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  isArray: (name) => LISTS.has(name),
-});
 
 const text = (node: unknown): string | null => {
   if (node === undefined || node === null) return null;
@@ -42,18 +34,7 @@ export async function* tedNotice(
   source: SourceFile,
   context: LoadContext,
 ): AsyncGenerator<{ line: number; value: AwardRecordValue }> {
-  const parts: string[] = [];
-  for await (const { text: line } of source.lines()) parts.push(line);
-  let doc: Node;
-  try {
-    doc = parser.parse(parts.join('\n'), true) as Node;
-  } catch (error) {
-    throw new SourceError(
-      source.name,
-      null,
-      `not well-formed XML: ${(error as Error).message.split('\n')[0]}`,
-    );
-  }
+  const doc = await readXml(source, LISTS);
   const ted = doc.TED_EXPORT as Node | undefined;
   const coded = ted?.CODED_DATA_SECTION as Node | undefined;
   const notice = coded?.NOTICE_DATA as Node | undefined;
