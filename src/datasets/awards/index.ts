@@ -6,15 +6,8 @@ import { awardsImporter } from './import.js';
 import { LEGACY_BULK, legacyBulk } from './load/bulk.js';
 import { eformsNotice, TED_EFORMS } from './load/eforms.js';
 import { TED_R209, tedNotice } from './load/ted.js';
-import {
-  AWARD_DETAIL,
-  AWARD_SEARCH,
-  awardDetail,
-  awardSearch,
-  heldForAwards,
-  TRANSACTIONS,
-  transactions,
-} from './load/usaspending.js';
+import { TRANSACTIONS, transactions } from './load/transactions.js';
+import { AWARD_DETAIL, AWARD_SEARCH, awardDetail, awardSearch, heldForAwards } from './load/usaspending.js';
 import { awardsOperations } from './operations.js';
 import { awardsSample } from './sample.js';
 import { AwardsData } from './schema.js';

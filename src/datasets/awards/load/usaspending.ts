@@ -1,7 +1,7 @@
 // USAspending API v2 responses → award rows: an award's detail (/api/v2/awards/{id}/) is a prime row of its
 // kind (contract, IDV, grant, loan); a search (/api/v2/search/spending_by_award/) gives prime rows or, at the
 // subawards level, subaward rows under their prime; transactions (/api/v2/transactions/) are modification rows
-// under their award, de-obligations staying negative. Amounts stay the decimals the source wrote.
+// under their award, de-obligations staying negative (transactions.ts). Amounts stay the decimals the source wrote.
 import type { Kysely } from 'kysely';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
@@ -11,8 +11,8 @@ import { type Entity, entityOf, type RegistrantNames, registrantNames } from '..
 import type { AwardRecordValue } from '../import.js';
 import { naicsSector } from '../sectors.js';
 
-type Out = AsyncGenerator<{ line: number; value: AwardRecordValue }>;
-type Json = Record<string, unknown>;
+export type Out = AsyncGenerator<{ line: number; value: AwardRecordValue }>;
+export type Json = Record<string, unknown>;
 
 export const AWARD_DETAIL: FileKind = {
   name: 'USAspending award detail (/api/v2/awards/{id}/)',
@@ -22,12 +22,8 @@ export const AWARD_SEARCH: FileKind = {
   name: 'USAspending award search (/api/v2/search/spending_by_award/)',
   recognises: (head) => head.includes('"spending_level"') && /"(Award ID|Sub-Award ID)"/.test(head),
 };
-export const TRANSACTIONS: FileKind = {
-  name: 'USAspending transactions (/api/v2/transactions/)',
-  recognises: (head) => head.includes('"results"') && head.includes('"federal_action_obligation"'),
-};
 
-const PAGE = 'https://www.usaspending.gov/award/';
+export const PAGE = 'https://www.usaspending.gov/award/';
 
 /** USAspending's IGF::OT::IGF-style markers before a description say how work is classed, not what it is. */
 export const cleanTitle = (text: unknown) =>
@@ -43,13 +39,13 @@ export function decimal(value: unknown): string | null {
   return text === '-0' ? '0' : text;
 }
 
-const str = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
+export const str = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
 
 /**
  * The fields every USAspending row shares; observedAt is when Quarry read the file. The listed company the
  * recipient is (see entity.ts) gives the row its ticker.
  */
-function base(entity: Entity | null = null, sector: string | null = null) {
+export function base(entity: Entity | null = null, sector: string | null = null) {
   return {
     source: 'usaspending',
     jurisdiction: 'US',
@@ -216,52 +212,4 @@ export async function heldForAwards(db: Kysely<Database>): Promise<Held> {
       ]),
     ),
   };
-}
-
-/** A contract transaction's award: CONT_TX_{agency}_{idv agency}_{piid}_{mod}_{idv piid}_{n} → CONT_AWD_…. */
-export function awardOfTransaction(id: string): string | null {
-  const m = /^CONT_TX_([^_]+)_([^_]+)_(.+)_([^_]+)_([^_]+)_(\d+)$/.exec(id);
-  return m ? `CONT_AWD_${m[3]}_${m[1]}_${m[5]}_${m[2]}` : null;
-}
-
-export async function* transactions(source: SourceFile, context: LoadContext): Out {
-  const body = (await wholeJson(source)) as { results?: Json[] };
-  if (!Array.isArray(body.results))
-    throw new SourceError(source.name, null, 'a transactions response holds results');
-  const { primes } = context.prepared as Held;
-  for (const [i, t] of body.results.entries()) {
-    const line = i + 1;
-    const id = str(t.id);
-    const award = context.options.award ?? (id ? awardOfTransaction(id) : null);
-    const held = award ? primes.get(award) : undefined;
-    const date = str(t.action_date);
-    const amount = decimal(t.federal_action_obligation);
-    if (!id || !date || amount === null)
-      throw new SourceError(source.name, line, 'a transaction needs its id, action date and obligation');
-    if (!award || !held)
-      throw new SourceError(
-        source.name,
-        line,
-        `the award of ${id} is not held: load its detail or search row first (or name it with --award)`,
-      );
-    yield {
-      line,
-      value: {
-        ...base(held.entity ? (JSON.parse(held.entity) as Entity) : null),
-        sourceAwardId: id,
-        awardType: 'modification',
-        title: cleanTitle(t.description) || String(t.action_type_description ?? ''),
-        awardDate: date,
-        obligatedAmount: amount,
-        recipient: { name: held.recipient },
-        agency: { name: held.agency },
-        parentSourceAwardId: award,
-        sourceUrl: `${PAGE}${award}`,
-        details: {
-          amountKind: 'obligation',
-          ...(str(t.modification_number) ? { modificationNumber: str(t.modification_number) as string } : {}),
-        },
-      },
-    };
-  }
 }
