@@ -1,0 +1,173 @@
+// npm run bench:awards: award rows at USAspending's scale. AWARDS_ROWS (default 1,000,000) rows shaped like the
+// real ones — agencies, recipients, titles and tickers drawn from the bundled award and EDGAR files, amounts
+// and dates random — are imported into a fresh embedded store, and into PostgreSQL when DATABASE_URL is set;
+// then each listed query of /v1/awards is run through its verb (the listing, aggregates included) and timed.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { awardsImporter } from '../dist/datasets/awards/import.js';
+import { listAwards } from '../dist/datasets/awards/read.js';
+import { importFile } from '../dist/ingest/import.js';
+import { csvFields } from '../dist/ingest/source.js';
+import { loadConfig } from '../dist/kernel/config.js';
+import { createDeps } from '../dist/runtime/deps.js';
+
+const ROWS = Number(process.env.AWARDS_ROWS ?? 1_000_000);
+const RUNS = Number(process.env.AWARDS_RUNS ?? 30);
+const ASSETS = path.resolve('assets');
+
+/** Agencies, recipients and titles of the bundled USAspending responses and bulk CSV; tickers of EDGAR. */
+function pools() {
+  const agencies = new Set();
+  const recipients = new Set();
+  const titles = new Set();
+  for (const file of readdirSync(path.join(ASSETS, 'awards/usaspending')).filter((f) =>
+    f.endsWith('.json'),
+  )) {
+    const body = JSON.parse(readFileSync(path.join(ASSETS, 'awards/usaspending', file), 'utf8'));
+    for (const r of body.results ?? []) {
+      if (r['Awarding Agency']) agencies.add(r['Awarding Agency']);
+      for (const name of [r['Recipient Name'], r['Sub-Awardee Name']]) if (name) recipients.add(name);
+      for (const text of [r.Description, r['Sub-Award Description']])
+        if (text) titles.add(String(text).slice(0, 300));
+    }
+  }
+  const csv = readFileSync(
+    path.join(ASSETS, 'awards/usaspending/usaspending_treasury_contracts.csv'),
+    'utf8',
+  );
+  const [header, ...rows] = csv.split('\n').filter((l) => l.trim() !== '');
+  const columns = csvFields(header);
+  for (const row of rows) {
+    const fields = csvFields(row);
+    titles.add(fields[columns.indexOf('descriptionofcontractrequirement')]);
+    recipients.add(fields[columns.indexOf('vendorname')]);
+  }
+  const tickers = Object.values(
+    JSON.parse(readFileSync(path.join(ASSETS, 'sec/company_tickers.json'), 'utf8')),
+  )
+    .slice(0, 500)
+    .map((t) => ({ ticker: t.ticker, cik: String(t.cik_str).padStart(10, '0'), name: t.title }));
+  return { agencies: [...agencies], recipients: [...recipients], titles: [...titles], tickers };
+}
+
+/** A seeded generator, so every run measures the same rows. */
+function random(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function generate(file) {
+  const p = pools();
+  const rand = random(20261123);
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  const lines = [];
+  const chunk = [];
+  for (let i = 0; i < ROWS; i += 1) {
+    const listed = rand() < 0.1 ? pick(p.tickers) : null;
+    const year = 2008 + Math.floor(rand() * 18);
+    const date = `${year}-${String(1 + Math.floor(rand() * 12)).padStart(2, '0')}-${String(1 + Math.floor(rand() * 28)).padStart(2, '0')}`;
+    const cents = Math.floor(rand() ** 3 * 5e11) - (rand() < 0.03 ? 2e8 : 0);
+    chunk.push(
+      JSON.stringify({
+        source: 'usaspending',
+        sourceAwardId: `BENCH_AWD_${i}`,
+        jurisdiction: 'US',
+        awardType: rand() < 0.8 ? 'prime' : 'modification',
+        title: `${pick(p.titles)} ${i % 97}`,
+        awardDate: date,
+        currency: 'USD',
+        obligatedAmount: `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`,
+        recipient: { name: listed ? listed.name : pick(p.recipients) },
+        agency: { name: pick(p.agencies) },
+        sector: null,
+        ticker: listed?.ticker ?? null,
+        parentSourceAwardId: null,
+        sourceUrl: `https://www.usaspending.gov/award/BENCH_AWD_${i}`,
+        observedAt: '2026-11-23T00:00:00.000Z',
+        entity: listed ? { ...listed, matchedBy: 'recipient_name' } : null,
+        revenueComparison: null,
+      }),
+    );
+    if (chunk.length === 50_000) lines.push(chunk.splice(0).join('\n'));
+  }
+  lines.push(chunk.join('\n'));
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return p;
+}
+
+const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+async function bench(engine, env, file, p) {
+  const deps = await createDeps(loadConfig(env));
+  const started = Date.now();
+  const report = await importFile(deps.store.db, awardsImporter, file);
+  const seconds = (Date.now() - started) / 1000;
+  console.log(
+    `${engine}: ${report.inserted} rows in ${seconds.toFixed(1)} s, ${Math.round(report.inserted / seconds)} rows/s`,
+  );
+  const common = p.titles[0].split(/\s+/).find((w) => w.length > 4) ?? 'SERVICES';
+  const first = await listAwards(deps, { params: {}, query: { limit: 100 } });
+  let cursor = first.data.nextCursor;
+  for (let i = 0; i < 20 && cursor; i += 1)
+    cursor = (await listAwards(deps, { params: {}, query: { limit: 100, cursor } })).data.nextCursor;
+  const cases = {
+    'no filter': {},
+    [`query ${common} (common)`]: { query: common },
+    'query EPRINTER (rare)': { query: 'EPRINTER' },
+    'agency + fiscalYear': { agency: p.agencies[0], fiscalYear: 2020 },
+    'minAmount 1e9': { minAmount: '1000000000' },
+    ticker: { ticker: p.tickers[0].ticker },
+    'cursor page 21': cursor ? { cursor } : {},
+  };
+  const rows = [];
+  for (const [name, query] of Object.entries(cases)) {
+    const times = [];
+    for (let i = 0; i < RUNS; i += 1) {
+      const t = process.hrtime.bigint();
+      await listAwards(deps, { params: {}, query: { limit: 100, ...query } });
+      times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    rows.push({
+      engine,
+      query: name,
+      p50_ms: percentile(times, 0.5).toFixed(1),
+      p99_ms: percentile(times, 0.99).toFixed(1),
+    });
+  }
+  await deps.close();
+  return rows;
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-awards-'));
+const file = path.join(dir, 'awards.ndjson');
+const p = generate(file);
+const results = [
+  ...(await bench(
+    'sqlite',
+    { QUARRY_DATA_DIR: dir, DATA_API_ENABLED: 'true', LOG_LEVEL: 'silent' },
+    file,
+    p,
+  )),
+];
+if (process.env.DATABASE_URL) {
+  results.push(
+    ...(await bench(
+      'postgres',
+      {
+        QUARRY_DATA_DIR: dir,
+        DATABASE_URL: process.env.DATABASE_URL,
+        DATA_API_ENABLED: 'true',
+        LOG_LEVEL: 'silent',
+      },
+      file,
+      p,
+    )),
+  );
+}
+console.table(results);
+rmSync(dir, { recursive: true, force: true });
