@@ -5,6 +5,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { awardsImporter } from '../dist/datasets/awards/import.js';
 import { listAwards } from '../dist/datasets/awards/read.js';
 import { importFile } from '../dist/ingest/import.js';
@@ -109,7 +110,12 @@ async function bench(engine, env, file, p) {
   console.log(
     `${engine}: ${report.inserted} rows in ${seconds.toFixed(1)} s, ${Math.round(report.inserted / seconds)} rows/s`,
   );
-  const common = p.titles[0].split(/\s+/).find((w) => w.length > 4) ?? 'SERVICES';
+  // The word most titles share (a common one), against a word of one bulk row's title (a rare one).
+  const counts = new Map();
+  for (const title of p.titles)
+    for (const word of new Set(title.toUpperCase().match(/[A-Z]{5,}/g) ?? []))
+      counts.set(word, (counts.get(word) ?? 0) + 1);
+  const common = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'SERVICES';
   const first = await listAwards(deps, { params: {}, query: { limit: 100 } });
   let cursor = first.data.nextCursor;
   for (let i = 0; i < 20 && cursor; i += 1)
@@ -155,19 +161,25 @@ const results = [
   )),
 ];
 if (process.env.DATABASE_URL) {
-  results.push(
-    ...(await bench(
-      'postgres',
-      {
-        QUARRY_DATA_DIR: dir,
-        DATABASE_URL: process.env.DATABASE_URL,
-        DATA_API_ENABLED: 'true',
-        LOG_LEVEL: 'silent',
-      },
-      file,
-      p,
-    )),
-  );
+  // A database of its own on that server, dropped afterwards.
+  const database = `quarry_bench_awards_${process.pid}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${database}`;
+  try {
+    const env = {
+      QUARRY_DATA_DIR: dir,
+      DATABASE_URL: url.toString(),
+      DATA_API_ENABLED: 'true',
+      LOG_LEVEL: 'silent',
+    };
+    results.push(...(await bench('postgres', env, file, p)));
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  }
 }
 console.table(results);
 rmSync(dir, { recursive: true, force: true });
