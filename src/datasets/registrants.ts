@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import type { Importer } from '../ingest/import.js';
 import type { FileKind, LoadContext } from '../ingest/run.js';
-import { SourceError, type SourceFile } from '../ingest/source.js';
+import { SourceError, type SourceFile, wholeJson } from '../ingest/source.js';
 import type { Database } from '../store/schema.js';
 
 export const RegistrantRecord = Type.Object(
@@ -56,17 +56,6 @@ export async function* registrantRecords(
       },
     };
     rank += 1;
-  }
-}
-
-/** A whole JSON file, parsed; a file that is not JSON (or is cut short) is refused by name. */
-export async function wholeJson(source: SourceFile): Promise<unknown> {
-  const parts: string[] = [];
-  for await (const { text } of source.lines()) parts.push(text);
-  try {
-    return JSON.parse(parts.join('\n'));
-  } catch (error) {
-    throw new SourceError(source.name, null, `not JSON: ${(error as Error).message}`);
   }
 }
 

@@ -168,3 +168,20 @@ export function csvFields(text: string): string[] {
   out.push(field);
   return out;
 }
+
+/** A file read whole, as text (its lines joined by LF), for readers that need all of it at once. */
+export async function wholeText(source: SourceFile): Promise<string> {
+  const parts: string[] = [];
+  for await (const { text } of source.lines()) parts.push(text);
+  return parts.join('\n');
+}
+
+/** A whole JSON file, parsed; a file that is not JSON (or is cut short) is refused by name. */
+export async function wholeJson(source: SourceFile): Promise<unknown> {
+  const text = await wholeText(source);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new SourceError(source.name, null, `not JSON: ${(error as Error).message}`);
+  }
+}

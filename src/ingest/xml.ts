@@ -1,7 +1,7 @@
 // An agency's XML file, parsed whole: elements by local name (namespace prefixes dropped), attributes as
 // "@name", every text kept as written (no number parsing: amounts stay exact). Malformed XML is refused.
 import { XMLParser } from 'fast-xml-parser';
-import { SourceError, type SourceFile } from './source.js';
+import { SourceError, type SourceFile, wholeText } from './source.js';
 
 export type XmlNode = Record<string, unknown>;
 
@@ -15,10 +15,9 @@ export async function readXml(source: SourceFile, lists: ReadonlySet<string>): P
     parseAttributeValue: false,
     isArray: (name) => lists.has(name),
   });
-  const parts: string[] = [];
-  for await (const { text } of source.lines()) parts.push(text);
+  const text = await wholeText(source);
   try {
-    return parser.parse(parts.join('\n'), true) as XmlNode;
+    return parser.parse(text, true) as XmlNode;
   } catch (error) {
     throw new SourceError(
       source.name,

@@ -7,7 +7,14 @@ import { LEGACY_BULK, legacyBulk } from './load/bulk.js';
 import { eformsNotice, TED_EFORMS } from './load/eforms.js';
 import { TED_R209, tedNotice } from './load/ted.js';
 import { TRANSACTIONS, transactions } from './load/transactions.js';
-import { AWARD_DETAIL, AWARD_SEARCH, awardDetail, awardSearch, heldForAwards } from './load/usaspending.js';
+import {
+  AWARD_DETAIL,
+  AWARD_SEARCH,
+  awardDetail,
+  awardSearch,
+  heldForAwards,
+  namesHeld,
+} from './load/usaspending.js';
 import { awardsOperations } from './operations.js';
 import { awardsSample } from './sample.js';
 import { AwardsData } from './schema.js';
@@ -20,10 +27,10 @@ export const awardsDataset = describe({
   // quarry ingest usaspending: the API's award detail, search and transactions responses.
   loaders: {
     usaspending: [
-      loader(awardsImporter, awardDetail, { kind: AWARD_DETAIL, prepare: heldForAwards }),
-      loader(awardsImporter, awardSearch, { kind: AWARD_SEARCH, prepare: heldForAwards }),
+      loader(awardsImporter, awardDetail, { kind: AWARD_DETAIL, prepare: namesHeld }),
+      loader(awardsImporter, awardSearch, { kind: AWARD_SEARCH, prepare: namesHeld }),
       loader(awardsImporter, transactions, { kind: TRANSACTIONS, prepare: heldForAwards }),
-      loader(awardsImporter, legacyBulk, { kind: LEGACY_BULK, prepare: heldForAwards }),
+      loader(awardsImporter, legacyBulk, { kind: LEGACY_BULK, prepare: namesHeld }),
     ],
     // quarry ingest ted: TED award notices.
     ted: [

@@ -2,8 +2,7 @@
 // held (its detail or search row loaded before): a modification takes its award's recipient, agency and
 // listed company. De-obligations stay negative.
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
-import { SourceError, type SourceFile } from '../../../ingest/source.js';
-import { wholeJson } from '../../registrants.js';
+import { SourceError, type SourceFile, wholeJson } from '../../../ingest/source.js';
 import type { Entity } from '../entity.js';
 import { base, cleanTitle, decimal, type Held, type Json, type Out, PAGE, str } from './usaspending.js';
 

@@ -4,9 +4,8 @@
 // under their award, de-obligations staying negative (transactions.ts). Amounts stay the decimals the source wrote.
 import type { Kysely } from 'kysely';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
-import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import { SourceError, type SourceFile, wholeJson } from '../../../ingest/source.js';
 import type { Database } from '../../../store/schema.js';
-import { wholeJson } from '../../registrants.js';
 import { type Entity, entityOf, type RegistrantNames, registrantNames } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
 import { naicsSector } from '../sectors.js';
@@ -192,6 +191,11 @@ export async function* awardSearch(source: SourceFile, context: LoadContext): Ou
     };
   }
   if (undated) context.notes.push(`${undated} awards without a start or base obligation date were left out`);
+}
+
+/** Registrant names, for the readers of awards (details, searches, bulk rows): no award held is needed. */
+export async function namesHeld(db: Kysely<Database>): Promise<Held> {
+  return { names: await registrantNames(db), primes: new Map() };
 }
 
 /** Registrant names, and the prime awards held by the source's id (a modification takes its award's parties). */

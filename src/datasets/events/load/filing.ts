@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { accessionOf, submissionDocuments, submissionHeader } from '../../../ingest/sec/submission.js';
-import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import { SourceError, type SourceFile, wholeText } from '../../../ingest/source.js';
 import { facts, plainText } from '../../../ingest/xbrl/inline.js';
 import { eastern } from '../../../kernel/eastern.js';
 import { cik10, tickerForCik } from '../../registrants.js';
@@ -32,12 +32,6 @@ export const EIGHT_K_DOCUMENT: FileKind = {
 const ACCESSION = /^(\d{10})-?(\d{2})-?(\d{6})$/;
 type Out = AsyncGenerator<{ line: number; value: EventRecordValue }>;
 
-async function whole(source: SourceFile): Promise<string> {
-  const parts: string[] = [];
-  for await (const { text } of source.lines()) parts.push(text);
-  return parts.join('\n');
-}
-
 const archive = (cik: string, accession: string, file: string) =>
   `https://www.sec.gov/Archives/edgar/data/${Number(cik)}/${accession.replace(/-/g, '')}/${file}`;
 
@@ -59,7 +53,7 @@ function said(html: string, release: string | null) {
 }
 
 export async function* submissionTextEvents(source: SourceFile, context: LoadContext): Out {
-  const text = await whole(source);
+  const text = await wholeText(source);
   const header = submissionHeader(text);
   const field = (name: string) => new RegExp(`^\\s*${name}:\\s*(.+)$`, 'm').exec(header)?.[1]?.trim();
   const accession = field('ACCESSION NUMBER');
@@ -154,7 +148,7 @@ function besideIt(source: SourceFile, html: string): string | null {
 }
 
 export async function* primaryDocumentEvents(source: SourceFile, context: LoadContext): Out {
-  const html = await whole(source);
+  const html = await wholeText(source);
   const tagged = facts(html);
   const dei = (name: string) => {
     const value = tagged.find((f) => f.name === `dei:${name}`)?.value;

@@ -2,9 +2,8 @@
 // and 8-K/A row of its recent filings. Other forms fill `items` with other things and are left out.
 
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
-import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import { SourceError, type SourceFile, wholeJson } from '../../../ingest/source.js';
 import { eastern } from '../../../kernel/eastern.js';
-import { wholeJson } from '../../registrants.js';
 import type { EventRecordValue } from '../import.js';
 
 export const SUBMISSIONS: FileKind = {

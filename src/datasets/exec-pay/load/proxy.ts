@@ -3,7 +3,7 @@
 // year before. The pay ratio and the median employee's pay are not tagged anywhere: they are read from the
 // text ("approximately 136 to 1"), as disclosed, never recomputed; null when the proxy does not state them.
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
-import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import { SourceError, type SourceFile, wholeText } from '../../../ingest/source.js';
 import { type Context, contexts, facts, type InlineFact, plainText } from '../../../ingest/xbrl/inline.js';
 import { shortName } from '../../events/load/submissions.js';
 import { cik10, tickerForCik } from '../../registrants.js';
@@ -44,9 +44,7 @@ export function payRatioText(text: string): { payRatio: number | null; medianEmp
 type Out = AsyncGenerator<{ line: number; value: ProxyRecordValue }>;
 
 export async function* proxyRecords(source: SourceFile, context: LoadContext): Out {
-  const parts: string[] = [];
-  for await (const { text } of source.lines()) parts.push(text);
-  const html = parts.join('\n');
+  const html = await wholeText(source);
   const all = facts(html);
   const byContext = contexts(html);
   const text = (name: string) => all.find((f) => f.name === name)?.value;

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { accessionOf } from '../../../ingest/sec/submission.js';
-import { SourceError, type SourceFile } from '../../../ingest/source.js';
+import { SourceError, type SourceFile, wholeText } from '../../../ingest/source.js';
 import { plainText } from '../../../ingest/xbrl/inline.js';
 import { addDays } from '../../../kernel/dates.js';
 import { eastern } from '../../../kernel/eastern.js';
@@ -85,9 +85,7 @@ export async function* releaseGuidance(
   source: SourceFile,
   context: LoadContext,
 ): AsyncGenerator<{ line: number; value: FactRecord }> {
-  const lines: string[] = [];
-  for await (const { text } of source.lines()) lines.push(text);
-  const html = lines.join('\n');
+  const html = await wholeText(source);
   const parts = blocks(html);
   const plain = plainText(html);
   const companies = context.prepared as Companies;
