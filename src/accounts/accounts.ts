@@ -24,6 +24,10 @@ export interface Account {
   refunded: number;
   adjusted: number;
   createdAt: string;
+  /** An operator: sees the console's operator view. */
+  admin: boolean;
+  /** Whether a console password is set (the hash never leaves this module's callers). */
+  hasPassword: boolean;
 }
 
 export function toAccount(row: AccountsTable): Account {
@@ -50,6 +54,8 @@ export function toAccount(row: AccountsTable): Account {
     refunded: row.period_refunded,
     adjusted: row.period_adjusted,
     createdAt: row.created_at,
+    admin: row.admin === 1,
+    hasPassword: row.password_hash !== null,
   };
 }
 
@@ -60,6 +66,8 @@ export interface CreateAccountInput {
   plan?: PlanId;
   marketPlan?: MarketPlan;
   emailConfirmed?: boolean;
+  /** A console password's hash (accounts/passwords.ts), for accounts that sign up in the console. */
+  passwordHash?: string;
 }
 
 export async function createAccount(db: Kysely<Database>, input: CreateAccountInput, now = new Date()) {
@@ -98,6 +106,9 @@ export async function createAccount(db: Kysely<Database>, input: CreateAccountIn
         period_adjusted: 0,
         created_at: stamp,
         updated_at: stamp,
+        password_hash: input.passwordHash ?? null,
+        admin: 0,
+        stripe_customer: null,
       })
       .execute();
     await grant(tx, id, period.start, allowance, stamp);
@@ -131,6 +142,18 @@ export async function listAccounts(
 
 export async function confirmEmail(db: Kysely<Database>, id: string, now = new Date()) {
   await update(db, id, { email_confirmed: 1, updated_at: now.toISOString() });
+  return getAccount(db, id);
+}
+
+/** Ends the plan at `at`: from then on its keys get plan_required, and no key can be made. */
+export async function endPlan(db: Kysely<Database>, id: string, at: Date) {
+  await update(db, id, { plan_ends_at: at.toISOString(), updated_at: at.toISOString() });
+  return getAccount(db, id);
+}
+
+/** Marks an account as an operator's (or not): operators see the console's operator view. */
+export async function setAdmin(db: Kysely<Database>, id: string, admin: boolean, now = new Date()) {
+  await update(db, id, { admin: admin ? 1 : 0, updated_at: now.toISOString() });
   return getAccount(db, id);
 }
 

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../kernel/errors.js';
 import type { Database } from '../store/schema.js';
 import { type Account, getAccount, toAccount } from './accounts.js';
+import { type Actor, recordActivity } from './activity.js';
 import { type KeyApi, type MarketAccess, newId, newKeyText } from './key-text.js';
 import { planActive } from './plans.js';
 
@@ -31,6 +32,8 @@ export interface CreateKeyInput {
   accountId: string;
   api: KeyApi;
   access?: MarketAccess;
+  /** Who creates it, recorded in the account's activity (the console and the CLI always say). */
+  actor?: Actor;
 }
 
 export async function createKey(
@@ -79,6 +82,10 @@ export async function createKey(
       revoked_at: null,
     })
     .execute();
+  if (input.actor) {
+    const what = info.access ? `${info.api} (${info.access})` : info.api;
+    await recordActivity(db, account.id, input.actor, 'key created', `${info.prefix}… ${what}`, now);
+  }
   return { ...info, key: text.text };
 }
 
@@ -94,15 +101,37 @@ export async function countActiveKeys(db: Kysely<Database>, accountId: string, a
   return Number(row.n);
 }
 
-export async function revokeKey(db: Kysely<Database>, keyId: string, now = new Date()): Promise<KeyInfo> {
-  await db
+/**
+ * Revokes a key. With `accountId`, only a key of that account (the console's caller): another account's key
+ * id is answered as unknown. With an `actor`, the revocation is recorded in the account's activity.
+ */
+export async function revokeKey(
+  db: Kysely<Database>,
+  keyId: string,
+  now = new Date(),
+  scope: { accountId?: string; actor?: Actor } = {},
+): Promise<KeyInfo> {
+  const found = await db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
+  if (!found || (scope.accountId !== undefined && found.account_id !== scope.accountId)) {
+    throw new AppError('not_found', `no key ${keyId}`);
+  }
+  const result = await db
     .updateTable('api_keys')
     .set({ revoked_at: now.toISOString() })
     .where('id', '=', keyId)
     .where('revoked_at', 'is', null)
-    .execute();
-  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
-  if (!row) throw new AppError('not_found', `no key ${keyId}`);
+    .executeTakeFirst();
+  if (scope.actor && result.numUpdatedRows > 0n) {
+    await recordActivity(
+      db,
+      found.account_id,
+      scope.actor,
+      'key revoked',
+      `${found.prefix}… ${found.api}`,
+      now,
+    );
+  }
+  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirstOrThrow();
   return toKeyInfo(row);
 }
 

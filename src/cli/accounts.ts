@@ -5,12 +5,14 @@ import {
   createAccount,
   getAccount,
   listAccounts,
+  setAdmin,
   setBalance,
   setContract,
   setMarketPlan,
   setPlan,
 } from '../accounts/accounts.js';
 import { MARKET_PLANS, PLAN_IDS } from '../accounts/plans.js';
+import { endAccountSessions } from '../accounts/sessions.js';
 import { creditFigures } from '../accounts/views.js';
 import type { Deps } from '../kernel/deps.js';
 import { oneOf, parse, wholeNumber } from './args.js';
@@ -108,13 +110,23 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
         })),
       };
     }
+    case 'set-admin': {
+      const { args, values } = parse(rest, { off: { type: 'boolean' } }, ['ID']);
+      const account = await setAdmin(db, args.ID as string, values.off !== true);
+      return { id: account.id, email: account.email, admin: account.admin };
+    }
+    case 'sign-out': {
+      const { args } = parse(rest, {}, ['ID']);
+      const account = await getAccount(db, args.ID as string);
+      return { id: account.id, sessionsEnded: await endAccountSessions(db, account.id, new Date()) };
+    }
     case 'show': {
       const { args } = parse(rest, {}, ['ID']);
       return view(await getAccount(db, args.ID as string));
     }
     default:
       throw new UsageError(
-        `unknown accounts command "${sub ?? ''}"; use create, list, confirm-email, set-plan, set-contract, set-market-plan, set-balance or show`,
+        `unknown accounts command "${sub ?? ''}"; use create, list, confirm-email, set-plan, set-contract, set-market-plan, set-balance, set-admin, sign-out or show`,
       );
   }
 }

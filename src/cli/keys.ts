@@ -5,6 +5,9 @@ import type { Deps } from '../kernel/deps.js';
 import { oneOf, parse } from './args.js';
 import { say, UsageError } from './output.js';
 
+/** The operator at the command line, as the account's activity names them. */
+const CLI = { label: 'cli', address: null };
+
 export async function keysCommand(deps: Deps, argv: string[]): Promise<object> {
   const [sub, ...rest] = argv;
   const db = deps.store.db;
@@ -16,13 +19,14 @@ export async function keysCommand(deps: Deps, argv: string[]): Promise<object> {
         accountId: args.ID as string,
         api: oneOf(values.api, KEY_APIS, '--api'),
         ...(values.access === undefined ? {} : { access: oneOf(values.access, MARKET_ACCESS, '--access') }),
+        actor: CLI,
       });
       say('The key is shown once; store it now.');
       return { id: key.id, key: key.key, prefix: key.prefix, api: key.api, access: key.access };
     }
     case 'revoke': {
       const { args } = parse(rest, {}, ['KEY_ID']);
-      const key = await revokeKey(db, args.KEY_ID as string);
+      const key = await revokeKey(db, args.KEY_ID as string, new Date(), { actor: CLI });
       return { id: key.id, prefix: key.prefix, api: key.api, revokedAt: key.revokedAt };
     }
     case 'list': {

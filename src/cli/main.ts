@@ -34,6 +34,8 @@ const HELP = `quarry — financial and economic data over HTTP
   quarry accounts set-contract ID [--credits-per-month N] [--credits-per-minute N] [--max-keys N]
   quarry accounts set-market-plan ID free|paid
   quarry accounts set-balance ID N
+  quarry accounts set-admin ID [--off]  make the account an operator in the console (--off: no longer)
+  quarry accounts sign-out ID       end every console session of the account
   quarry accounts show ID
   quarry accounts list [--email TEXT]   accounts oldest first; --email: addresses containing TEXT
   quarry usage ID [--since YYYY-MM-DD]  credits and market-data units by day (default: this period and the last)

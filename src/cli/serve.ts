@@ -49,6 +49,9 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
 
   const address = await app.listen({ port: config.port, host: config.host });
   process.stdout.write(`quarry listening at ${address}\n`);
+  process.stdout.write(
+    `account console at ${address}/console; its mail goes to the ${deps.mailer.describe}\n`,
+  );
   collector?.start();
   if (!config.dataApiEnabled) app.log.warn('DATA_API_ENABLED is off: stored-datasets routes answer 503');
 }

@@ -13,6 +13,7 @@ import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import { compile, compileStrict } from '../kernel/validation.js';
 import { registerCompression } from './compress.js';
+import { registerConsole } from './console/index.js';
 import type { Meter } from './context.js';
 import { clientError, sendError } from './error-reply.js';
 import { attachHooks } from './hooks.js';
@@ -28,6 +29,7 @@ import { MARKET_SEGMENTS, registerMarketRoutes } from './routes/market.js';
 import { registerMarketPublicRoutes } from './routes/market-public.js';
 import { registerMcpRoute } from './routes/mcp.js';
 import { registerMetricsRoute } from './routes/metrics.js';
+import { registerStripeWebhook } from './routes/stripe.js';
 
 /** The first path segment of every keyed dataset operation (/v1/cftc/…, /v1/kpis/…), from the registry. */
 const DATASET_SEGMENTS = new Set(OPERATIONS.map((op) => op.url.split('/')[2]));
@@ -168,6 +170,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   registerHealthRoutes(app, deps);
   registerMetricsRoute(app, deps);
   registerDocsRoutes(app);
+  registerConsole(app, deps);
+  registerStripeWebhook(app, deps);
   registerMarketPublicRoutes(app, () =>
     openapi.document('market', {
       title: 'Quarry market-data API',

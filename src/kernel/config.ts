@@ -46,6 +46,19 @@ export interface Config {
   /** The collector: how long a job's lease lasts (renewed while it runs), and how often due jobs are looked for. */
   collectLeaseMs: number;
   collectPollMs: number;
+  /** The console's address as users reach it (links in mail; an https address marks cookies Secure). */
+  publicUrl: string | null;
+  /** Outgoing mail server (smtp: or smtps: URL); mail goes to <dataDir>/outbox without one. */
+  smtpUrl: string | null;
+  /** The From address of the console's mail. */
+  mailFrom: string;
+  /** Stripe: the webhook signing secret (whsec_…) that plan events are checked against. */
+  stripeWebhookSecret: string | null;
+  /** Stripe: the secret API key the console sends customers to Checkout with, and its Checkout prices. */
+  stripeSecretKey: string | null;
+  stripePrices: Partial<Record<'basic' | 'desk', string>>;
+  /** Stripe's API host (QUARRY_STRIPE_URL): configuration, so that a local server can stand in for it. */
+  stripeUrl: string;
 }
 
 export type Agency = 'cftc' | 'eia' | 'bls';
@@ -171,6 +184,17 @@ function logLevel(env: Env, name: string): LogLevel {
   return raw as LogLevel;
 }
 
+function prefixed(env: Env, name: string, prefix: string): string | null {
+  const raw = text(env, name);
+  if (raw === undefined) return null;
+  if (!raw.startsWith(prefix)) throw new ConfigError(name, `expected a value starting with ${prefix}`);
+  return raw;
+}
+
+function optional<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {
+  return value === null ? {} : ({ [key]: value } as Record<K, string>);
+}
+
 export function loadConfig(env: Env): Config {
   return {
     port: port(env, 'PORT', 8080),
@@ -203,5 +227,18 @@ export function loadConfig(env: Env): Config {
     fetchTimeoutMs: wholeNumber(env, 'QUARRY_FETCH_TIMEOUT_MS', 120_000, 100, 3_600_000),
     collectLeaseMs: wholeNumber(env, 'QUARRY_COLLECT_LEASE_MS', 600_000, 300, 86_400_000),
     collectPollMs: wholeNumber(env, 'QUARRY_COLLECT_POLL_MS', 30_000, 50, 3_600_000),
+    publicUrl: url(env, 'QUARRY_PUBLIC_URL', ['https:', 'http:'])?.replace(/\/+$/, '') ?? null,
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: email(env, 'QUARRY_MAIL_FROM') ?? 'quarry@localhost.localdomain',
+    stripeWebhookSecret: prefixed(env, 'STRIPE_WEBHOOK_SECRET', 'whsec_'),
+    stripeSecretKey: prefixed(env, 'STRIPE_SECRET_KEY', 'sk_'),
+    stripePrices: {
+      ...optional('basic', prefixed(env, 'STRIPE_PRICE_BASIC', 'price_')),
+      ...optional('desk', prefixed(env, 'STRIPE_PRICE_DESK', 'price_')),
+    },
+    stripeUrl: (url(env, 'QUARRY_STRIPE_URL', ['https:', 'http:']) ?? 'https://api.stripe.com').replace(
+      /\/+$/,
+      '',
+    ),
   };
 }

@@ -5,6 +5,7 @@ import type { CreditStore } from '../store/credits.js';
 import type { Store } from '../store/engine.js';
 import type { UsageBuffer } from '../store/usage-buffer.js';
 import type { Config } from './config.js';
+import type { Mailer } from './mailer.js';
 import type { MarketProvider } from './market-provider.js';
 import type { Telemetry } from './telemetry.js';
 
@@ -20,6 +21,10 @@ export interface Deps {
   telemetry: Telemetry;
   /** Signs cursors; the same for every process on the store. */
   cursorSecret: string;
+  /** Signs the console's sessions, forms and emailed links; the same for every process on the store. */
+  consoleSecret: string;
+  /** The console's confirmation and reset mail. */
+  mailer: Mailer;
   clock: () => Date;
   close(): Promise<void>;
 }

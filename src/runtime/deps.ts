@@ -13,6 +13,7 @@ import { openStore, type Store } from '../store/engine.js';
 import { migrate } from '../store/migrate.js';
 import { storeSecret } from '../store/secrets.js';
 import { UsageBuffer } from '../store/usage-buffer.js';
+import { createMailer } from './mailers.js';
 import { createTelemetry } from './telemetry.js';
 
 export type { Deps };
@@ -24,9 +25,11 @@ export interface DepsOptions {
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let cursorSecret: string;
+  let consoleSecret: string;
   try {
     await migrate(store);
     cursorSecret = await storeSecret(store.db, 'cursor_secret');
+    consoleSecret = await storeSecret(store.db, 'console_secret');
   } catch (error) {
     await store.close();
     throw error;
@@ -34,6 +37,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const clock = options.clock ?? (() => new Date());
   const counters = createCounters(config.redisUrl, () => clock().getTime());
   const usage = new UsageBuffer(store.db);
+  const mailer = createMailer(config.smtpUrl, config.mailFrom, config.dataDir);
   return {
     config,
     store,
@@ -43,8 +47,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     market: new StoredProvider(store.db),
     telemetry: createTelemetry(store.db),
     cursorSecret,
+    consoleSecret,
+    mailer,
     clock,
     async close() {
+      await mailer.close();
       await usage.close();
       await counters.close();
       await store.close();

@@ -20,6 +20,7 @@ import * as m016 from './migrations/016-jobs.js';
 import * as m017 from './migrations/017-registrants.js';
 import * as m018 from './migrations/018-guidance-range.js';
 import * as m019 from './migrations/019-award-details.js';
+import * as m020 from './migrations/020-console.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '017-registrants': m017,
   '018-guidance-range': m018,
   '019-award-details': m019,
+  '020-console': m020,
 };
 
 class StaticProvider implements MigrationProvider {

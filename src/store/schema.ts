@@ -21,6 +21,12 @@ export interface AccountsTable {
   period_adjusted: number;
   created_at: string;
   updated_at: string;
+  /** scrypt hash of the console password; null until one is set. */
+  password_hash: string | null;
+  /** 1: an operator, who sees the console's operator view. */
+  admin: number;
+  /** Stripe's customer id (cus_…), learnt from the first completed Checkout. */
+  stripe_customer: string | null;
 }
 
 export interface ApiKeysTable {
@@ -47,6 +53,8 @@ export interface LedgerTable {
   key_id: string | null;
   operation: string | null;
   created_at: string;
+  /** Why an operator adjusted the balance. */
+  reason?: string | null;
 }
 
 export interface UsageTable {
@@ -416,6 +424,35 @@ export interface RevisionColumns {
   loaded_at: string;
 }
 
+export interface ConsoleSessionsTable {
+  /** SHA-256 of the session token (hex); the token itself lives only in the browser's cookie. */
+  id: string;
+  account_id: string;
+  address: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface AccountActivityTable {
+  id: Generated<number>;
+  account_id: string;
+  /** Who acted: an account's email, "operator (email)", "cli" or "payment processor". */
+  actor: string;
+  action: string;
+  detail: string | null;
+  address: string | null;
+  created_at: string;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  account_id: string | null;
+  outcome: string;
+  received_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -447,4 +484,7 @@ export interface Database {
   market_bars: MarketBarsTable;
   market_statements: MarketStatementsTable;
   market_facts: MarketFactsTable;
+  console_sessions: ConsoleSessionsTable;
+  account_activity: AccountActivityTable;
+  stripe_events: StripeEventsTable;
 }

@@ -1,0 +1,72 @@
+// What an operator does to an account from the console, as the CLI does it, each change recorded in the
+// account's activity (and, for credits, in the ledger with the operator's reason).
+import type { Deps } from '../kernel/deps.js';
+import { AppError } from '../kernel/errors.js';
+import { getAccount, setPlan } from './accounts.js';
+import { type Actor, recordActivity } from './activity.js';
+import type { PlanId } from './plans.js';
+
+export async function operatorSetPlan(deps: Deps, actor: Actor, accountId: string, plan: PlanId) {
+  const now = deps.clock();
+  const account = await setPlan(deps.store.db, accountId, plan, null, now);
+  await recordActivity(deps.store.db, accountId, actor, 'plan set', plan, now);
+  return account;
+}
+
+/** Adds (or, negative, removes) credits in the current period; the balance never goes below zero. */
+export async function adjustBalance(
+  deps: Deps,
+  actor: Actor,
+  accountId: string,
+  delta: number,
+  reason: string,
+) {
+  if (!Number.isSafeInteger(delta) || delta === 0) {
+    throw new AppError('invalid_params', 'The adjustment must be a whole number of credits other than 0.');
+  }
+  const why = reason.trim();
+  if (why === '') throw new AppError('invalid_params', 'Give a reason for the adjustment.');
+  const before = await getAccount(deps.store.db, accountId);
+  await deps.credits.balance(accountId, before.limits.creditsPerMonth, deps.clock());
+  const now = deps.clock();
+  await deps.store.db.transaction().execute(async (tx) => {
+    const row = await tx
+      .selectFrom('accounts')
+      .select(['balance', 'period_start', 'period_adjusted'])
+      .where('id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    const balance = Number(row.balance) + delta;
+    if (balance < 0) {
+      throw new AppError('invalid_params', `The balance is ${row.balance}; it cannot go below zero.`);
+    }
+    await tx
+      .updateTable('accounts')
+      .set({ balance, period_adjusted: Number(row.period_adjusted) + delta, updated_at: now.toISOString() })
+      .where('id', '=', accountId)
+      .execute();
+    await tx
+      .insertInto('ledger')
+      .values({
+        account_id: accountId,
+        period_start: row.period_start,
+        kind: 'adjustment',
+        amount: delta,
+        balance_after: balance,
+        request_id: null,
+        key_id: null,
+        operation: 'console-adjust',
+        created_at: now.toISOString(),
+        reason: why,
+      })
+      .execute();
+    await recordActivity(
+      tx,
+      accountId,
+      actor,
+      'credits adjusted',
+      `${delta > 0 ? '+' : ''}${delta}: ${why}`,
+      now,
+    );
+  });
+  return getAccount(deps.store.db, accountId);
+}
