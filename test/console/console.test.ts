@@ -11,7 +11,10 @@ const SECRET = 'whsec_console_test_secret';
 let now = new Date('2026-11-24T10:00:00Z');
 let env: TestEnv;
 let n = 0;
-const email = (what: string) => `${what}-${(n += 1)}@example.com`;
+function email(what: string): string {
+  n += 1;
+  return `${what}-${n}@example.com`;
+}
 
 beforeAll(async () => {
   env = await testEnv({ clock: () => now, env: { STRIPE_WEBHOOK_SECRET: SECRET } });
