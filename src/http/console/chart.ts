@@ -23,7 +23,7 @@ export function stackedBars(id: string, title: string, days: StackedDay[], serie
   const totals = days.map((d) => [...d.parts.values()].reduce((a, b) => a + Math.max(0, b), 0));
   const top = niceCeiling(Math.max(1, ...totals));
   const step = (width - left - 8) / Math.max(1, days.length);
-  const barWidth = Math.max(2, step * 0.7);
+  const barWidth = Math.min(40, Math.max(2, step * 0.7));
   const y = (value: number) => 12 + plotHeight - (value / top) * plotHeight;
   const bars = days.map((d, i) => {
     let base = 0;
@@ -36,7 +36,7 @@ export function stackedBars(id: string, title: string, days: StackedDay[], serie
       return rect;
     });
   });
-  const ticks = [0, top / 2, top].map(
+  const ticks = (Number.isInteger(top / 2) ? [0, top / 2, top] : [0, top]).map(
     (
       v,
     ) => html`<text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#4a5563">${count(Math.round(v))}</text>

@@ -19,7 +19,10 @@ export function registerUsagePages(scope: FastifyInstance, deps: Deps): void {
     const oldest = periods.at(-1)?.start.slice(0, 10) ?? account.periodStart.slice(0, 10);
     const units = (await usageByDay(deps, account.id, oldest)).units;
     const body = html`<p><a href="/console/usage.csv" download>Download credits by day as CSV</a></p>
-${periods.map((period, i) => periodSection(period, i === 0 ? 'Current period' : 'Previous period', i))}
+${periods.map((period, i) => {
+  const until = i === 0 ? deps.clock().toISOString() : (periods[i - 1] as PeriodUsage).start;
+  return periodSection(period, until, i === 0 ? 'Current period' : 'Previous period', i);
+})}
 <h2>Market-data units by day and key</h2>
 ${
   units.length === 0
@@ -57,8 +60,22 @@ ${units.map((u) => html`<tr><td>${u.day}</td><td><code>${u.keyId}</code></td><td
   });
 }
 
-function periodSection(period: PeriodUsage, title: string, index: number): Html {
-  const days = new Map<string, StackedDay>();
+/** Every UTC day from `from` to `until` (ISO times), so that a day without calls shows as a gap. */
+function daysBetween(from: string, until: string): string[] {
+  const days: string[] = [];
+  const last = until.slice(0, 10);
+  for (let day = new Date(`${from.slice(0, 10)}T00:00:00Z`); ; day = new Date(day.getTime() + 86_400_000)) {
+    const text = day.toISOString().slice(0, 10);
+    if (text > last || days.length > 62) break;
+    days.push(text);
+  }
+  return days;
+}
+
+function periodSection(period: PeriodUsage, until: string, title: string, index: number): Html {
+  const days = new Map<string, StackedDay>(
+    daysBetween(period.start, until).map((day) => [day, { day, parts: new Map() }]),
+  );
   const datasets = new Set<string>();
   for (const row of period.rows) {
     const dataset = datasetOf(row.operation);
@@ -69,14 +86,15 @@ function periodSection(period: PeriodUsage, title: string, index: number): Html 
   }
   const series = [...datasets].sort();
   const { byCallType } = period;
-  return html`<section aria-labelledby="period-${index}"><h2 id="period-${index}">${title}, from ${period.start.slice(0, 10)}</h2>
+  const spent = [...days.values()].filter((d) => d.parts.size > 0);
+  return html`<section aria-labelledby="period-${index}"><h2 id="period-${index}">${title}, from ${period.start.slice(0, 16).replace('T', ' ')} UTC</h2>
 ${
-  days.size === 0
+  spent.length === 0
     ? html`<p class="muted">No credits spent in this period.</p>`
     : html`
 ${stackedBars(`chart-${index}`, `Credits by day and dataset, ${title.toLowerCase()}`, [...days.values()], series)}
 <div class="table-wrap"><table><caption class="muted">Credits by day and dataset</caption><thead><tr><th scope="col">Day</th>${series.map((s) => html`<th scope="col" class="num">${s}</th>`)}<th scope="col" class="num">Total</th></tr></thead><tbody>
-${[...days.values()].map((d) => html`<tr><td>${d.day}</td>${series.map((s) => html`<td class="num">${count(d.parts.get(s) ?? 0)}</td>`)}<td class="num">${count([...d.parts.values()].reduce((a, b) => a + b, 0))}</td></tr>`)}
+${spent.map((d) => html`<tr><td>${d.day}</td>${series.map((s) => html`<td class="num">${count(d.parts.get(s) ?? 0)}</td>`)}<td class="num">${count([...d.parts.values()].reduce((a, b) => a + b, 0))}</td></tr>`)}
 </tbody></table></div>`
 }
 ${
