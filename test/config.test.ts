@@ -29,6 +29,13 @@ describe('config', () => {
       fetchTimeoutMs: 120_000,
       collectLeaseMs: 600_000,
       collectPollMs: 30_000,
+      publicUrl: null,
+      smtpUrl: null,
+      mailFrom: 'quarry@localhost.localdomain',
+      stripeWebhookSecret: null,
+      stripeSecretKey: null,
+      stripePrices: {},
+      stripeUrl: 'https://api.stripe.com',
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -60,6 +67,14 @@ describe('config', () => {
       QUARRY_FETCH_TIMEOUT_MS: '5000',
       QUARRY_COLLECT_LEASE_MS: '1500',
       QUARRY_COLLECT_POLL_MS: '200',
+      QUARRY_PUBLIC_URL: 'https://console.example/',
+      SMTP_URL: 'smtps://user:pass@mail.example:465',
+      QUARRY_MAIL_FROM: 'accounts@console.example',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      STRIPE_SECRET_KEY: 'sk_live_abc',
+      STRIPE_PRICE_BASIC: 'price_basic1',
+      STRIPE_PRICE_DESK: 'price_desk1',
+      QUARRY_STRIPE_URL: 'http://127.0.0.1:12111/',
     });
     expect(config).toEqual({
       port: 9000,
@@ -89,6 +104,13 @@ describe('config', () => {
       fetchTimeoutMs: 5000,
       collectLeaseMs: 1500,
       collectPollMs: 200,
+      publicUrl: 'https://console.example',
+      smtpUrl: 'smtps://user:pass@mail.example:465',
+      mailFrom: 'accounts@console.example',
+      stripeWebhookSecret: 'whsec_abc',
+      stripeSecretKey: 'sk_live_abc',
+      stripePrices: { basic: 'price_basic1', desk: 'price_desk1' },
+      stripeUrl: 'http://127.0.0.1:12111',
     });
   });
 
@@ -109,6 +131,12 @@ describe('config', () => {
     [{ QUARRY_CONTACT: 'ops at example' }, 'QUARRY_CONTACT'],
     [{ QUARRY_CFTC_URL: 'ftp://cftc.example' }, 'QUARRY_CFTC_URL'],
     [{ QUARRY_FETCH_TIMEOUT_MS: '1m' }, 'QUARRY_FETCH_TIMEOUT_MS'],
+    [{ QUARRY_PUBLIC_URL: 'console.example' }, 'QUARRY_PUBLIC_URL'],
+    [{ SMTP_URL: 'http://mail.example' }, 'SMTP_URL'],
+    [{ QUARRY_MAIL_FROM: 'accounts' }, 'QUARRY_MAIL_FROM'],
+    [{ STRIPE_WEBHOOK_SECRET: 'sk_test_wrong_kind' }, 'STRIPE_WEBHOOK_SECRET'],
+    [{ STRIPE_SECRET_KEY: 'pk_test_publishable' }, 'STRIPE_SECRET_KEY'],
+    [{ STRIPE_PRICE_DESK: 'prod_123' }, 'STRIPE_PRICE_DESK'],
   ];
   for (const [env, variable] of bad) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {

@@ -616,3 +616,36 @@ describe('operator view', () => {
     expect(page).toContain(`<td>operator ${op.email}</td><td>plan set</td><td>basic</td>`);
   });
 });
+
+describe('outside the APIs', () => {
+  it('neither OpenAPI document describes the console or the webhook', async () => {
+    for (const url of ['/v1/datasets/openapi.json', '/v1/openapi.json']) {
+      const doc = await env.app.inject({ url });
+      expect(doc.statusCode).toBe(200);
+      const paths = Object.keys(doc.json().paths);
+      expect(paths.length).toBeGreaterThan(3);
+      expect(paths.filter((p) => p.startsWith('/console') || p.startsWith('/webhooks'))).toEqual([]);
+    }
+  });
+
+  it('an unknown console page is an HTML 404, not a stack trace', async () => {
+    const answer = await new ConsoleClient(env.app).get('/console/nothing-here');
+    expect(answer.status).toBe(404);
+    expect(answer.headers['content-type']).toMatch(/^text\/html/);
+    expect(answer.body).toContain('There is no console page /console/nothing-here.');
+  });
+
+  it('a form body that is not a form is refused with 400 (or 415), never a 500', async () => {
+    const client = new ConsoleClient(env.app);
+    await client.get('/console/sign-in');
+    const json = await env.app.inject({
+      method: 'POST',
+      url: '/console/sign-in',
+      payload: '{"email":1}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect([400, 403, 415]).toContain(json.statusCode);
+    const huge = await client.post('/console/sign-in', { email: 'x'.repeat(20_000), password: 'y' });
+    expect(huge.status).toBe(413);
+  });
+});
