@@ -206,35 +206,54 @@ export async function setBalance(db: Kysely<Database>, id: string, balance: numb
   if (!Number.isSafeInteger(balance) || balance < 0) {
     throw new AppError('invalid_params', 'the balance must be a whole number of credits, 0 or more');
   }
-  await db.transaction().execute(async (tx) => {
-    const row = await tx
-      .selectFrom('accounts')
-      .select(['balance', 'period_start', 'period_adjusted'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!row) throw new AppError('not_found', `no account ${id}`);
-    const delta = balance - row.balance;
-    await update(tx, id, {
-      balance,
-      period_adjusted: row.period_adjusted + delta,
-      updated_at: now.toISOString(),
-    });
-    await tx
-      .insertInto('ledger')
-      .values({
-        account_id: id,
-        period_start: row.period_start,
-        kind: 'adjustment',
-        amount: delta,
-        balance_after: balance,
-        request_id: null,
-        key_id: null,
-        operation: 'set-balance',
-        created_at: now.toISOString(),
-      })
-      .execute();
-  });
+  await db.transaction().execute((tx) => adjustBalanceIn(tx, id, () => balance, 'set-balance', null, now));
   return getAccount(db, id);
+}
+
+/**
+ * Moves the current period's balance to `target(balance)` inside `tx`, writing the difference to the ledger
+ * as an adjustment (with the operator's reason, if any). Refuses a balance below zero. Answers the change.
+ */
+export async function adjustBalanceIn(
+  tx: Transaction<Database>,
+  id: string,
+  target: (balance: number) => number,
+  operation: string,
+  reason: string | null,
+  now: Date,
+): Promise<{ delta: number; balance: number }> {
+  const row = await tx
+    .selectFrom('accounts')
+    .select(['balance', 'period_start', 'period_adjusted'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw new AppError('not_found', `no account ${id}`);
+  const balance = target(Number(row.balance));
+  if (balance < 0) {
+    throw new AppError('invalid_params', `The balance is ${row.balance}; it cannot go below zero.`);
+  }
+  const delta = balance - Number(row.balance);
+  await update(tx, id, {
+    balance,
+    period_adjusted: Number(row.period_adjusted) + delta,
+    updated_at: now.toISOString(),
+  });
+  await tx
+    .insertInto('ledger')
+    .values({
+      account_id: id,
+      period_start: row.period_start,
+      kind: 'adjustment',
+      amount: delta,
+      balance_after: balance,
+      request_id: null,
+      key_id: null,
+      operation,
+      created_at: now.toISOString(),
+      reason,
+    })
+    .execute();
+  return { delta, balance };
 }
 
 async function update(

@@ -2,7 +2,7 @@
 // account's activity (and, for credits, in the ledger with the operator's reason).
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
-import { getAccount, setPlan } from './accounts.js';
+import { adjustBalanceIn, getAccount, setPlan } from './accounts.js';
 import { type Actor, recordActivity } from './activity.js';
 import type { PlanId } from './plans.js';
 
@@ -30,43 +30,9 @@ export async function adjustBalance(
   await deps.credits.balance(accountId, before.limits.creditsPerMonth, deps.clock());
   const now = deps.clock();
   await deps.store.db.transaction().execute(async (tx) => {
-    const row = await tx
-      .selectFrom('accounts')
-      .select(['balance', 'period_start', 'period_adjusted'])
-      .where('id', '=', accountId)
-      .executeTakeFirstOrThrow();
-    const balance = Number(row.balance) + delta;
-    if (balance < 0) {
-      throw new AppError('invalid_params', `The balance is ${row.balance}; it cannot go below zero.`);
-    }
-    await tx
-      .updateTable('accounts')
-      .set({ balance, period_adjusted: Number(row.period_adjusted) + delta, updated_at: now.toISOString() })
-      .where('id', '=', accountId)
-      .execute();
-    await tx
-      .insertInto('ledger')
-      .values({
-        account_id: accountId,
-        period_start: row.period_start,
-        kind: 'adjustment',
-        amount: delta,
-        balance_after: balance,
-        request_id: null,
-        key_id: null,
-        operation: 'console-adjust',
-        created_at: now.toISOString(),
-        reason: why,
-      })
-      .execute();
-    await recordActivity(
-      tx,
-      accountId,
-      actor,
-      'credits adjusted',
-      `${delta > 0 ? '+' : ''}${delta}: ${why}`,
-      now,
-    );
+    await adjustBalanceIn(tx, accountId, (balance) => balance + delta, 'console-adjust', why, now);
+    const detail = `${delta > 0 ? '+' : ''}${delta}: ${why}`;
+    await recordActivity(tx, accountId, actor, 'credits adjusted', detail, now);
   });
   return getAccount(deps.store.db, accountId);
 }
