@@ -82,6 +82,9 @@ describe.runIf(haveChromium())('the console in a browser', () => {
   it('sign up, confirm, plan from Stripe, key, call, usage, revoke: end to end', {
     timeout: 120_000,
   }, async () => {
+    expect(server.printed).toContain(
+      `account console at ${server.url}/console; its mail goes to the outbox folder ${path.join(dataDir, 'outbox')}`,
+    );
     await page.goto(`${server.url}/console`);
     expect(await page.locator('h1').textContent()).toBe('Sign in');
     await page.getByRole('link', { name: 'Create an account' }).click();

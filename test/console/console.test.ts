@@ -355,7 +355,9 @@ describe('keys', () => {
 describe('overview and usage', () => {
   it('the overview shows plan, status, period, balance against allowance, per-minute limit and keys', async () => {
     const { client, accountId } = await signedInClient('overview');
-    expect((await client.get('/console/overview')).body).toContain('<dt>Status</dt><dd>no plan');
+    const before = (await client.get('/console/overview')).body;
+    expect(before).toContain('<dt>Status</dt><dd>no plan');
+    expect(before).toContain('Plans are set by the operator of this service');
     await setPlan(env.deps.store.db, accountId, 'desk');
     await client.get('/console/keys');
     const key = /id="new-key">(gds_[A-Za-z0-9]+)</.exec(
@@ -419,6 +421,17 @@ describe('overview and usage', () => {
     }
     const body = (await client.get('/console/overview')).body;
     expect(body).toMatch(/<td class="num">3 \/ 120<\/td><td class="num">3 \/ 5,000<\/td>/);
+    const keyId = (
+      await env.deps.store.db
+        .selectFrom('api_keys')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const usage = (await client.get('/console/usage')).body;
+    expect(usage).toContain(
+      `<tr><td>2026-11-24</td><td><code>${keyId}</code></td><td>market</td><td class="num">3</td><td class="num">3</td></tr>`,
+    );
   });
 });
 
