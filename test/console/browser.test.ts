@@ -40,7 +40,14 @@ describe.runIf(haveChromium())('the console in a browser', () => {
     });
     return JSON.parse(stdout);
   };
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  /** Saves the page, after checking that every field of it has a label a screen reader can announce. */
+  const shot = async (name: string) => {
+    const unlabelled = await page.evaluate(
+      `[...document.querySelectorAll('input:not([type=hidden]), select, textarea')].filter((e) => e.labels.length === 0 && !e.getAttribute('aria-label')).map((e) => e.name)`,
+    );
+    expect(unlabelled, `unlabelled fields on ${name}`).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  };
   const api = (key: string) =>
     fetch(`${server.url}/v1/macro/cpi`, { headers: { authorization: `Bearer ${key}` } });
 

@@ -291,6 +291,36 @@ describe('keys', () => {
     expect(JSON.stringify(stored)).not.toContain(key.slice(4));
     const call = await env.app.inject({ url: '/v1/macro/cpi', headers: bearer(key) });
     expect(call.statusCode).toBe(200);
+    const listed = (await client.get('/console/keys')).body;
+    expect(listed).toMatch(
+      new RegExp(
+        `<code>${key.slice(0, 10)}…</code></td><td>datasets</td><td>—</td><td>2026-11-24 \\d\\d:\\d\\d</td><td>2026-11-24 \\d\\d:\\d\\d</td>`,
+      ),
+    );
+  });
+
+  it('an unconfirmed account can make keys that answer 403 key_disabled until the mailed link is followed', async () => {
+    const client = new ConsoleClient(env.app, '10.3.0.1');
+    const address = email('unconfirmed');
+    await client.get('/console/sign-up');
+    await client.post('/console/sign-up', { email: address, password: PASSWORD });
+    expect((await client.signIn(address, PASSWORD)).location).toBe('/console/overview');
+    expect((await client.get('/console/overview')).body).toContain('Confirm your email address');
+    const { id } = await env.deps.store.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('email', '=', address)
+      .executeTakeFirstOrThrow();
+    await setPlan(env.deps.store.db, id, 'basic');
+    await client.get('/console/keys');
+    const key = /id="new-key">(gds_[A-Za-z0-9]+)</.exec(
+      (await client.post('/console/keys', { api: 'datasets' })).body,
+    )?.[1] as string;
+    const disabled = await env.app.inject({ url: '/v1/macro/cpi', headers: bearer(key) });
+    expect([disabled.statusCode, disabled.json().error]).toEqual([403, 'key_disabled']);
+    await client.get(lastLink(env.dataDir, address, 'confirm'));
+    now = new Date(now.getTime() + 1500);
+    expect((await env.app.inject({ url: '/v1/macro/cpi', headers: bearer(key) })).statusCode).toBe(200);
   });
 
   it('the plan key limit refuses one more key with the reason (basic: 5)', async () => {
