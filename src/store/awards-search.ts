@@ -1,23 +1,12 @@
 // Full-text search of awards, the one place where the two engines differ: FTS5 on SQLite, a tsvector with
 // a GIN index on PostgreSQL. Both tokenise without stemming and require every word of the query.
-import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { engineOf } from './engine.js';
 import type { Database } from './schema.js';
 
 /** The words of a query, as both engines will match them. */
 export function words(query: string): string[] {
   return query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
-/** Adds a new award revision to the SQLite search index; PostgreSQL computes its column itself. */
-export async function indexAward(
-  tx: Transaction<Database> | Kysely<Database>,
-  rowId: number,
-  text: { title: string; recipient: string; agency: string },
-): Promise<void> {
-  if (engineOf(tx) !== 'sqlite') return;
-  await sql`INSERT INTO awards_fts (rowid, title, recipient, agency)
-            VALUES (${rowId}, ${text.title}, ${text.recipient}, ${text.agency})`.execute(tx);
 }
 
 /** A condition on the awards table: every word of `query` appears in title, recipient or agency. */
@@ -31,4 +20,20 @@ export function matches(db: Kysely<Database>, query: string): () => Expression<S
   }
   const tsquery = terms.join(' & ');
   return () => sql<SqlBool>`awards.search @@ to_tsquery('simple', ${tsquery})`;
+}
+
+/** The row ids (any revision) whose title, recipient or agency hold every word of `query`. */
+export async function matchingRowIds(db: Kysely<Database>, query: string): Promise<number[]> {
+  const terms = words(query);
+  if (terms.length === 0) return [];
+  if (engineOf(db) === 'sqlite') {
+    const match = terms.map((t) => `"${t}"`).join(' ');
+    const { rows } = await sql<{
+      rowid: number;
+    }>`SELECT rowid FROM awards_fts WHERE awards_fts MATCH ${match}`.execute(db);
+    return rows.map((r) => Number(r.rowid));
+  }
+  const { rows } = await sql<{ row_id: string }>`SELECT row_id FROM awards
+    WHERE is_current = 1 AND search @@ to_tsquery('simple', ${terms.join(' & ')})`.execute(db);
+  return rows.map((r) => Number(r.row_id));
 }

@@ -37,6 +37,17 @@ export function openStore(options: StoreOptions): Store {
   return openSqlite(sqlitePath(options.dataDir));
 }
 
+/** The SQLite connection under each embedded store's Kysely instance. */
+const handles = new WeakMap<Kysely<Database>, SQLite.Database>();
+
+/**
+ * The connection under an embedded store, for the few bulk writes that need prepared statements kept
+ * across calls; null on PostgreSQL. Statements run on it join the transaction open on the store.
+ */
+export function sqliteHandle(db: Kysely<Database>): SQLite.Database | null {
+  return handles.get(db) ?? null;
+}
+
 export function openSqlite(file: string): Store {
   mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
@@ -46,7 +57,11 @@ export function openSqlite(file: string): Store {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  // 256 MiB of page cache (the default is 2 MiB): a load into a table of a million awards and its indexes
+  // otherwise reads back the same index pages from the file again and again.
+  sqlite.pragma('cache_size = -262144');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  handles.set(db, sqlite);
   return {
     engine: 'sqlite',
     db,

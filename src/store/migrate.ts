@@ -21,6 +21,7 @@ import * as m017 from './migrations/017-registrants.js';
 import * as m018 from './migrations/018-guidance-range.js';
 import * as m019 from './migrations/019-award-details.js';
 import * as m020 from './migrations/020-console.js';
+import * as m021 from './migrations/021-award-indexes.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '018-guidance-range': m018,
   '019-award-details': m019,
   '020-console': m020,
+  '021-award-indexes': m021,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,15 +1,18 @@
 // awards reads: the filtered listing with keyset pages and summaries, and one award with its revisions.
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { cachedRead } from '../../ingest/read-cache.js';
 import { decodeCursor, encodeCursor, listingOf } from '../../kernel/cursor.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
-import { matches } from '../../store/awards-search.js';
+import { matches, matchingRowIds } from '../../store/awards-search.js';
 import type { AwardsTable, Database } from '../../store/schema.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
 import { SOURCES } from '../sources.js';
-import { amountKey, formatMicros } from './derive.js';
+import { buildColumns } from './columns.js';
+import { amountKey } from './derive.js';
 import { annualRevenue, compareToRevenue } from './revenue.js';
+import { summarize } from './summarize.js';
 
 const DEFAULT_LIMIT = 50;
 const REVISIONS_PAGE = 20;
@@ -86,7 +89,8 @@ function filtersOf(query: Record<string, unknown>): Filters {
 }
 
 function filtered(db: Kysely<Database>, f: Filters): Query {
-  let q = db.selectFrom('awards').where('is_current', '=', 1) as Query;
+  // A literal, so that the planners can use the partial indexes of current rows (migration 021).
+  let q = db.selectFrom('awards').where(sql<SqlBool>`awards.is_current = 1`) as Query;
   if (f.ticker) q = q.where('ticker', '=', f.ticker);
   if (f.jurisdiction) q = q.where('jurisdiction', '=', f.jurisdiction);
   if (f.currency) q = q.where('currency', '=', f.currency);
@@ -103,33 +107,26 @@ function filtered(db: Kysely<Database>, f: Filters): Query {
   return q;
 }
 
-const ALERTS = 10;
-
 /**
- * Notable rows of the whole filtered set: the largest de-obligations (negative amounts), and rows the loader
- * flagged (a notice's total adding other currencies, …), each list the first ten.
+ * Notable rows of the whole filtered set (their row ids found by the summary): the largest de-obligations
+ * (negative amounts), and rows the loader flagged (a notice's total adding other currencies, …).
  */
-async function alertsOf(base: Query) {
-  const negative = await base
-    .select(['id', 'agency_name', 'recipient_name', 'obligated_amount', 'currency', 'award_date'])
-    .where('amount_micros', '<', 0)
-    .orderBy('amount_micros')
-    .orderBy('id')
-    .limit(ALERTS)
-    .execute();
-  const flagged = await base
-    .select(['id', 'details'])
-    .where('details', 'like', '%"alerts":%')
-    .orderBy('id')
-    .limit(ALERTS)
-    .execute();
+async function alertsOf(db: Kysely<Database>, deobligations: number[], flagged: number[]) {
+  const fetch = (rowIds: number[]) =>
+    rowIds.length === 0
+      ? Promise.resolve([] as Row[])
+      : db.selectFrom('awards').selectAll().where('row_id', 'in', rowIds).execute();
+  const negative = (await fetch(deobligations))
+    .sort((a, b) => amountOrder(a, b) || a.id.localeCompare(b.id))
+    .slice(0, ALERTS);
+  const marked = (await fetch(flagged)).sort((a, b) => Number(a.row_id) - Number(b.row_id));
   return [
     ...negative.map((a) => ({
       kind: 'deobligation',
       awardId: a.id,
       message: `${a.agency_name} took back ${String(a.obligated_amount).slice(1)} ${a.currency} from ${a.recipient_name} on ${a.award_date}.`,
     })),
-    ...flagged.map((a) => ({
+    ...marked.map((a) => ({
       kind: 'source_flag',
       awardId: a.id,
       message: (JSON.parse(a.details ?? '{}') as { alerts?: string[] }).alerts?.join(' ') ?? '',
@@ -137,43 +134,15 @@ async function alertsOf(base: Query) {
   ];
 }
 
-interface Group {
-  key: string;
-  currency: string;
-  awards: number;
-  micros: number | null;
-}
+const ALERTS = 10;
 
-/** Groups of the filtered set by `column`, with counts and sums per currency, the largest first. */
-async function groups(
-  base: Query,
-  column: 'agency_name' | 'sector' | 'recipient_name' | 'fiscal_year' | 'source',
-) {
-  const rows = (await base
-    .select((eb) => [
-      eb.ref(column).as('key'),
-      'currency',
-      eb.fn.countAll<number>().as('awards'),
-      eb.fn.sum<number | null>('amount_micros').as('micros'),
-    ])
-    .groupBy([column, 'currency'])
-    .execute()) as unknown as Group[];
-  const byKey = new Map<
-    string,
-    { awards: number; amounts: { currency: string; obligatedAmount: string | null }[] }
-  >();
-  for (const r of rows) {
-    if (r.key === null) continue;
-    const key = String(r.key);
-    const entry = byKey.get(key) ?? { awards: 0, amounts: [] };
-    entry.awards += Number(r.awards);
-    entry.amounts.push({
-      currency: r.currency,
-      obligatedAmount: r.micros === null ? null : formatMicros(BigInt(Math.round(Number(r.micros)))),
-    });
-    byKey.set(key, entry);
-  }
-  return [...byKey.entries()].map(([key, v]) => ({ key, ...v }));
+/** Amounts in numeric order (their keys sort so, negatives reversed). */
+function amountOrder(a: Row, b: Row): number {
+  const [x, y] = [amountKey(a.obligated_amount), amountKey(b.obligated_amount)];
+  const negative = (k: string) => k.startsWith('-');
+  if (negative(x) !== negative(y)) return negative(x) ? -1 : 1;
+  const order = x < y ? -1 : x > y ? 1 : 0;
+  return negative(x) ? -order : order;
 }
 
 function top<T extends { awards: number; key: string }>(list: T[]): T[] {
@@ -215,34 +184,8 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
   const nextCursor =
     more && last ? encodeCursor(deps.cursorSecret, listing, { d: last.award_date, i: last.id }) : null;
 
-  const base = filtered(db, f);
-  const [agencies, sectors, leaders, years, sources] = await Promise.all([
-    groups(base, 'agency_name'),
-    groups(base, 'sector'),
-    groups(base, 'recipient_name'),
-    groups(base, 'fiscal_year'),
-    groups(base, 'source'),
-  ]);
-  const span = await base
-    .select((eb) => [
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.min('award_date').as('first'),
-      eb.fn.max('award_date').as('last'),
-    ])
-    .executeTakeFirst();
-  const coverageRows = (await base
-    .select((eb) => [
-      'source',
-      'jurisdiction',
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.min('award_date').as('first'),
-      eb.fn.max('award_date').as('last'),
-    ])
-    .groupBy(['source', 'jurisdiction'])
-    .orderBy('source')
-    .orderBy('jurisdiction')
-    .execute()) as { source: string; jurisdiction: string; n: number; first: string; last: string }[];
-
+  const columns = await cachedRead(db, 'awards', 'columns', () => buildColumns(db));
+  const summary = summarize(columns, f, f.query ? await matchingRowIds(db, f.query) : null);
   const awards = await withRevenue(db, shown.map(toAward));
   const observed = awards.map((a) => a.observedAt).sort();
   const attribution = new Map<string, { attribution: string; licence: string }>(
@@ -255,23 +198,25 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
     access: 'full',
     rows: awards,
     nextCursor,
-    agencies: top(agencies).map(({ key, awards: n, amounts }) => ({ name: key, awards: n, amounts })),
-    sectors: top(sectors).map(({ key, awards: n, amounts }) => ({ name: key, awards: n, amounts })),
-    leaders: top(leaders).map(({ key, awards: n, amounts }) => ({ recipient: key, awards: n, amounts })),
-    history: years
-      .sort((a, b) => Number(a.key) - Number(b.key))
-      .map(({ key, awards: n, amounts }) => ({ fiscalYear: Number(key), awards: n, amounts })),
-    alerts: await alertsOf(base),
-    sources: sources.map(({ key, awards: n }) => ({
+    agencies: top(summary.agencies).map(({ key, awards: n, amounts }) => ({ name: key, awards: n, amounts })),
+    sectors: top(summary.sectors).map(({ key, awards: n, amounts }) => ({ name: key, awards: n, amounts })),
+    leaders: top(summary.leaders).map(({ key, awards: n, amounts }) => ({
+      recipient: key,
+      awards: n,
+      amounts,
+    })),
+    history: summary.history,
+    alerts: await alertsOf(db, summary.deobligationRows, summary.flaggedRows),
+    sources: summary.sources.map(({ key, awards: n }) => ({
       id: key,
       attribution: attribution.get(key)?.attribution ?? key,
       licence: attribution.get(key)?.licence ?? 'see source',
       awards: n,
     })),
-    coverage: coverageRows.map((c) => ({
+    coverage: summary.coverage.map((c) => ({
       source: c.source,
       jurisdiction: c.jurisdiction,
-      awards: Number(c.n),
+      awards: c.awards,
       firstAwardDate: c.first,
       lastAwardDate: c.last,
     })),
@@ -282,9 +227,13 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
     data,
     meta: storedMeta('awards', AWARD_SOURCES, {
       asOf: data.asOf,
-      historyStarts: (span?.first as string | null) ?? null,
-      coverage: span?.first
-        ? { awards: Number(span.n), firstAwardDate: span.first, lastAwardDate: span.last }
+      historyStarts: summary.span?.first ?? null,
+      coverage: summary.span
+        ? {
+            awards: summary.span.awards,
+            firstAwardDate: summary.span.first,
+            lastAwardDate: summary.span.last,
+          }
         : null,
     }),
   };

@@ -1,0 +1,243 @@
+// The listing's summaries over the whole filtered set, in one pass over the award columns (columns.ts):
+// counts and exact sums per currency by agency, sector, recipient, fiscal year and source; coverage by
+// source and jurisdiction; and the rows worth an alert. Amounts of different currencies are never added.
+import { type AwardColumns, indexOfRow, SPLIT } from './columns.js';
+import { amountKey } from './derive.js';
+
+export interface SummaryFilters {
+  ticker?: string;
+  jurisdiction?: string;
+  currency?: string;
+  agency?: string;
+  sector?: string;
+  source?: string;
+  parentId?: string;
+  awardType?: string;
+  from?: string;
+  to?: string;
+  fiscalYear?: number;
+  minAmount?: string;
+}
+
+export interface GroupSummary {
+  key: string;
+  awards: number;
+  amounts: { currency: string; obligatedAmount: string }[];
+}
+
+/** Counts and sums per (group, currency) cell, exact: hi in millions, lo in micros below a million. */
+class Tally {
+  readonly count: Float64Array;
+  readonly hi: Float64Array;
+  readonly lo: Float64Array;
+
+  constructor(
+    private readonly groups: number,
+    private readonly currencies: number,
+  ) {
+    const cells = Math.max(1, groups * currencies);
+    this.count = new Float64Array(cells);
+    this.hi = new Float64Array(cells);
+    this.lo = new Float64Array(cells);
+  }
+
+  add(group: number, currency: number, hi: number, lo: number): void {
+    const cell = group * this.currencies + currency;
+    this.count[cell] = (this.count[cell] as number) + 1;
+    this.hi[cell] = (this.hi[cell] as number) + hi;
+    let rest = (this.lo[cell] as number) + lo;
+    if (rest >= SPLIT || rest <= -SPLIT) {
+      const carry = Math.trunc(rest / SPLIT);
+      this.hi[cell] = (this.hi[cell] as number) + carry;
+      rest -= carry * SPLIT;
+    }
+    this.lo[cell] = rest;
+  }
+
+  groupsOf(names: (group: number) => string, currencyNames: string[]): GroupSummary[] {
+    const out: GroupSummary[] = [];
+    for (let g = 0; g < this.groups; g += 1) {
+      let awards = 0;
+      const amounts: GroupSummary['amounts'] = [];
+      for (let c = 0; c < this.currencies; c += 1) {
+        const cell = g * this.currencies + c;
+        const n = this.count[cell] as number;
+        if (n === 0) continue;
+        awards += n;
+        amounts.push({
+          currency: currencyNames[c] as string,
+          obligatedAmount: exact(this.hi[cell] as number, this.lo[cell] as number),
+        });
+      }
+      if (awards > 0)
+        out.push({
+          key: names(g),
+          awards,
+          amounts: amounts.sort((a, b) => a.currency.localeCompare(b.currency)),
+        });
+    }
+    return out;
+  }
+}
+
+/** hi millions and lo micros back to decimal text with two to six decimals. */
+function exact(hi: number, lo: number): string {
+  const micros = BigInt(hi) * BigInt(SPLIT) + BigInt(lo);
+  const negative = micros < 0n;
+  const abs = negative ? -micros : micros;
+  let fraction = (abs % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
+  if (fraction.length < 2) fraction = fraction.padEnd(2, '0');
+  return `${negative ? '-' : ''}${abs / 1_000_000n}.${fraction}`;
+}
+
+type Test = (i: number) => boolean;
+
+/** The filters as tests on an award's columns; a name never held matches nothing. */
+function testsOf(cols: AwardColumns, f: SummaryFilters): Test[] {
+  const tests: Test[] = [];
+  const equal = (column: Int32Array, code: number) => tests.push((i) => column[i] === code);
+  if (f.ticker) equal(cols.ticker, cols.dict.ticker.find(f.ticker));
+  if (f.jurisdiction) equal(cols.jurisdiction, cols.dict.jurisdiction.find(f.jurisdiction));
+  if (f.currency) equal(cols.currency, cols.dict.currency.find(f.currency));
+  if (f.agency) equal(cols.agency, cols.dict.agency.find(f.agency));
+  if (f.sector) equal(cols.sector, cols.dict.sector.find(f.sector));
+  if (f.source) equal(cols.source, cols.dict.source.find(f.source));
+  if (f.parentId) equal(cols.parent, cols.dict.parent.find(f.parentId));
+  if (f.awardType) equal(cols.awardType, cols.dict.awardType.find(f.awardType));
+  if (f.fiscalYear !== undefined) equal(cols.fiscalYear, f.fiscalYear);
+  if (f.from) {
+    const from = Number(f.from.replaceAll('-', ''));
+    tests.push((i) => (cols.date[i] as number) >= from);
+  }
+  if (f.to) {
+    const to = Number(f.to.replaceAll('-', ''));
+    tests.push((i) => (cols.date[i] as number) <= to);
+  }
+  if (f.minAmount) {
+    const [hi, lo] = splitKey(f.minAmount);
+    tests.push((i) => {
+      const h = cols.hi[i] as number;
+      return h > hi || (h === hi && (cols.lo[i] as number) >= lo);
+    });
+  }
+  return tests;
+}
+
+function splitKey(amount: string): [number, number] {
+  const key = amountKey(amount);
+  const negative = key.startsWith('-');
+  const [whole = '0', fraction = '0'] = key.replace('-', '').split('.');
+  const hi = Number(whole.slice(0, -6) || '0');
+  const lo = Number(whole.slice(-6)) * 1e6 + Number(fraction);
+  return negative ? [-hi, -lo] : [hi, lo];
+}
+
+const ALERTS = 10;
+
+export function summarize(cols: AwardColumns, f: SummaryFilters, matches: number[] | null) {
+  const tests = testsOf(cols, f);
+  const currencies = cols.dict.currency.names.length;
+  const tallies = {
+    agency: new Tally(cols.dict.agency.names.length, currencies),
+    sector: new Tally(cols.dict.sector.names.length, currencies),
+    recipient: new Tally(cols.dict.recipient.names.length, currencies),
+    source: new Tally(cols.dict.source.names.length, currencies),
+  };
+  const years = new Map<number, Tally>();
+  const coverage = new Map<
+    string,
+    { source: string; jurisdiction: string; awards: number; first: number; last: number }
+  >();
+  let total = 0;
+  let first = Number.POSITIVE_INFINITY;
+  let last = 0;
+  const negatives: number[] = [];
+  const flagged: number[] = [];
+
+  const visit = (i: number) => {
+    for (const test of tests) if (!test(i)) return;
+    const c = cols.currency[i] as number;
+    const hi = cols.hi[i] as number;
+    const lo = cols.lo[i] as number;
+    tallies.agency.add(cols.agency[i] as number, c, hi, lo);
+    const sector = cols.sector[i] as number;
+    if (sector >= 0) tallies.sector.add(sector, c, hi, lo);
+    tallies.recipient.add(cols.recipient[i] as number, c, hi, lo);
+    tallies.source.add(cols.source[i] as number, c, hi, lo);
+    const fy = cols.fiscalYear[i] as number;
+    let year = years.get(fy);
+    if (!year) {
+      year = new Tally(1, currencies);
+      years.set(fy, year);
+    }
+    year.add(0, c, hi, lo);
+    const date = cols.date[i] as number;
+    const place = `${cols.source[i]} ${cols.jurisdiction[i]}`;
+    const cover = coverage.get(place);
+    if (cover) {
+      cover.awards += 1;
+      if (date < cover.first) cover.first = date;
+      if (date > cover.last) cover.last = date;
+    } else {
+      coverage.set(place, {
+        source: cols.dict.source.names[cols.source[i] as number] as string,
+        jurisdiction: cols.dict.jurisdiction.names[cols.jurisdiction[i] as number] as string,
+        awards: 1,
+        first: date,
+        last: date,
+      });
+    }
+    total += 1;
+    if (date < first) first = date;
+    if (date > last) last = date;
+    if (hi < 0 || lo < 0) negatives.push(i);
+    if (cols.flagged[i] === 1) flagged.push(i);
+  };
+  if (matches) {
+    for (const rowId of matches) {
+      const i = indexOfRow(cols, rowId);
+      if (i >= 0) visit(i);
+    }
+  } else {
+    for (let i = 0; i < cols.size; i += 1) visit(i);
+  }
+
+  const names = (dict: keyof AwardColumns['dict']) => (g: number) => cols.dict[dict].names[g] as string;
+  const currencyNames = cols.dict.currency.names;
+  // The most negative first; enough of them that ties at the tenth are all kept for the caller to order.
+  negatives.sort(
+    (a, b) =>
+      (cols.hi[a] as number) - (cols.hi[b] as number) || (cols.lo[a] as number) - (cols.lo[b] as number),
+  );
+  const cut = negatives[ALERTS - 1];
+  const deobligations =
+    cut === undefined
+      ? negatives
+      : negatives.filter(
+          (i, k) => k < ALERTS || (cols.hi[i] === cols.hi[cut] && cols.lo[i] === cols.lo[cut]),
+        );
+  return {
+    agencies: tallies.agency.groupsOf(names('agency'), currencyNames),
+    sectors: tallies.sector.groupsOf(names('sector'), currencyNames),
+    leaders: tallies.recipient.groupsOf(names('recipient'), currencyNames),
+    sources: tallies.source.groupsOf(names('source'), currencyNames),
+    history: [...years.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([fy, tally]) => {
+        const { awards, amounts } = tally.groupsOf(() => String(fy), currencyNames)[0] as GroupSummary;
+        return { fiscalYear: fy, awards, amounts };
+      }),
+    coverage: [...coverage.values()]
+      .sort((a, b) => a.source.localeCompare(b.source) || a.jurisdiction.localeCompare(b.jurisdiction))
+      .map((c) => ({ ...c, first: isoDate(c.first), last: isoDate(c.last) })),
+    span: total === 0 ? null : { awards: total, first: isoDate(first), last: isoDate(last) },
+    /** Row ids: the largest de-obligations (ties at the tenth included), and the first ten rows the loader flagged. */
+    deobligationRows: deobligations.map((i) => cols.rowIds[i] as number),
+    flaggedRows: flagged.slice(0, ALERTS).map((i) => cols.rowIds[i] as number),
+  };
+}
+
+function isoDate(yyyymmdd: number): string {
+  const text = String(yyyymmdd);
+  return `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
+}

@@ -1,0 +1,138 @@
+// Writing award records a batch at a time: one read of the current rows of the batch's awards, one update of
+// the rows replaced, inserts of many rows per statement, and their search entries likewise. Outcomes are
+// those of writing the records one by one: an award twice in a batch is written in two rounds.
+import { createHash } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { BatchEntry } from '../../ingest/import.js';
+import { canonicalJson } from '../../kernel/canonical-json.js';
+import { type AwardRow, insertAwardRows } from '../../store/awards-writes.js';
+import type { WriteOutcome } from '../../store/revisions.js';
+import type { Database } from '../../store/schema.js';
+import { amountKey, amountMicros, fiscalYear } from './derive.js';
+import type { AwardRecordValue } from './record.js';
+
+/** Awards per read of current rows, and per update of the rows they replace. */
+const READ_CHUNK = 500;
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+
+/** The stable id of an award: its source and the source's own id. */
+export function awardId(source: string, sourceAwardId: string): string {
+  return sha1(`${source}:${sourceAwardId}`);
+}
+
+interface Held {
+  row_id: number;
+  id: string;
+  revision_id: string;
+  revision: number;
+  details: string | null;
+}
+
+export async function writeAwards(
+  tx: Transaction<Database>,
+  entries: BatchEntry<AwardRecordValue>[],
+  root: Kysely<Database>,
+): Promise<WriteOutcome[]> {
+  const outcomes: WriteOutcome[] = [];
+  let round: BatchEntry<AwardRecordValue>[] = [];
+  let ids = new Set<string>();
+  for (const entry of entries) {
+    const id = awardId(entry.record.source, entry.record.sourceAwardId);
+    if (ids.has(id)) {
+      outcomes.push(...(await writeRound(root, tx, round)));
+      round = [];
+      ids = new Set();
+    }
+    ids.add(id);
+    round.push(entry);
+  }
+  outcomes.push(...(await writeRound(root, tx, round)));
+  return outcomes;
+}
+
+/** A round holds each award once. */
+async function writeRound(
+  root: Kysely<Database>,
+  tx: Transaction<Database>,
+  entries: BatchEntry<AwardRecordValue>[],
+): Promise<WriteOutcome[]> {
+  if (entries.length === 0) return [];
+  const ids = entries.map((e) => awardId(e.record.source, e.record.sourceAwardId));
+  const held = new Map<string, Held>();
+  for (let i = 0; i < ids.length; i += READ_CHUNK) {
+    // By id alone, so that both engines read the (id, revision) index; an award has few revisions.
+    const rows = await tx
+      .selectFrom('awards')
+      .select(['row_id', 'id', 'revision_id', 'revision', 'details', 'is_current'])
+      .where('id', 'in', ids.slice(i, i + READ_CHUNK))
+      .execute();
+    for (const row of rows) {
+      if (Number(row.is_current) !== 1) continue;
+      held.set(row.id, { ...row, row_id: Number(row.row_id), revision: Number(row.revision) });
+    }
+  }
+  const retired: number[] = [];
+  const inserts: AwardRow[] = [];
+  const outcomes = entries.map(({ record: given, meta }, i): WriteOutcome => {
+    const id = ids[i] as string;
+    const current = held.get(id);
+    // Two views of one award (a search row, its detail) each say some details: what one says adds to what
+    // is held, so reading both again changes nothing.
+    const before = current?.details ? (JSON.parse(current.details) as Record<string, unknown>) : null;
+    const record = before && given.details ? { ...given, details: { ...before, ...given.details } } : given;
+    // When the source was observed is not what it says: observing the same award again is no new revision.
+    const revisionId = sha1(canonicalJson({ ...record, observedAt: null }));
+    if (current?.revision_id === revisionId) return 'unchanged';
+    if (current) retired.push(current.row_id);
+    inserts.push(toRow(id, revisionId, record, (current?.revision ?? 0) + 1, meta));
+    return current ? 'revised' : 'inserted';
+  });
+  for (let i = 0; i < retired.length; i += READ_CHUNK) {
+    await tx
+      .updateTable('awards')
+      .set({ is_current: 0 })
+      .where('row_id', 'in', retired.slice(i, i + READ_CHUNK))
+      .execute();
+  }
+  await insertAwardRows(root, tx, inserts);
+  return outcomes;
+}
+
+function toRow(
+  id: string,
+  revisionId: string,
+  record: AwardRecordValue,
+  revision: number,
+  meta: BatchEntry<AwardRecordValue>['meta'],
+): AwardRow {
+  return {
+    id,
+    revision_id: revisionId,
+    source: record.source,
+    source_award_id: record.sourceAwardId,
+    jurisdiction: record.jurisdiction,
+    award_type: record.awardType,
+    title: record.title,
+    award_date: record.awardDate,
+    fiscal_year: fiscalYear(record.awardDate),
+    currency: record.currency,
+    obligated_amount: record.obligatedAmount,
+    amount_key: amountKey(record.obligatedAmount),
+    amount_micros: amountMicros(record.obligatedAmount),
+    recipient_name: record.recipient.name,
+    agency_name: record.agency.name,
+    sector: record.sector,
+    ticker: record.ticker,
+    parent_id: record.parentSourceAwardId ? awardId(record.source, record.parentSourceAwardId) : null,
+    source_url: record.sourceUrl,
+    observed_at: record.observedAt,
+    entity: record.entity ? JSON.stringify(record.entity) : null,
+    revenue_comparison: record.revenueComparison ? JSON.stringify(record.revenueComparison) : null,
+    details: record.details ? canonicalJson(record.details) : null,
+    revision,
+    is_current: 1,
+    loaded_at: meta.loadedAt,
+    load_source: meta.source,
+  };
+}
