@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import type { Kysely, Transaction } from 'kysely';
 import type { TSchema } from 'typebox';
 import { compileStrict, describeError } from '../kernel/validation.js';
+import { refreshPlannerStatistics } from '../store/engine.js';
 import {
   bumpVersion,
   contentHash,
@@ -62,6 +63,9 @@ export interface BatchEntry<R> {
   record: R;
   meta: WriteMeta;
 }
+
+/** Rows written by one load past which the planners' statistics are refreshed. */
+const STATISTICS_AFTER = 50_000;
 
 /** Records per batch of revisioned writes. */
 const BATCH = 2000;
@@ -184,6 +188,7 @@ export async function importRecords<R>(
     }
   });
   forget(db, importer.dataset);
+  if (report.inserted + report.revised >= STATISTICS_AFTER) await refreshPlannerStatistics(db);
   return report;
 }
 

@@ -1,7 +1,7 @@
 // Full-text search of awards, the one place where the two engines differ: FTS5 on SQLite, a tsvector with
 // a GIN index on PostgreSQL. Both tokenise without stemming and require every word of the query.
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
-import { engineOf } from './engine.js';
+import { engineOf, sqliteHandle } from './engine.js';
 import type { Database } from './schema.js';
 
 /** The words of a query, as both engines will match them. */
@@ -26,12 +26,14 @@ export function matches(db: Kysely<Database>, query: string): () => Expression<S
 export async function matchingRowIds(db: Kysely<Database>, query: string): Promise<number[]> {
   const terms = words(query);
   if (terms.length === 0) return [];
-  if (engineOf(db) === 'sqlite') {
+  const handle = sqliteHandle(db);
+  if (handle) {
+    // Plain numbers straight from the statement: a common word matches hundreds of thousands of rows.
     const match = terms.map((t) => `"${t}"`).join(' ');
-    const { rows } = await sql<{
-      rowid: number;
-    }>`SELECT rowid FROM awards_fts WHERE awards_fts MATCH ${match}`.execute(db);
-    return rows.map((r) => Number(r.rowid));
+    return handle
+      .prepare('SELECT rowid FROM awards_fts WHERE awards_fts MATCH ?')
+      .pluck()
+      .all(match) as number[];
   }
   const { rows } = await sql<{ row_id: string }>`SELECT row_id FROM awards
     WHERE is_current = 1 AND search @@ to_tsquery('simple', ${terms.join(' & ')})`.execute(db);

@@ -98,3 +98,17 @@ export function openPostgres(connectionString: string, max: number): Store {
 export function engineOf(db: Kysely<unknown> | { getExecutor(): { adapter: unknown } }): Engine {
   return (db as Kysely<unknown>).getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
 }
+
+/**
+ * Brings the planner's statistics up to date after a large load: without them PostgreSQL takes a fresh
+ * million-row table for a small one and SQLite guesses every index alike. Both sample, so this stays quick.
+ */
+export async function refreshPlannerStatistics(db: Kysely<Database>): Promise<void> {
+  const handle = sqliteHandle(db);
+  if (handle) {
+    handle.pragma('analysis_limit = 1000');
+    handle.exec('ANALYZE');
+    return;
+  }
+  await sql`ANALYZE`.execute(db);
+}

@@ -50,6 +50,9 @@ export interface AwardColumns {
   lo: Float64Array;
   /** 1 where the loader put alerts in the row's details. */
   flagged: Uint8Array;
+  /** The range of fiscal years held (both 0 when nothing is). */
+  firstFiscalYear: number;
+  lastFiscalYear: number;
   dict: Record<
     | 'agency'
     | 'sector'
@@ -112,6 +115,8 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
     hi: new Float64Array(n),
     lo: new Float64Array(n),
     flagged: new Uint8Array(n),
+    firstFiscalYear: 0,
+    lastFiscalYear: 0,
     dict,
   };
   let i = 0;
@@ -167,6 +172,9 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
     after = Number(last.row_id);
   }
   cols.size = i;
+  const years = cols.fiscalYear.subarray(0, i);
+  cols.firstFiscalYear = i === 0 ? 0 : years.reduce((a, b) => Math.min(a, b));
+  cols.lastFiscalYear = i === 0 ? 0 : years.reduce((a, b) => Math.max(a, b));
   return cols;
 }
 

@@ -12,7 +12,7 @@ import { SOURCES } from '../sources.js';
 import { buildColumns } from './columns.js';
 import { amountKey } from './derive.js';
 import { annualRevenue, compareToRevenue } from './revenue.js';
-import { summarize } from './summarize.js';
+import { summarize, summarizeAll } from './summarize.js';
 
 const DEFAULT_LIMIT = 50;
 const REVISIONS_PAGE = 20;
@@ -169,9 +169,8 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
   if (position) {
     const d = position.d as string;
     const i = position.i as string;
-    page = page.where((eb) =>
-      eb.or([eb('award_date', '<', d), eb.and([eb('award_date', '=', d), eb('id', '<', i)])]),
-    );
+    // A row value, which both planners read as one range of the (award_date, id) indexes.
+    page = page.where(sql<SqlBool>`(awards.award_date, awards.id) < (${d}, ${i})`);
   }
   const rows = await page
     .orderBy('award_date', 'desc')
@@ -185,7 +184,10 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
     more && last ? encodeCursor(deps.cursorSecret, listing, { d: last.award_date, i: last.id }) : null;
 
   const columns = await cachedRead(db, 'awards', 'columns', () => buildColumns(db));
-  const summary = summarize(columns, f, f.query ? await matchingRowIds(db, f.query) : null);
+  const unfiltered = Object.values(f).every((v) => v === undefined || v === '');
+  const summary = unfiltered
+    ? summarizeAll(columns)
+    : summarize(columns, f, f.query ? await matchingRowIds(db, f.query) : null);
   const awards = await withRevenue(db, shown.map(toAward));
   const observed = awards.map((a) => a.observedAt).sort();
   const attribution = new Map<string, { attribution: string; licence: string }>(

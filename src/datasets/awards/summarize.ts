@@ -143,14 +143,13 @@ export function summarize(cols: AwardColumns, f: SummaryFilters, matches: number
     recipient: new Tally(cols.dict.recipient.names.length, currencies),
     source: new Tally(cols.dict.source.names.length, currencies),
   };
-  const years = new Map<number, Tally>();
-  const coverage = new Map<
-    string,
-    { source: string; jurisdiction: string; awards: number; first: number; last: number }
-  >();
-  let total = 0;
-  let first = Number.POSITIVE_INFINITY;
-  let last = 0;
+  const years = new Tally(cols.lastFiscalYear - cols.firstFiscalYear + 1, currencies);
+  // Coverage by (source, jurisdiction): counts and first and last dates, in flat arrays.
+  const places = cols.dict.source.names.length * cols.dict.jurisdiction.names.length;
+  const jurisdictions = cols.dict.jurisdiction.names.length;
+  const placeAwards = new Float64Array(places);
+  const placeFirst = new Int32Array(places).fill(99_999_999);
+  const placeLast = new Int32Array(places);
   const negatives: number[] = [];
   const flagged: number[] = [];
 
@@ -164,32 +163,12 @@ export function summarize(cols: AwardColumns, f: SummaryFilters, matches: number
     if (sector >= 0) tallies.sector.add(sector, c, hi, lo);
     tallies.recipient.add(cols.recipient[i] as number, c, hi, lo);
     tallies.source.add(cols.source[i] as number, c, hi, lo);
-    const fy = cols.fiscalYear[i] as number;
-    let year = years.get(fy);
-    if (!year) {
-      year = new Tally(1, currencies);
-      years.set(fy, year);
-    }
-    year.add(0, c, hi, lo);
+    years.add((cols.fiscalYear[i] as number) - cols.firstFiscalYear, c, hi, lo);
     const date = cols.date[i] as number;
-    const place = `${cols.source[i]} ${cols.jurisdiction[i]}`;
-    const cover = coverage.get(place);
-    if (cover) {
-      cover.awards += 1;
-      if (date < cover.first) cover.first = date;
-      if (date > cover.last) cover.last = date;
-    } else {
-      coverage.set(place, {
-        source: cols.dict.source.names[cols.source[i] as number] as string,
-        jurisdiction: cols.dict.jurisdiction.names[cols.jurisdiction[i] as number] as string,
-        awards: 1,
-        first: date,
-        last: date,
-      });
-    }
-    total += 1;
-    if (date < first) first = date;
-    if (date > last) last = date;
+    const place = (cols.source[i] as number) * jurisdictions + (cols.jurisdiction[i] as number);
+    placeAwards[place] = (placeAwards[place] as number) + 1;
+    if (date < (placeFirst[place] as number)) placeFirst[place] = date;
+    if (date > (placeLast[place] as number)) placeLast[place] = date;
     if (hi < 0 || lo < 0) negatives.push(i);
     if (cols.flagged[i] === 1) flagged.push(i);
   };
@@ -201,6 +180,22 @@ export function summarize(cols: AwardColumns, f: SummaryFilters, matches: number
   } else {
     for (let i = 0; i < cols.size; i += 1) visit(i);
   }
+  const coverage: { source: string; jurisdiction: string; awards: number; first: number; last: number }[] =
+    [];
+  for (let place = 0; place < places; place += 1) {
+    const awards = placeAwards[place] as number;
+    if (awards === 0) continue;
+    coverage.push({
+      source: cols.dict.source.names[Math.floor(place / jurisdictions)] as string,
+      jurisdiction: cols.dict.jurisdiction.names[place % jurisdictions] as string,
+      awards,
+      first: placeFirst[place] as number,
+      last: placeLast[place] as number,
+    });
+  }
+  const total = coverage.reduce((n, c) => n + c.awards, 0);
+  const first = Math.min(...coverage.map((c) => c.first));
+  const last = Math.max(...coverage.map((c) => c.last));
 
   const names = (dict: keyof AwardColumns['dict']) => (g: number) => cols.dict[dict].names[g] as string;
   const currencyNames = cols.dict.currency.names;
@@ -221,13 +216,10 @@ export function summarize(cols: AwardColumns, f: SummaryFilters, matches: number
     sectors: tallies.sector.groupsOf(names('sector'), currencyNames),
     leaders: tallies.recipient.groupsOf(names('recipient'), currencyNames),
     sources: tallies.source.groupsOf(names('source'), currencyNames),
-    history: [...years.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([fy, tally]) => {
-        const { awards, amounts } = tally.groupsOf(() => String(fy), currencyNames)[0] as GroupSummary;
-        return { fiscalYear: fy, awards, amounts };
-      }),
-    coverage: [...coverage.values()]
+    history: years
+      .groupsOf((g) => String(cols.firstFiscalYear + g), currencyNames)
+      .map(({ key, awards, amounts }) => ({ fiscalYear: Number(key), awards, amounts })),
+    coverage: coverage
       .sort((a, b) => a.source.localeCompare(b.source) || a.jurisdiction.localeCompare(b.jurisdiction))
       .map((c) => ({ ...c, first: isoDate(c.first), last: isoDate(c.last) })),
     span: total === 0 ? null : { awards: total, first: isoDate(first), last: isoDate(last) },
@@ -235,6 +227,20 @@ export function summarize(cols: AwardColumns, f: SummaryFilters, matches: number
     deobligationRows: deobligations.map((i) => cols.rowIds[i] as number),
     flaggedRows: flagged.slice(0, ALERTS).map((i) => cols.rowIds[i] as number),
   };
+}
+
+export type Summary = ReturnType<typeof summarize>;
+
+const everything = new WeakMap<AwardColumns, Summary>();
+
+/** The summary of every award: the same for a whole version of the data, so made once per set of columns. */
+export function summarizeAll(cols: AwardColumns): Summary {
+  let summary = everything.get(cols);
+  if (!summary) {
+    summary = summarize(cols, {}, null);
+    everything.set(cols, summary);
+  }
+  return summary;
 }
 
 function isoDate(yyyymmdd: number): string {
