@@ -2,7 +2,7 @@
 // real ones — agencies, recipients, titles and tickers drawn from the bundled award and EDGAR files, amounts
 // and dates random — are imported into a fresh embedded store, and into PostgreSQL when DATABASE_URL is set;
 // then each listed query of /v1/awards is run through its verb (the listing, aggregates included) and timed.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -65,7 +65,7 @@ function generate(file) {
   const p = pools();
   const rand = random(20261123);
   const pick = (list) => list[Math.floor(rand() * list.length)];
-  const lines = [];
+  writeFileSync(file, '');
   const chunk = [];
   for (let i = 0; i < ROWS; i += 1) {
     const listed = rand() < 0.1 ? pick(p.tickers) : null;
@@ -93,10 +93,10 @@ function generate(file) {
         revenueComparison: null,
       }),
     );
-    if (chunk.length === 50_000) lines.push(chunk.splice(0).join('\n'));
+    // Written a chunk at a time: a million rows are more text than one string may hold.
+    if (chunk.length === 50_000) appendFileSync(file, `${chunk.splice(0).join('\n')}\n`);
   }
-  lines.push(chunk.join('\n'));
-  writeFileSync(file, `${lines.join('\n')}\n`);
+  if (chunk.length > 0) appendFileSync(file, `${chunk.join('\n')}\n`);
   return p;
 }
 

@@ -244,5 +244,31 @@ for (const { engine, skip } of ENGINES) {
       expect(res.statusCode).toBe(404);
       expect(res.json().error).toBe('not_found');
     });
+
+    it('sums stay exact past 9.2 trillion, with amounts past 9 billion and de-obligations counted', async () => {
+      const big = (n: number, amount: string) => ({
+        ...(primes()[0] as Json),
+        sourceAwardId: `BIG_SUMS_${n}`,
+        agency: { name: 'Agency of Big Sums' },
+        obligatedAmount: amount,
+      });
+      await load('big.ndjson', [
+        big(1, '9000000000000.01'),
+        big(2, '9000000000000.01'),
+        big(3, '9000000000000.01'),
+        big(4, '12345678901.234567'),
+        big(5, '-0.02'),
+      ]);
+      const data = await list('?agency=Agency%20of%20Big%20Sums');
+      // 3 x 9,000,000,000,000.01 + 12,345,678,901.234567 - 0.02 = 27,012,345,678,901.244567
+      expect(data.agencies).toEqual([
+        {
+          name: 'Agency of Big Sums',
+          awards: 5,
+          amounts: [{ currency: 'USD', obligatedAmount: '27012345678901.244567' }],
+        },
+      ]);
+      expect(data.alerts.filter((a: { kind: string }) => a.kind === 'deobligation')).toHaveLength(1);
+    });
   });
 }

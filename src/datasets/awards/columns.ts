@@ -191,3 +191,35 @@ export function indexOfRow(cols: AwardColumns, rowId: number): number {
   }
   return -1;
 }
+
+/** The awards of each code of one column: `items` from `offsets[code]` to `offsets[code + 1]`, ascending. */
+export interface Postings {
+  offsets: Int32Array;
+  items: Int32Array;
+}
+
+const postingsHeld = new WeakMap<Int32Array, Postings>();
+
+/** The awards by code of `column` (codes from 0 to `codes` - 1; others are left out), made once. */
+export function postingsOf(cols: AwardColumns, column: Int32Array, codes: number, base = 0): Postings {
+  let held = postingsHeld.get(column);
+  if (held) return held;
+  const offsets = new Int32Array(codes + 1);
+  for (let i = 0; i < cols.size; i += 1) {
+    const code = (column[i] as number) - base;
+    if (code >= 0 && code < codes) offsets[code + 1] = (offsets[code + 1] as number) + 1;
+  }
+  for (let c = 0; c < codes; c += 1) offsets[c + 1] = (offsets[c + 1] as number) + (offsets[c] as number);
+  const items = new Int32Array(offsets[codes] as number);
+  const next = offsets.slice(0, codes);
+  for (let i = 0; i < cols.size; i += 1) {
+    const code = (column[i] as number) - base;
+    if (code >= 0 && code < codes) {
+      items[next[code] as number] = i;
+      next[code] = (next[code] as number) + 1;
+    }
+  }
+  held = { offsets, items };
+  postingsHeld.set(column, held);
+  return held;
+}

@@ -15,6 +15,7 @@ import { annualRevenue, compareToRevenue } from './revenue.js';
 import { summarize, summarizeAll } from './summarize.js';
 
 const DEFAULT_LIMIT = 50;
+const PAGE_CANDIDATES = 5000;
 const REVISIONS_PAGE = 20;
 const TOP = 10;
 const AWARD_SOURCES = [SOURCES.usaspending, SOURCES.ted];
@@ -165,12 +166,26 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
     );
   }
 
+  const columns = await cachedRead(db, 'awards', 'columns', () => buildColumns(db));
+  const unfiltered = Object.values(f).every((v) => v === undefined || v === '');
+  const before = position ? Number((position.d as string).replaceAll('-', '')) : null;
+  // Filtered, the summary's pass over the columns also finds the awards the page can hold, so the page is
+  // read by row id rather than by whichever index the planner guesses serves the filters.
+  const summary = unfiltered
+    ? summarizeAll(columns)
+    : summarize(columns, f, f.query ? await matchingRowIds(db, f.query) : null, { before, rows: limit + 1 });
+
   let page = filtered(db, f).selectAll();
+  const candidates = summary.pageRows;
+  // Past a few thousand (many awards on one day) the ids would pass the engines' limits on bound values.
+  if (candidates && candidates.length <= PAGE_CANDIDATES) {
+    page = page.where('row_id', 'in', candidates.length > 0 ? candidates : [-1]);
+  }
   if (position) {
-    const d = position.d as string;
-    const i = position.i as string;
     // A row value, which both planners read as one range of the (award_date, id) indexes.
-    page = page.where(sql<SqlBool>`(awards.award_date, awards.id) < (${d}, ${i})`);
+    page = page.where(
+      sql<SqlBool>`(awards.award_date, awards.id) < (${position.d as string}, ${position.i as string})`,
+    );
   }
   const rows = await page
     .orderBy('award_date', 'desc')
@@ -183,11 +198,6 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
   const nextCursor =
     more && last ? encodeCursor(deps.cursorSecret, listing, { d: last.award_date, i: last.id }) : null;
 
-  const columns = await cachedRead(db, 'awards', 'columns', () => buildColumns(db));
-  const unfiltered = Object.values(f).every((v) => v === undefined || v === '');
-  const summary = unfiltered
-    ? summarizeAll(columns)
-    : summarize(columns, f, f.query ? await matchingRowIds(db, f.query) : null);
   const awards = await withRevenue(db, shown.map(toAward));
   const observed = awards.map((a) => a.observedAt).sort();
   const attribution = new Map<string, { attribution: string; licence: string }>(

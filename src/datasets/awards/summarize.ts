@@ -1,7 +1,7 @@
 // The listing's summaries over the whole filtered set, in one pass over the award columns (columns.ts):
 // counts and exact sums per currency by agency, sector, recipient, fiscal year and source; coverage by
 // source and jurisdiction; and the rows worth an alert. Amounts of different currencies are never added.
-import { type AwardColumns, indexOfRow, SPLIT } from './columns.js';
+import { type AwardColumns, indexOfRow, postingsOf, SPLIT } from './columns.js';
 import { amountKey } from './derive.js';
 
 export interface SummaryFilters {
@@ -43,15 +43,19 @@ class Tally {
 
   add(group: number, currency: number, hi: number, lo: number): void {
     const cell = group * this.currencies + currency;
-    this.count[cell] = (this.count[cell] as number) + 1;
+    const count = (this.count[cell] as number) + 1;
+    this.count[cell] = count;
     this.hi[cell] = (this.hi[cell] as number) + hi;
-    let rest = (this.lo[cell] as number) + lo;
-    if (rest >= SPLIT || rest <= -SPLIT) {
-      const carry = Math.trunc(rest / SPLIT);
-      this.hi[cell] = (this.hi[cell] as number) + carry;
-      rest -= carry * SPLIT;
-    }
-    this.lo[cell] = rest;
+    this.lo[cell] = (this.lo[cell] as number) + lo;
+    // Each lo is below 10^12 in size, so 8,192 of them stay below 2^53: exact until carried.
+    if (count % 8192 === 0) this.carry(cell);
+  }
+
+  private carry(cell: number): void {
+    const rest = this.lo[cell] as number;
+    const carried = Math.trunc(rest / SPLIT);
+    this.hi[cell] = (this.hi[cell] as number) + carried;
+    this.lo[cell] = rest - carried * SPLIT;
   }
 
   groupsOf(names: (group: number) => string, currencyNames: string[]): GroupSummary[] {
@@ -63,6 +67,7 @@ class Tally {
         const cell = g * this.currencies + c;
         const n = this.count[cell] as number;
         if (n === 0) continue;
+        this.carry(cell);
         awards += n;
         amounts.push({
           currency: currencyNames[c] as string,
@@ -134,7 +139,51 @@ function splitKey(amount: string): [number, number] {
 
 const ALERTS = 10;
 
-export function summarize(cols: AwardColumns, f: SummaryFilters, matches: number[] | null) {
+/** Of the equality filters given, the one that names the fewest awards, as a run of its postings. */
+function narrowestPostings(cols: AwardColumns, f: SummaryFilters) {
+  const d = cols.dict;
+  const equalities: [Int32Array, number, number, number][] = [];
+  const add = (column: Int32Array, codes: number, code: number, base = 0) =>
+    equalities.push([column, codes, code, base]);
+  if (f.ticker) add(cols.ticker, d.ticker.names.length, d.ticker.find(f.ticker));
+  if (f.agency) add(cols.agency, d.agency.names.length, d.agency.find(f.agency));
+  if (f.sector) add(cols.sector, d.sector.names.length, d.sector.find(f.sector));
+  if (f.source) add(cols.source, d.source.names.length, d.source.find(f.source));
+  if (f.parentId) add(cols.parent, d.parent.names.length, d.parent.find(f.parentId));
+  if (f.fiscalYear !== undefined) {
+    const years = cols.lastFiscalYear - cols.firstFiscalYear + 1;
+    add(cols.fiscalYear, years, f.fiscalYear - cols.firstFiscalYear, cols.firstFiscalYear);
+  }
+  let best: { items: Int32Array; from: number; to: number } | null = null;
+  for (const [column, codes, code, base] of equalities) {
+    if (code < 0 || code >= codes) return { items: new Int32Array(0), from: 0, to: 0 };
+    const postings = postingsOf(cols, column, codes, base);
+    const run = {
+      items: postings.items,
+      from: postings.offsets[code] as number,
+      to: postings.offsets[code + 1] as number,
+    };
+    if (!best || run.to - run.from < best.to - best.from) best = run;
+  }
+  return best;
+}
+
+/** Which awards a page of the listing can hold: dated on or before `before` (YYYYMMDD), the newest `rows`. */
+export interface PageAsk {
+  before: number | null;
+  rows: number;
+}
+
+/** A day's place in a histogram of dates: 372 slots a year. */
+const slotOf = (yyyymmdd: number) =>
+  Math.floor(yyyymmdd / 10000) * 372 + (Math.floor(yyyymmdd / 100) % 100) * 31 + (yyyymmdd % 100);
+
+export function summarize(
+  cols: AwardColumns,
+  f: SummaryFilters,
+  matches: number[] | null,
+  page: PageAsk | null = null,
+) {
   const tests = testsOf(cols, f);
   const currencies = cols.dict.currency.names.length;
   const tallies = {
@@ -152,6 +201,10 @@ export function summarize(cols: AwardColumns, f: SummaryFilters, matches: number
   const placeLast = new Int32Array(places);
   const negatives: number[] = [];
   const flagged: number[] = [];
+  // The page's candidates: every award in range, and how many fall on each day.
+  const inRange: number[] = [];
+  const baseSlot = slotOf(cols.firstFiscalYear * 10000 - 20000 + 101);
+  const days = page ? new Int32Array(slotOf((cols.lastFiscalYear + 1) * 10000 + 1231) - baseSlot + 1) : null;
 
   const visit = (i: number) => {
     for (const test of tests) if (!test(i)) return;
@@ -171,12 +224,20 @@ export function summarize(cols: AwardColumns, f: SummaryFilters, matches: number
     if (date > (placeLast[place] as number)) placeLast[place] = date;
     if (hi < 0 || lo < 0) negatives.push(i);
     if (cols.flagged[i] === 1) flagged.push(i);
+    if (days && (page?.before === null || date <= (page?.before as number))) {
+      inRange.push(i);
+      const slot = slotOf(date) - baseSlot;
+      days[slot] = (days[slot] as number) + 1;
+    }
   };
+  const narrowest = narrowestPostings(cols, f);
   if (matches) {
     for (const rowId of matches) {
       const i = indexOfRow(cols, rowId);
       if (i >= 0) visit(i);
     }
+  } else if (narrowest) {
+    for (let k = narrowest.from; k < narrowest.to; k += 1) visit(narrowest.items[k] as number);
   } else {
     for (let i = 0; i < cols.size; i += 1) visit(i);
   }
@@ -223,10 +284,25 @@ export function summarize(cols: AwardColumns, f: SummaryFilters, matches: number
       .sort((a, b) => a.source.localeCompare(b.source) || a.jurisdiction.localeCompare(b.jurisdiction))
       .map((c) => ({ ...c, first: isoDate(c.first), last: isoDate(c.last) })),
     span: total === 0 ? null : { awards: total, first: isoDate(first), last: isoDate(last) },
+    /** Row ids of the awards the page can hold (the newest in range, all of the last day taken), when asked. */
+    pageRows: page && days ? pageRows(cols, inRange, days, baseSlot, page.rows) : null,
     /** Row ids: the largest de-obligations (ties at the tenth included), and the first ten rows the loader flagged. */
     deobligationRows: deobligations.map((i) => cols.rowIds[i] as number),
     flaggedRows: flagged.slice(0, ALERTS).map((i) => cols.rowIds[i] as number),
   };
+}
+
+function pageRows(cols: AwardColumns, inRange: number[], days: Int32Array, baseSlot: number, rows: number) {
+  let held = 0;
+  let first = 0;
+  for (let slot = days.length - 1; slot >= 0; slot -= 1) {
+    held += days[slot] as number;
+    first = slot;
+    if (held >= rows) break;
+  }
+  return inRange
+    .filter((i) => slotOf(cols.date[i] as number) - baseSlot >= first)
+    .map((i) => cols.rowIds[i] as number);
 }
 
 export type Summary = ReturnType<typeof summarize>;
