@@ -100,6 +100,28 @@ function generate(file) {
   return p;
 }
 
+/** What the awards table and each of its indexes take on disk, in MB. */
+async function printSizes(engine, deps) {
+  const sizes =
+    engine === 'sqlite'
+      ? deps.store.sqlite
+          .prepare(
+            `SELECT name, SUM(pgsize) AS bytes FROM dbstat
+             WHERE name = 'awards' OR name LIKE 'awards_fts%' OR name IN (SELECT name FROM sqlite_master WHERE tbl_name = 'awards' AND type = 'index')
+             GROUP BY name ORDER BY bytes DESC`,
+          )
+          .all()
+      : (
+          await deps.store.pool.query(
+            `SELECT c.relname AS name, pg_relation_size(c.oid) AS bytes FROM pg_class c
+             WHERE c.relname = 'awards' OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'awards'::regclass)
+             ORDER BY bytes DESC`,
+          )
+        ).rows;
+  for (const { name, bytes } of sizes)
+    console.log(`${engine}: ${name} ${(Number(bytes) / 1e6).toFixed(1)} MB`);
+}
+
 const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 async function bench(engine, env, file, p) {
@@ -110,6 +132,7 @@ async function bench(engine, env, file, p) {
   console.log(
     `${engine}: ${report.inserted} rows in ${seconds.toFixed(1)} s, ${Math.round(report.inserted / seconds)} rows/s`,
   );
+  await printSizes(engine, deps);
   // The word most titles share (a common one), against a word of one bulk row's title (a rare one).
   const counts = new Map();
   for (const title of p.titles)

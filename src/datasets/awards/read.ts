@@ -89,9 +89,13 @@ function filtersOf(query: Record<string, unknown>): Filters {
   return f;
 }
 
+/** Current rows; a literal, so that the planners can use the partial indexes of them (migration 021). */
+function current(db: Kysely<Database>): Query {
+  return db.selectFrom('awards').where(sql<SqlBool>`awards.is_current = 1`) as Query;
+}
+
 function filtered(db: Kysely<Database>, f: Filters): Query {
-  // A literal, so that the planners can use the partial indexes of current rows (migration 021).
-  let q = db.selectFrom('awards').where(sql<SqlBool>`awards.is_current = 1`) as Query;
+  let q = current(db);
   if (f.ticker) q = q.where('ticker', '=', f.ticker);
   if (f.jurisdiction) q = q.where('jurisdiction', '=', f.jurisdiction);
   if (f.currency) q = q.where('currency', '=', f.currency);
@@ -175,12 +179,16 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
     ? summarizeAll(columns)
     : summarize(columns, f, f.query ? await matchingRowIds(db, f.query) : null, { before, rows: limit + 1 });
 
-  let page = filtered(db, f).selectAll();
   const candidates = summary.pageRows;
-  // Past a few thousand (many awards on one day) the ids would pass the engines' limits on bound values.
-  if (candidates && candidates.length <= PAGE_CANDIDATES) {
-    page = page.where('row_id', 'in', candidates.length > 0 ? candidates : [-1]);
-  }
+  // The candidates passed every filter in the summary's pass, so they are read by row id alone (the search
+  // is not run twice); past a few thousand (many awards on one day) they would pass the engines' limits on
+  // bound values, and the filters are run in SQL instead.
+  let page =
+    candidates && candidates.length <= PAGE_CANDIDATES
+      ? current(db)
+          .selectAll()
+          .where('row_id', 'in', candidates.length > 0 ? candidates : [-1])
+      : filtered(db, f).selectAll();
   if (position) {
     // A row value, which both planners read as one range of the (award_date, id) indexes.
     page = page.where(

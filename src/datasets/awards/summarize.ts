@@ -202,7 +202,8 @@ export function summarize(
   const negatives: number[] = [];
   const flagged: number[] = [];
   // The page's candidates: every award in range, and how many fall on each day.
-  const inRange: number[] = [];
+  const inRange = page ? new Int32Array(matches ? matches.length : cols.size) : new Int32Array(0);
+  let ranged = 0;
   const baseSlot = slotOf(cols.firstFiscalYear * 10000 - 20000 + 101);
   const days = page ? new Int32Array(slotOf((cols.lastFiscalYear + 1) * 10000 + 1231) - baseSlot + 1) : null;
 
@@ -225,7 +226,8 @@ export function summarize(
     if (hi < 0 || lo < 0) negatives.push(i);
     if (cols.flagged[i] === 1) flagged.push(i);
     if (days && (page?.before === null || date <= (page?.before as number))) {
-      inRange.push(i);
+      inRange[ranged] = i;
+      ranged += 1;
       const slot = slotOf(date) - baseSlot;
       days[slot] = (days[slot] as number) + 1;
     }
@@ -285,14 +287,14 @@ export function summarize(
       .map((c) => ({ ...c, first: isoDate(c.first), last: isoDate(c.last) })),
     span: total === 0 ? null : { awards: total, first: isoDate(first), last: isoDate(last) },
     /** Row ids of the awards the page can hold (the newest in range, all of the last day taken), when asked. */
-    pageRows: page && days ? pageRows(cols, inRange, days, baseSlot, page.rows) : null,
+    pageRows: page && days ? pageRows(cols, inRange.subarray(0, ranged), days, baseSlot, page.rows) : null,
     /** Row ids: the largest de-obligations (ties at the tenth included), and the first ten rows the loader flagged. */
     deobligationRows: deobligations.map((i) => cols.rowIds[i] as number),
     flaggedRows: flagged.slice(0, ALERTS).map((i) => cols.rowIds[i] as number),
   };
 }
 
-function pageRows(cols: AwardColumns, inRange: number[], days: Int32Array, baseSlot: number, rows: number) {
+function pageRows(cols: AwardColumns, inRange: Int32Array, days: Int32Array, baseSlot: number, rows: number) {
   let held = 0;
   let first = 0;
   for (let slot = days.length - 1; slot >= 0; slot -= 1) {
@@ -300,9 +302,11 @@ function pageRows(cols: AwardColumns, inRange: number[], days: Int32Array, baseS
     first = slot;
     if (held >= rows) break;
   }
-  return inRange
-    .filter((i) => slotOf(cols.date[i] as number) - baseSlot >= first)
-    .map((i) => cols.rowIds[i] as number);
+  const out: number[] = [];
+  for (const i of inRange) {
+    if (slotOf(cols.date[i] as number) - baseSlot >= first) out.push(cols.rowIds[i] as number);
+  }
+  return out;
 }
 
 export type Summary = ReturnType<typeof summarize>;
