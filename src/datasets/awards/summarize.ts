@@ -25,63 +25,122 @@ export interface GroupSummary {
   amounts: { currency: string; obligatedAmount: string }[];
 }
 
-/** Counts and sums per (group, currency) cell, exact: hi in millions, lo in micros below a million. */
+/** Cells past this many are held sparsely (many recipients times many currencies). */
+const DENSE_CELLS = 1 << 20;
+
+/**
+ * Counts and sums per (group, currency) cell, exact: hi in millions, lo in micros below a million. Small
+ * tallies are flat arrays indexed by cell; large ones give each cell met a slot of growing arrays.
+ */
 class Tally {
-  readonly count: Float64Array;
-  readonly hi: Float64Array;
-  readonly lo: Float64Array;
+  private count: Float64Array;
+  private hi: Float64Array;
+  private lo: Float64Array;
+  /** Sparse tallies: cell -> slot. */
+  private readonly slots: Map<number, number> | null;
+  private readonly cellOfSlot: number[] = [];
 
   constructor(
     private readonly groups: number,
     private readonly currencies: number,
   ) {
     const cells = Math.max(1, groups * currencies);
-    this.count = new Float64Array(cells);
-    this.hi = new Float64Array(cells);
-    this.lo = new Float64Array(cells);
+    this.slots = cells > DENSE_CELLS ? new Map() : null;
+    const size = this.slots ? 1024 : cells;
+    this.count = new Float64Array(size);
+    this.hi = new Float64Array(size);
+    this.lo = new Float64Array(size);
   }
 
   add(group: number, currency: number, hi: number, lo: number): void {
-    const cell = group * this.currencies + currency;
-    const count = (this.count[cell] as number) + 1;
-    this.count[cell] = count;
-    this.hi[cell] = (this.hi[cell] as number) + hi;
-    this.lo[cell] = (this.lo[cell] as number) + lo;
+    let at = group * this.currencies + currency;
+    if (this.slots) at = this.slotOf(at);
+    const count = (this.count[at] as number) + 1;
+    this.count[at] = count;
+    this.hi[at] = (this.hi[at] as number) + hi;
+    this.lo[at] = (this.lo[at] as number) + lo;
     // Each lo is below 10^12 in size, so 8,192 of them stay below 2^53: exact until carried.
-    if (count % 8192 === 0) this.carry(cell);
+    if (count % 8192 === 0) this.carry(at);
   }
 
-  private carry(cell: number): void {
-    const rest = this.lo[cell] as number;
-    const carried = Math.trunc(rest / SPLIT);
-    this.hi[cell] = (this.hi[cell] as number) + carried;
-    this.lo[cell] = rest - carried * SPLIT;
-  }
-
-  groupsOf(names: (group: number) => string, currencyNames: string[]): GroupSummary[] {
-    const out: GroupSummary[] = [];
-    for (let g = 0; g < this.groups; g += 1) {
-      let awards = 0;
-      const amounts: GroupSummary['amounts'] = [];
-      for (let c = 0; c < this.currencies; c += 1) {
-        const cell = g * this.currencies + c;
-        const n = this.count[cell] as number;
-        if (n === 0) continue;
-        this.carry(cell);
-        awards += n;
-        amounts.push({
-          currency: currencyNames[c] as string,
-          obligatedAmount: exact(this.hi[cell] as number, this.lo[cell] as number),
-        });
+  private slotOf(cell: number): number {
+    const slots = this.slots as Map<number, number>;
+    let slot = slots.get(cell);
+    if (slot === undefined) {
+      slot = slots.size;
+      slots.set(cell, slot);
+      this.cellOfSlot.push(cell);
+      if (slot >= this.count.length) {
+        const grow = (old: Float64Array) => {
+          const next = new Float64Array(old.length * 2);
+          next.set(old);
+          return next;
+        };
+        this.count = grow(this.count);
+        this.hi = grow(this.hi);
+        this.lo = grow(this.lo);
       }
-      if (awards > 0)
-        out.push({
-          key: names(g),
-          awards,
-          amounts: amounts.sort((a, b) => a.currency.localeCompare(b.currency)),
-        });
     }
-    return out;
+    return slot;
+  }
+
+  private carry(at: number): void {
+    const rest = this.lo[at] as number;
+    const carried = Math.trunc(rest / SPLIT);
+    this.hi[at] = (this.hi[at] as number) + carried;
+    this.lo[at] = rest - carried * SPLIT;
+  }
+
+  /** Each occupied (cell, place in the arrays). */
+  private *occupied(): Generator<[number, number]> {
+    if (this.slots) {
+      for (let slot = 0; slot < this.cellOfSlot.length; slot += 1)
+        yield [this.cellOfSlot[slot] as number, slot];
+      return;
+    }
+    for (let cell = 0; cell < this.count.length; cell += 1)
+      if ((this.count[cell] as number) > 0) yield [cell, cell];
+  }
+
+  /**
+   * The groups with awards, each with its amounts by currency; with `top`, only the `top` groups with the
+   * most awards (ties by name), so that amounts are written out for those alone.
+   */
+  groupsOf(
+    names: (group: number) => string,
+    currencyNames: string[],
+    top = Number.POSITIVE_INFINITY,
+  ): GroupSummary[] {
+    const awards = new Map<number, number>();
+    const places = new Map<number, [currency: number, at: number][]>();
+    for (const [cell, at] of this.occupied()) {
+      const group = Math.floor(cell / this.currencies);
+      awards.set(group, (awards.get(group) ?? 0) + (this.count[at] as number));
+      const list = places.get(group) ?? [];
+      list.push([cell % this.currencies, at]);
+      places.set(group, list);
+    }
+    let chosen = [...awards.keys()];
+    if (Number.isFinite(top)) {
+      chosen = chosen
+        .sort(
+          (a, b) => (awards.get(b) as number) - (awards.get(a) as number) || names(a).localeCompare(names(b)),
+        )
+        .slice(0, top);
+    } else chosen.sort((a, b) => a - b);
+    return chosen.map((group) => ({
+      key: names(group),
+      awards: awards.get(group) as number,
+      amounts: (places.get(group) ?? [])
+        .map(([currency, at]) => {
+          this.carry(at);
+          return {
+            currency: currencyNames[currency] as string,
+            obligatedAmount: exact(this.hi[at] as number, this.lo[at] as number),
+          };
+        })
+        .sort((a, b) => a.currency.localeCompare(b.currency)),
+    }));
   }
 }
 
@@ -138,6 +197,8 @@ function splitKey(amount: string): [number, number] {
 }
 
 const ALERTS = 10;
+/** Agencies, sectors and recipients listed: the ten with the most awards. */
+const TOP = 10;
 
 /** Of the equality filters given, the one that names the fewest awards, as a run of its postings. */
 function narrowestPostings(cols: AwardColumns, f: SummaryFilters) {
@@ -275,9 +336,9 @@ export function summarize(
           (i, k) => k < ALERTS || (cols.hi[i] === cols.hi[cut] && cols.lo[i] === cols.lo[cut]),
         );
   return {
-    agencies: tallies.agency.groupsOf(names('agency'), currencyNames),
-    sectors: tallies.sector.groupsOf(names('sector'), currencyNames),
-    leaders: tallies.recipient.groupsOf(names('recipient'), currencyNames),
+    agencies: tallies.agency.groupsOf(names('agency'), currencyNames, TOP),
+    sectors: tallies.sector.groupsOf(names('sector'), currencyNames, TOP),
+    leaders: tallies.recipient.groupsOf(names('recipient'), currencyNames, TOP),
     sources: tallies.source.groupsOf(names('source'), currencyNames),
     history: years
       .groupsOf((g) => String(cols.firstFiscalYear + g), currencyNames)

@@ -1,0 +1,113 @@
+// The listing's summaries from award columns, on columns made by hand: exact sums, the ten largest groups,
+// and the sparse tally that many recipients times many currencies take.
+import { describe, expect, it } from 'vitest';
+import { type AwardColumns, Dictionary, splitAmount } from '../../src/datasets/awards/columns.js';
+import { summarize } from '../../src/datasets/awards/summarize.js';
+
+interface Row {
+  agency: string;
+  recipient: string;
+  currency: string;
+  amount: string;
+  date: string;
+}
+
+function columnsOf(rows: Row[], extraCurrencies = 0, extraRecipients = 0): AwardColumns {
+  const n = rows.length;
+  const dict = {
+    agency: new Dictionary(),
+    sector: new Dictionary(),
+    recipient: new Dictionary(),
+    ticker: new Dictionary(),
+    source: new Dictionary(),
+    jurisdiction: new Dictionary(),
+    currency: new Dictionary(),
+    awardType: new Dictionary(),
+    parent: new Dictionary(),
+  };
+  // Names held by the dictionaries without rows: they widen the tallies as a large store would.
+  for (let i = 0; i < extraCurrencies; i += 1) dict.currency.code(`X${String(i).padStart(2, '0')}`);
+  for (let i = 0; i < extraRecipients; i += 1) dict.recipient.code(`Recipient ${i}`);
+  const cols: AwardColumns = {
+    size: n,
+    rowIds: Float64Array.from(rows, (_, i) => i + 1),
+    agency: Int32Array.from(rows, (r) => dict.agency.code(r.agency)),
+    sector: new Int32Array(n).fill(-1),
+    recipient: Int32Array.from(rows, (r) => dict.recipient.code(r.recipient)),
+    ticker: new Int32Array(n).fill(-1),
+    source: Int32Array.from(rows, () => dict.source.code('usaspending')),
+    jurisdiction: Int32Array.from(rows, () => dict.jurisdiction.code('US')),
+    currency: Int32Array.from(rows, (r) => dict.currency.code(r.currency)),
+    awardType: Int32Array.from(rows, () => dict.awardType.code('prime')),
+    parent: new Int32Array(n).fill(-1),
+    fiscalYear: Int32Array.from(rows, (r) => Number(r.date.slice(0, 4))),
+    date: Int32Array.from(rows, (r) => Number(r.date.replaceAll('-', ''))),
+    hi: Float64Array.from(rows, (r) => splitAmount(r.amount)[0]),
+    lo: Float64Array.from(rows, (r) => splitAmount(r.amount)[1]),
+    flagged: new Uint8Array(n),
+    firstFiscalYear: Math.min(...rows.map((r) => Number(r.date.slice(0, 4)))),
+    lastFiscalYear: Math.max(...rows.map((r) => Number(r.date.slice(0, 4)))),
+    dict,
+  };
+  return cols;
+}
+
+const row = (recipient: string, currency: string, amount: string): Row => ({
+  agency: 'Agency A',
+  recipient,
+  currency,
+  amount,
+  date: '2024-03-01',
+});
+
+describe('award summaries', () => {
+  it('sums exactly per currency, never across currencies', () => {
+    const cols = columnsOf([
+      row('Acme', 'USD', '0.10'),
+      row('Acme', 'USD', '0.20'),
+      row('Acme', 'EUR', '999999999999.999999'),
+      row('Acme', 'EUR', '0.000001'),
+      row('Beta', 'USD', '-5.05'),
+    ]);
+    const summary = summarize(cols, {}, null);
+    expect(summary.agencies).toEqual([
+      {
+        key: 'Agency A',
+        awards: 5,
+        amounts: [
+          { currency: 'EUR', obligatedAmount: '1000000000000.00' },
+          { currency: 'USD', obligatedAmount: '-4.75' },
+        ],
+      },
+    ]);
+    expect(summary.deobligationRows).toEqual([5]);
+  });
+
+  it('lists the ten recipients with the most awards, ties by name, in a sparse tally of 2,000 x 1,000 cells', () => {
+    const rows: Row[] = [];
+    // Recipient k has k awards of 1.01 each, k from 1 to 12, and two ties at 12.
+    for (let k = 1; k <= 12; k += 1)
+      for (let j = 0; j < k; j += 1) rows.push(row(`R${String(k).padStart(2, '0')}`, 'USD', '1.01'));
+    for (let j = 0; j < 12; j += 1) rows.push(row('R00 tie', 'GBP', '2.50'));
+    const summary = summarize(columnsOf(rows, 1000, 2000), {}, null);
+    expect(summary.leaders.map((l) => [l.key, l.awards])).toEqual([
+      ['R00 tie', 12],
+      ['R12', 12],
+      ['R11', 11],
+      ['R10', 10],
+      ['R09', 9],
+      ['R08', 8],
+      ['R07', 7],
+      ['R06', 6],
+      ['R05', 5],
+      ['R04', 4],
+    ]);
+    expect(summary.leaders[0]?.amounts).toEqual([{ currency: 'GBP', obligatedAmount: '30.00' }]);
+    expect(summary.leaders[1]?.amounts).toEqual([{ currency: 'USD', obligatedAmount: '12.12' }]);
+  });
+
+  it('a filter on a name never held matches nothing', () => {
+    const summary = summarize(columnsOf([row('Acme', 'USD', '1.00')]), { agency: 'Nobody' }, null);
+    expect([summary.agencies, summary.span]).toEqual([[], null]);
+  });
+});
