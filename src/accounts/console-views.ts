@@ -67,6 +67,14 @@ export async function keysWithUse(deps: Deps, accountId: string): Promise<KeyUse
   );
 }
 
+/** The account's active market keys with their units this minute and today (no look at when keys were used). */
+export async function marketKeyUnits(deps: Deps, accountId: string) {
+  const keys = (await listKeys(deps.store.db, accountId)).filter(
+    (k) => k.api === 'market' && k.revokedAt === null,
+  );
+  return Promise.all(keys.map(async (key) => ({ ...key, units: await unitsOf(deps, key.id) })));
+}
+
 /** Units counted this minute and today (a hit of 0 reads a window without adding to it). */
 async function unitsOf(deps: Deps, keyId: string) {
   const key = `units:${keyId}`;

@@ -59,9 +59,10 @@ export type Importer<R = Record<string, unknown>> = ImporterBase<R> &
       }
   );
 
+/** A record for a batch writer, which hashes what it needs itself (awards: without the time observed). */
 export interface BatchEntry<R> {
   record: R;
-  meta: WriteMeta;
+  meta: Omit<WriteMeta, 'hash'>;
 }
 
 /** Rows written by one load past which the planners' statistics are refreshed. */
@@ -147,16 +148,15 @@ export async function importRecords<R>(
       if (invalid) throw new ImportError(source, line, invalid);
       const problem = importer.check?.(value as R);
       if (problem) throw new ImportError(source, line, problem);
-      // Batch writers hash what they need themselves (awards: without the time observed).
-      const meta = { hash: importer.writeBatch ? '' : contentHash(value), source, loadedAt };
-      if (importer.revision) {
-        batch.add(importer.revision(value as R), meta);
-        if (batch.size >= BATCH) count(await batch.flush());
-      } else if (importer.writeBatch) {
-        pending.push({ record: value as R, meta });
+      if (importer.writeBatch) {
+        pending.push({ record: value as R, meta: { source, loadedAt } });
         if (pending.length >= BATCH) await writePending();
       } else {
-        count([await importer.write(tx, value as R, meta)]);
+        const meta = { hash: contentHash(value), source, loadedAt };
+        if (importer.revision) {
+          batch.add(importer.revision(value as R), meta);
+          if (batch.size >= BATCH) count(await batch.flush());
+        } else count([await importer.write(tx, value as R, meta)]);
       }
       report.lines += 1;
       const date = importer.dateOf?.(value as R);

@@ -9,16 +9,20 @@ export function words(query: string): string[] {
   return query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/** The query as FTS5 matches it (every word, each quoted) and as PostgreSQL's tsquery does. */
+const ftsMatch = (terms: string[]) => terms.map((t) => `"${t}"`).join(' ');
+const tsQuery = (terms: string[]) => terms.join(' & ');
+
 /** A condition on the awards table: every word of `query` appears in title, recipient or agency. */
 export function matches(db: Kysely<Database>, query: string): () => Expression<SqlBool> {
   const terms = words(query);
   if (terms.length === 0) return () => sql<SqlBool>`1 = 0`;
   if (engineOf(db) === 'sqlite') {
-    const match = terms.map((t) => `"${t}"`).join(' ');
+    const match = ftsMatch(terms);
     return () =>
       sql<SqlBool>`awards.row_id IN (SELECT rowid FROM awards_fts WHERE awards_fts MATCH ${match})`;
   }
-  const tsquery = terms.join(' & ');
+  const tsquery = tsQuery(terms);
   return () => sql<SqlBool>`awards.search @@ to_tsquery('simple', ${tsquery})`;
 }
 
@@ -29,13 +33,12 @@ export async function matchingRowIds(db: Kysely<Database>, query: string): Promi
   const handle = sqliteHandle(db);
   if (handle) {
     // Plain numbers straight from the statement: a common word matches hundreds of thousands of rows.
-    const match = terms.map((t) => `"${t}"`).join(' ');
     return handle
       .prepare('SELECT rowid FROM awards_fts WHERE awards_fts MATCH ?')
       .pluck()
-      .all(match) as number[];
+      .all(ftsMatch(terms)) as number[];
   }
   const { rows } = await sql<{ row_id: string }>`SELECT row_id FROM awards
-    WHERE is_current = 1 AND search @@ to_tsquery('simple', ${terms.join(' & ')})`.execute(db);
+    WHERE is_current = 1 AND search @@ to_tsquery('simple', ${tsQuery(terms)})`.execute(db);
   return rows.map((r) => Number(r.row_id));
 }

@@ -85,8 +85,8 @@ export class MockAgency {
 }
 
 /**
- * Agency hosts for tests that do not mean to fetch: a closed local port. A test that collects by mistake
- * fails at once instead of reaching an agency's real host.
+ * Upstream hosts for tests that do not mean to fetch: a closed local port. A test that collects (or calls
+ * Stripe) by mistake fails at once instead of reaching a real host.
  */
 export const NO_AGENCIES: Record<string, string> = {
   QUARRY_CFTC_URL: 'http://127.0.0.1:9',
@@ -94,4 +94,5 @@ export const NO_AGENCIES: Record<string, string> = {
   QUARRY_BLS_URL: 'http://127.0.0.1:9',
   QUARRY_SEC_URL: 'http://127.0.0.1:9',
   QUARRY_USASPENDING_URL: 'http://127.0.0.1:9',
+  QUARRY_STRIPE_URL: 'http://127.0.0.1:9',
 };

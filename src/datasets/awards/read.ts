@@ -12,12 +12,11 @@ import { SOURCES } from '../sources.js';
 import { buildColumns } from './columns.js';
 import { amountKey } from './derive.js';
 import { annualRevenue, compareToRevenue } from './revenue.js';
-import { summarize, summarizeAll } from './summarize.js';
+import { type SummaryFilters, summarize, summarizeAll } from './summarize.js';
 
 const DEFAULT_LIMIT = 50;
 const PAGE_CANDIDATES = 5000;
 const REVISIONS_PAGE = 20;
-const TOP = 10;
 const AWARD_SOURCES = [SOURCES.usaspending, SOURCES.ted];
 
 type Row = Selectable<AwardsTable>;
@@ -62,21 +61,8 @@ async function withRevenue(db: Kysely<Database>, awards: ReturnType<typeof toAwa
   });
 }
 
-interface Filters {
-  ticker?: string;
-  jurisdiction?: string;
-  currency?: string;
-  agency?: string;
-  sector?: string;
-  source?: string;
-  parentId?: string;
-  awardType?: string;
-  from?: string;
-  to?: string;
-  fiscalYear?: number;
-  query?: string;
-  minAmount?: string;
-}
+/** The listing's filters: those the summary applies to its columns, and the words of `query`. */
+type Filters = SummaryFilters & { query?: string };
 
 function filtersOf(query: Record<string, unknown>): Filters {
   const f = { ...query } as Filters & { cursor?: string; limit?: number };
@@ -150,10 +136,6 @@ function amountOrder(a: Row, b: Row): number {
   return negative(x) ? -order : order;
 }
 
-function top<T extends { awards: number; key: string }>(list: T[]): T[] {
-  return [...list].sort((a, b) => b.awards - a.awards || a.key.localeCompare(b.key)).slice(0, TOP);
-}
-
 export async function listAwards(deps: Deps, { query }: OperationInput): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
   const f = filtersOf(query);
@@ -218,9 +200,9 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
     access: 'full',
     rows: awards,
     nextCursor,
-    agencies: top(summary.agencies).map(({ key, awards: n, amounts }) => ({ name: key, awards: n, amounts })),
-    sectors: top(summary.sectors).map(({ key, awards: n, amounts }) => ({ name: key, awards: n, amounts })),
-    leaders: top(summary.leaders).map(({ key, awards: n, amounts }) => ({
+    agencies: summary.agencies.map(({ key, awards: n, amounts }) => ({ name: key, awards: n, amounts })),
+    sectors: summary.sectors.map(({ key, awards: n, amounts }) => ({ name: key, awards: n, amounts })),
+    leaders: summary.leaders.map(({ key, awards: n, amounts }) => ({
       recipient: key,
       awards: n,
       amounts,

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { listActivity } from '../../accounts/activity.js';
 import { sendConfirmation } from '../../accounts/console-auth.js';
-import { keysWithUse, standing } from '../../accounts/console-views.js';
+import { marketKeyUnits, standing } from '../../accounts/console-views.js';
 import type { Deps } from '../../kernel/deps.js';
 import { count, csrfField, type Html, html, page } from './html.js';
 import { sendPage, signedIn } from './plugin.js';
@@ -11,9 +11,7 @@ export function registerAccountPages(scope: FastifyInstance, deps: Deps): void {
   scope.get('/overview', async (request, reply) => {
     const { context, viewer, account: signedInAs } = await signedIn(deps, request, reply);
     const { account, status, keys, unitLimits } = await standing(deps, signedInAs.id);
-    const marketKeys = (await keysWithUse(deps, account.id)).filter(
-      (k) => k.api === 'market' && k.revokedAt === null,
-    );
+    const marketKeys = await marketKeyUnits(deps, account.id);
     const notice =
       (request.query as Record<string, unknown>).notice === 'confirmation-sent'
         ? `A confirmation link was sent to ${account.email}.`
@@ -43,7 +41,7 @@ ${
     ? html`<p class="muted">No market keys yet. <a href="/console/keys">Create one</a>.</p>`
     : html`<div class="table-wrap"><table><caption class="muted">Units of each market key, against ${unitLimits.minute} a minute and ${count(unitLimits.day)} a day</caption>
 <thead><tr><th scope="col">Key</th><th scope="col" class="num">This minute</th><th scope="col" class="num">Today</th></tr></thead><tbody>
-${marketKeys.map((k) => html`<tr><td><code>${k.prefix}…</code></td><td class="num">${k.units?.minute ?? 0} / ${unitLimits.minute}</td><td class="num">${count(k.units?.day ?? 0)} / ${count(unitLimits.day)}</td></tr>`)}
+${marketKeys.map((k) => html`<tr><td><code>${k.prefix}…</code></td><td class="num">${k.units.minute} / ${unitLimits.minute}</td><td class="num">${count(k.units.day)} / ${count(unitLimits.day)}</td></tr>`)}
 </tbody></table></div>`
 }`;
     return sendPage(

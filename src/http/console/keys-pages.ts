@@ -1,5 +1,5 @@
 // Keys: the list, creating a datasets or market key (its text shown once), revoking with confirmation.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../accounts/activity.js';
 import { keysWithUse } from '../../accounts/console-views.js';
 import { MARKET_ACCESS, type MarketAccess } from '../../accounts/key-text.js';
@@ -11,8 +11,8 @@ import { addressOf, type Form, PageError, Redirect, sendPage, signedIn } from '.
 
 export function registerKeyPages(scope: FastifyInstance, deps: Deps): void {
   const keysPage = async (
-    request: Parameters<typeof signedIn>[1],
-    reply: Parameters<typeof signedIn>[2],
+    request: FastifyRequest,
+    reply: FastifyReply,
     shown: { created?: CreatedKey; error?: string; status?: number } = {},
   ) => {
     const { context, viewer, account } = await signedIn(deps, request, reply);
@@ -117,7 +117,7 @@ ${keys.map(
   });
 }
 
-export function actorOf(label: string, request: Parameters<typeof addressOf>[0]): Actor {
+export function actorOf(label: string, request: FastifyRequest): Actor {
   return { label, address: addressOf(request) };
 }
 
