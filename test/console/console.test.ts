@@ -564,27 +564,14 @@ describe('plans from Stripe events', () => {
     expect((await post(byEmail.payload, byEmail.signature)).json().outcome).toBe('applied');
     expect((await getAccount(env.deps.store.db, accountId)).plan).toBe('basic');
     const key = await createKey(env.deps.store.db, { accountId, api: 'datasets' });
-    const upgrade = signedEvent(
-      SECRET,
-      event('evt_sub_2', 'customer.subscription.updated', {
-        object: 'subscription',
-        customer: 'cus_B2',
-        status: 'active',
-        metadata: { plan: 'desk' },
-      }),
-    );
-    expect((await post(upgrade.payload, upgrade.signature)).json().outcome).toBe('applied');
+    const subscription = async (id: string, type: string, status: string) => {
+      const object = { object: 'subscription', customer: 'cus_B2', status, metadata: { plan: 'desk' } };
+      const { payload, signature } = signedEvent(SECRET, event(id, type, object));
+      return (await post(payload, signature)).json().outcome;
+    };
+    expect(await subscription('evt_sub_2', 'customer.subscription.updated', 'active')).toBe('applied');
     expect((await getAccount(env.deps.store.db, accountId)).plan).toBe('desk');
-    const deleted = signedEvent(
-      SECRET,
-      event('evt_sub_3', 'customer.subscription.deleted', {
-        object: 'subscription',
-        customer: 'cus_B2',
-        status: 'canceled',
-        metadata: { plan: 'desk' },
-      }),
-    );
-    expect((await post(deleted.payload, deleted.signature)).json().outcome).toBe('applied');
+    expect(await subscription('evt_sub_3', 'customer.subscription.deleted', 'canceled')).toBe('applied');
     now = new Date(now.getTime() + 1500);
     const call = await env.app.inject({ url: '/v1/macro/cpi', headers: bearer(key.key) });
     expect(call.statusCode).toBe(402);

@@ -1,7 +1,7 @@
 // The listing's summaries from award columns, on columns made by hand: exact sums, the ten largest groups,
 // and the sparse tally that many recipients times many currencies take.
 import { describe, expect, it } from 'vitest';
-import { type AwardColumns, Dictionary, splitAmount } from '../../src/datasets/awards/columns.js';
+import { type AwardColumns, emptyDictionaries, splitAmount } from '../../src/datasets/awards/columns.js';
 import { summarize } from '../../src/datasets/awards/summarize.js';
 
 interface Row {
@@ -14,17 +14,7 @@ interface Row {
 
 function columnsOf(rows: Row[], extraCurrencies = 0, extraRecipients = 0): AwardColumns {
   const n = rows.length;
-  const dict = {
-    agency: new Dictionary(),
-    sector: new Dictionary(),
-    recipient: new Dictionary(),
-    ticker: new Dictionary(),
-    source: new Dictionary(),
-    jurisdiction: new Dictionary(),
-    currency: new Dictionary(),
-    awardType: new Dictionary(),
-    parent: new Dictionary(),
-  };
+  const dict = emptyDictionaries();
   // Names held by the dictionaries without rows: they widen the tallies as a large store would.
   for (let i = 0; i < extraCurrencies; i += 1) dict.currency.code(`X${String(i).padStart(2, '0')}`);
   for (let i = 0; i < extraRecipients; i += 1) dict.recipient.code(`Recipient ${i}`);

@@ -80,14 +80,9 @@ export function splitAmount(text: string): [number, number] {
   return minus ? [-hi, -lo] : [hi, lo];
 }
 
-export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> {
-  const counted = await db
-    .selectFrom('awards')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(sql<SqlBool>`is_current = 1`)
-    .executeTakeFirstOrThrow();
-  const n = Number(counted.n);
-  const dict = {
+/** One empty dictionary for each coded column. */
+export function emptyDictionaries(): AwardColumns['dict'] {
+  return {
     agency: new Dictionary(),
     sector: new Dictionary(),
     recipient: new Dictionary(),
@@ -98,6 +93,16 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
     awardType: new Dictionary(),
     parent: new Dictionary(),
   };
+}
+
+export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> {
+  const counted = await db
+    .selectFrom('awards')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(sql<SqlBool>`is_current = 1`)
+    .executeTakeFirstOrThrow();
+  const n = Number(counted.n);
+  const dict = emptyDictionaries();
   const cols: AwardColumns = {
     size: 0,
     rowIds: new Float64Array(n),
