@@ -36,6 +36,15 @@ describe('config', () => {
       stripeSecretKey: null,
       stripePrices: {},
       stripeUrl: 'https://api.stripe.com',
+      market: {
+        upstream: 'yahoo',
+        yahooUrl: null,
+        answerWithinMs: 12_000,
+        upstreamTimeoutMs: 20_000,
+        quoteFreshMs: 15_000,
+        quoteClosedFreshMs: 900_000,
+        upstreamConcurrency: 8,
+      },
     });
     expect(config.dataDir).toMatch(/\/data$/);
   });
@@ -75,6 +84,13 @@ describe('config', () => {
       STRIPE_PRICE_BASIC: 'price_basic1',
       STRIPE_PRICE_DESK: 'price_desk1',
       QUARRY_STRIPE_URL: 'http://127.0.0.1:12111/',
+      QUARRY_MARKET_UPSTREAM: 'None',
+      QUARRY_YAHOO_URL: 'http://127.0.0.1:12112/',
+      QUARRY_MARKET_DEADLINE_MS: '3000',
+      QUARRY_UPSTREAM_TIMEOUT_MS: '25000',
+      QUARRY_QUOTE_FRESH_MS: '5000',
+      QUARRY_QUOTE_CLOSED_FRESH_MS: '60000',
+      QUARRY_UPSTREAM_CONCURRENCY: '4',
     });
     expect(config).toEqual({
       port: 9000,
@@ -111,11 +127,23 @@ describe('config', () => {
       stripeSecretKey: 'sk_live_abc',
       stripePrices: { basic: 'price_basic1', desk: 'price_desk1' },
       stripeUrl: 'http://127.0.0.1:12111',
+      market: {
+        upstream: 'none',
+        yahooUrl: 'http://127.0.0.1:12112',
+        answerWithinMs: 3000,
+        upstreamTimeoutMs: 25_000,
+        quoteFreshMs: 5000,
+        quoteClosedFreshMs: 60_000,
+        upstreamConcurrency: 4,
+      },
     });
   });
 
   const bad: [Record<string, string>, string][] = [
     [{ PORT: 'eighty' }, 'PORT'],
+    [{ QUARRY_MARKET_UPSTREAM: 'bloomberg' }, 'QUARRY_MARKET_UPSTREAM'],
+    [{ QUARRY_YAHOO_URL: 'ftp://x' }, 'QUARRY_YAHOO_URL'],
+    [{ QUARRY_MARKET_DEADLINE_MS: '10' }, 'QUARRY_MARKET_DEADLINE_MS'],
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The quarry command: serve, mcp, migrate, and the admin commands for accounts, keys and loads.
 import { readFileSync } from 'node:fs';
+import pino from 'pino';
 import { loadConfig } from '../kernel/config.js';
 import { createDeps } from '../runtime/deps.js';
 import { openStore } from '../store/engine.js';
@@ -74,8 +75,14 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig(process.env);
+  // Failed market upstream calls are logged (to stderr: `quarry mcp` speaks its protocol on stdout).
+  const log = pino({ level: config.logLevel }, pino.destination(2));
+  const upstreamLog = {
+    onUpstreamError: (what: string, error: unknown) =>
+      log.warn({ what, error: (error as Error)?.message ?? String(error) }, 'market upstream call failed'),
+  };
   if (command === 'serve') {
-    const deps = await createDeps(config);
+    const deps = await createDeps(config, upstreamLog);
     await serveCommand(config, deps, rest);
     return -1;
   }
@@ -90,7 +97,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'mcp') {
     // stdout carries the protocol: nothing else is printed there.
-    const deps = await createDeps(config);
+    const deps = await createDeps(config, upstreamLog);
     try {
       await mcpCommand(config, deps);
     } finally {

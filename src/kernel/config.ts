@@ -59,6 +59,24 @@ export interface Config {
   stripePrices: Partial<Record<'basic' | 'desk', string>>;
   /** Stripe's API host (QUARRY_STRIPE_URL): configuration, so that a local server can stand in for it. */
   stripeUrl: string;
+  /** Market data: the live upstream behind the stored data (QUARRY_MARKET_UPSTREAM), and how it is paced. */
+  market: MarketConfig;
+}
+
+export interface MarketConfig {
+  /** `yahoo`: Yahoo Finance fills what the store does not hold; `none`: stored data only. */
+  upstream: 'yahoo' | 'none';
+  /** Stands in for every Yahoo host (query1/query2, finance, consent); null: the real hosts. */
+  yahooUrl: string | null;
+  /** How long /v1/quotes, /v1/data and /v1/history wait before answering `timeout` on what is not ready. */
+  answerWithinMs: number;
+  /** How long one upstream call may run before it is abandoned (it goes on after the answer's deadline). */
+  upstreamTimeoutMs: number;
+  /** How long a quote stays fresh while its market trades, and while it is closed. */
+  quoteFreshMs: number;
+  quoteClosedFreshMs: number;
+  /** Upstream calls in flight at once, per process. */
+  upstreamConcurrency: number;
 }
 
 export type Agency = 'cftc' | 'eia' | 'bls';
@@ -236,9 +254,25 @@ export function loadConfig(env: Env): Config {
       ...optional('basic', prefixed(env, 'STRIPE_PRICE_BASIC', 'price_')),
       ...optional('desk', prefixed(env, 'STRIPE_PRICE_DESK', 'price_')),
     },
+    market: marketConfig(env),
     stripeUrl: (url(env, 'QUARRY_STRIPE_URL', ['https:', 'http:']) ?? 'https://api.stripe.com').replace(
       /\/+$/,
       '',
     ),
+  };
+}
+
+function marketConfig(env: Env): MarketConfig {
+  const upstream = text(env, 'QUARRY_MARKET_UPSTREAM')?.toLowerCase() ?? 'yahoo';
+  if (upstream !== 'yahoo' && upstream !== 'none')
+    throw new ConfigError('QUARRY_MARKET_UPSTREAM', `expected yahoo or none, got "${upstream}"`);
+  return {
+    upstream,
+    yahooUrl: url(env, 'QUARRY_YAHOO_URL', ['https:', 'http:'])?.replace(/\/+$/, '') ?? null,
+    answerWithinMs: wholeNumber(env, 'QUARRY_MARKET_DEADLINE_MS', 12_000, 50, 120_000),
+    upstreamTimeoutMs: wholeNumber(env, 'QUARRY_UPSTREAM_TIMEOUT_MS', 20_000, 50, 600_000),
+    quoteFreshMs: wholeNumber(env, 'QUARRY_QUOTE_FRESH_MS', 15_000, 0, 86_400_000),
+    quoteClosedFreshMs: wholeNumber(env, 'QUARRY_QUOTE_CLOSED_FRESH_MS', 900_000, 0, 7 * 86_400_000),
+    upstreamConcurrency: wholeNumber(env, 'QUARRY_UPSTREAM_CONCURRENCY', 8, 1, 256),
   };
 }

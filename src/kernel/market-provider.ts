@@ -11,6 +11,8 @@ export interface ProviderQuote {
   asOf: string;
   /** Field id -> value, prices in main units. */
   fields: Record<string, number | string | null>;
+  /** Served from the last stored answer because the upstream could not be reached for a fresh one. */
+  stale?: boolean;
 }
 
 export interface Bar {
@@ -29,6 +31,8 @@ export interface StatementFact {
   value: number;
   fp: string;
   currency: string;
+  /** When the filing that reported it was made (YYYY-MM-DD), where known. */
+  filed?: string;
 }
 
 /** A symbol's short interest as of a settlement date; percents as 1.5 = 1.5 %. */
@@ -52,8 +56,11 @@ export interface MarketProvider {
   shortInterest(symbols: string[]): Promise<Map<string, ShortInterest>>;
   /** Reported statement facts of a company (service ticker), by field id. */
   statements(ticker: string): Promise<Map<string, StatementFact[]>>;
-  /** Latest quotes of the provider symbols it knows; unknown symbols are absent from the map. */
-  quotes(symbols: string[]): Promise<Map<string, ProviderQuote>>;
+  /**
+   * Latest quotes of the provider symbols it knows; unknown symbols are absent from the map. `fields` names the
+   * field ids the caller will read, so a provider can fetch what its plain quote lacks (profile, estimates).
+   */
+  quotes(symbols: string[], fields?: readonly string[]): Promise<Map<string, ProviderQuote>>;
   /** The newest `count` daily closes of a symbol, oldest first. */
   lastCloses(symbol: string, count: number): Promise<number[]>;
   /** Daily bars of a symbol between two dates (inclusive), oldest first. */
@@ -63,4 +70,6 @@ export interface MarketProvider {
    * answers with the same array until its data changes, so callers may keep what they derive from it.
    */
   series(symbol: string): Promise<readonly Bar[]>;
+  /** Whether the symbol's bars were last served from an old copy because the upstream failed. */
+  staleBars?(symbol: string): boolean;
 }

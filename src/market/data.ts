@@ -4,12 +4,12 @@
 
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
-import type { MarketProvider } from '../kernel/market-provider.js';
+import type { MarketProvider, StatementFact } from '../kernel/market-provider.js';
 import { statementSeries } from './compute/statements.js';
 import { computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { lookupField } from './fields/dictionary.js';
-import { inPriceCurrency, lookup, uniqueInputs } from './quotes.js';
+import { inPriceCurrency, type Looked, lookupOne, uniqueInputs } from './quotes.js';
 import { type Resolved, shown } from './symbology/resolve.js';
 
 export const MAX_DATA_TICKERS = 50;
@@ -71,8 +71,6 @@ export function dataUnits(input: DataRequest): number {
   return Math.max(1, Math.ceil(request.tickers.length / (quoteOnly ? 20 : 5)));
 }
 
-type Looked = Awaited<ReturnType<typeof lookup>>[number];
-
 interface DataItem {
   input: string;
   status: 'ok' | 'partial' | 'error';
@@ -82,6 +80,10 @@ interface DataItem {
   errors?: Record<string, FieldError>;
   currencies?: Record<string, string>;
   derived?: string[];
+  /** How old each value is, keyed by field as sent: quote time, last bar date or filing date. */
+  asOf?: Record<string, string>;
+  /** Set when a value came from an old copy because the upstream could not be reached. */
+  stale?: boolean;
   error?: { code: string; message: string };
 }
 type FieldAsked = { input: string; found: ReturnType<typeof lookupField> };
@@ -96,22 +98,30 @@ export async function data(
   const r = normaliseData(request);
   const fields = r.fields.map((input) => ({ input, found: lookupField(input) }));
   const deadline = new Deadline(answerWithinMs);
+  // Quote-like fields a provider may need more than a plain quote for (profile, estimates, key statistics).
+  const quoteFieldIds = fields.flatMap(({ found }) =>
+    found.kind === 'field' && found.field.group !== 'computed' && found.field.group !== 'statement'
+      ? [found.field.id]
+      : [],
+  );
   try {
-    const results = await deadline.race(lookup(provider, r.tickers, false), () => null);
-    const late = (input: string, resolved?: Resolved): DataItem => ({
-      input,
-      status: 'error',
-      ...(resolved ? { resolved: shown(resolved) } : {}),
-      error: deadline.error,
-    });
     const items = await Promise.all(
-      results === null
-        ? r.tickers.map((input) => late(input))
-        : results.map((result) =>
-            deadline.race(dataItem(provider, result, fields, r.period), () =>
-              late(result.input, result.status === 'ok' ? result.found.resolved : undefined),
-            ),
-          ),
+      r.tickers.map((input) => {
+        let resolved: Resolved | undefined;
+        const work = lookupOne(provider, input, false, quoteFieldIds).then((result) => {
+          if (result.status === 'ok') resolved = result.found.resolved;
+          return dataItem(provider, result, fields, r.period);
+        });
+        return deadline.race(
+          work,
+          (): DataItem => ({
+            input,
+            status: 'error',
+            ...(resolved ? { resolved: shown(resolved) } : {}),
+            error: deadline.error,
+          }),
+        );
+      }),
     );
     return { access: 'market-data', period: r.period, fields: fieldsAnswered(fields), items };
   } finally {
@@ -131,10 +141,12 @@ async function dataItem(
   const errors: Record<string, FieldError> = {};
   const currencies: Record<string, string> = {};
   const periods: Record<string, string> = {};
+  const asOf: Record<string, string> = {};
+  let stale = quote.stale === true;
   const derived: string[] = [];
   const statements = fields.some((f) => f.found.kind === 'field' && f.found.field.group === 'statement')
     ? await provider.statements(resolved.ticker)
-    : new Map();
+    : new Map<string, StatementFact[]>();
   const minor = (resolved.priceFactor ?? 1) !== 1;
   for (const { input, found } of fields) {
     values[input] = null;
@@ -155,8 +167,12 @@ async function dataItem(
       continue;
     }
     let value: Value | FieldError;
-    if (def.group === 'computed') value = await computed(provider, def, resolved);
-    else if (def.group === 'statement') {
+    if (def.group === 'computed') {
+      value = await computed(provider, def, resolved);
+      const last = (await provider.series(resolved.symbol)).at(-1);
+      if (last) asOf[input] = last.date;
+      if (provider.staleBars?.(resolved.symbol)) stale = true;
+    } else if (def.group === 'statement') {
       const facts = statements.get(def.id) ?? [];
       const latest = statementSeries(def.id, facts, period).at(-1);
       if (!latest)
@@ -164,6 +180,12 @@ async function dataItem(
       else {
         value = latest.value;
         periods[input] = latest.end;
+        const filed = facts
+          .filter((f) => f.end === latest.end && f.filed)
+          .map((f) => f.filed as string)
+          .sort()
+          .at(-1);
+        if (filed) asOf[input] = filed;
         if (latest.derived) derived.push(input);
         const currency = facts[0]?.currency;
         if (currency && !/per share|shares/.test(def.unit) && currency !== resolved.currency)
@@ -191,6 +213,7 @@ async function dataItem(
     }
     if (def.id === 'marketCap' && minor) currencies[input] = quote.currency;
     values[input] = value;
+    if (!(input in asOf) && def.group !== 'statement' && quote.asOf) asOf[input] = quote.asOf;
   }
   const erred = Object.keys(errors).length;
   return {
@@ -202,6 +225,8 @@ async function dataItem(
     ...(erred ? { errors } : {}),
     ...(Object.keys(currencies).length ? { currencies } : {}),
     ...(derived.length ? { derived } : {}),
+    ...(Object.keys(asOf).length ? { asOf } : {}),
+    ...(stale ? { stale } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 // first; statement fields quarterly or annually. Each field that cannot be served is an error on its item.
 
 import type { Deps } from '../kernel/deps.js';
-import type { MarketProvider } from '../kernel/market-provider.js';
+import type { Bar, MarketProvider } from '../kernel/market-provider.js';
 import { type BarColumn, type BarColumnName, BarRows } from './bar-rows.js';
 import { type BarPeriod, barRange, rollUp } from './compute/periods.js';
 import { statementSeries } from './compute/statements.js';
@@ -80,7 +80,7 @@ async function barRows(
   resolved: Resolved,
   range: { from: string; end: string; period: BarPeriod },
   columns: BarColumn[],
-): Promise<BarRows | null> {
+): Promise<{ rows: BarRows; symbol: string; held: { start: string; end: string } } | null> {
   const factor = resolved.priceFactor ?? 1;
   for (const candidate of [resolved.symbol, ...(resolved.fallbacks ?? [])]) {
     const symbol = candidate.includes(':')
@@ -89,11 +89,21 @@ async function barRows(
     const series = await provider.series(symbol);
     const [first, end] = barRange(series, range.from, range.end);
     if (first === end) continue;
-    if (range.period === 'daily') return new BarRows(series, first, end, columns, factor, true);
+    const held = { start: (series[first] as Bar).date, end: (series[end - 1] as Bar).date };
+    if (range.period === 'daily')
+      return { rows: new BarRows(series, first, end, columns, factor, true), symbol, held };
     const rolled = rollUp(series.slice(first, end), range.period);
-    return new BarRows(rolled, 0, rolled.length, columns, factor, false);
+    return { rows: new BarRows(rolled, 0, rolled.length, columns, factor, false), symbol, held };
   }
   return null;
+}
+
+/** Days a held range may fall short of the asked one (weekends, holidays) before the item says so. */
+const SHORT_BY_DAYS = 7;
+
+function shortOf(asked: { from: string; end: string }, held: { start: string; end: string }): boolean {
+  const days = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86_400_000;
+  return days(asked.from, held.start) > SHORT_BY_DAYS || days(held.end, asked.end) > SHORT_BY_DAYS;
 }
 
 type Row = Record<string, string | number | null>;
@@ -107,6 +117,10 @@ interface HistoryItem {
   error?: { code: string; message: string };
   derived?: string[];
   truncated?: { requestedStart: string; start: string };
+  /** The dates actually held, when they cover noticeably less than the window asked for. */
+  held?: { start: string; end: string };
+  /** Set when the bars came from an old copy because the upstream could not be reached. */
+  stale?: boolean;
 }
 
 /** The normalised request and the first date served: `from` is later than `start` when `truncated`. */
@@ -177,6 +191,7 @@ async function historyItem(
   }
   const served = fields.filter((f) => !errors[f.input]);
   let rows: Row[] | BarRows = [];
+  const extra: Pick<HistoryItem, 'held' | 'stale'> = {};
   const derivedDates: string[] = [];
   if (served.length && isStatementPeriod(r.period)) {
     const statements = await provider.statements(resolved.ticker);
@@ -212,9 +227,14 @@ async function historyItem(
         input,
         status: 'error',
         resolved: shown(resolved),
-        error: { code: 'not_found', message: `No history for ${input}.` },
+        error: {
+          code: 'not_found',
+          message: `No history for ${input} between ${r.from} and ${r.end} (looked for ${[resolved.symbol, ...(resolved.fallbacks ?? [])].join(', ')} in the stored data and the upstream). An operator loads bars with "quarry ingest prices FILE --ticker ${resolved.symbol}".`,
+        },
       };
-    rows = found;
+    rows = found.rows;
+    if (shortOf(r, found.held)) extra.held = found.held;
+    if (provider.staleBars?.(found.symbol)) extra.stale = true;
   }
   const status = Object.keys(errors).length ? 'partial' : 'ok';
   return {
@@ -225,5 +245,6 @@ async function historyItem(
     ...(Object.keys(errors).length ? { errors } : {}),
     ...(derivedDates.length ? { derived: derivedDates.sort() } : {}),
     ...(r.truncated ? { truncated: { requestedStart: r.start, start: r.from } } : {}),
+    ...extra,
   };
 }

@@ -66,6 +66,12 @@ const QuoteItem = Type.Object(
         marketCap: Nullable(Type.Number({ description: 'Full units of the main currency.' })),
         marketState: Type.String(),
         asOf: Type.String(),
+        stale: Type.Optional(
+          Type.Boolean({
+            description:
+              'True when served from the last stored quote because the upstream could not be reached.',
+          }),
+        ),
         currencies: Type.Optional(
           Type.Record(Type.String(), Type.String(), {
             description: 'Values not in the price currency, e.g. marketCap in GBP.',
@@ -73,7 +79,7 @@ const QuoteItem = Type.Object(
         ),
       }),
     ),
-    error: ItemError('not_found'),
+    error: ItemError('not_found, or timeout when not ready within the deadline'),
   },
   { title: 'QuoteItem' },
 );
@@ -99,6 +105,18 @@ const DataItem = Type.Object(
     ),
     derived: Type.Optional(
       Type.Array(Type.String(), { description: 'Fields whose value is the full year less Q1 to Q3.' }),
+    ),
+    asOf: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description:
+          'How old each value is, keyed by the field as sent: the quote time (ISO 8601), the last bar date for computed fields, the filing date for statement fields.',
+      }),
+    ),
+    stale: Type.Optional(
+      Type.Boolean({
+        description:
+          'True when a value came from the last stored copy because the upstream could not be reached.',
+      }),
     ),
     error: ItemError('not_found, or timeout when not ready within 12 seconds'),
   },
@@ -142,6 +160,20 @@ const HistoryItem = Type.Object(
         { requestedStart: Type.String(), start: Type.String() },
         { description: 'Daily history reaches about 20 years: a longer range keeps the newest bars.' },
       ),
+    ),
+    held: Type.Optional(
+      Type.Object(
+        { start: Type.String(), end: Type.String() },
+        {
+          description: 'The dates actually held, when they cover noticeably less than the window asked for.',
+        },
+      ),
+    ),
+    stale: Type.Optional(
+      Type.Boolean({
+        description:
+          'True when a value came from the last stored copy because the upstream could not be reached.',
+      }),
     ),
   },
   { title: 'HistoryItem' },

@@ -14,17 +14,17 @@ export interface MarketVerb<I, O> {
 
 export const QUOTES: MarketVerb<QuotesRequest, Awaited<ReturnType<typeof quotes>>> = {
   units: (input) => quotesUnits(input),
-  run: quotes,
+  run: (deps, input) => quotes(deps, input, deps.config.market.answerWithinMs),
 };
 
 export const DATA: MarketVerb<DataRequest, Awaited<ReturnType<typeof data>>> = {
   units: (input) => dataUnits(input),
-  run: (deps, input) => data(deps, input),
+  run: (deps, input) => data(deps, input, deps.config.market.answerWithinMs),
 };
 
 export const HISTORY: MarketVerb<HistoryRequest, Awaited<ReturnType<typeof history>>> = {
   units: historyUnits,
-  run: (deps, input) => history(deps, input),
+  run: (deps, input) => history(deps, input, deps.config.market.answerWithinMs),
 };
 
 /** Today's date as the verbs read default windows, from the deps' clock. */

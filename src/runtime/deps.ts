@@ -2,10 +2,10 @@
 // config. The server, the CLI, the tests and the benchmarks all build Deps here.
 import type { Config } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
+import type { MarketProvider } from '../kernel/market-provider.js';
 import type { Counters } from '../limits/counters.js';
 import { MemoryCounters } from '../limits/memory.js';
 import { RedisCounters } from '../limits/redis.js';
-import { StoredProvider } from '../market/providers/stored.js';
 import type { CreditStore } from '../store/credits.js';
 import { PostgresCredits } from '../store/credits-postgres.js';
 import { SqliteCredits } from '../store/credits-sqlite.js';
@@ -14,27 +14,32 @@ import { migrate } from '../store/migrate.js';
 import { storeSecret } from '../store/secrets.js';
 import { UsageBuffer } from '../store/usage-buffer.js';
 import { createMailer } from './mailers.js';
+import { createMarketProvider } from './market.js';
 import { createTelemetry } from './telemetry.js';
 
 export type { Deps };
 
 export interface DepsOptions {
   clock?: () => Date;
+  /** Told of each failed market upstream call (the answer goes on with what is held): the server logs it. */
+  onUpstreamError?: (what: string, error: unknown) => void;
 }
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const clock = options.clock ?? (() => new Date());
   let cursorSecret: string;
   let consoleSecret: string;
+  let market: MarketProvider;
   try {
     await migrate(store);
     cursorSecret = await storeSecret(store.db, 'cursor_secret');
     consoleSecret = await storeSecret(store.db, 'console_secret');
+    market = await createMarketProvider(config, store, clock, options.onUpstreamError ?? (() => {}));
   } catch (error) {
     await store.close();
     throw error;
   }
-  const clock = options.clock ?? (() => new Date());
   const counters = createCounters(config.redisUrl, () => clock().getTime());
   const usage = new UsageBuffer(store.db);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, config.dataDir);
@@ -44,7 +49,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     credits: createCreditStore(store),
     counters,
     usage,
-    market: new StoredProvider(store.db),
+    market,
     telemetry: createTelemetry(store.db),
     cursorSecret,
     consoleSecret,

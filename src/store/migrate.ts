@@ -22,6 +22,7 @@ import * as m018 from './migrations/018-guidance-range.js';
 import * as m019 from './migrations/019-award-details.js';
 import * as m020 from './migrations/020-console.js';
 import * as m021 from './migrations/021-award-indexes.js';
+import * as m022 from './migrations/022-market-cache.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '019-award-details': m019,
   '020-console': m020,
   '021-award-indexes': m021,
+  '022-market-cache': m022,
 };
 
 class StaticProvider implements MigrationProvider {

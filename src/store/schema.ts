@@ -453,6 +453,13 @@ export interface StripeEventsTable {
   received_at: string;
 }
 
+export interface MarketCacheTable {
+  key: string;
+  value: string;
+  fetched_at: string;
+  fresh_until: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -484,6 +491,7 @@ export interface Database {
   market_bars: MarketBarsTable;
   market_statements: MarketStatementsTable;
   market_facts: MarketFactsTable;
+  market_cache: MarketCacheTable;
   console_sessions: ConsoleSessionsTable;
   account_activity: AccountActivityTable;
   stripe_events: StripeEventsTable;

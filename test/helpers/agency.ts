@@ -95,4 +95,6 @@ export const NO_AGENCIES: Record<string, string> = {
   QUARRY_SEC_URL: 'http://127.0.0.1:9',
   QUARRY_USASPENDING_URL: 'http://127.0.0.1:9',
   QUARRY_STRIPE_URL: 'http://127.0.0.1:9',
+  QUARRY_MARKET_UPSTREAM: 'none',
+  QUARRY_YAHOO_URL: 'http://127.0.0.1:9',
 };

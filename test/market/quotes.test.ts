@@ -77,7 +77,11 @@ for (const { engine, skip } of ENGINES) {
         asOf: '2025-02-14T21:00:00.000Z',
       });
       expect(items[1].resolved).toMatchObject({ ticker: 'AAPL', dialect: 'terminal', name: 'Apple Inc.' });
-      expect(items[4].error).toEqual({ code: 'not_found', message: 'No quote for NOPE.' });
+      expect(items[4].error).toEqual({
+        code: 'not_found',
+        message:
+          'No quote for NOPE (looked for NOPE in the stored data and the upstream). An operator loads one with "quarry ingest prices FILE --ticker NOPE" or "quarry ingest yahoo FILE".',
+      });
       expect(items[5].error.code).toBe('not_found');
       expect(items[5].error.message).toMatch(/exchange code "XX"/);
     });

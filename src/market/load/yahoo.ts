@@ -76,6 +76,17 @@ const QUOTE_FIELDS: [string, string, boolean][] = [
   ['trailingAnnualDividendRate', 'dividendRate', false],
 ];
 
+/** The field ids a quote response answers (the rest come from quoteSummary's modules). */
+export const QUOTE_RESPONSE_FIELDS: ReadonlySet<string> = new Set([
+  ...QUOTE_FIELDS.map(([, id]) => id),
+  'financialCurrency',
+  'dividendYield',
+  'name',
+  'currency',
+  'exchange',
+  'asOf',
+]);
+
 type Result = Record<string, unknown>;
 
 /** quoteSummary values arrive as numbers or as {raw, fmt} objects. */
@@ -90,6 +101,7 @@ type Trend = { period?: string; earningsEstimate?: Module; revenueEstimate?: Mod
 
 /** A time Yahoo gives in seconds since the epoch (or as text), as an ISO date or time. */
 function yahooTime(value: unknown): Date | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
   const v = raw(value);
   if (typeof v === 'number') return new Date(v * 1000);
   if (typeof v === 'string' && !Number.isNaN(Date.parse(v))) return new Date(v);
@@ -104,7 +116,7 @@ const isoDay = (time: Date | null) => (time ? time.toISOString().slice(0, 10) : 
  * symbol it asked for and when it was answered. Price-currency values need the response to name its price
  * currency; a response that does not keeps none of them, and says so in `notes`.
  */
-function summaryRecord(
+export function summaryRecord(
   r: Record<string, Module | undefined>,
   recorded: { symbol: string | null; at: Date | null },
   notes: string[],
@@ -188,7 +200,7 @@ function summaryRecord(
   );
 }
 
-type Chart = {
+export type Chart = {
   meta?: Record<string, unknown>;
   timestamp?: number[];
   indicators?: { quote?: Record<string, (number | null)[]>[] };
@@ -205,7 +217,7 @@ function chartValue(value: number | null | undefined, places: number, factor: nu
 }
 
 /** A chart response: one daily bar per timestamp (split-adjusted, as Yahoo publishes them) and the quote in meta. */
-function* chartRecords(chart: Chart): Generator<{ line: number; value: MarketRecordValue }> {
+export function* chartRecords(chart: Chart): Generator<{ line: number; value: MarketRecordValue }> {
   const meta = chart.meta ?? {};
   const symbol = String(meta.symbol ?? '');
   if (!symbol) return;
@@ -244,7 +256,8 @@ function* chartRecords(chart: Chart): Generator<{ line: number; value: MarketRec
     if (typeof v === 'number') fields[to] = toMain(v, factor);
   }
   if (typeof meta.regularMarketVolume === 'number') fields.volume = meta.regularMarketVolume;
-  if (typeof meta.regularMarketTime !== 'number') return;
+  const marketTime = yahooTime(meta.regularMarketTime);
+  if (!marketTime) return;
   yield {
     line: (chart.timestamp?.length ?? 0) + 1,
     value: quoteRecord(
@@ -254,7 +267,7 @@ function* chartRecords(chart: Chart): Generator<{ line: number; value: MarketRec
         currency,
         exchange: String(meta.fullExchangeName ?? meta.exchangeName ?? ''),
         yahooType: meta.instrumentType,
-        asOf: new Date(meta.regularMarketTime * 1000).toISOString(),
+        asOf: marketTime.toISOString(),
       },
       fields,
     ),
@@ -327,35 +340,32 @@ export async function* yahooRecords(
       'not a recorded quote, quoteSummary, chart or fundamentals time-series response',
     );
   }
-  for (const [i, r] of results.entries()) {
-    const symbol = String(r.symbol ?? '');
-    const [currency, factor] = mainUnits(r.currency);
-    const fields: Record<string, number | string | null> = {};
-    for (const [from, to, isPrice] of QUOTE_FIELDS) {
-      const v = r[from];
-      if (typeof v === 'number') fields[to] = isPrice ? toMain(v, factor) : v;
-      else if (typeof v === 'string') fields[to] = v;
-    }
-    if (typeof r.financialCurrency === 'string') fields.financialCurrency = r.financialCurrency;
-    if (typeof r.trailingAnnualDividendYield === 'number')
-      fields.dividendYield = r.trailingAnnualDividendYield * 100;
-    const time =
-      typeof r.regularMarketTime === 'number'
-        ? new Date(r.regularMarketTime * 1000).toISOString()
-        : new Date(0).toISOString();
-    yield {
-      line: i + 1,
-      value: quoteRecord(
-        r,
-        {
-          symbol,
-          currency,
-          exchange: String(r.fullExchangeName ?? r.exchange ?? ''),
-          yahooType: r.quoteType,
-          asOf: time,
-        },
-        fields,
-      ),
-    };
+  for (const [i, r] of results.entries()) yield { line: i + 1, value: quoteResultRecord(r) };
+}
+
+/** One result of a quote response (raw, or as yahoo-finance2 returns it, times as Dates) as a quote record. */
+export function quoteResultRecord(r: Result): MarketRecordValue {
+  const symbol = String(r.symbol ?? '');
+  const [currency, factor] = mainUnits(r.currency);
+  const fields: Record<string, number | string | null> = {};
+  for (const [from, to, isPrice] of QUOTE_FIELDS) {
+    const v = r[from];
+    if (typeof v === 'number') fields[to] = isPrice ? toMain(v, factor) : v;
+    else if (typeof v === 'string') fields[to] = v;
   }
+  if (typeof r.financialCurrency === 'string') fields.financialCurrency = r.financialCurrency;
+  if (typeof r.trailingAnnualDividendYield === 'number')
+    fields.dividendYield = r.trailingAnnualDividendYield * 100;
+  const time = yahooTime(r.regularMarketTime) ?? new Date(0);
+  return quoteRecord(
+    r,
+    {
+      symbol,
+      currency,
+      exchange: String(r.fullExchangeName ?? r.exchange ?? ''),
+      yahooType: r.quoteType,
+      asOf: time.toISOString(),
+    },
+    fields,
+  );
 }

@@ -125,7 +125,7 @@ export class StoredProvider implements MarketProvider {
   async statements(ticker: string): Promise<Map<string, StatementFact[]>> {
     const rows = await this.db
       .selectFrom('market_statements')
-      .select(['field', 'kind', 'start', 'end', 'value', 'fp', 'currency'])
+      .select(['field', 'kind', 'start', 'end', 'value', 'fp', 'currency', 'filed'])
       .where('symbol', '=', ticker)
       .execute();
     const out = new Map<string, StatementFact[]>();
@@ -138,6 +138,7 @@ export class StoredProvider implements MarketProvider {
         value: Number(r.value),
         fp: r.fp,
         currency: r.currency,
+        filed: r.filed,
       });
       out.set(r.field, list);
     }
@@ -162,7 +163,7 @@ function round(value: number): number {
 type Fields = ProviderQuote['fields'];
 
 /** A quote's fields with the symbol's facts added: the newer recording wins where both have a value. */
-function withFacts(
+export function withFacts(
   fields: Fields,
   asOf: string,
   facts: { asOf: string; fields: Fields } | undefined,
@@ -178,7 +179,7 @@ function newest(a: string | undefined, b: string | undefined): string {
 const num = (value: unknown) => (typeof value === 'number' ? value : null);
 
 /** The short-interest members of a symbol's fields, when it has a settlement date and a short position. */
-function shortInterestOf(fields: Fields, asOf: string): ShortInterest | null {
+export function shortInterestOf(fields: Fields, asOf: string): ShortInterest | null {
   const sharesShort = num(fields.sharesShort);
   const settlementDate = typeof fields.shortInterestDate === 'string' ? fields.shortInterestDate : null;
   if (sharesShort === null || settlementDate === null) return null;

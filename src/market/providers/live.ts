@@ -1,0 +1,240 @@
+// The live provider: what an operator loaded stays authoritative for its symbols (bars, statements), and the
+// upstream fills everything else through the market cache, which every instance shares. A quote is the
+// fresher of the stored one and the upstream's. A stale document is asked for again; while the upstream fails,
+// the last copy is served marked stale, never nothing when something is held. Quote calls are batched and each
+// symbol has one call in flight whoever asks; calls that outlive a request's deadline still land in the cache.
+import type {
+  Bar,
+  MarketProvider,
+  ProviderQuote,
+  ShortInterest,
+  StatementFact,
+} from '../../kernel/market-provider.js';
+import { barRange } from '../compute/periods.js';
+import type { MarketCache } from './cache.js';
+import { SingleFlight } from './guard.js';
+import { type StoredProvider, shortInterestOf, withFacts } from './stored.js';
+import { QUOTES_PER_CALL, type Summary, type Upstream } from './upstream.js';
+
+export interface LiveOptions {
+  /** A quote's freshness while its market trades, and while it is closed (and for a symbol it does not know). */
+  quoteFreshMs: number;
+  quoteClosedFreshMs: number;
+  barsFreshMs: number;
+  summaryFreshMs: number;
+  now: () => Date;
+  /** Told of every upstream failure (the answer goes on with what is held). */
+  onError(what: string, error: unknown): void;
+}
+
+/** How far back a first fetch of bars goes, and how many days a refresh asks again to see history unchanged. */
+const HISTORY_YEARS = 20;
+const OVERLAP_DAYS = 10;
+
+type Waiter = { resolve(quote: ProviderQuote | null): void; reject(error: unknown): void };
+
+export class LiveProvider implements MarketProvider {
+  private readonly quoteFlights = new SingleFlight<ProviderQuote | null>();
+  private readonly barFlights = new SingleFlight<Bar[]>();
+  private readonly summaryFlights = new SingleFlight<Summary | null>();
+  private readonly queued = new Map<string, Waiter>();
+  private flushScheduled = false;
+  private readonly staleSeries = new Set<string>();
+
+  constructor(
+    private readonly stored: StoredProvider,
+    private readonly upstream: Upstream,
+    private readonly cache: MarketCache,
+    private readonly options: LiveOptions,
+  ) {}
+
+  async quotes(symbols: string[], fields: readonly string[] = []): Promise<Map<string, ProviderQuote>> {
+    const out = new Map<string, ProviderQuote>();
+    if (symbols.length === 0) return out;
+    const [own, held] = await Promise.all([
+      this.stored.quotes(symbols),
+      this.cache.many<ProviderQuote | null>(symbols.map(quoteKey)),
+    ]);
+    const wantsSummary = fields.some((id) => !this.upstream.quoteFields.has(id));
+    await Promise.all(
+      symbols.map(async (symbol) => {
+        const copy = held.get(quoteKey(symbol));
+        let live: ProviderQuote | null;
+        if (copy?.fresh) live = copy.value;
+        else {
+          try {
+            live = await this.fetchQuote(symbol);
+          } catch (error) {
+            this.options.onError(`quote ${symbol}`, error);
+            live = copy?.value ? { ...copy.value, stale: true } : null;
+          }
+        }
+        if (live && wantsSummary) {
+          const summary = await this.summary(symbol);
+          if (summary) live = { ...live, fields: withFacts(live.fields, live.asOf, summary) };
+        }
+        const stored = own.get(symbol);
+        const best = stored && (!live || stored.asOf >= live.asOf) ? stored : live;
+        if (best) out.set(symbol, best);
+      }),
+    );
+    return out;
+  }
+
+  /** The upstream's quote of a symbol (null: it knows none), batched with the other symbols asked this turn. */
+  private fetchQuote(symbol: string): Promise<ProviderQuote | null> {
+    return this.quoteFlights.run(
+      symbol,
+      () =>
+        new Promise((resolve, reject) => {
+          this.queued.set(symbol, { resolve, reject });
+          if (this.flushScheduled) return;
+          this.flushScheduled = true;
+          setImmediate(() => this.flush());
+        }),
+    );
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const queued = [...this.queued];
+    this.queued.clear();
+    for (let i = 0; i < queued.length; i += QUOTES_PER_CALL) {
+      const batch = queued.slice(i, i + QUOTES_PER_CALL);
+      this.upstream.quotes(batch.map(([symbol]) => symbol)).then(
+        async (found) => {
+          for (const [symbol, waiter] of batch) {
+            const quote = found.get(symbol) ?? null;
+            const freshFor =
+              quote?.fields.marketState === 'REGULAR'
+                ? this.options.quoteFreshMs
+                : this.options.quoteClosedFreshMs;
+            await this.keep(quoteKey(symbol), quote, freshFor);
+            waiter.resolve(quote);
+          }
+        },
+        (error) => {
+          for (const [, waiter] of batch) waiter.reject(error);
+        },
+      );
+    }
+  }
+
+  /** A symbol's summary fields (profile, estimates, key statistics): cached for a day. */
+  private async summary(symbol: string): Promise<Summary | null> {
+    const key = `summary:${symbol}`;
+    const copy = await this.cache.get<Summary | null>(key);
+    if (copy?.fresh) return copy.value;
+    try {
+      const summary = await this.summaryFlights.run(symbol, async () => {
+        const found = await this.upstream.summary(symbol);
+        await this.keep(key, found, this.options.summaryFreshMs);
+        return found;
+      });
+      return summary;
+    } catch (error) {
+      this.options.onError(`summary ${symbol}`, error);
+      return copy?.value ?? null;
+    }
+  }
+
+  async series(symbol: string): Promise<readonly Bar[]> {
+    const own = await this.stored.series(symbol);
+    if (own.length > 0) return own;
+    const key = `bars:${symbol}`;
+    const copy = await this.cache.get<Bar[]>(key);
+    if (copy?.fresh) {
+      this.staleSeries.delete(symbol);
+      return copy.value;
+    }
+    try {
+      const bars = await this.barFlights.run(symbol, async () => {
+        const fetched = await this.fetchBars(symbol, copy?.value ?? []);
+        await this.keep(key, fetched, this.options.barsFreshMs);
+        return fetched;
+      });
+      this.staleSeries.delete(symbol);
+      return bars;
+    } catch (error) {
+      this.options.onError(`bars ${symbol}`, error);
+      if (!copy) return [];
+      this.staleSeries.add(symbol);
+      return copy.value;
+    }
+  }
+
+  /**
+   * Bars extended from the held copy: the last days are asked again, and when any of them differs from what is
+   * held (a split or dividend changed history), the whole history is fetched anew.
+   */
+  private async fetchBars(symbol: string, held: Bar[]): Promise<Bar[]> {
+    const whole = () => this.upstream.bars(symbol, yearsBefore(this.options.now(), HISTORY_YEARS));
+    const last = held.at(-1);
+    if (!last) return whole();
+    const recent = await this.upstream.bars(symbol, daysBefore(last.date, OVERLAP_DAYS));
+    return extended(held, recent) ?? whole();
+  }
+
+  staleBars(symbol: string): boolean {
+    return this.staleSeries.has(symbol);
+  }
+
+  async bars(symbol: string, from?: string, to?: string): Promise<Bar[]> {
+    const all = await this.series(symbol);
+    const [first, end] = barRange(all, from, to);
+    return all.slice(first, end);
+  }
+
+  async lastCloses(symbol: string, count: number): Promise<number[]> {
+    return (await this.series(symbol)).slice(-count).map((b) => b.close);
+  }
+
+  statements(ticker: string): Promise<Map<string, StatementFact[]>> {
+    return this.stored.statements(ticker);
+  }
+
+  async shortInterest(symbols: string[]): Promise<Map<string, ShortInterest>> {
+    const out = await this.stored.shortInterest(symbols);
+    await Promise.all(
+      symbols
+        .filter((symbol) => !out.has(symbol))
+        .map(async (symbol) => {
+          const summary = await this.summary(symbol);
+          const copy = summary ? shortInterestOf(summary.fields, summary.asOf) : null;
+          if (copy) out.set(symbol, copy);
+        }),
+    );
+    return out;
+  }
+
+  /** Keeps an answer in the cache; a cache that cannot be written only costs the next caller a fetch. */
+  private async keep(key: string, value: unknown, freshForMs: number): Promise<void> {
+    try {
+      await this.cache.put(key, value, freshForMs);
+    } catch (error) {
+      this.options.onError(`cache ${key}`, error);
+    }
+  }
+}
+
+const quoteKey = (symbol: string) => `quote:${symbol}`;
+
+/** `held` continued by `recent`, or null when they disagree on a day both hold (history was adjusted). */
+export function extended(held: Bar[], recent: Bar[]): Bar[] | null {
+  const first = recent[0];
+  if (!first) return held;
+  const byDate = new Map(held.map((b) => [b.date, b]));
+  for (const bar of recent) {
+    const old = byDate.get(bar.date);
+    if (old && Math.abs(old.close - bar.close) > 1e-6 * Math.max(1, Math.abs(old.close))) return null;
+  }
+  return [...held.filter((b) => b.date < first.date), ...recent];
+}
+
+function daysBefore(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function yearsBefore(now: Date, years: number): string {
+  return `${now.getUTCFullYear() - years}${now.toISOString().slice(4, 10)}`;
+}

@@ -1,0 +1,179 @@
+// Yahoo Finance as a market upstream, through yahoo-finance2. Every request the library makes (query hosts,
+// the crumb, the cookie and consent pages) goes through our fetch: it is sent to QUARRY_YAHOO_URL when one is
+// set, abandoned after the upstream timeout, and a 429 opens the breaker for its Retry-After. Answers become
+// the same records the `quarry ingest yahoo` loader makes from recorded responses.
+import YahooFinance from 'yahoo-finance2';
+import { ExtendedCookieJar } from 'yahoo-finance2/lib/cookieJar';
+import type { Bar, ProviderQuote } from '../../kernel/market-provider.js';
+import type { MarketRecordValue } from '../load/import.js';
+import {
+  type Chart,
+  chartRecords,
+  QUOTE_RESPONSE_FIELDS,
+  quoteResultRecord,
+  summaryRecord,
+} from '../load/yahoo.js';
+import { Breaker, Limiter, UpstreamError, upstreamError, withRetries } from './guard.js';
+import type { Found, Summary, Upstream } from './upstream.js';
+
+const SUMMARY_MODULES = [
+  'price',
+  'summaryDetail',
+  'defaultKeyStatistics',
+  'financialData',
+  'assetProfile',
+  'earningsTrend',
+] as const;
+
+/** Seconds the breaker stays open after a call failed all its retries. */
+const DOWN_PAUSE_S = 30;
+
+const QUIET = { info() {}, warn() {}, error() {}, debug() {}, dir() {} };
+
+export interface YahooOptions {
+  /** Stands in for every Yahoo host; null: the real hosts. */
+  baseUrl: string | null;
+  timeoutMs: number;
+  concurrency: number;
+  /** The cookie jar as last saved (JSON), and where to save it when it changes. */
+  cookies: string | null;
+  saveCookies(json: string): Promise<void>;
+  now?: () => number;
+}
+
+/** A fetch that sends Yahoo's hosts to `baseUrl`, gives up after `timeoutMs`, and trips `breaker` on a 429. */
+export function yahooFetch(baseUrl: string | null, timeoutMs: number, breaker: Breaker): typeof fetch {
+  return async (input, init) => {
+    breaker.check();
+    const asked = new URL(input instanceof Request ? input.url : String(input));
+    const target =
+      baseUrl && /(^|\.)yahoo\.com$/.test(asked.hostname)
+        ? `${baseUrl}${asked.pathname}${asked.search}`
+        : asked;
+    const response = await fetch(target, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    if (response.status === 429) {
+      breaker.trip(response.headers.get('retry-after'));
+      throw new UpstreamError('upstream answered 429 (too many requests)', 429, false);
+    }
+    if (response.status >= 500)
+      throw new UpstreamError(`upstream answered ${response.status}`, response.status, true);
+    return response;
+  };
+}
+
+export class YahooUpstream implements Upstream {
+  readonly name = 'yahoo';
+  readonly quoteFields = QUOTE_RESPONSE_FIELDS;
+  readonly breaker: Breaker;
+  private readonly yf: InstanceType<typeof YahooFinance>;
+  private readonly jar: ExtendedCookieJar;
+  private readonly limiter: Limiter;
+  private savedCookies: string | null;
+
+  constructor(private readonly options: YahooOptions) {
+    this.breaker = new Breaker(options.now);
+    this.limiter = new Limiter(options.concurrency);
+    this.jar = restoreJar(options.cookies);
+    this.savedCookies = options.cookies;
+    this.yf = new YahooFinance({
+      fetch: yahooFetch(options.baseUrl, options.timeoutMs, this.breaker),
+      cookieJar: this.jar,
+      logger: QUIET,
+      versionCheck: false,
+      suppressNotices: ['yahooSurvey', 'ripHistorical'],
+      queue: { concurrency: options.concurrency },
+      validation: { logErrors: false, logOptionsErrors: false },
+    });
+  }
+
+  /**
+   * One call, paced and retried; the cookie jar saved when the call changed it. A call that still fails after
+   * its retries (the upstream down, or unreachable) opens the breaker for a while, so that requests meanwhile
+   * answer from what is held at once instead of each waiting out the retries.
+   */
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await this.limiter.run(() => withRetries(work));
+    } catch (error) {
+      const failure = upstreamError(error);
+      if (failure.retryable) this.breaker.trip(String(DOWN_PAUSE_S));
+      throw failure;
+    }
+    const cookies = JSON.stringify(this.jar.serializeSync());
+    if (cookies !== this.savedCookies) {
+      this.savedCookies = cookies;
+      await this.options.saveCookies(cookies);
+    }
+    return result;
+  }
+
+  async quotes(symbols: string[]): Promise<Map<string, ProviderQuote>> {
+    const out = new Map<string, ProviderQuote>();
+    if (symbols.length === 0) return out;
+    const results = (await this.call(() =>
+      this.yf.quote(symbols, { return: 'array' }, { validateResult: false }),
+    )) as unknown as Record<string, unknown>[];
+    for (const result of results) {
+      const record = quoteResultRecord(result);
+      if (record.type === 'quote') out.set(record.symbol, providerQuote(record));
+    }
+    return out;
+  }
+
+  async bars(symbol: string, from: string): Promise<Bar[]> {
+    const chart = (await this.call(() =>
+      this.yf.chart(
+        symbol,
+        { period1: from, interval: '1d', return: 'object', events: 'div|split' },
+        { validateResult: false },
+      ),
+    )) as unknown as Chart;
+    const bars: Bar[] = [];
+    for (const { value } of chartRecords(chart)) {
+      if (value.type === 'bar') {
+        const { type: _type, symbol: _symbol, ...bar } = value;
+        bars.push(bar);
+      }
+    }
+    return bars;
+  }
+
+  async summary(symbol: string): Promise<Summary | null> {
+    const result = (await this.call(() =>
+      this.yf.quoteSummary(symbol, { modules: [...SUMMARY_MODULES] }, { validateResult: false }),
+    )) as unknown as Record<string, Record<string, unknown> | undefined>;
+    const notes: string[] = [];
+    const record = summaryRecord(result, { symbol, at: new Date() }, notes);
+    if (!record || (record.type !== 'quote' && record.type !== 'facts')) return null;
+    return { asOf: record.asOf, fields: record.fields };
+  }
+
+  async search(query: string): Promise<Found[]> {
+    const result = (await this.call(() =>
+      this.yf.search(query, { quotesCount: 10, newsCount: 0 }, { validateResult: false }),
+    )) as unknown as { quotes?: Record<string, unknown>[] };
+    return (result.quotes ?? [])
+      .filter((q) => typeof q.symbol === 'string')
+      .map((q) => ({
+        symbol: String(q.symbol),
+        name: String(q.longname ?? q.shortname ?? q.symbol),
+        exchange: String(q.exchDisp ?? q.exchange ?? ''),
+        type: String(q.quoteType ?? q.typeDisp ?? ''),
+      }));
+  }
+}
+
+function providerQuote(record: Extract<MarketRecordValue, { type: 'quote' }>): ProviderQuote {
+  const { type: _type, ...quote } = record;
+  return quote;
+}
+
+function restoreJar(saved: string | null): ExtendedCookieJar {
+  if (!saved) return new ExtendedCookieJar();
+  try {
+    return new ExtendedCookieJar(ExtendedCookieJar.deserializeSync(saved).store);
+  } catch {
+    return new ExtendedCookieJar();
+  }
+}

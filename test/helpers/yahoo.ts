@@ -1,0 +1,213 @@
+// A local stand-in for Yahoo Finance that replays the recorded real responses in ../shared/data/market/yahoo:
+// the cookie page (307 to consent, a GUCS cookie), the crumb, quotes (a batch is answered from the per-symbol
+// recordings), charts (the recording of the symbol, cut to the asked period), quoteSummary (the recorded
+// modules of the symbol) and search. It counts what it is asked, can answer slowly, and can be told to fail.
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { SHARED_DATA } from './shared.js';
+
+export const YAHOO_DIR = path.join(SHARED_DATA, 'market/yahoo');
+const CRUMB = 'REDACTEDCRUMB';
+
+interface Recording {
+  request: { url: string };
+  response: {
+    status: number;
+    headers: Record<string, string | string[]>;
+    bodyJson?: unknown;
+    bodyText?: string;
+  };
+}
+
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Recording;
+const files = (folder: string) =>
+  readdirSync(path.join(YAHOO_DIR, folder)).map((f) => path.join(YAHOO_DIR, folder, f));
+
+export interface YahooCall {
+  path: string;
+  query: URLSearchParams;
+  status: number;
+  at: number;
+}
+
+type Chart = {
+  timestamp?: number[];
+  indicators: { quote: Record<string, unknown[]>[]; adjclose?: { adjclose: unknown[] }[] };
+};
+
+export class MockYahoo {
+  readonly calls: YahooCall[] = [];
+  /** Milliseconds to wait before answering a data request (not the cookie and crumb pages). */
+  delayMs = 0;
+  private readonly faults: {
+    prefix: string;
+    status: number;
+    headers: Record<string, string>;
+    left: number;
+  }[] = [];
+  private readonly quotes = new Map<string, unknown>();
+  private readonly charts = new Map<string, Recording>();
+  private readonly summaries = new Map<string, Record<string, unknown>>();
+  private server: Server | null = null;
+  url = '';
+
+  constructor() {
+    // Single-symbol recordings first, so they win over the same symbol in a combined one.
+    for (const file of files('quote').sort((a, b) => a.length - b.length)) {
+      const body = read(file).response.bodyJson as { quoteResponse?: { result?: { symbol: string }[] } };
+      for (const r of body.quoteResponse?.result ?? [])
+        if (!this.quotes.has(r.symbol)) this.quotes.set(r.symbol, r);
+    }
+    for (const file of files('chart')) {
+      const recording = read(file);
+      const symbol = decodeURIComponent(/\/chart\/([^?]+)/.exec(recording.request.url)?.[1] ?? '');
+      const bars = (recording.response.bodyJson as { chart: { result: Chart[] } }).chart.result[0]?.timestamp;
+      const held = this.charts.get(symbol);
+      const heldBars = held
+        ? (held.response.bodyJson as { chart: { result: Chart[] } }).chart.result[0]?.timestamp
+        : [];
+      if (!held || (bars?.length ?? 0) > (heldBars?.length ?? 0)) this.charts.set(symbol, recording);
+    }
+    for (const file of files('quoteSummary')) {
+      const match = /quoteSummary-([A-Za-z]+)-(.+)\.json$/.exec(path.basename(file));
+      if (!match || match[1] === 'all') continue;
+      const result = (
+        read(file).response.bodyJson as { quoteSummary?: { result?: Record<string, unknown>[] } }
+      ).quoteSummary?.result?.[0];
+      if (!result) continue;
+      const symbol = match[2] as string;
+      this.summaries.set(symbol, { ...this.summaries.get(symbol), ...result });
+    }
+  }
+
+  /** The next `times` requests whose path starts with `prefix` answer `status` (with `headers`). */
+  fail(prefix: string, status: number, times = 1, headers: Record<string, string> = {}): void {
+    this.faults.push({ prefix, status, headers, left: times });
+  }
+
+  reset(): void {
+    this.calls.length = 0;
+    this.faults.length = 0;
+    this.delayMs = 0;
+  }
+
+  /** Calls to a data path (quote, chart, quoteSummary, search), not the cookie and crumb pages. */
+  dataCalls(prefix: string): YahooCall[] {
+    return this.calls.filter((c) => c.path.startsWith(prefix));
+  }
+
+  env(): Record<string, string> {
+    return { QUARRY_MARKET_UPSTREAM: 'yahoo', QUARRY_YAHOO_URL: this.url };
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const call: YahooCall = { path: url.pathname, query: url.searchParams, status: 0, at: Date.now() };
+      this.calls.push(call);
+      const send = (status: number, body: unknown, headers: Record<string, string | string[]> = {}) => {
+        call.status = status;
+        const text = typeof body === 'string' ? body : JSON.stringify(body);
+        res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(text);
+      };
+      const fault = this.faults.find((f) => f.left > 0 && url.pathname.startsWith(f.prefix));
+      if (fault) {
+        fault.left -= 1;
+        return send(
+          fault.status,
+          { finance: { result: null, error: { code: 'Failure', description: 'failure' } } },
+          fault.headers,
+        );
+      }
+      if (url.pathname.startsWith('/quote/')) {
+        const recorded = read(path.join(YAHOO_DIR, 'crumb/getCrumb-quote-AAPL.json')).response;
+        const { 'content-length': _length, ...headers } = recorded.headers;
+        return send(recorded.status, '', headers);
+      }
+      if (url.pathname === '/consent') return send(200, '', { 'content-type': 'text/html' });
+      if (url.pathname === '/v1/test/getcrumb') {
+        if (!String(req.headers.cookie ?? '').includes('GUCS=')) return send(403, 'no cookie');
+        return send(200, CRUMB, { 'content-type': 'text/plain' });
+      }
+      setTimeout(() => this.answer(url, send), this.delayMs);
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  private answer(url: URL, send: (status: number, body: unknown) => void) {
+    const crumbed = url.searchParams.get('crumb') === CRUMB;
+    if (url.pathname === '/v7/finance/quote') {
+      if (!crumbed)
+        return send(401, {
+          finance: { result: null, error: { code: 'Unauthorized', description: 'Invalid Crumb' } },
+        });
+      const symbols = (url.searchParams.get('symbols') ?? '').split(',');
+      const result = symbols.flatMap((s) => (this.quotes.has(s) ? [this.quotes.get(s)] : []));
+      return send(200, { quoteResponse: { result, error: null } });
+    }
+    const chart = /^\/v8\/finance\/chart\/(.+)$/.exec(url.pathname);
+    if (chart) {
+      const recording = this.charts.get(decodeURIComponent(chart[1] as string));
+      if (!recording)
+        return send(404, {
+          chart: {
+            result: null,
+            error: { code: 'Not Found', description: 'No data found, symbol may be delisted' },
+          },
+        });
+      return send(200, cut(recording.response.bodyJson, url.searchParams));
+    }
+    const summary = /^\/v10\/finance\/quoteSummary\/(.+)$/.exec(url.pathname);
+    if (summary) {
+      const symbol = decodeURIComponent(summary[1] as string);
+      const held = this.summaries.get(symbol);
+      if (!crumbed)
+        return send(401, {
+          finance: { result: null, error: { code: 'Unauthorized', description: 'Invalid Crumb' } },
+        });
+      if (!held)
+        return send(404, {
+          quoteSummary: {
+            result: null,
+            error: { code: 'Not Found', description: `Quote not found for symbol: ${symbol}` },
+          },
+        });
+      const modules = (url.searchParams.get('modules') ?? '').split(',');
+      const result = Object.fromEntries(Object.entries(held).filter(([m]) => modules.includes(m)));
+      return send(200, { quoteSummary: { result: [result], error: null } });
+    }
+    if (url.pathname === '/v1/finance/search') {
+      const q = url.searchParams.get('q') ?? '';
+      try {
+        return send(200, read(path.join(YAHOO_DIR, `search/search-${q}.json`)).response.bodyJson);
+      } catch {
+        return send(200, { quotes: [], news: [], count: 0 });
+      }
+    }
+    send(404, { finance: { result: null, error: { code: 'Not Found', description: 'no such path' } } });
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
+
+/** A recorded chart answer cut to the bars from period1 (and to period2 when given), as Yahoo answers a range. */
+function cut(body: unknown, query: URLSearchParams): unknown {
+  const copy = structuredClone(body) as { chart: { result: Chart[] } };
+  const chart = copy.chart.result[0] as Chart;
+  const from = Number(query.get('period1') ?? 0);
+  const to = Number(query.get('period2') ?? Number.POSITIVE_INFINITY);
+  const keep = (chart.timestamp ?? []).map((t) => t >= from && t <= to);
+  const pick = <T>(list: T[]) => list.filter((_, i) => keep[i]);
+  chart.timestamp = pick(chart.timestamp ?? []);
+  for (const quote of chart.indicators.quote)
+    for (const key of Object.keys(quote)) quote[key] = pick(quote[key] ?? []);
+  for (const adj of chart.indicators.adjclose ?? []) adj.adjclose = pick(adj.adjclose);
+  return copy;
+}

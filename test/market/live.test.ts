@@ -1,0 +1,218 @@
+// The live upstream: Yahoo Finance replayed from its recorded real responses by a local stand-in. The crumb and
+// cookie flow, quote batching, the shared cache, single-flight, retries, the 429 breaker, deadlines with the
+// retry read from cache, bars extended incrementally, and operator-loaded data staying authoritative.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadFile } from '../../src/ingest/run.js';
+import { shortInterest } from '../../src/market/short-interest.js';
+import { DATA, HISTORY, QUOTES } from '../../src/market/verbs.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
+import { type TestEnv, testEnv } from '../helpers/env.js';
+import { haveShared } from '../helpers/shared.js';
+import { MockYahoo, YAHOO_DIR } from '../helpers/yahoo.js';
+
+const recorded = (file: string) =>
+  (JSON.parse(readFileSync(path.join(YAHOO_DIR, file), 'utf8')) as { response: { bodyJson: never } }).response
+    .bodyJson;
+const recordedQuote = (file: string, symbol: string) =>
+  (recorded(file) as { quoteResponse: { result: Record<string, number>[] } }).quoteResponse.result.find(
+    (r) => (r.symbol as unknown as string) === symbol,
+  ) as Record<string, number>;
+
+type Item = { status: string; error?: { code: string; message: string } };
+
+describe.skipIf(!haveShared(YAHOO_DIR))('market data from the live upstream (recorded Yahoo answers)', () => {
+  let yahoo: MockYahoo;
+  let env: TestEnv;
+  let now = Date.parse('2026-11-24T15:00:00Z');
+  const open = async (extra: Record<string, string> = {}) =>
+    testEnv({
+      clock: () => new Date(now),
+      env: {
+        ...yahoo.env(),
+        QUARRY_MARKET_DEADLINE_MS: '3000',
+        QUARRY_UPSTREAM_TIMEOUT_MS: '5000',
+        ...extra,
+      },
+    });
+
+  beforeAll(async () => {
+    yahoo = await new MockYahoo().start();
+  });
+  afterAll(async () => {
+    await yahoo.stop();
+  });
+  beforeEach(async () => {
+    yahoo.reset();
+    now = Date.parse('2026-11-24T15:00:00Z');
+    env = await open();
+  });
+  afterEach(async () => {
+    await env.close();
+  });
+
+  it('gets a crumb through the cookie page, batches the quotes of one request, and answers each form', async () => {
+    const answer = await QUOTES.run(env.deps, { tickers: ['AAPL', 'OCDO LN Equity', 'BTC-USD', 'NOPE.L'] });
+    const [aapl, ocado, btc, nope] = answer.items as Item[];
+    const apple = recordedQuote('quote/quote-AAPL.json', 'AAPL');
+    expect(aapl).toMatchObject({ status: 'ok', quote: { price: apple.regularMarketPrice, currency: 'USD' } });
+    // The terminal form answers London in pence, as Yahoo's own GBp price is.
+    const ocadoQuote = recordedQuote('quote/quote-OCDO.L.json', 'OCDO.L');
+    expect(ocado).toMatchObject({
+      status: 'ok',
+      quote: { price: ocadoQuote.regularMarketPrice, currency: 'GBp' },
+    });
+    expect(btc).toMatchObject({ status: 'ok' });
+    expect(nope).toMatchObject({ status: 'error', error: { code: 'not_found' } });
+    expect(nope?.error?.message).toMatch(/quarry ingest prices/);
+    const quoteCalls = yahoo.dataCalls('/v7/finance/quote');
+    expect(quoteCalls).toHaveLength(1);
+    expect(quoteCalls[0]?.query.get('symbols')?.split(',').sort()).toEqual([
+      'AAPL',
+      'BTC-USD',
+      'NOPE.L',
+      'OCDO.L',
+    ]);
+    expect(yahoo.dataCalls('/v1/test/getcrumb')).toHaveLength(1);
+    expect(yahoo.dataCalls('/quote/AAPL')).toHaveLength(1);
+    // The cookie jar (with its crumb) is kept in the store for the next process.
+    const jar = await env.deps.store.db
+      .selectFrom('market_cache')
+      .select('value')
+      .where('key', '=', 'yahoo:cookies')
+      .executeTakeFirstOrThrow();
+    expect(jar.value).toContain('REDACTEDCRUMB');
+  });
+
+  it('answers a repeat from the shared cache, also from another instance on the same store', async () => {
+    await QUOTES.run(env.deps, { tickers: ['AAPL', 'MSFT'] });
+    await QUOTES.run(env.deps, { tickers: ['AAPL', 'MSFT'] });
+    expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(1);
+    const other = await testEnv({
+      clock: () => new Date(now),
+      env: { ...yahoo.env(), QUARRY_DATA_DIR: env.dataDir },
+    });
+    try {
+      const again = await QUOTES.run(other.deps, { tickers: ['MSFT'] });
+      expect(again.items[0]).toMatchObject({ status: 'ok' });
+      expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(1);
+    } finally {
+      await other.deps.close();
+      await other.app.close();
+    }
+    // Past its freshness the quote is asked for again.
+    now += 16 * 60_000;
+    await QUOTES.run(env.deps, { tickers: ['AAPL'] });
+    expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(2);
+  });
+
+  it('makes one upstream call for 100 concurrent requests of an uncached symbol', async () => {
+    yahoo.delayMs = 50;
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        DATA.run(env.deps, { tickers: ['TSLA'], fields: ['PX_LAST', 'volatility30d'] }),
+      ),
+    );
+    expect(answers.every((a) => (a.items[0] as Item | undefined)?.status !== 'error')).toBe(true);
+    expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(1);
+    expect(yahoo.dataCalls('/v8/finance/chart/TSLA')).toHaveLength(1);
+  });
+
+  it('retries a 500 and then answers', async () => {
+    yahoo.fail('/v7/finance/quote', 500, 1);
+    const answer = await QUOTES.run(env.deps, { tickers: ['QQQ'] });
+    expect(answer.items[0]).toMatchObject({ status: 'ok' });
+    expect(yahoo.dataCalls('/v7/finance/quote').map((c) => c.status)).toEqual([500, 200]);
+  });
+
+  it('opens the breaker on 429 for its Retry-After, serving what is held marked stale', async () => {
+    await QUOTES.run(env.deps, { tickers: ['GC=F'] });
+    now += 16 * 60_000;
+    yahoo.fail('/v7/finance/quote', 429, 1, { 'retry-after': '120' });
+    const stale = await QUOTES.run(env.deps, { tickers: ['GC=F', 'LDO.MI'] });
+    expect(stale.items[0]).toMatchObject({ status: 'ok', quote: { stale: true } });
+    expect(stale.items[1]).toMatchObject({ status: 'error' });
+    const calls = yahoo.dataCalls('/v7/finance/quote').length;
+    // While the breaker is open nothing is sent; after Retry-After, calls go again.
+    await QUOTES.run(env.deps, { tickers: ['GC=F'] });
+    expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(calls);
+    now += 121_000;
+    const later = await QUOTES.run(env.deps, { tickers: ['LDO.MI'] });
+    expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(calls + 1);
+    expect(later.items[0]).toMatchObject({ status: 'ok', quote: { currency: 'EUR' } });
+  });
+
+  it('answers timeout past the deadline, and the retry reads what the fetch left in the cache', async () => {
+    await env.close();
+    env = await open({ QUARRY_MARKET_DEADLINE_MS: '200' });
+    yahoo.delayMs = 600;
+    const first = await DATA.run(env.deps, { tickers: ['EURUSD=X'], fields: ['PX_LAST'] });
+    expect(first.items[0]).toMatchObject({ status: 'error', error: { code: 'timeout' } });
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    const calls = yahoo.calls.length;
+    const retry = await DATA.run(env.deps, { tickers: ['EURUSD=X'], fields: ['PX_LAST'] });
+    const eur = recordedQuote('quote/quote-EURUSD=X.json', 'EURUSD=X');
+    expect(retry.items[0]).toMatchObject({ status: 'ok', values: { PX_LAST: eur.regularMarketPrice } });
+    expect(yahoo.calls.length).toBe(calls);
+    // Each value says how old it is.
+    expect((retry.items[0] as { asOf: Record<string, string> }).asOf.PX_LAST).toBe(
+      new Date((eur.regularMarketTime as number) * 1000).toISOString(),
+    );
+  });
+
+  it('serves daily bars from the upstream, extends them from the last held day, and says what range is held', async () => {
+    const answer = await HISTORY.run(env.deps, {
+      tickers: ['TSLA'],
+      fields: ['PX_LAST'],
+      start: '2023-08-01',
+      end: '2023-09-30',
+    });
+    const item = answer.items[0] as unknown as { rows: unknown; held: unknown };
+    const rows = JSON.parse(JSON.stringify(item.rows)) as { date: string; PX_LAST: number }[];
+    // The recording's last bar: 2023-08-11, close 242.65 as Yahoo published it.
+    expect(rows.at(-1)).toEqual({ date: '2023-08-11', PX_LAST: 242.65 });
+    expect(item.held).toEqual({ start: '2023-08-01', end: '2023-08-11' });
+    const first = yahoo.dataCalls('/v8/finance/chart/TSLA');
+    expect(first).toHaveLength(1);
+    expect(Number(first[0]?.query.get('period1'))).toBe(Date.parse('2006-11-24T00:00:00Z') / 1000);
+    now += 16 * 60_000;
+    await HISTORY.run(env.deps, {
+      tickers: ['TSLA'],
+      fields: ['PX_LAST'],
+      start: '2023-08-01',
+      end: '2023-09-30',
+    });
+    const calls = yahoo.dataCalls('/v8/finance/chart/TSLA');
+    expect(calls).toHaveLength(2);
+    expect(Number(calls[1]?.query.get('period1'))).toBe(Date.parse('2023-08-01T00:00:00Z') / 1000);
+  });
+
+  it('keeps bars an operator loaded authoritative for their symbol', async () => {
+    await loadFile(
+      env.deps.store.db,
+      LOADERS.prices as NonNullable<typeof LOADERS.prices>,
+      path.resolve('test/fixtures/market/AAPL.csv'),
+      { ticker: 'AAPL' },
+    );
+    const answer = await HISTORY.run(env.deps, {
+      tickers: ['AAPL'],
+      fields: ['PX_LAST'],
+      start: '2021-01-01',
+      end: '2021-12-31',
+    });
+    expect(answer.items[0]).toMatchObject({ status: 'ok' });
+    expect(yahoo.dataCalls('/v8/finance/chart')).toHaveLength(0);
+  });
+
+  it('reads short interest from the summary of a symbol the store does not hold', async () => {
+    const answer = await shortInterest(env.deps, { tickers: ['AAPL'] });
+    const stats = (
+      recorded('quoteSummary/quoteSummary-defaultKeyStatistics-AAPL.json') as {
+        quoteSummary: { result: { defaultKeyStatistics: Record<string, number> }[] };
+      }
+    ).quoteSummary.result[0]?.defaultKeyStatistics as Record<string, number>;
+    expect(answer.items[0]).toMatchObject({ status: 'ok' });
+    expect(JSON.stringify(answer.items[0])).toContain(String(stats.sharesShort));
+  });
+});
