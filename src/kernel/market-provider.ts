@@ -24,6 +24,14 @@ export interface Bar {
   volume: number | null;
 }
 
+/** A price the provider scaled back because it arrived in the wrong unit (pence among pounds). */
+export interface Repair {
+  date: string;
+  field: 'open' | 'high' | 'low' | 'close';
+  from: number;
+  to: number;
+}
+
 export interface StatementFact {
   kind: 'duration' | 'instant';
   start: string;
@@ -72,4 +80,6 @@ export interface MarketProvider {
   series(symbol: string): Promise<readonly Bar[]>;
   /** Whether the symbol's bars were last served from an old copy because the upstream failed. */
   staleBars?(symbol: string): boolean;
+  /** Prices of the symbol's bars that were repaired (100× unit slips), oldest first. */
+  repairs?(symbol: string): Promise<readonly Repair[]>;
 }

@@ -2,7 +2,7 @@
 // first; statement fields quarterly or annually. Each field that cannot be served is an error on its item.
 
 import type { Deps } from '../kernel/deps.js';
-import type { Bar, MarketProvider } from '../kernel/market-provider.js';
+import type { Bar, MarketProvider, Repair } from '../kernel/market-provider.js';
 import { type BarColumn, type BarColumnName, BarRows } from './bar-rows.js';
 import { type BarPeriod, barRange, rollUp } from './compute/periods.js';
 import { statementSeries } from './compute/statements.js';
@@ -121,6 +121,8 @@ interface HistoryItem {
   held?: { start: string; end: string };
   /** Set when the bars came from an old copy because the upstream could not be reached. */
   stale?: boolean;
+  /** Prices in the window that arrived in the wrong unit and were scaled back (main units). */
+  repaired?: Repair[];
 }
 
 /** The normalised request and the first date served: `from` is later than `start` when `truncated`. */
@@ -191,7 +193,7 @@ async function historyItem(
   }
   const served = fields.filter((f) => !errors[f.input]);
   let rows: Row[] | BarRows = [];
-  const extra: Pick<HistoryItem, 'held' | 'stale'> = {};
+  const extra: Pick<HistoryItem, 'held' | 'stale' | 'repaired'> = {};
   const derivedDates: string[] = [];
   if (served.length && isStatementPeriod(r.period)) {
     const statements = await provider.statements(resolved.ticker);
@@ -235,6 +237,10 @@ async function historyItem(
     rows = found.rows;
     if (shortOf(r, found.held)) extra.held = found.held;
     if (provider.staleBars?.(found.symbol)) extra.stale = true;
+    const repaired = ((await provider.repairs?.(found.symbol)) ?? []).filter(
+      (p) => p.date >= r.from && p.date <= r.end,
+    );
+    if (repaired.length) extra.repaired = repaired;
   }
   const status = Object.keys(errors).length ? 'partial' : 'ok';
   return {

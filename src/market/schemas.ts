@@ -169,6 +169,20 @@ const HistoryItem = Type.Object(
         },
       ),
     ),
+    repaired: Type.Optional(
+      Type.Array(
+        Type.Object({
+          date: Type.String(),
+          field: Type.String({ description: 'open, high, low or close' }),
+          from: Type.Number({ description: 'As the source gave it, in the main currency.' }),
+          to: Type.Number({ description: 'As served: scaled by 100 or 1/100.' }),
+        }),
+        {
+          description:
+            'Prices of a minor-unit listing (London, Johannesburg, Tel Aviv) that arrived 100 times too small or too large and were scaled back.',
+        },
+      ),
+    ),
     stale: Type.Optional(
       Type.Boolean({
         description:

@@ -7,10 +7,13 @@ import type {
   Bar,
   MarketProvider,
   ProviderQuote,
+  Repair,
   ShortInterest,
   StatementFact,
 } from '../../kernel/market-provider.js';
 import { barRange } from '../compute/periods.js';
+import { repairUnitSlips } from '../compute/repair.js';
+import { quotedInMinorUnits } from '../symbology/tables.js';
 import type { MarketCache } from './cache.js';
 import { SingleFlight } from './guard.js';
 import { type StoredProvider, shortInterestOf, withFacts } from './stored.js';
@@ -31,11 +34,14 @@ export interface LiveOptions {
 const HISTORY_YEARS = 20;
 const OVERLAP_DAYS = 10;
 
+/** The upstream bars held for a symbol, unit slips repaired, and the repairs made. */
+type HeldBars = { bars: Bar[]; repairs: Repair[] };
+
 type Waiter = { resolve(quote: ProviderQuote | null): void; reject(error: unknown): void };
 
 export class LiveProvider implements MarketProvider {
   private readonly quoteFlights = new SingleFlight<ProviderQuote | null>();
-  private readonly barFlights = new SingleFlight<Bar[]>();
+  private readonly barFlights = new SingleFlight<HeldBars>();
   private readonly summaryFlights = new SingleFlight<Summary | null>();
   private readonly queued = new Map<string, Waiter>();
   private flushScheduled = false;
@@ -141,23 +147,37 @@ export class LiveProvider implements MarketProvider {
   async series(symbol: string): Promise<readonly Bar[]> {
     const own = await this.stored.series(symbol);
     if (own.length > 0) return own;
+    return (await this.upstreamSeries(symbol)).bars;
+  }
+
+  async repairs(symbol: string): Promise<readonly Repair[]> {
+    const own = await this.stored.series(symbol);
+    if (own.length > 0) return this.stored.repairs(symbol);
+    return (await this.upstreamSeries(symbol)).repairs;
+  }
+
+  private async upstreamSeries(symbol: string): Promise<HeldBars> {
     const key = `bars:${symbol}`;
-    const copy = await this.cache.get<Bar[]>(key);
+    const copy = await this.cache.get<HeldBars>(key);
     if (copy?.fresh) {
       this.staleSeries.delete(symbol);
       return copy.value;
     }
     try {
-      const bars = await this.barFlights.run(symbol, async () => {
-        const fetched = await this.fetchBars(symbol, copy?.value ?? []);
-        await this.keep(key, fetched, this.options.barsFreshMs);
-        return fetched;
+      const held = await this.barFlights.run(symbol, async () => {
+        const fetched = await this.fetchBars(symbol, copy?.value.bars ?? []);
+        const repaired = quotedInMinorUnits(symbol)
+          ? repairUnitSlips(fetched)
+          : { bars: fetched, repairs: [] };
+        const doc = { bars: [...repaired.bars], repairs: repaired.repairs };
+        await this.keep(key, doc, this.options.barsFreshMs);
+        return doc;
       });
       this.staleSeries.delete(symbol);
-      return bars;
+      return held;
     } catch (error) {
       this.options.onError(`bars ${symbol}`, error);
-      if (!copy) return [];
+      if (!copy) return { bars: [], repairs: [] };
       this.staleSeries.add(symbol);
       return copy.value;
     }

@@ -7,25 +7,40 @@ import type {
   Bar,
   MarketProvider,
   ProviderQuote,
+  Repair,
   ShortInterest,
   StatementFact,
 } from '../../kernel/market-provider.js';
 import type { Database } from '../../store/schema.js';
 import { barRange } from '../compute/periods.js';
+import { repairUnitSlips } from '../compute/repair.js';
+import { quotedInMinorUnits } from '../symbology/tables.js';
 
 export class StoredProvider implements MarketProvider {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Every stored daily bar of a symbol, oldest first: one array per symbol while the market data is unchanged. */
-  series(symbol: string): Promise<readonly Bar[]> {
-    return cachedRead(this.db, 'market', `bars:${symbol}`, () =>
-      this.db
+  /**
+   * Every stored daily bar of a symbol, oldest first: one array per symbol while the market data is unchanged.
+   * A listing quoted in minor units has its 100× unit slips repaired (the stored rows stay as loaded).
+   */
+  async series(symbol: string): Promise<readonly Bar[]> {
+    return (await this.repairedSeries(symbol)).bars;
+  }
+
+  async repairs(symbol: string): Promise<readonly Repair[]> {
+    return (await this.repairedSeries(symbol)).repairs;
+  }
+
+  private repairedSeries(symbol: string) {
+    return cachedRead(this.db, 'market', `bars:${symbol}`, async () => {
+      const rows: Bar[] = await this.db
         .selectFrom('market_bars')
         .select(['date', 'open', 'high', 'low', 'close', 'volume'])
         .where('symbol', '=', symbol)
         .orderBy('date')
-        .execute(),
-    );
+        .execute();
+      return quotedInMinorUnits(symbol) ? repairUnitSlips(rows) : { bars: rows, repairs: [] };
+    });
   }
 
   async quotes(symbols: string[]): Promise<Map<string, ProviderQuote>> {

@@ -229,3 +229,10 @@ export const COMMODITY_ROOTS: Record<
 
 /** Currencies quoted as units of USD per one unit (XXXUSD); every other currency is quoted as USDXXX. */
 export const QUOTED_PER_UNIT = new Set(['EUR', 'GBP', 'AUD', 'NZD']);
+
+const MINOR_SUFFIXES = Object.values(VENUES).flatMap((v) => (v.minor ? [v.suffix] : []));
+
+/** Whether a provider symbol lists on a venue quoted in minor units (where 100× unit slips happen). */
+export function quotedInMinorUnits(symbol: string): boolean {
+  return MINOR_SUFFIXES.some((suffix) => symbol.endsWith(suffix));
+}
