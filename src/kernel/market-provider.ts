@@ -59,6 +59,18 @@ export interface ShortInterest {
   source: string;
 }
 
+/** An instrument found by name or symbol. */
+export interface InstrumentFound {
+  /** The provider symbol (exchange-suffixed form). */
+  symbol: string;
+  name: string;
+  exchange: string;
+  /** As the source calls it (EQUITY, ETF, INDEX, FUTURE, CURRENCY, CRYPTOCURRENCY…). */
+  type: string;
+  /** Where it was found: `stored` (data is held) or the upstream's name. */
+  source: string;
+}
+
 export interface MarketProvider {
   /** Latest short interest of the provider symbols it knows; unknown symbols are absent from the map. */
   shortInterest(symbols: string[]): Promise<Map<string, ShortInterest>>;
@@ -80,6 +92,8 @@ export interface MarketProvider {
   series(symbol: string): Promise<readonly Bar[]>;
   /** Whether the symbol's bars were last served from an old copy because the upstream failed. */
   staleBars?(symbol: string): boolean;
+  /** Instruments whose symbol or name contains the text, the stored ones first. */
+  find(text: string): Promise<InstrumentFound[]>;
   /** Prices of the symbol's bars that were repaired (100× unit slips), oldest first. */
   repairs?(symbol: string): Promise<readonly Repair[]>;
 }

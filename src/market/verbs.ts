@@ -4,6 +4,7 @@ import type { Deps } from '../kernel/deps.js';
 import { type DataRequest, data, dataUnits } from './data.js';
 import { history } from './history.js';
 import { type HistoryRequest, historyUnits, isoDate } from './history-request.js';
+import { checkedQuery, type SearchRequest, searchInstruments } from './instruments.js';
 import { type QuotesRequest, quotes, quotesUnits } from './quotes.js';
 
 export interface MarketVerb<I, O> {
@@ -25,6 +26,15 @@ export const DATA: MarketVerb<DataRequest, Awaited<ReturnType<typeof data>>> = {
 export const HISTORY: MarketVerb<HistoryRequest, Awaited<ReturnType<typeof history>>> = {
   units: historyUnits,
   run: (deps, input) => history(deps, input, deps.config.market.answerWithinMs),
+};
+
+/** One unit a search. */
+export const SEARCH: MarketVerb<SearchRequest, Awaited<ReturnType<typeof searchInstruments>>> = {
+  units: (input) => {
+    checkedQuery(input);
+    return 1;
+  },
+  run: searchInstruments,
 };
 
 /** Today's date as the verbs read default windows, from the deps' clock. */

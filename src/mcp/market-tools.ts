@@ -2,10 +2,7 @@
 // tables. Every call of one takes one unit from the key's minute and day, shared with the REST routes.
 import { Type } from 'typebox';
 import { historyJson } from '../market/bar-rows.js';
-import { data } from '../market/data.js';
 import { searchFields } from '../market/fields/search.js';
-import { history } from '../market/history.js';
-import { quotes } from '../market/quotes.js';
 import { resolveTickers } from '../market/resolve.js';
 import {
   DataBody,
@@ -16,10 +13,12 @@ import {
   QuotesBody,
   QuotesResponse,
   ResolveResponse,
+  SearchBody,
+  SearchResponse,
   ShortInterestResponse,
 } from '../market/schemas.js';
 import { shortInterest } from '../market/short-interest.js';
-import { DATA, HISTORY, QUOTES, todayOf } from '../market/verbs.js';
+import { DATA, HISTORY, QUOTES, SEARCH, todayOf } from '../market/verbs.js';
 import { csvLine, type Layout } from './pages.js';
 import type { Tool } from './tool.js';
 
@@ -114,6 +113,18 @@ const fieldsLayout: Layout = {
   },
 };
 
+const searchColumns = ['service', 'suffix', 'terminal', 'name', 'exchange', 'type', 'source'];
+const searchLayout: Layout = {
+  list: (body) => (body as { items: object[] }).items,
+  withList: (body, items) => ({ ...body, items }),
+  preamble: () => csvLine(searchColumns),
+  head: () => '',
+  line: (element) => {
+    const f = element as { forms: Record<string, string | null> } & Record<string, unknown>;
+    return csvLine([f.forms.service, f.forms.suffix, f.forms.terminal, f.name, f.exchange, f.type, f.source]);
+  },
+};
+
 const shortColumns = [
   'settlementDate',
   'sharesShort',
@@ -196,7 +207,7 @@ export const MARKET_TOOLS: Tool[] = [
     output: QuotesResponse,
     layout: quoteLayout,
     check: (deps, args) => QUOTES.units(args as never, todayOf(deps)),
-    run: (deps, args) => quotes(deps, args as never),
+    run: (deps, args) => QUOTES.run(deps, args as never),
   },
   {
     ...market,
@@ -210,7 +221,7 @@ export const MARKET_TOOLS: Tool[] = [
     output: DataResponse,
     layout: dataLayout,
     check: (deps, args) => DATA.units(args as never, todayOf(deps)),
-    run: (deps, args) => data(deps, args as never),
+    run: (deps, args) => DATA.run(deps, args as never),
     // Every member of a data answer is in the route's schema (resolved is open): it is its own wire form.
     wire: (answer) => answer,
   },
@@ -226,7 +237,7 @@ export const MARKET_TOOLS: Tool[] = [
     output: HistoryResponse,
     layout: historyLayout,
     check: (deps, args) => HISTORY.units(args as never, todayOf(deps)),
-    run: (deps, args) => history(deps, args as never),
+    run: (deps, args) => HISTORY.run(deps, args as never),
     wire: (answer) => JSON.parse(historyJson(answer as { items: object[] })) as object,
   },
   {
@@ -268,5 +279,18 @@ export const MARKET_TOOLS: Tool[] = [
     layout: resolveLayout,
     check: (deps, args) => QUOTES.units(args as never, todayOf(deps)),
     run: (deps, args) => resolveTickers(deps, args as never),
+  },
+  {
+    ...market,
+    name: 'market.search',
+    title: 'Find instruments',
+    description:
+      'Instruments whose symbol or name contains q (stored ones first, then the upstream search), each in the ' +
+      'service, exchange-suffixed and terminal forms, any of which the other tools take. One unit. Same answer as GET /v1/search.',
+    input: SearchBody,
+    output: SearchResponse,
+    layout: searchLayout,
+    check: (deps, args) => SEARCH.units(args as never, todayOf(deps)),
+    run: (deps, args) => SEARCH.run(deps, args as never),
   },
 ];

@@ -36,6 +36,7 @@ function slowFirstRead(inner: MarketProvider, slow: string, delayMs: number): Ma
     series,
     lastCloses: async (symbol, count) => (await series(symbol)).slice(-count).map((bar) => bar.close),
     bars: (symbol, from, to) => inner.bars(symbol, from, to),
+    find: (text) => inner.find(text),
   };
 }
 

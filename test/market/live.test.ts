@@ -8,7 +8,7 @@ import { loadFile } from '../../src/ingest/run.js';
 import { shortInterest } from '../../src/market/short-interest.js';
 import { DATA, HISTORY, QUOTES } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
-import { type TestEnv, testEnv } from '../helpers/env.js';
+import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 import { haveShared } from '../helpers/shared.js';
 import { MockYahoo, YAHOO_DIR } from '../helpers/yahoo.js';
 
@@ -214,5 +214,43 @@ describe.skipIf(!haveShared(YAHOO_DIR))('market data from the live upstream (rec
     ).quoteSummary.result[0]?.defaultKeyStatistics as Record<string, number>;
     expect(answer.items[0]).toMatchObject({ status: 'ok' });
     expect(JSON.stringify(answer.items[0])).toContain(String(stats.sharesShort));
+  });
+
+  it('finds instruments by symbol or name, stored ones first, each in the three forms', async () => {
+    await loadFile(
+      env.deps.store.db,
+      LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>,
+      path.join(YAHOO_DIR, 'quote/quote-AAPL.json'),
+    );
+    const key = await marketKey(env.deps);
+    const res = await env.app.inject({ method: 'GET', url: '/v1/search?q=AAPL', headers: bearer(key) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-service-units']).toBe('1');
+    const items = res.json().items as { symbol: string; source: string; forms: object }[];
+    expect(items[0]).toMatchObject({
+      symbol: 'AAPL',
+      name: 'Apple Inc.',
+      source: 'stored',
+      forms: { service: 'AAPL', suffix: 'AAPL', terminal: 'AAPL US Equity' },
+    });
+    // The rest come from Yahoo's recorded search answer, each once; its options are not instruments served here.
+    const answered = (
+      recorded('search/search-AAPL.json') as { quotes: { symbol?: string; quoteType?: string }[] }
+    ).quotes;
+    expect(answered.filter((q) => q.quoteType === 'OPTION')).toHaveLength(4);
+    expect(items.map((i) => [i.symbol, i.source])).toEqual([
+      ['AAPL', 'stored'],
+      ['AAPU', 'yahoo'],
+    ]);
+    const london = await env.app.inject({ method: 'GET', url: '/v1/search?q=OCDO.L', headers: bearer(key) });
+    expect(london.json().items[0]).toMatchObject({
+      symbol: 'OCDO.L',
+      forms: { service: 'OCDO:XLON', suffix: 'OCDO.L', terminal: 'OCDO LN Equity' },
+    });
+    for (const bad of ['/v1/search', '/v1/search?q=', `/v1/search?q=${'x'.repeat(101)}`]) {
+      const refused = await env.app.inject({ method: 'GET', url: bad, headers: bearer(key) });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toBe('invalid_params');
+    }
   });
 });

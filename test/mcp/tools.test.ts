@@ -46,7 +46,7 @@ describe('MCP tools over Streamable HTTP', () => {
     return res.json();
   };
 
-  it('lists the six market tools in a fixed order, each with schemas and readOnlyHint', async () => {
+  it('lists the seven market tools in a fixed order, each with schemas and readOnlyHint', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'market.quotes',
@@ -55,6 +55,7 @@ describe('MCP tools over Streamable HTTP', () => {
       'market.fields',
       'market.short_interest',
       'market.resolve',
+      'market.search',
     ]);
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(40);

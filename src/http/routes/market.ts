@@ -15,8 +15,11 @@ import {
   QuotesBody,
   QuotesQuery,
   QuotesResponse,
+  SearchBody,
+  SearchQuery,
+  SearchResponse,
 } from '../../market/schemas.js';
-import { DATA, HISTORY, type MarketVerb, QUOTES, todayOf } from '../../market/verbs.js';
+import { DATA, HISTORY, type MarketVerb, QUOTES, SEARCH, todayOf } from '../../market/verbs.js';
 import { responses, sendTagged } from '../responses.js';
 
 interface MarketRoute<I> {
@@ -86,6 +89,19 @@ const ROUTES = [
       return sendTagged(reply, text, etag);
     },
   } satisfies MarketRoute<Parameters<typeof HISTORY.run>[1]>,
+  {
+    path: '/v1/search',
+    tag: 'search',
+    summary: 'Find instruments by symbol or name',
+    description:
+      'Instruments whose symbol or name contains q, those with stored data first, then the upstream search; each ' +
+      'in the service, exchange-suffixed and terminal forms. One unit.',
+    verb: SEARCH,
+    query: SearchQuery,
+    body: SearchBody,
+    response: SearchResponse,
+    fromQuery: (q) => ({ q: String(q.q ?? '') }),
+  } satisfies MarketRoute<Parameters<typeof SEARCH.run>[1]>,
 ] as MarketRoute<unknown>[];
 
 /** The first path segment of each market route (quotes, data, history). */

@@ -5,6 +5,7 @@
 // symbol has one call in flight whoever asks; calls that outlive a request's deadline still land in the cache.
 import type {
   Bar,
+  InstrumentFound,
   MarketProvider,
   ProviderQuote,
   Repair,
@@ -16,8 +17,8 @@ import { repairUnitSlips } from '../compute/repair.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
 import type { MarketCache } from './cache.js';
 import { SingleFlight } from './guard.js';
-import { type StoredProvider, shortInterestOf, withFacts } from './stored.js';
-import { QUOTES_PER_CALL, type Summary, type Upstream } from './upstream.js';
+import { FOUND_AT_MOST, type StoredProvider, shortInterestOf, withFacts } from './stored.js';
+import { type Found, QUOTES_PER_CALL, type Summary, type Upstream } from './upstream.js';
 
 export interface LiveOptions {
   /** A quote's freshness while its market trades, and while it is closed (and for a symbol it does not know). */
@@ -193,6 +194,27 @@ export class LiveProvider implements MarketProvider {
     if (!last) return whole();
     const recent = await this.upstream.bars(symbol, daysBefore(last.date, OVERLAP_DAYS));
     return extended(held, recent) ?? whole();
+  }
+
+  /** Stored instruments first, then the upstream's search (kept a day); without the upstream, stored ones. */
+  async find(text: string): Promise<InstrumentFound[]> {
+    const stored = await this.stored.find(text);
+    const key = `search:${text.toLowerCase()}`;
+    const copy = await this.cache.get<Found[]>(key);
+    let upstream = copy?.value ?? [];
+    if (!copy?.fresh) {
+      try {
+        upstream = await this.upstream.search(text);
+        await this.keep(key, upstream, this.options.summaryFreshMs);
+      } catch (error) {
+        this.options.onError(`search ${text}`, error);
+      }
+    }
+    const held = new Set(stored.map((f) => f.symbol));
+    const more = upstream
+      .filter((f) => !held.has(f.symbol))
+      .map((f) => ({ ...f, source: this.upstream.name }));
+    return [...stored, ...more].slice(0, FOUND_AT_MOST);
   }
 
   staleBars(symbol: string): boolean {

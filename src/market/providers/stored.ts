@@ -1,10 +1,11 @@
 // The stored provider: quotes and bars as loaded by `quarry ingest prices|yahoo|sec-facts`. A symbol with bars
 // but no recorded quote gets a quote built from its last two bars. A symbol's daily bars are read once per
 // load of market data and then served from memory (the read cache drops them when a load changes the data).
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { cachedRead } from '../../ingest/read-cache.js';
 import type {
   Bar,
+  InstrumentFound,
   MarketProvider,
   ProviderQuote,
   Repair,
@@ -15,6 +16,9 @@ import type { Database } from '../../store/schema.js';
 import { barRange } from '../compute/periods.js';
 import { repairUnitSlips } from '../compute/repair.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
+
+/** Instruments a search answers at most. */
+export const FOUND_AT_MOST = 20;
 
 export class StoredProvider implements MarketProvider {
   constructor(private readonly db: Kysely<Database>) {}
@@ -162,6 +166,41 @@ export class StoredProvider implements MarketProvider {
 
   async lastCloses(symbol: string, count: number): Promise<number[]> {
     return (await this.series(symbol)).slice(-count).map((b) => b.close);
+  }
+
+  async find(text: string): Promise<InstrumentFound[]> {
+    const like = `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+    const matches = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${like} escape '\\'`;
+    const [quoted, barred] = await Promise.all([
+      this.db
+        .selectFrom('market_quotes')
+        .select(['symbol', 'name', 'exchange', 'asset_type'])
+        .where((eb) => eb.or([matches('symbol'), matches('name')]))
+        .orderBy('symbol')
+        .limit(FOUND_AT_MOST)
+        .execute(),
+      this.db
+        .selectFrom('market_bars')
+        .select('symbol')
+        .distinct()
+        .where(matches('symbol'))
+        .orderBy('symbol')
+        .limit(FOUND_AT_MOST)
+        .execute(),
+    ]);
+    const found = new Map<string, InstrumentFound>();
+    for (const q of quoted)
+      found.set(q.symbol, {
+        symbol: q.symbol,
+        name: q.name,
+        exchange: q.exchange,
+        type: q.asset_type,
+        source: 'stored',
+      });
+    for (const { symbol } of barred)
+      if (!found.has(symbol))
+        found.set(symbol, { symbol, name: symbol, exchange: '', type: '', source: 'stored' });
+    return [...found.values()].slice(0, FOUND_AT_MOST);
   }
 
   async bars(symbol: string, from?: string, to?: string): Promise<Bar[]> {

@@ -25,6 +25,17 @@ const SUMMARY_MODULES = [
   'earningsTrend',
 ] as const;
 
+/** The instrument types the market API serves (options and the like are left out of searches). */
+const SERVED_TYPES = new Set([
+  'EQUITY',
+  'ETF',
+  'MUTUALFUND',
+  'INDEX',
+  'FUTURE',
+  'CURRENCY',
+  'CRYPTOCURRENCY',
+]);
+
 /** Seconds the breaker stays open after a call failed all its retries. */
 const DOWN_PAUSE_S = 30;
 
@@ -154,7 +165,7 @@ export class YahooUpstream implements Upstream {
       this.yf.search(query, { quotesCount: 10, newsCount: 0 }, { validateResult: false }),
     )) as unknown as { quotes?: Record<string, unknown>[] };
     return (result.quotes ?? [])
-      .filter((q) => typeof q.symbol === 'string')
+      .filter((q) => typeof q.symbol === 'string' && SERVED_TYPES.has(String(q.quoteType)))
       .map((q) => ({
         symbol: String(q.symbol),
         name: String(q.longname ?? q.shortname ?? q.symbol),
