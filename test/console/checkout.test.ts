@@ -29,7 +29,8 @@ describe('Stripe Checkout from the overview', () => {
             id: 'cs_test_local1',
             object: 'checkout.session',
             mode: 'subscription',
-            url: 'https://checkout.stripe.com/c/pay/cs_test_local1',
+            // Checkout's page as the stand-in names it: on itself, so no real host appears anywhere.
+            url: `http://127.0.0.1:${(stripe.address() as AddressInfo).port}/c/pay/cs_test_local1`,
           }),
         );
       });
@@ -56,7 +57,9 @@ describe('Stripe Checkout from the overview', () => {
     expect(overview.body).not.toContain('value="basic"');
     const answer = await client.post('/console/checkout', { plan: 'desk' });
     expect(answer.status).toBe(303);
-    expect(answer.location).toBe('https://checkout.stripe.com/c/pay/cs_test_local1');
+    expect(answer.location).toBe(
+      `http://127.0.0.1:${(stripe.address() as AddressInfo).port}/c/pay/cs_test_local1`,
+    );
     const account = await env.deps.store.db
       .selectFrom('accounts')
       .select('id')
