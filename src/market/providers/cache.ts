@@ -17,18 +17,7 @@ export class MarketCache {
   ) {}
 
   async get<T>(key: string): Promise<(Cached<T> & { fresh: boolean }) | null> {
-    const row = await this.db
-      .selectFrom('market_cache')
-      .select(['value', 'fetched_at', 'fresh_until'])
-      .where('key', '=', key)
-      .executeTakeFirst();
-    if (!row) return null;
-    return {
-      value: JSON.parse(row.value) as T,
-      fetchedAt: row.fetched_at,
-      freshUntil: row.fresh_until,
-      fresh: row.fresh_until > this.now().toISOString(),
-    };
+    return (await this.many<T>([key])).get(key) ?? null;
   }
 
   async many<T>(keys: string[]): Promise<Map<string, Cached<T> & { fresh: boolean }>> {

@@ -15,7 +15,7 @@ import type {
 import { barRange } from '../compute/periods.js';
 import { repairUnitSlips } from '../compute/repair.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
-import type { MarketCache } from './cache.js';
+import type { Cached, MarketCache } from './cache.js';
 import { SingleFlight } from './guard.js';
 import { FOUND_AT_MOST, type StoredProvider, shortInterestOf, withFacts } from './stored.js';
 import { type Found, QUOTES_PER_CALL, type Summary, type Upstream } from './upstream.js';
@@ -47,6 +47,7 @@ export class LiveProvider implements MarketProvider {
   private readonly queued = new Map<string, Waiter>();
   private flushScheduled = false;
   private readonly staleSeries = new Set<string>();
+  private readonly parsedBars = new Map<string, Cached<HeldBars>>();
 
   constructor(
     private readonly stored: StoredProvider,
@@ -158,10 +159,15 @@ export class LiveProvider implements MarketProvider {
   }
 
   private async upstreamSeries(symbol: string): Promise<HeldBars> {
+    // A fresh copy this process already parsed is used as it is: a series is thousands of bars, read by every
+    // computed field of every request.
+    const parsed = this.parsedBars.get(symbol);
+    if (parsed && parsed.freshUntil > this.options.now().toISOString()) return parsed.value;
     const key = `bars:${symbol}`;
     const copy = await this.cache.get<HeldBars>(key);
     if (copy?.fresh) {
       this.staleSeries.delete(symbol);
+      this.parsedBars.set(symbol, copy);
       return copy.value;
     }
     try {

@@ -155,7 +155,7 @@ export class YahooUpstream implements Upstream {
       this.yf.quoteSummary(symbol, { modules: [...SUMMARY_MODULES] }, { validateResult: false }),
     )) as unknown as Record<string, Record<string, unknown> | undefined>;
     const notes: string[] = [];
-    const record = summaryRecord(result, { symbol, at: new Date() }, notes);
+    const record = summaryRecord(result, { symbol, at: new Date(this.options.now?.() ?? Date.now()) }, notes);
     if (!record || (record.type !== 'quote' && record.type !== 'facts')) return null;
     return { asOf: record.asOf, fields: record.fields };
   }
