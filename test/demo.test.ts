@@ -56,6 +56,19 @@ describe('quarry serve --demo', () => {
     expect((await data('/v1/exec-pay/CBT')).proxies).toEqual([
       expect.objectContaining({ ceoName: 'Sean D. Keohane' }),
     ]);
+    // The market API answers the first tickers people try, in any form, from bars reaching 2025-2026.
+    const history = await fetch(
+      `${server.url}/v1/history?tickers=NVDA,TSLA,BTC-USD,VOD%20LN%20Equity,SPX%20Index&fields=PX_LAST&start=2025-06-02&end=2026-06-30`,
+      { headers: { 'x-api-key': keyOf('market-data key') } },
+    );
+    const items = ((await history.json()) as { items: { status: string; rows: { date: string }[] }[] }).items;
+    expect(items.map((i) => [i.status, i.rows.at(-1)?.date])).toEqual([
+      ['ok', '2026-05-01'],
+      ['ok', '2026-05-01'],
+      ['ok', '2025-12-01'],
+      ['ok', '2025-06-27'],
+      ['ok', '2026-06-26'],
+    ]);
     // Awards from USAspending and TED.
     expect((await data('/v1/awards?jurisdiction=GB')).rows).toHaveLength(12);
     const found = (await data('/v1/awards?query=laboratory')).rows as unknown as { id: string }[];

@@ -9,14 +9,20 @@ import { LOADERS } from '../runtime/loaders.js';
 
 const ASSETS = fileURLToPath(new URL('../../assets/', import.meta.url));
 
-/** Daily bars bundled for the market-data demo, with the ticker each file is of. */
-const MARKET_BARS: [file: string, ticker: string][] = [
-  ['AAPL.csv', 'AAPL'],
-  ['MSFT.csv', 'MSFT'],
-  ['GSPC.csv', '^GSPC'],
-  ['BARC.L.csv', 'BARC.L'],
-  ['CL=F.csv', 'CL=F'],
-  ['EURUSD=X.csv', 'EURUSD=X'],
+/**
+ * Daily bars bundled for the market-data demo, split-adjusted as the history is (each file's own Close column,
+ * never its dividend-adjusted one), with the options each needs: most name their instrument themselves.
+ * ^GSPC is two files, the second's last bar (2026-06-29) a day still trading when it was saved.
+ */
+const MARKET_BARS: [file: string, options?: Record<string, string>][] = [
+  ...['AAPL', 'MSFT', 'NVDA', 'TSLA', 'CL=F', 'EURUSD=X'].map(
+    (t) => [`ahmedhussain47-Praktikum-Equity-Analysis-Embedding/${t}.csv`] as [string],
+  ),
+  ['Imman-dot-quant-pairs-trading/BARC.L.csv'],
+  ['Imman-dot-quant-pairs-trading/VOD.L.csv'],
+  ['elvisbinks-risk-on-risk-off-crypto/BTC-USD.csv'],
+  ['jaiveer28-ets-simulator/^GSPC.csv', { ticker: '^GSPC' }],
+  ['fsoaz-financial-market-dashboard/^GSPC.csv', { through: '2026-06-26' }],
 ];
 
 /**
@@ -93,8 +99,8 @@ export function bundledFiles(): [loader: string, file: string, options?: Record<
     ...fred,
     ['bls', path.join(ASSETS, 'bls/cu.data.1.AllItems')],
     ...MARKET_BARS.map(
-      ([file, ticker]) =>
-        ['prices', path.join(ASSETS, 'market', file), { ticker }] as [string, string, Record<string, string>],
+      ([file, options]) =>
+        ['prices', path.join(ASSETS, 'market', file), options] as [string, string, Record<string, string>?],
     ),
     ...SEC_FILES.map(
       ([file, options]) =>

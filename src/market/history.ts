@@ -82,10 +82,7 @@ async function barRows(
   columns: BarColumn[],
 ): Promise<{ rows: BarRows; symbol: string; held: { start: string; end: string } } | null> {
   const factor = resolved.priceFactor ?? 1;
-  for (const candidate of [resolved.symbol, ...(resolved.fallbacks ?? [])]) {
-    const symbol = candidate.includes(':')
-      ? (resolveTicker(candidate) as { resolved: Resolved }).resolved.symbol
-      : candidate;
+  for (const symbol of candidates(resolved)) {
     const series = await provider.series(symbol);
     const [first, end] = barRange(series, range.from, range.end);
     if (first === end) continue;
@@ -96,6 +93,31 @@ async function barRows(
     return { rows: new BarRows(rolled, 0, rolled.length, columns, factor, false), symbol, held };
   }
   return null;
+}
+
+/** Why an item has no rows: the bars held lie outside the window, or none are held under any form tried. */
+async function noHistory(
+  provider: MarketProvider,
+  resolved: Resolved,
+  input: string,
+  r: Window,
+): Promise<string> {
+  const tried = candidates(resolved);
+  for (const symbol of tried) {
+    const series = await provider.series(symbol);
+    if (series.length)
+      return `No history for ${input} between ${r.from} and ${r.end}: the bars held for ${symbol} run from ${(series[0] as Bar).date} to ${(series.at(-1) as Bar).date}. Ask for a window within them.`;
+  }
+  return `No history for ${input} between ${r.from} and ${r.end} (looked for ${tried.join(', ')} in the stored data and the upstream). An operator loads bars with "quarry ingest prices FILE --ticker ${resolved.symbol}".`;
+}
+
+/** The provider symbols an item's bars may be held under: its own, then its fallbacks. */
+function candidates(resolved: Resolved): string[] {
+  return [resolved.symbol, ...(resolved.fallbacks ?? [])].map((candidate) =>
+    candidate.includes(':')
+      ? (resolveTicker(candidate) as { resolved: Resolved }).resolved.symbol
+      : candidate,
+  );
 }
 
 /** Days a held range may fall short of the asked one (weekends, holidays) before the item says so. */
@@ -229,10 +251,7 @@ async function historyItem(
         input,
         status: 'error',
         resolved: shown(resolved),
-        error: {
-          code: 'not_found',
-          message: `No history for ${input} between ${r.from} and ${r.end} (looked for ${[resolved.symbol, ...(resolved.fallbacks ?? [])].join(', ')} in the stored data and the upstream). An operator loads bars with "quarry ingest prices FILE --ticker ${resolved.symbol}".`,
-        },
+        error: { code: 'not_found', message: await noHistory(provider, resolved, input, r) },
       };
     rows = found.rows;
     if (shortOf(r, found.held)) extra.held = found.held;

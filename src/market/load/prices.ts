@@ -1,6 +1,12 @@
-// Daily price CSVs in the layouts published alongside market data: Date,Open,High,Low,Close[,Adj Close],Volume
-// in any column order, DATE,OPEN,… in capitals, or Date,Price (a close only). The instrument is named with
-// --ticker in any form; listings priced in minor units (London, Johannesburg, Tel Aviv) are stored in main units.
+// Daily price CSVs in the layouts real exports use:
+// - Yahoo's download, Date,Open,High,Low,Close[,Adj Close],Volume in any column order and any capitals;
+// - re-labelled exports, date,ticker|symbol,open,…,adj_close (a Ticker column names the instrument);
+// - the three header rows newer yfinance writes (Price,Adj Close,Close,… / Ticker,AAPL,… / Date,,…);
+// - Date,Price (a close only).
+// Dates are ISO (2024-07-01), ISO timestamps with an offset (2024-07-01 00:00:00-04:00, the trading day as
+// written), or any other day/month/year layout named with --date-format. --through DATE leaves out later
+// bars (a partial bar of a day still trading). The instrument is --ticker in any form, or the file's own
+// Ticker column; listings priced in minor units (London, Johannesburg, Tel Aviv) are stored in main units.
 
 import type { LoadContext } from '../../ingest/run.js';
 import { csvFields, SourceError, type SourceFile } from '../../ingest/source.js';
@@ -18,42 +24,105 @@ export function providerFactor(mic: string | null): number {
   return mic ? (VENUES[mic]?.minor?.factor ?? 1) : 1;
 }
 
+/** A column name as compared: `Adj Close`, `adj_close` and `AdjClose` are one name. */
+const columnKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+interface Layout {
+  columns: Map<string, number>;
+  /** The instrument the file names (a Ticker column, or yfinance's ticker row), if it names one. */
+  fileTicker: string | null;
+}
+
+/** Reads the header rows; undefined until the rows seen so far make a header. */
+class HeaderReader {
+  private pending: string[] | null = null;
+  private pendingTicker: string | null = null;
+  layout: Layout | null = null;
+
+  constructor(private readonly file: string) {}
+
+  /** Takes one row; true while it was part of the header. */
+  take(fields: string[], line: number): boolean {
+    if (this.layout) return false;
+    const first = columnKey(fields[0] ?? '');
+    if (this.pending) {
+      // yfinance's second and third header rows: the ticker of each column, then Date and blanks.
+      if (first === 'ticker') {
+        const tickers = new Set(fields.slice(1).filter((f) => f !== ''));
+        if (tickers.size > 1)
+          throw new SourceError(
+            this.file,
+            line,
+            `the file holds ${tickers.size} instruments; load one a file`,
+          );
+        this.pendingTicker = [...tickers][0] ?? null;
+        return true;
+      }
+      if (first === 'date' && fields.slice(1).every((f) => f === '')) return true;
+      this.finish(this.pending, line);
+      return false;
+    }
+    if (first === 'price' && !fields.some((f) => columnKey(f) === 'date')) {
+      this.pending = ['date', ...fields.slice(1)];
+      return true;
+    }
+    this.finish(fields, line);
+    return true;
+  }
+
+  private finish(names: string[], line: number): void {
+    const columns = new Map(names.map((name, i) => [columnKey(name), i]));
+    if (!columns.has('date') || !(columns.has('close') || columns.has('price'))) {
+      const found = names.filter((n) => n !== '').join(', ');
+      throw new SourceError(
+        this.file,
+        line,
+        `expected a Date column and a Close (or Price) column; found ${found}`,
+      );
+    }
+    this.layout = { columns, fileTicker: this.pendingTicker };
+  }
+}
+
 export async function* priceRecords(
   source: SourceFile,
   context: LoadContext,
 ): AsyncGenerator<{ line: number; value: MarketRecordValue }> {
-  const ticker = context.options.ticker;
-  if (!ticker) throw new SourceError(source.name, null, 'name the instrument with --ticker');
-  const resolution = resolveTicker(ticker);
-  if (resolution.status !== 'ok')
-    throw new SourceError(source.name, null, `--ticker ${ticker}: ${resolution.error.message}`);
-  const { symbol, mic } = resolution.resolved;
-  const factor = providerFactor(mic);
-  let columns: Map<string, number> | null = null;
+  const readDate = dateReader(source.name, context.options['date-format']);
+  const through = context.options.through;
+  if (through !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(through))
+    throw new SourceError(source.name, null, `--through ${through}: give a date as YYYY-MM-DD`);
+  const header = new HeaderReader(source.name);
+  let instrument: { symbol: string; factor: number; named: string } | null = null;
   for await (const { line, text } of source.lines()) {
     if (!text.trim()) continue;
     const fields = csvFields(text).map((f) => f.trim());
-    if (!columns) {
-      columns = new Map(fields.map((name, i) => [name.toLowerCase().replace(/\s+/g, ''), i]));
-      if (!columns.has('date') || !(columns.has('close') || columns.has('price'))) {
-        throw new SourceError(source.name, line, 'expected a Date column and a Close (or Price) column');
-      }
-      continue;
-    }
+    if (header.take(fields, line)) continue;
+    const { columns, fileTicker } = header.layout as Layout;
+    const cell = (name: string) => {
+      const i = columns.get(name);
+      return i === undefined ? undefined : (fields[i] ?? '');
+    };
+    const rowTicker = cell('ticker') ?? cell('symbol') ?? fileTicker ?? undefined;
+    instrument ??= instrumentOf(source.name, line, context.options.ticker, rowTicker);
+    if (rowTicker !== undefined && rowTicker.toUpperCase() !== instrument.named)
+      throw new SourceError(
+        source.name,
+        line,
+        `ticker ${rowTicker} differs from ${instrument.named}; load one instrument a file`,
+      );
     const get = (name: string): number | null => {
-      const i = columns?.get(name);
-      if (i === undefined) return null;
-      const v = fields[i] ?? '';
-      if (v === '' || v === 'null' || v === '.') return null;
+      const v = cell(name);
+      if (v === undefined || v === '' || v === 'null' || v === '.' || v.toLowerCase() === 'nan') return null;
       const n = Number(v);
       if (!Number.isFinite(n)) throw new SourceError(source.name, line, `${name} "${v}" is not a number`);
       return n;
     };
-    const date = fields[columns.get('date') as number] ?? '';
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date))
-      throw new SourceError(source.name, line, `date "${date}" is not YYYY-MM-DD`);
+    const date = readDate(cell('date') ?? '', line);
+    if (through !== undefined && date > through) continue;
     const close = get('close') ?? get('price');
     if (close === null) continue; // a day with no trade
+    const { symbol, factor } = instrument;
     const scale = (v: number | null) => (v === null ? null : toMain(v, factor));
     yield {
       line,
@@ -69,4 +138,70 @@ export async function* priceRecords(
       },
     };
   }
+}
+
+/** The instrument: --ticker when given (the file's own ticker must then agree), else the file's. */
+function instrumentOf(file: string, line: number, option: string | undefined, inFile: string | undefined) {
+  const named = option ?? inFile;
+  if (!named)
+    throw new SourceError(file, null, 'name the instrument with --ticker (the file has no Ticker column)');
+  const resolution = resolveTicker(option ?? named.toUpperCase());
+  if (resolution.status !== 'ok') {
+    const where = option ? `--ticker ${named}` : `ticker ${named}`;
+    throw new SourceError(file, option ? null : line, `${where}: ${resolution.error.message}`);
+  }
+  const { symbol, mic } = resolution.resolved;
+  if (option && inFile !== undefined) {
+    const own = resolveTicker(inFile.toUpperCase());
+    if (own.status !== 'ok' || own.resolved.symbol !== symbol)
+      throw new SourceError(file, line, `the file is of ${inFile}, not of --ticker ${option}`);
+  }
+  return { symbol, factor: providerFactor(mic), named: (inFile ?? named).toUpperCase() };
+}
+
+const DATE_PART = { YYYY: '(\\d{4})', MM: '(\\d{1,2})', DD: '(\\d{1,2})' } as const;
+type DatePart = keyof typeof DATE_PART;
+
+/**
+ * How a file's dates are read. By default ISO dates and ISO timestamps (the date as written: the trading day
+ * in the offset the exporter used); with --date-format, e.g. DD/MM/YYYY, that layout and no other.
+ */
+export function dateReader(
+  file: string,
+  format: string | undefined,
+): (value: string, line: number) => string {
+  if (format === undefined) {
+    return (value, line) => {
+      const iso =
+        /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value);
+      if (iso && isRealDate(iso[1] as string)) return iso[1] as string;
+      const hint = /^\d{1,2}[/.-]\d{1,2}[/.-]\d{4}$/.test(value)
+        ? '; name its layout with --date-format DD/MM/YYYY or MM/DD/YYYY'
+        : '';
+      throw new SourceError(file, line, `date "${value}" is not YYYY-MM-DD${hint}`);
+    };
+  }
+  const layout = /^(YYYY|MM|DD)([/.-])(YYYY|MM|DD)\2(YYYY|MM|DD)$/.exec(format);
+  const parts = layout ? [layout[1], layout[3], layout[4]] : [];
+  if (!layout || new Set(parts).size !== 3)
+    throw new SourceError(
+      file,
+      null,
+      `--date-format ${format}: use DD, MM and YYYY once each, e.g. DD/MM/YYYY`,
+    );
+  const separator = (layout[2] as string).replace(/[.-]/, '\\$&');
+  const pattern = new RegExp(`^${parts.map((p) => DATE_PART[p as DatePart]).join(separator)}$`);
+  return (value, line) => {
+    const match = pattern.exec(value);
+    const at = (part: DatePart) => (match?.[parts.indexOf(part) + 1] ?? '').padStart(2, '0');
+    const date = match ? `${at('YYYY')}-${at('MM')}-${at('DD')}` : '';
+    if (!match || !isRealDate(date))
+      throw new SourceError(file, line, `date "${value}" is not a ${format} date`);
+    return date;
+  };
+}
+
+function isRealDate(date: string): boolean {
+  const t = Date.parse(`${date}T00:00:00Z`);
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === date;
 }

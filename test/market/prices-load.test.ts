@@ -1,0 +1,108 @@
+// `quarry ingest prices` on the layouts real exports use, each read from a real file in ../shared/data: a
+// re-labelled export with a Ticker column, yfinance's three header rows (London in pence; a ticker re-cased by
+// its publisher), Yahoo's download with a lower-case "date", and timestamps with an offset whose last bar is a
+// partial day. Day/month/year dates load only with their layout named.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFile } from '../../src/ingest/run.js';
+import { HISTORY } from '../../src/market/verbs.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
+import { type TestEnv, testEnv } from '../helpers/env.js';
+import { haveShared, SHARED_DATA } from '../helpers/shared.js';
+
+const PRICES = path.join(SHARED_DATA, 'market/prices');
+const file = (name: string) => path.join(PRICES, name);
+const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
+
+describe.skipIf(!haveShared(PRICES))('daily price files as real exports write them', () => {
+  let env: TestEnv;
+  const load = (name: string, options: Record<string, string> = {}) =>
+    loadFile(env.deps.store.db, prices, name.startsWith('/') ? name : file(name), options);
+  const closes = async (ticker: string, start: string, end: string) => {
+    const answer = await HISTORY.run(env.deps, { tickers: [ticker], fields: ['PX_LAST'], start, end });
+    return JSON.parse(JSON.stringify(answer.items[0])) as {
+      rows?: { date: string; PX_LAST: number }[];
+      error?: { message: string };
+    };
+  };
+
+  beforeAll(async () => {
+    env = await testEnv();
+  });
+  afterAll(() => env.close());
+
+  it('reads a re-labelled export and takes the instrument from its Ticker column', async () => {
+    const report = await load('ahmedhussain47-Praktikum-Equity-Analysis-Embedding/AAPL.csv');
+    expect(report).toMatchObject({ inserted: 1843, firstDate: '2019-01-02', lastDate: '2026-05-01' });
+    const item = await closes('AAPL', '2026-04-30', '2026-05-01');
+    expect(item.rows?.at(-1)).toEqual({ date: '2026-05-01', PX_LAST: 280.1400146484375 });
+  });
+
+  it('refuses a --ticker the file contradicts, naming both', async () => {
+    await expect(
+      load('ahmedhussain47-Praktikum-Equity-Analysis-Embedding/TSLA.csv', { ticker: 'NVDA' }),
+    ).rejects.toThrow(/TSLA.csv:2: the file is of TSLA, not of --ticker NVDA/);
+  });
+
+  it("reads yfinance's three header rows: London in pence, a re-cased ticker", async () => {
+    const barc = await load('Imman-dot-quant-pairs-trading/BARC.L.csv');
+    expect(barc).toMatchObject({ inserted: 2649, firstDate: '2015-01-02', lastDate: '2025-06-27' });
+    // The Close column (156.75999450683594 GBp, stored as pounds and served back in pence to a millionth),
+    // not the Adj Close column beside it (156.57).
+    expect((await closes('BARC LN Equity', '2022-06-14', '2022-06-14')).rows).toEqual([
+      { date: '2022-06-14', PX_LAST: 156.759995 },
+    ]);
+    // A window past the file's end says what is held rather than that nothing is.
+    expect((await closes('BARC.L', '2026-01-01', '2026-06-30')).error?.message).toBe(
+      'No history for BARC.L between 2026-01-01 and 2026-06-30: the bars held for BARC.L run from 2015-01-02 to 2025-06-27. Ask for a window within them.',
+    );
+    const btc = await load('elvisbinks-risk-on-risk-off-crypto/BTC-USD.csv');
+    expect(btc).toMatchObject({ inserted: 3623, lastDate: '2025-12-01' });
+    expect((await closes('BTC-USD', '2025-12-01', '2025-12-01')).rows?.[0]?.PX_LAST).toBe(85942.140625);
+  });
+
+  it('asks for --ticker when a file does not name its instrument', async () => {
+    await expect(load('jaiveer28-ets-simulator/^GSPC.csv')).rejects.toThrow(
+      /name the instrument with --ticker/,
+    );
+    const report = await load('jaiveer28-ets-simulator/^GSPC.csv', { ticker: '^GSPC' });
+    expect(report).toMatchObject({ inserted: 1255, lastDate: '2025-12-31' });
+  });
+
+  it('reads timestamps with an offset as their trading day, and --through leaves out a partial bar', async () => {
+    const report = await load('fsoaz-financial-market-dashboard/^GSPC.csv', { through: '2026-06-26' });
+    // 2024-07-01..2025-12-31 are the same bars the previous file gave; 2026 is new.
+    expect(report).toMatchObject({ firstDate: '2024-07-01', lastDate: '2026-06-26', revised: 0 });
+    expect(report.inserted + report.unchanged).toBe(499);
+    const item = await closes('SPX Index', '2026-06-25', '2026-06-30');
+    expect(item.rows).toEqual([
+      { date: '2026-06-25', PX_LAST: 7357.490234375 },
+      { date: '2026-06-26', PX_LAST: 7354.02001953125 },
+    ]);
+    await expect(
+      load('fsoaz-financial-market-dashboard/^GSPC.csv', { through: '26/06/2026' }),
+    ).rejects.toThrow(/--through 26\/06\/2026: give a date as YYYY-MM-DD/);
+  });
+
+  it('reads day/month/year dates only with --date-format, and names the first line it cannot read', async () => {
+    // The real MSFT export with its dates rewritten day/month/year, as a European spreadsheet saves it.
+    const original = readFileSync(
+      file('ahmedhussain47-Praktikum-Equity-Analysis-Embedding/MSFT.csv'),
+      'utf8',
+    );
+    const dmy = original.replace(/^(\d{4})-(\d{2})-(\d{2})/gm, '$3/$2/$1');
+    const copy = path.join(mkdtempSync(path.join(tmpdir(), 'quarry-prices-')), 'MSFT.csv');
+    writeFileSync(copy, dmy);
+    await expect(load(copy)).rejects.toThrow(
+      /MSFT.csv:2: date "02\/01\/2019" is not YYYY-MM-DD; name its layout with --date-format DD\/MM\/YYYY or MM\/DD\/YYYY/,
+    );
+    await expect(load(copy, { 'date-format': 'MM/DD/YYYY' })).rejects.toThrow(
+      /MSFT.csv:\d+: date "\d\d\/\d\d\/20\d\d" is not a MM\/DD\/YYYY date/,
+    );
+    const report = await load(copy, { 'date-format': 'DD/MM/YYYY' });
+    expect(report).toMatchObject({ inserted: 1843, firstDate: '2019-01-02', lastDate: '2026-05-01' });
+    await expect(load(copy, { 'date-format': 'DD/MM/YY' })).rejects.toThrow(/use DD, MM and YYYY once each/);
+  });
+});
