@@ -72,7 +72,7 @@ describe('Yahoo chart recordings', () => {
       }),
     );
     await expect(loadFile(env.deps.store.db, yahoo, file)).rejects.toThrow(
-      /a chart response without data: No data found/,
+      /a Yahoo chart error response: Not Found: No data found/,
     );
   });
 });

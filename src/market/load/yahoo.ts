@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import type { LoadContext } from '../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../ingest/source.js';
+import { resolveTicker } from '../symbology/resolve.js';
 import type { MarketRecordValue } from './import.js';
-import { toMain } from './prices.js';
+import { providerFactor, toMain } from './prices.js';
 import { type TimeSeries, timeSeriesRecords } from './yahoo-timeseries.js';
 
 const MINOR: Record<string, [string, number]> = {
@@ -28,10 +29,13 @@ const ASSET_TYPES: Record<string, QuoteRecord['assetType']> = {
   CRYPTOCURRENCY: 'crypto',
 };
 
-/** The main currency of a Yahoo price currency and how many provider units make one main unit. */
-function mainUnits(providerCurrency: unknown): [string, number] {
-  const code = String(providerCurrency ?? 'USD');
-  return MINOR[code] ?? [code.toUpperCase(), 1];
+/**
+ * The main currency of a Yahoo price currency and how many provider units make one main unit; null when the
+ * response does not say (a partial response): nothing is assumed, so nothing stored is overwritten by a guess.
+ */
+function mainUnits(providerCurrency: unknown): [string, number] | null {
+  if (typeof providerCurrency !== 'string' || !/^[A-Za-z]{3}$/.test(providerCurrency)) return null;
+  return MINOR[providerCurrency] ?? [providerCurrency.toUpperCase(), 1];
 }
 
 /** A quote record from the naming members every Yahoo response shares (longName, shortName). */
@@ -124,8 +128,8 @@ export function summaryRecord(
   const price = r.price ?? {};
   const symbol = String(price.symbol ?? r.quoteType?.symbol ?? recorded.symbol ?? '');
   if (!symbol) return null;
-  const priceCurrency = price.currency ?? r.summaryDetail?.currency;
-  const [currency, factor] = mainUnits(priceCurrency);
+  const units = mainUnits(price.currency ?? r.summaryDetail?.currency);
+  const [currency, factor] = units ?? ['', 1];
   const fields: Record<string, number | string | null> = {};
   const skipped: string[] = [];
   const set = (id: string, value: unknown, kind: 'price' | 'percent' | 'plain' = 'plain') => {
@@ -133,7 +137,7 @@ export function summaryRecord(
     if (v === null) return;
     if (typeof v !== 'number') fields[id] = v;
     else if (kind === 'price') {
-      if (priceCurrency === undefined) skipped.push(id);
+      if (!units) skipped.push(id);
       else fields[id] = toMain(v, factor);
     } else if (kind === 'percent') fields[id] = Math.round(v * 100 * 1e8) / 1e8;
     else fields[id] = v;
@@ -187,8 +191,8 @@ export function summaryRecord(
   if (skipped.length > 0) {
     notes.push(`${symbol}: ${skipped.join(', ')} not kept: the response does not say its price currency`);
   }
-  if (!r.price) {
-    const at = recorded.at ?? new Date(0);
+  if (!r.price || !units) {
+    const at = recorded.at ?? yahooTime(price.regularMarketTime) ?? new Date(0);
     return { type: 'facts', symbol, asOf: at.toISOString(), fields };
   }
   const asOf = yahooTime(price.regularMarketTime) ?? new Date(0);
@@ -216,12 +220,20 @@ function chartValue(value: number | null | undefined, places: number, factor: nu
   return toMain(rounded, factor);
 }
 
+/** How many provider units make one main unit on a symbol's own listing (100 for London's pence). */
+function listingFactor(symbol: string): number {
+  const resolution = resolveTicker(symbol);
+  return resolution.status === 'ok' ? providerFactor(resolution.resolved.mic) : 1;
+}
+
 /** A chart response: one daily bar per timestamp (split-adjusted, as Yahoo publishes them) and the quote in meta. */
 export function* chartRecords(chart: Chart): Generator<{ line: number; value: MarketRecordValue }> {
   const meta = chart.meta ?? {};
   const symbol = String(meta.symbol ?? '');
   if (!symbol) return;
-  const [currency, factor] = mainUnits(meta.currency);
+  // Without its currency a chart's bars are read in the listing's own units, and its quote is not kept.
+  const units = mainUnits(meta.currency);
+  const [currency, factor] = units ?? ['', listingFactor(symbol)];
   const places = (typeof meta.priceHint === 'number' ? meta.priceHint : 2) + 2;
   const offset = typeof meta.gmtoffset === 'number' ? meta.gmtoffset : 0;
   const quote = chart.indicators?.quote?.[0] ?? {};
@@ -257,7 +269,7 @@ export function* chartRecords(chart: Chart): Generator<{ line: number; value: Ma
   }
   if (typeof meta.regularMarketVolume === 'number') fields.volume = meta.regularMarketVolume;
   const marketTime = yahooTime(meta.regularMarketTime);
-  if (!marketTime) return;
+  if (!marketTime || !units) return;
   yield {
     line: (chart.timestamp?.length ?? 0) + 1,
     value: quoteRecord(
@@ -277,22 +289,44 @@ export function* chartRecords(chart: Chart): Generator<{ line: number; value: Ma
 /** A recorded exchange: the request it answered and the response, its body parsed. */
 interface Recording {
   request?: { url?: string };
-  response?: { headers?: Record<string, string>; bodyJson?: never };
+  response?: { status?: number; statusText?: string; headers?: Record<string, string>; bodyJson?: never };
 }
 
-/** The symbol a quoteSummary recording asked for (its URL path) and when it was answered (Date header). */
+/** The symbol a recording asked for (its URL's path or `symbols`) and when it was answered (Date header). */
 function recordingOf(recorded: Recording): { symbol: string | null; at: Date | null } {
   let symbol: string | null = null;
   try {
     const url = new URL(recorded.request?.url ?? '');
-    const match = /\/quoteSummary\/([^/?]+)/.exec(url.pathname);
-    symbol = match?.[1] ? decodeURIComponent(match[1]) : null;
+    const match = /\/(?:quoteSummary|chart|timeseries)\/([^/?]+)/.exec(url.pathname);
+    symbol = match?.[1] ? decodeURIComponent(match[1]) : url.searchParams.get('symbols');
   } catch {
     symbol = null;
   }
   const date = recorded.response?.headers?.date;
   const at = date && !Number.isNaN(Date.parse(date)) ? new Date(date) : null;
   return { symbol, at };
+}
+
+/**
+ * What a recorded error answer says (`{"quoteSummary": {"result": null, "error": {...}}}`, or Yahoo's general
+ * `{"finance": {"error": ...}}`), naming the symbol asked for; undefined for an answer with data.
+ */
+function errorResponse(body: Record<string, unknown>, recorded: Recording): string | undefined {
+  for (const [endpoint, part] of Object.entries(body)) {
+    const { result, error } = (part ?? {}) as {
+      result?: unknown;
+      error?: { code?: string; description?: string };
+    };
+    if (!error || (Array.isArray(result) ? result.length > 0 : result)) continue;
+    const symbol = recordingOf(recorded).symbol;
+    const status = recorded.response?.status;
+    const http = status
+      ? ` (HTTP ${status}${recorded.response?.statusText ? ` ${recorded.response.statusText}` : ''})`
+      : '';
+    const what = [error.code, error.description].filter(Boolean).join(': ') || 'no description';
+    return `a Yahoo ${endpoint} error response${symbol ? ` for ${symbol}` : ''}${http}: ${what}`;
+  }
+  return undefined;
 }
 
 export async function* yahooRecords(
@@ -312,16 +346,15 @@ export async function* yahooRecords(
   } catch (error) {
     throw new SourceError(source.name, null, `not JSON: ${(error as Error).message}`);
   }
+  const failure = errorResponse(body as Record<string, unknown>, recorded);
+  if (failure) throw new SourceError(source.name, null, failure);
   if (body.timeseries) {
     yield* timeSeriesRecords(body.timeseries.result ?? []);
     return;
   }
   if (body.chart) {
     const chart = body.chart.result?.[0];
-    if (!chart) {
-      const why = body.chart.error?.description ?? 'no result';
-      throw new SourceError(source.name, null, `a chart response without data: ${why}`);
-    }
+    if (!chart) throw new SourceError(source.name, null, 'a chart response without data');
     yield* chartRecords(chart);
     return;
   }
@@ -340,23 +373,41 @@ export async function* yahooRecords(
       'not a recorded quote, quoteSummary, chart or fundamentals time-series response',
     );
   }
-  for (const [i, r] of results.entries()) yield { line: i + 1, value: quoteResultRecord(r) };
+  for (const [i, r] of results.entries()) yield { line: i + 1, value: quoteResultRecord(r, context.notes) };
+  const answered = new Set(results.map((r) => r.symbol));
+  const asked = recordingOf(recorded).symbol?.split(',') ?? [];
+  for (const symbol of asked.filter((s) => s && !answered.has(s)))
+    context.notes.push(`${symbol}: Yahoo answered nothing for it (no such symbol)`);
 }
 
-/** One result of a quote response (raw, or as yahoo-finance2 returns it, times as Dates) as a quote record. */
-export function quoteResultRecord(r: Result): MarketRecordValue {
+/**
+ * One result of a quote response (raw, or as yahoo-finance2 returns it, times as Dates) as a quote record. A
+ * partial result (asked with `fields=`, say) that does not name its currency is facts that add to the stored
+ * quote: its prices are not kept, and the name, currency and exchange held are left as they are.
+ */
+export function quoteResultRecord(r: Result, notes: string[] = []): MarketRecordValue {
   const symbol = String(r.symbol ?? '');
-  const [currency, factor] = mainUnits(r.currency);
+  const units = mainUnits(r.currency);
   const fields: Record<string, number | string | null> = {};
+  const skipped: string[] = [];
   for (const [from, to, isPrice] of QUOTE_FIELDS) {
     const v = r[from];
-    if (typeof v === 'number') fields[to] = isPrice ? toMain(v, factor) : v;
+    if (typeof v === 'number' && isPrice && !units) skipped.push(to);
+    else if (typeof v === 'number') fields[to] = isPrice ? toMain(v, (units as [string, number])[1]) : v;
     else if (typeof v === 'string') fields[to] = v;
   }
   if (typeof r.financialCurrency === 'string') fields.financialCurrency = r.financialCurrency;
   if (typeof r.trailingAnnualDividendYield === 'number')
     fields.dividendYield = r.trailingAnnualDividendYield * 100;
   const time = yahooTime(r.regularMarketTime) ?? new Date(0);
+  if (!units) {
+    const lost = skipped.length ? `; ${skipped.join(', ')} not kept` : '';
+    notes.push(
+      `${symbol}: a partial quote that does not say its currency${lost}; its name, currency and exchange left as held`,
+    );
+    return { type: 'facts', symbol, asOf: time.toISOString(), fields };
+  }
+  const [currency] = units;
   return quoteRecord(
     r,
     {
