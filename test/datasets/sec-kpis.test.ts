@@ -150,6 +150,23 @@ describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company fa
     for (const concepts of byPeriod.values()) expect(concepts.size).toBe(1);
   });
 
+  it("one concept states all of a fiscal year's periods: NVIDIA's fiscal 2020 quarters and year", async () => {
+    // NVIDIA tagged fiscal 2020's first three quarters and its year both as Revenues and as
+    // RevenueFromContractWithCustomerExcludingAssessedTax, its fourth quarter only as the latter: the whole year
+    // comes from the latter, so a fourth quarter is never one concept's year less another's quarters.
+    const data = await kpis('NVDA', 'metric=revenue');
+    const labels = ['Q1 FY2020', 'Q2 FY2020', 'Q3 FY2020', 'Q4 FY2020'];
+    const quarters = labels.map((l) => observation(data, 'revenue:reported:frequency=quarterly', l));
+    const year = observation(data, 'revenue:reported:frequency=annual', 'FY2020');
+    // NVIDIA's published fiscal 2020: 2,220 + 2,579 + 3,014 + 3,105 = 10,918 million.
+    expect(quarters.map((q) => q?.value)).toEqual([
+      2_220_000_000, 2_579_000_000, 3_014_000_000, 3_105_000_000,
+    ]);
+    expect(year?.value).toBe(10_918_000_000);
+    const concepts = new Set([...quarters, year].map((f) => f?.evidence[0]?.quote.split(' ')[0]));
+    expect(concepts).toEqual(new Set(['us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax']));
+  });
+
   it("Apple's FY2008 net income: 4,834 million as first filed, 6,119 million after the 10-K/A of 2010-01-25", async () => {
     const series = 'net_income:reported:frequency=annual';
     const before = await kpis('AAPL', 'metric=net_income&asOf=2010-01-24');

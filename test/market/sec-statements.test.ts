@@ -1,7 +1,10 @@
 // Statements from SEC company facts: the NVIDIA file, read through /v1/history and /v1/data.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
+import { HISTORY } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 import { haveShared } from '../helpers/shared.js';
@@ -40,6 +43,43 @@ describe.skipIf(!haveShared(NVDA))('statements from SEC company facts', () => {
     ]);
     expect(item.derived).toEqual(['2026-01-25']);
     // Statement periods: one unit per five tickers.
+  });
+
+  it('an annual balance is a fiscal year end, whatever a filing tagged it', async () => {
+    // The real file, with the 10-Q balance of 2025-10-26 re-tagged as a 10-K's full-year figure, as filings
+    // sometimes tag a balance: it stays out of the annual series, which holds fiscal year ends only.
+    const facts = JSON.parse(readFileSync(NVDA, 'utf8'));
+    const assets = facts.facts['us-gaap'].Assets.units.USD as { end: string; fp: string; form: string }[];
+    const quarterEnd = assets.find((f) => f.end === '2025-10-26') as { fp: string; form: string };
+    Object.assign(quarterEnd, { fp: 'FY', form: '10-K' });
+    const copy = path.join(mkdtempSync(path.join(tmpdir(), 'quarry-facts-')), 'CIK0001045810.json');
+    writeFileSync(copy, JSON.stringify(facts));
+    const other = await testEnv();
+    try {
+      await loadFile(
+        other.deps.store.db,
+        LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>,
+        copy,
+        {
+          ticker: 'NVDA',
+        },
+      );
+      const answer = await HISTORY.run(other.deps, {
+        tickers: ['NVDA'],
+        fields: ['totalAssets'],
+        period: 'annual',
+        start: '2024-01-01',
+        end: '2026-12-31',
+      });
+      // NVIDIA's balance sheets: 65,728, 111,601 and 206,803 million at its fiscal 2024–2026 year ends.
+      expect(JSON.parse(JSON.stringify(answer.items[0])).rows).toEqual([
+        { date: '2024-01-28', totalAssets: 65728000000 },
+        { date: '2025-01-26', totalAssets: 111601000000 },
+        { date: '2026-01-25', totalAssets: 206803000000 },
+      ]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('annual statements dated at fiscal year end; the latest in /v1/data with its period', async () => {

@@ -2,6 +2,7 @@
 // time), with the fiscal year and quarter read from the dates. A fact's `fy` and `fp` belong to the filing
 // that reported it, not to the period: a 10-K reports three years, all tagged with its own fy.
 import { addDays } from '../../kernel/dates.js';
+import type { ConceptFacts } from './concepts.js';
 
 export type PeriodKind = 'year' | 'quarter' | 'point';
 
@@ -87,4 +88,16 @@ function precision(value: number): number {
   if (fraction) return -fraction.length;
   const zeros = /0*$/.exec(whole as string)?.[0].length ?? 0;
   return zeros;
+}
+
+/** The end dates of the year-long periods a company's annual reports (10-K, 20-F, 40-F) cover, over all its concepts. */
+export function annualEnds(gaap: Record<string, ConceptFacts>): string[] {
+  const ends = new Set<string>();
+  for (const concept of Object.values(gaap)) {
+    for (const facts of Object.values(concept.units ?? {})) {
+      for (const f of facts)
+        if (/^(10-K|20-F|40-F)/.test(f.form ?? '') && kindOf(f.start, f.end) === 'year') ends.add(f.end);
+    }
+  }
+  return [...ends];
 }

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import type { LoadContext } from '../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../ingest/source.js';
-import { CONCEPTS, type ConceptList } from '../../ingest/xbrl/concepts.js';
+import { CONCEPTS, type ConceptFacts, type ConceptList, factsByPeriod } from '../../ingest/xbrl/concepts.js';
+import { annualEnds, FiscalCalendar, kindOf } from '../../ingest/xbrl/periods.js';
 import { resolveTicker } from '../symbology/resolve.js';
 import type { MarketRecordValue } from './import.js';
 
@@ -58,14 +59,8 @@ export const FIELD_CONCEPTS: Record<string, { concepts: ConceptList; negate?: bo
   cashDividendsPaid: { concepts: ['PaymentsOfDividends', 'PaymentsOfDividendsCommonStock'], negate: true },
 };
 
-interface XbrlFact {
-  start?: string;
-  end: string;
-  val: number;
-  fp?: string;
-  form?: string;
-  filed?: string;
-}
+/** Periodic reports: their facts are the company's figures for the periods they cover. */
+const PERIODIC = /^(10-K|10-KT|10-Q|20-F|40-F)(\/A)?$/;
 
 export async function* secFactsRecords(
   source: SourceFile,
@@ -76,7 +71,7 @@ export async function* secFactsRecords(
   const resolution = resolveTicker(ticker);
   if (resolution.status !== 'ok')
     throw new SourceError(source.name, null, `--ticker ${ticker}: ${resolution.error.message}`);
-  let body: { facts?: Record<string, Record<string, { units?: Record<string, XbrlFact[]> }>> };
+  let body: { facts?: Record<string, Record<string, ConceptFacts>> };
   try {
     body = JSON.parse(readFileSync(source.path, 'utf8'));
   } catch (error) {
@@ -84,45 +79,49 @@ export async function* secFactsRecords(
   }
   const gaap = body.facts?.['us-gaap'];
   if (!gaap) throw new SourceError(source.name, null, 'not SEC company facts (no us-gaap facts)');
+  yield* statementRecords(gaap, resolution.resolved.ticker);
+}
+
+/**
+ * The statement fields of a company's us-gaap facts. Each fiscal year's periods come from one concept; the
+ * latest filing of a period states it. A period is annual by its dates alone — a year-long duration, or an
+ * instant at the fiscal year's end — whatever `fp` the filing tagged it with.
+ */
+export function* statementRecords(
+  gaap: Record<string, ConceptFacts>,
+  symbol: string,
+): Generator<{ line: number; value: MarketRecordValue }> {
+  const calendar = FiscalCalendar.fromYearEnds(annualEnds(gaap));
   let n = 0;
   for (const [field, map] of Object.entries(FIELD_CONCEPTS)) {
-    // The latest filing of each period wins; an earlier concept of the list wins over a later one.
-    const chosen = new Map<string, { fact: XbrlFact; currency: string }>();
-    for (const concept of map.concepts) {
-      const units = gaap[concept]?.units ?? {};
-      const [unit, facts] =
-        Object.entries(units).find(([u]) => (map.unit ? u === map.unit : /^[A-Z]{3}$/.test(u))) ?? [];
-      if (!unit || !facts) continue;
-      for (const fact of facts) {
-        const key = `${fact.start ?? ''}|${fact.end}`;
-        const seen = chosen.get(key);
-        if (seen && (seen.fact as unknown as { concept: string }).concept !== concept) continue;
-        if (!seen || (fact.filed ?? '') > (seen.fact.filed ?? ''))
-          chosen.set(key, { fact: { ...fact, concept } as XbrlFact, currency: unit.slice(0, 3) });
-      }
-    }
-    // A year-end balance is reported again as a comparative in later quarterly filings: it stays a year end.
-    const yearEnds = new Set<string>();
-    for (const concept of map.concepts) {
-      for (const facts of Object.values(gaap[concept]?.units ?? {})) {
-        for (const fact of facts)
-          if (!fact.start && fact.fp === 'FY' && fact.form?.startsWith('10-K')) yearEnds.add(fact.end);
-      }
-    }
-    for (const { fact, currency } of chosen.values()) {
+    const periods = factsByPeriod(
+      gaap,
+      map.concepts,
+      (unit) => (map.unit ? unit === map.unit : /^[A-Z]{3}$/.test(unit)),
+      (fact) => {
+        const kind = PERIODIC.test(fact.form ?? '') ? kindOf(fact.start, fact.end) : null;
+        return kind && `${fact.start ?? ''}|${fact.end}`;
+      },
+      (fact) => calendar.fiscalYear(fact.end),
+    );
+    for (const { unit, facts } of periods.values()) {
+      const fact = facts.reduce((a, b) => (b.filed > a.filed ? b : a));
+      const quarter = calendar.fiscalQuarter(fact.end);
+      const kind = kindOf(fact.start, fact.end);
+      const fp = kind === 'year' || (kind === 'point' && quarter === 4) ? 'FY' : quarter ? `Q${quarter}` : '';
       n += 1;
       yield {
         line: n,
         value: {
           type: 'statement',
-          symbol: resolution.resolved.ticker,
+          symbol,
           field,
           kind: fact.start ? 'duration' : 'instant',
           start: fact.start ?? '',
           end: fact.end,
           value: map.negate ? -Math.abs(fact.val) : fact.val,
-          currency: /^[A-Z]{3}$/.test(currency) ? currency : 'USD',
-          fp: !fact.start && yearEnds.has(fact.end) ? 'FY' : (fact.fp ?? ''),
+          currency: /^[A-Z]{3}/.test(unit) ? unit.slice(0, 3) : 'USD',
+          fp,
           form: fact.form ?? '',
           filed: fact.filed ?? '',
         },

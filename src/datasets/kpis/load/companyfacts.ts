@@ -4,7 +4,7 @@
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile, wholeJson } from '../../../ingest/source.js';
 import { type ConceptFacts, factsByPeriod, type XbrlFact } from '../../../ingest/xbrl/concepts.js';
-import { FiscalCalendar, kindOf, sameUpToRounding } from '../../../ingest/xbrl/periods.js';
+import { annualEnds, FiscalCalendar, kindOf, sameUpToRounding } from '../../../ingest/xbrl/periods.js';
 import { shortName } from '../../events/load/submissions.js';
 import { cik10, tickerForCik } from '../../registrants.js';
 import type { FactRecord, MetricRecord } from '../import.js';
@@ -46,6 +46,7 @@ export async function* companyFactsRecords(source: SourceFile, context: LoadCont
         const kind = PERIODIC.test(fact.form ?? '') ? kindOf(fact.start, fact.end) : null;
         return kind && `${kind}|${fact.end}`;
       },
+      (fact) => calendar.fiscalYear(fact.end),
     );
     for (const [key, { concept, unit, facts }] of periods) {
       const kind = key.slice(0, key.indexOf('|')) as 'year' | 'quarter' | 'point';
@@ -112,16 +113,4 @@ function evidence(cik: string, concept: string, unit: string, fact: XbrlFact) {
     quoteMatchMode: 'xbrl_fact',
     confidence: 1,
   };
-}
-
-/** The end dates of the year-long periods the company's annual reports cover. */
-function annualEnds(gaap: Record<string, ConceptFacts>): string[] {
-  const ends = new Set<string>();
-  for (const concept of Object.values(gaap)) {
-    for (const facts of Object.values(concept.units ?? {})) {
-      for (const f of facts)
-        if (f.form?.startsWith('10-K') && kindOf(f.start, f.end) === 'year') ends.add(f.end);
-    }
-  }
-  return [...ends];
 }
