@@ -92,6 +92,8 @@ export interface MarketProvider {
   series(symbol: string): Promise<readonly Bar[]>;
   /** Whether the symbol's bars were last served from an old copy because the upstream failed. */
   staleBars?(symbol: string): boolean;
+  /** Whether the statements last served for a ticker were a kept copy, the upstream failing. */
+  staleStatements?(ticker: string): boolean;
   /** Instruments whose symbol or name contains the text, the stored ones first. */
   find(text: string): Promise<InstrumentFound[]>;
   /** Prices of the symbol's bars that were repaired (100× unit slips), oldest first. */

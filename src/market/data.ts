@@ -173,6 +173,7 @@ async function dataItem(
       if (last) asOf[input] = last.date;
       if (provider.staleBars?.(resolved.symbol)) stale = true;
     } else if (def.group === 'statement') {
+      if (provider.staleStatements?.(resolved.ticker)) stale = true;
       const facts = statements.get(def.id) ?? [];
       const latest = statementSeries(def.id, facts, period).at(-1);
       if (!latest)

@@ -219,6 +219,7 @@ async function historyItem(
   const derivedDates: string[] = [];
   if (served.length && isStatementPeriod(r.period)) {
     const statements = await provider.statements(resolved.ticker);
+    if (provider.staleStatements?.(resolved.ticker)) extra.stale = true;
     const byDate = new Map<string, Record<string, string | number | null>>();
     for (const f of served) {
       const def = f.def as FieldDef;

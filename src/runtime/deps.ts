@@ -35,12 +35,24 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     await migrate(store);
     cursorSecret = await storeSecret(store.db, 'cursor_secret');
     consoleSecret = await storeSecret(store.db, 'console_secret');
-    market = await createMarketProvider(config, store, clock, options.onUpstreamError ?? (() => {}));
   } catch (error) {
     await store.close();
     throw error;
   }
   const counters = createCounters(config.redisUrl, () => clock().getTime());
+  try {
+    market = await createMarketProvider(
+      config,
+      store,
+      counters,
+      clock,
+      options.onUpstreamError ?? (() => {}),
+    );
+  } catch (error) {
+    await counters.close();
+    await store.close();
+    throw error;
+  }
   const usage = new UsageBuffer(store.db);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, config.dataDir);
   return {

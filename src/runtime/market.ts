@@ -1,9 +1,15 @@
 // The market provider chosen once at start-up: the stored data alone (QUARRY_MARKET_UPSTREAM=none), or the
-// stored data with Yahoo Finance filling the rest through the market cache.
+// stored data with Yahoo Finance filling the rest through the market cache, and SEC EDGAR the statements of
+// US listings when an operator contact is configured.
+
+import { userAgent } from '../ingest/collect.js';
+import { SecClient } from '../ingest/sec/client.js';
 import type { Config } from '../kernel/config.js';
 import type { MarketProvider } from '../kernel/market-provider.js';
+import type { Counters } from '../limits/counters.js';
 import { MarketCache } from '../market/providers/cache.js';
 import { LiveProvider } from '../market/providers/live.js';
+import { SecStatements } from '../market/providers/sec.js';
 import { StoredProvider } from '../market/providers/stored.js';
 import { YahooUpstream } from '../market/providers/yahoo.js';
 import type { Store } from '../store/engine.js';
@@ -14,6 +20,7 @@ const DAY_MS = 86_400_000;
 export async function createMarketProvider(
   config: Config,
   store: Store,
+  counters: Counters,
   clock: () => Date,
   onError: (what: string, error: unknown) => void,
 ): Promise<MarketProvider> {
@@ -30,12 +37,27 @@ export async function createMarketProvider(
     saveCookies: (json) => cache.put(COOKIES_KEY, json, 365 * DAY_MS),
     now: () => clock().getTime(),
   });
-  return new LiveProvider(stored, upstream, cache, {
-    quoteFreshMs: market.quoteFreshMs,
-    quoteClosedFreshMs: market.quoteClosedFreshMs,
-    barsFreshMs: market.quoteClosedFreshMs,
-    summaryFreshMs: DAY_MS,
-    now: clock,
-    onError,
-  });
+  // SEC EDGAR asks every client to name itself: with no contact configured, statements come from Yahoo alone.
+  const filings = config.contact
+    ? new SecStatements(
+        Object.assign(new SecClient({ config, counters }), { userAgent: userAgent(config.contact) }),
+        cache,
+        market.upstreamTimeoutMs,
+        () => clock().getTime(),
+      )
+    : null;
+  return new LiveProvider(
+    stored,
+    upstream,
+    cache,
+    {
+      quoteFreshMs: market.quoteFreshMs,
+      quoteClosedFreshMs: market.quoteClosedFreshMs,
+      barsFreshMs: market.quoteClosedFreshMs,
+      summaryFreshMs: DAY_MS,
+      now: clock,
+      onError,
+    },
+    filings,
+  );
 }

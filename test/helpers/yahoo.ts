@@ -1,7 +1,8 @@
 // A local stand-in for Yahoo Finance that replays the recorded real responses in ../shared/data/market/yahoo:
 // the cookie page (307 to consent, a GUCS cookie), the crumb, quotes (a batch is answered from the per-symbol
 // recordings), charts (the recording of the symbol, cut to the asked period), quoteSummary (the recorded
-// modules of the symbol) and search. It counts what it is asked, can answer slowly, and can be told to fail.
+// modules of the symbol), fundamentals time series (every recorded series of the symbol) and search. It
+// counts what it is asked, can answer slowly, and can be told to fail.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -50,6 +51,7 @@ export class MockYahoo {
   private readonly quotes = new Map<string, unknown>();
   private readonly charts = new Map<string, Recording>();
   private readonly summaries = new Map<string, Record<string, unknown>>();
+  private readonly timeseries = new Map<string, Map<string, { meta: { type: string[] } }>>();
   private server: Server | null = null;
   url = '';
 
@@ -79,6 +81,25 @@ export class MockYahoo {
       if (!result) continue;
       const symbol = match[2] as string;
       this.summaries.set(symbol, { ...this.summaries.get(symbol), ...result });
+    }
+    this.loadTimeSeries();
+  }
+
+  /** Every recorded fundamentals series of a symbol by type, one with data winning over an empty one. */
+  private loadTimeSeries(): void {
+    for (const file of files('fundamentalsTimeSeries')) {
+      const recording = read(file);
+      const symbol = decodeURIComponent(/\/timeseries\/([^?]+)/.exec(recording.request.url)?.[1] ?? '');
+      const body = recording.response.bodyJson as {
+        timeseries?: { result?: { meta: { type: string[] } }[] };
+      };
+      const held = this.timeseries.get(symbol) ?? new Map<string, { meta: { type: string[] } }>();
+      this.timeseries.set(symbol, held);
+      for (const series of body.timeseries?.result ?? []) {
+        const type = series.meta.type[0] as string;
+        const hasData = Array.isArray((series as Record<string, unknown>)[type]);
+        if (!held.has(type) || hasData) held.set(type, series);
+      }
     }
   }
 
@@ -179,6 +200,13 @@ export class MockYahoo {
       const modules = (url.searchParams.get('modules') ?? '').split(',');
       const result = Object.fromEntries(Object.entries(held).filter(([m]) => modules.includes(m)));
       return send(200, { quoteSummary: { result: [result], error: null } });
+    }
+    const timeseries = /^\/ws\/fundamentals-timeseries\/v1\/finance\/timeseries\/(.+)$/.exec(url.pathname);
+    if (timeseries) {
+      const held = this.timeseries.get(decodeURIComponent(timeseries[1] as string));
+      const types = (url.searchParams.get('type') ?? '').split(',');
+      const result = types.flatMap((t) => (held?.has(t) ? [held.get(t)] : []));
+      return send(200, { timeseries: { result, error: null } });
     }
     if (url.pathname === '/v1/finance/search') {
       const q = url.searchParams.get('q') ?? '';

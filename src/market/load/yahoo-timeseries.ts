@@ -46,6 +46,12 @@ const TYPES: Record<string, string> = {
   CashDividendsPaid: 'cashDividendsPaid',
 };
 
+/** The time-series types behind the statement fields, annual and quarterly: what an upstream call asks for. */
+export const TIMESERIES_TYPES: readonly string[] = Object.keys(TYPES).flatMap((t) => [
+  `annual${t}`,
+  `quarterly${t}`,
+]);
+
 /** Balance-sheet fields: a value at the period end, not over the period. */
 const INSTANTS = new Set([
   'totalAssets',

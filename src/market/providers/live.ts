@@ -14,11 +14,18 @@ import type {
 } from '../../kernel/market-provider.js';
 import { barRange } from '../compute/periods.js';
 import { repairUnitSlips } from '../compute/repair.js';
+import { resolveTicker } from '../symbology/resolve.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
 import type { Cached, MarketCache } from './cache.js';
 import { SingleFlight } from './guard.js';
 import { FOUND_AT_MOST, type StoredProvider, shortInterestOf, withFacts } from './stored.js';
-import { type Found, QUOTES_PER_CALL, type Summary, type Upstream } from './upstream.js';
+import {
+  type Found,
+  QUOTES_PER_CALL,
+  type StatementsSource,
+  type Summary,
+  type Upstream,
+} from './upstream.js';
 
 export interface LiveOptions {
   /** A quote's freshness while its market trades, and while it is closed (and for a symbol it does not know). */
@@ -47,6 +54,8 @@ export class LiveProvider implements MarketProvider {
   private readonly queued = new Map<string, Waiter>();
   private flushScheduled = false;
   private readonly staleSeries = new Set<string>();
+  private readonly keptStatements = new Set<string>();
+  private readonly statementFlights = new SingleFlight<Map<string, StatementFact[]>>();
   private readonly parsedBars = new Map<string, Cached<HeldBars>>();
 
   constructor(
@@ -54,6 +63,8 @@ export class LiveProvider implements MarketProvider {
     private readonly upstream: Upstream,
     private readonly cache: MarketCache,
     private readonly options: LiveOptions,
+    /** Where US listings' statements are read first (SEC EDGAR, when a contact is configured). */
+    private readonly filings: StatementsSource | null = null,
   ) {}
 
   async quotes(symbols: string[], fields: readonly string[] = []): Promise<Map<string, ProviderQuote>> {
@@ -237,8 +248,41 @@ export class LiveProvider implements MarketProvider {
     return (await this.series(symbol)).slice(-count).map((b) => b.close);
   }
 
-  statements(ticker: string): Promise<Map<string, StatementFact[]>> {
-    return this.stored.statements(ticker);
+  /**
+   * Statements an operator loaded for the ticker; else the upstream's, kept a day: a US listing's from its
+   * filings first, then the upstream's fundamentals. While the upstream fails the last copy is served.
+   */
+  async statements(ticker: string): Promise<Map<string, StatementFact[]>> {
+    const own = await this.stored.statements(ticker);
+    if (own.size > 0) return own;
+    const resolution = resolveTicker(ticker);
+    if (resolution.status !== 'ok') return own;
+    const { symbol, mic, assetType } = resolution.resolved;
+    if (assetType !== 'equity' && assetType !== 'fund') return own;
+    const key = `statements:${symbol}`;
+    const copy = await this.cache.get<Record<string, StatementFact[]>>(key);
+    if (copy?.fresh) return new Map(Object.entries(copy.value));
+    try {
+      const found = await this.statementFlights.run(symbol, async () => {
+        const filed = mic === null && this.filings ? await this.filings.statements(symbol) : null;
+        const facts = filed ?? (await this.upstream.statements(symbol));
+        await this.keep(key, Object.fromEntries(facts), this.options.summaryFreshMs);
+        return facts;
+      });
+      this.keptStatements.delete(symbol);
+      return found;
+    } catch (error) {
+      this.options.onError(`statements ${symbol}`, error);
+      if (!copy) return own;
+      this.keptStatements.add(symbol);
+      return new Map(Object.entries(copy.value));
+    }
+  }
+
+  /** Whether the statements last served for a ticker were a kept copy, the upstream failing. */
+  staleStatements(ticker: string): boolean {
+    const resolution = resolveTicker(ticker);
+    return resolution.status === 'ok' && this.keptStatements.has(resolution.resolved.symbol);
   }
 
   async shortInterest(symbols: string[]): Promise<Map<string, ShortInterest>> {

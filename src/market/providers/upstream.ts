@@ -1,6 +1,7 @@
 // What a live market source answers. The live provider asks it for what the store does not hold, and keeps
 // the answers in the market cache; Yahoo Finance is the one implementation (yahoo.ts).
-import type { Bar, ProviderQuote } from '../../kernel/market-provider.js';
+import type { Bar, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
+import type { MarketRecordValue } from '../load/import.js';
 
 /** Quote symbols one upstream call carries at most. */
 export const QUOTES_PER_CALL = 100;
@@ -30,4 +31,24 @@ export interface Upstream {
   /** Profile, estimates and key statistics (short interest among them); null when the symbol is unknown. */
   summary(symbol: string): Promise<Summary | null>;
   search(query: string): Promise<Found[]>;
+  /** Statement facts by field (fundamentals for listings SEC EDGAR does not cover); empty when it has none. */
+  statements(symbol: string): Promise<Map<string, StatementFact[]>>;
+}
+
+/** A source of statements tried before the upstream's own (SEC EDGAR for US listings); null: it has none. */
+export interface StatementsSource {
+  statements(symbol: string): Promise<Map<string, StatementFact[]> | null>;
+}
+
+/** Statement records (as the loaders make them) as the facts of each field. */
+export function factsOf(records: Iterable<{ value: MarketRecordValue }>): Map<string, StatementFact[]> {
+  const out = new Map<string, StatementFact[]>();
+  for (const { value } of records) {
+    if (value.type !== 'statement') continue;
+    const { field, kind, start, end, value: amount, fp, currency, filed } = value;
+    const list = out.get(field) ?? [];
+    list.push({ kind, start, end, value: amount, fp, currency, ...(filed ? { filed } : {}) });
+    out.set(field, list);
+  }
+  return out;
 }

@@ -4,7 +4,7 @@
 // the same records the `quarry ingest yahoo` loader makes from recorded responses.
 import YahooFinance from 'yahoo-finance2';
 import { ExtendedCookieJar } from 'yahoo-finance2/lib/cookieJar';
-import type { Bar, ProviderQuote } from '../../kernel/market-provider.js';
+import type { Bar, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
 import type { MarketRecordValue } from '../load/import.js';
 import {
   type Chart,
@@ -13,8 +13,9 @@ import {
   quoteResultRecord,
   summaryRecord,
 } from '../load/yahoo.js';
+import { TIMESERIES_TYPES, type TimeSeries, timeSeriesRecords } from '../load/yahoo-timeseries.js';
 import { Breaker, Limiter, UpstreamError, upstreamError, withRetries } from './guard.js';
-import type { Found, Summary, Upstream } from './upstream.js';
+import { type Found, factsOf, type Summary, type Upstream } from './upstream.js';
 
 const SUMMARY_MODULES = [
   'price',
@@ -80,14 +81,16 @@ export class YahooUpstream implements Upstream {
   private readonly jar: ExtendedCookieJar;
   private readonly limiter: Limiter;
   private savedCookies: string | null;
+  private readonly http: typeof fetch;
 
   constructor(private readonly options: YahooOptions) {
     this.breaker = new Breaker(options.now);
     this.limiter = new Limiter(options.concurrency);
     this.jar = restoreJar(options.cookies);
     this.savedCookies = options.cookies;
+    this.http = yahooFetch(options.baseUrl, options.timeoutMs, this.breaker);
     this.yf = new YahooFinance({
-      fetch: yahooFetch(options.baseUrl, options.timeoutMs, this.breaker),
+      fetch: this.http,
       cookieJar: this.jar,
       logger: QUIET,
       versionCheck: false,
@@ -158,6 +161,30 @@ export class YahooUpstream implements Upstream {
     const record = summaryRecord(result, { symbol, at: new Date(this.options.now?.() ?? Date.now()) }, notes);
     if (!record || (record.type !== 'quote' && record.type !== 'facts')) return null;
     return { asOf: record.asOf, fields: record.fields };
+  }
+
+  /**
+   * Statements from Yahoo's fundamentals time series (annual and quarterly, as far back as it keeps them),
+   * read by the same code as a recorded response given to `quarry ingest yahoo`. It needs no crumb.
+   */
+  async statements(symbol: string): Promise<Map<string, StatementFact[]>> {
+    const now = Math.floor((this.options.now?.() ?? Date.now()) / 1000);
+    const query = new URLSearchParams({
+      merge: 'false',
+      padTimeSeries: 'true',
+      period1: String(now - 20 * 365 * 86_400),
+      period2: String(now),
+      type: TIMESERIES_TYPES.join(','),
+    });
+    const url = `https://query1.finance.yahoo.com/ws/fundamentals-timeseries/v1/finance/timeseries/${encodeURIComponent(symbol)}?${query}`;
+    const body = (await this.call(async () => {
+      const response = await this.http(url);
+      if (response.status === 404) return { timeseries: { result: [] } };
+      if (!response.ok)
+        throw new UpstreamError(`upstream answered ${response.status}`, response.status, false);
+      return response.json();
+    })) as { timeseries?: { result?: TimeSeries[] | null } };
+    return factsOf(timeSeriesRecords(body.timeseries?.result ?? []));
   }
 
   async search(query: string): Promise<Found[]> {
