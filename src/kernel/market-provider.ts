@@ -88,8 +88,9 @@ export interface MarketProvider {
   /**
    * Every daily bar of a symbol, oldest first, not to be modified. A provider that keeps a series in memory
    * answers with the same array until its data changes, so callers may keep what they derive from it.
+   * `since`, the earliest date the caller needs, lets a provider that fetches bars read fewer of them.
    */
-  series(symbol: string): Promise<readonly Bar[]>;
+  series(symbol: string, since?: string): Promise<readonly Bar[]>;
   /** Whether the symbol's bars were last served from an old copy because the upstream failed. */
   staleBars?(symbol: string): boolean;
   /** Whether the statements last served for a ticker were a kept copy, the upstream failing. */

@@ -14,14 +14,17 @@ export const BETA_INDEX = '^GSPC';
 export type Value = number | string | null;
 export type FieldError = { code: string; message: string };
 
-async function weeklyCloses(provider: MarketProvider, symbol: string) {
-  return rollUp(await provider.bars(symbol), 'weekly').map((b) => b.close);
+async function weeklyCloses(provider: MarketProvider, symbol: string, since: string) {
+  // `since` lets a fetching provider read fewer bars; held bars are all used, however old.
+  return rollUp(await provider.series(symbol, since), 'weekly').map((b) => b.close);
 }
 
+/** A computed field's value; `since` is the earliest date it may need bars from (three years back does). */
 export async function computed(
   provider: MarketProvider,
   def: FieldDef,
   resolved: Resolved,
+  since: string,
 ): Promise<Value | FieldError> {
   const vol = /^volatility(\d+)d$/.exec(def.id);
   if (vol) {
@@ -35,8 +38,8 @@ export async function computed(
     return { code: 'not_applicable', message: `${def.id} is served for US listings only` };
   }
   const raw = betaRaw(
-    await weeklyCloses(provider, resolved.symbol),
-    await weeklyCloses(provider, BETA_INDEX),
+    await weeklyCloses(provider, resolved.symbol, since),
+    await weeklyCloses(provider, BETA_INDEX, since),
   );
   if (raw === null)
     return {

@@ -10,7 +10,7 @@ import { computed, type FieldError, peCurrentYear, type Value } from './computed
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { lookupField } from './fields/dictionary.js';
 import { inPriceCurrency, type Looked, lookupOne, uniqueInputs } from './quotes.js';
-import { type Resolved, shown } from './symbology/resolve.js';
+import { type Resolved, resolveTicker, shown } from './symbology/resolve.js';
 
 export const MAX_DATA_TICKERS = 50;
 export const MAX_DATA_FIELDS = 25;
@@ -90,7 +90,7 @@ type FieldAsked = { input: string; found: ReturnType<typeof lookupField> };
 
 /** /v1/data and market.data: current values for tickers x fields, each item answered on its own. */
 export async function data(
-  deps: Pick<Deps, 'market'>,
+  deps: Pick<Deps, 'market'> & Partial<Pick<Deps, 'clock'>>,
   request: DataRequest,
   answerWithinMs = ANSWER_WITHIN_MS,
 ) {
@@ -104,13 +104,18 @@ export async function data(
       ? [found.field.id]
       : [],
   );
+  const needsBars = fields.some(({ found }) => found.kind === 'field' && found.field.group === 'computed');
+  // Computed fields read at most the last three years of bars (beta: 105 weeks; volatility: 261 days).
+  const today = (deps.clock?.() ?? new Date()).toISOString().slice(0, 10);
+  const since = `${Number(today.slice(0, 4)) - 3}${today.slice(4)}`;
   try {
     const items = await Promise.all(
       r.tickers.map((input) => {
+        if (needsBars) readBarsEarly(provider, input, since);
         let resolved: Resolved | undefined;
         const work = lookupOne(provider, input, false, quoteFieldIds).then((result) => {
           if (result.status === 'ok') resolved = result.found.resolved;
-          return dataItem(provider, result, fields, r.period);
+          return dataItem(provider, result, fields, r.period, since);
         });
         return deadline.race(
           work,
@@ -129,11 +134,21 @@ export async function data(
   }
 }
 
+/**
+ * Starts reading a ticker's bars beside its quote rather than after it: from a live upstream both then arrive
+ * in one round trip. The item reads them again when it computes (the provider holds one read in flight).
+ */
+function readBarsEarly(provider: MarketProvider, input: string, since: string): void {
+  const resolution = resolveTicker(input);
+  if (resolution.status === 'ok') provider.series(resolution.resolved.symbol, since).catch(() => {});
+}
+
 async function dataItem(
   provider: MarketProvider,
   result: Looked,
   fields: FieldAsked[],
   period: 'annual' | 'quarterly',
+  since: string,
 ): Promise<DataItem> {
   if (result.status === 'error') return { input: result.input, status: 'error', error: result.error };
   const { resolved, quote } = result.found;
@@ -168,8 +183,8 @@ async function dataItem(
     }
     let value: Value | FieldError;
     if (def.group === 'computed') {
-      value = await computed(provider, def, resolved);
-      const last = (await provider.series(resolved.symbol)).at(-1);
+      value = await computed(provider, def, resolved, since);
+      const last = (await provider.series(resolved.symbol, since)).at(-1);
       if (last) asOf[input] = last.date;
       if (provider.staleBars?.(resolved.symbol)) stale = true;
     } else if (def.group === 'statement') {

@@ -42,8 +42,11 @@ export interface LiveOptions {
 const HISTORY_YEARS = 20;
 const OVERLAP_DAYS = 10;
 
-/** The upstream bars held for a symbol, unit slips repaired, and the repairs made. */
-type HeldBars = { bars: Bar[]; repairs: Repair[] };
+/**
+ * The upstream bars held for a symbol from the date they were asked from (absent on copies made before it was
+ * kept: those were asked for the whole history), unit slips repaired, and the repairs made.
+ */
+type HeldBars = { bars: Bar[]; repairs: Repair[]; from?: string };
 
 type Waiter = { resolve(quote: ProviderQuote | null): void; reject(error: unknown): void };
 
@@ -157,42 +160,60 @@ export class LiveProvider implements MarketProvider {
     }
   }
 
-  async series(symbol: string): Promise<readonly Bar[]> {
+  /**
+   * Bars an operator loaded for the symbol, else the upstream's. `since` is the earliest date the caller
+   * needs: a first fetch reads from there (the last three years serve every computed field, where the whole
+   * history would cost twenty years of bars), and a later caller needing more has the series read deeper.
+   */
+  async series(symbol: string, since?: string): Promise<readonly Bar[]> {
     const own = await this.stored.series(symbol);
     if (own.length > 0) return own;
-    return (await this.upstreamSeries(symbol)).bars;
+    return (await this.upstreamSeries(symbol, since ?? this.deepest())).bars;
+  }
+
+  private deepest(): string {
+    return yearsBefore(this.options.now(), HISTORY_YEARS);
   }
 
   async repairs(symbol: string): Promise<readonly Repair[]> {
     const own = await this.stored.series(symbol);
     if (own.length > 0) return this.stored.repairs(symbol);
-    return (await this.upstreamSeries(symbol)).repairs;
+    return (await this.upstreamSeries(symbol, this.deepest())).repairs;
   }
 
-  private async upstreamSeries(symbol: string): Promise<HeldBars> {
+  private async upstreamSeries(symbol: string, since: string): Promise<HeldBars> {
+    const covers = (held: HeldBars) => (held.from ?? '') <= since;
     // A fresh copy this process already parsed is used as it is: a series is thousands of bars, read by every
     // computed field of every request.
     const parsed = this.parsedBars.get(symbol);
-    if (parsed && parsed.freshUntil > this.options.now().toISOString()) return parsed.value;
+    if (parsed && parsed.freshUntil > this.options.now().toISOString() && covers(parsed.value))
+      return parsed.value;
     const key = `bars:${symbol}`;
     const copy = await this.cache.get<HeldBars>(key);
-    if (copy?.fresh) {
+    if (copy?.fresh && covers(copy.value)) {
       this.staleSeries.delete(symbol);
       this.parsedBars.set(symbol, copy);
       return copy.value;
     }
+    const held = copy && covers(copy.value) ? copy.value : null;
     try {
-      const held = await this.barFlights.run(symbol, async () => {
-        const fetched = await this.fetchBars(symbol, copy?.value.bars ?? []);
-        const repaired = quotedInMinorUnits(symbol)
-          ? repairUnitSlips(fetched)
-          : { bars: fetched, repairs: [] };
-        const doc = { bars: [...repaired.bars], repairs: repaired.repairs };
-        await this.keep(key, doc, this.options.barsFreshMs);
-        return doc;
-      });
+      const fetch = () =>
+        this.barFlights.run(symbol, async () => {
+          const fetched = held
+            ? await this.fetchBars(symbol, held.bars, since)
+            : await this.whole(symbol, since);
+          const repaired = quotedInMinorUnits(symbol)
+            ? repairUnitSlips(fetched)
+            : { bars: fetched, repairs: [] };
+          const doc = { bars: [...repaired.bars], repairs: repaired.repairs, from: held?.from ?? since };
+          await this.keep(key, doc, this.options.barsFreshMs);
+          return doc;
+        });
+      // A fetch already in flight for a shorter history does not serve a caller that needs more.
+      let answer = await fetch();
+      if (!covers(answer)) answer = await fetch();
       this.staleSeries.delete(symbol);
-      return held;
+      return answer;
     } catch (error) {
       this.options.onError(`bars ${symbol}`, error);
       if (!copy) return { bars: [], repairs: [] };
@@ -205,12 +226,17 @@ export class LiveProvider implements MarketProvider {
    * Bars extended from the held copy: the last days are asked again, and when any of them differs from what is
    * held (a split or dividend changed history), the whole history is fetched anew.
    */
-  private async fetchBars(symbol: string, held: Bar[]): Promise<Bar[]> {
-    const whole = () => this.upstream.bars(symbol, yearsBefore(this.options.now(), HISTORY_YEARS));
+  private async fetchBars(symbol: string, held: Bar[], since: string): Promise<Bar[]> {
     const last = held.at(-1);
-    if (!last) return whole();
+    if (!last) return this.whole(symbol, since);
     const recent = await this.upstream.bars(symbol, daysBefore(last.date, OVERLAP_DAYS));
-    return extended(held, recent) ?? whole();
+    return extended(held, recent) ?? this.whole(symbol, since);
+  }
+
+  /** The bars from `since` (at most twenty years back) to today. */
+  private whole(symbol: string, since: string): Promise<Bar[]> {
+    const deepest = this.deepest();
+    return this.upstream.bars(symbol, since < deepest ? deepest : since);
   }
 
   /** Stored instruments first, then the upstream's search (kept a day); without the upstream, stored ones. */
@@ -239,13 +265,15 @@ export class LiveProvider implements MarketProvider {
   }
 
   async bars(symbol: string, from?: string, to?: string): Promise<Bar[]> {
-    const all = await this.series(symbol);
+    const all = await this.series(symbol, from);
     const [first, end] = barRange(all, from, to);
     return all.slice(first, end);
   }
 
   async lastCloses(symbol: string, count: number): Promise<number[]> {
-    return (await this.series(symbol)).slice(-count).map((b) => b.close);
+    // Trading days are about five in seven calendar days; a month more covers holidays.
+    const since = daysBefore(this.options.now().toISOString().slice(0, 10), Math.ceil((count * 7) / 5) + 31);
+    return (await this.series(symbol, since)).slice(-count).map((b) => b.close);
   }
 
   /**
