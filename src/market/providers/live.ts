@@ -60,6 +60,7 @@ export class LiveProvider implements MarketProvider {
   private readonly keptStatements = new Set<string>();
   private readonly statementFlights = new SingleFlight<Map<string, StatementFact[]>>();
   private readonly parsedBars = new Map<string, Cached<HeldBars>>();
+  private readonly readQuotes = new Map<string, Cached<ProviderQuote | null>>();
 
   constructor(
     private readonly stored: StoredProvider,
@@ -73,14 +74,22 @@ export class LiveProvider implements MarketProvider {
   async quotes(symbols: string[], fields: readonly string[] = []): Promise<Map<string, ProviderQuote>> {
     const out = new Map<string, ProviderQuote>();
     if (symbols.length === 0) return out;
+    // Fresh copies this process read before are used as they are; the rest are read from the shared cache.
+    const now = this.options.now().toISOString();
+    const unread = symbols.filter((s) => !((this.readQuotes.get(s)?.freshUntil ?? '') > now));
     const [own, held] = await Promise.all([
       this.stored.quotes(symbols),
-      this.cache.many<ProviderQuote | null>(symbols.map(quoteKey)),
+      unread.length ? this.cache.many<ProviderQuote | null>(unread.map(quoteKey)) : new Map(),
     ]);
+    for (const symbol of unread) {
+      const copy = held.get(quoteKey(symbol));
+      if (copy?.fresh) this.readQuotes.set(symbol, copy);
+    }
     const wantsSummary = fields.some((id) => !this.upstream.quoteFields.has(id));
     await Promise.all(
       symbols.map(async (symbol) => {
-        const copy = held.get(quoteKey(symbol));
+        const memo = this.readQuotes.get(symbol);
+        const copy = memo && memo.freshUntil > now ? { ...memo, fresh: true } : held.get(quoteKey(symbol));
         let live: ProviderQuote | null;
         if (copy?.fresh) live = copy.value;
         else {
