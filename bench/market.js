@@ -37,11 +37,7 @@ const measure = (url, rotateKeys) =>
 
 const { dataDir, env, keys } = await prepareMarket('market');
 const LISTENING = /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/;
-const quarry = await start(
-  ['dist/cli/main.js', 'serve'],
-  { ...env, QUARRY_MARKET_UPSTREAM: 'none' },
-  LISTENING,
-);
+const quarry = await start(['dist/cli/main.js', 'serve'], env, LISTENING);
 const base = `http://127.0.0.1:${quarry.port}`;
 const headers = { authorization: `Bearer ${keys[keys.length - 1]}` };
 const cases = [

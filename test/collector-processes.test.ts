@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/kernel/config.js';
 import { createDeps } from '../src/runtime/deps.js';
-import { MockAgency } from './helpers/agency.js';
+import { MockAgency, NO_AGENCIES } from './helpers/agency.js';
 import { freshPostgres, pgUrl } from './helpers/env.js';
 import { startServer } from './helpers/server.js';
 import { haveShared, SHARED_DATA } from './helpers/shared.js';
@@ -44,6 +44,7 @@ describe.skipIf(pgUrl() === null || !haveShared(FILE))('two collectors on Postgr
     dirs.push(dir);
     return {
       ...process.env,
+      ...NO_AGENCIES,
       QUARRY_DATA_DIR: dir,
       DATABASE_URL: store.url,
       LOG_LEVEL: 'warn',

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NO_AGENCIES } from './helpers/agency.js';
 import { type ServerProcess, startServer } from './helpers/server.js';
 
 const exec = promisify(execFile);
@@ -24,8 +25,11 @@ describe('quarry serve --demo', () => {
     (server?.printed.find((line) => line.includes(kind)) ?? '').trim().split(/\s+/).at(-1) ?? '';
   const quarry = async (...args: string[]) =>
     JSON.parse(
-      (await exec(process.execPath, ['dist/cli/main.js', ...args], { env: { ...process.env, ...env() } }))
-        .stdout,
+      (
+        await exec(process.execPath, ['dist/cli/main.js', ...args], {
+          env: { ...process.env, ...NO_AGENCIES, ...env() },
+        })
+      ).stdout,
     );
 
   it('an empty store: the bundled files load and the printed keys work', async () => {

@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/kernel/config.js';
 import type { Deps } from '../../src/kernel/deps.js';
 import { createDeps } from '../../src/runtime/deps.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
+import { NO_AGENCIES } from '../helpers/agency.js';
 import { callTool, textOf } from './client.js';
 
 describe('quarry mcp over stdio', () => {
@@ -21,7 +22,7 @@ describe('quarry mcp over stdio', () => {
   let key: { id: string; key: string };
   let client: Client;
   beforeAll(async () => {
-    deps = await createDeps(loadConfig({ QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+    deps = await createDeps(loadConfig({ ...NO_AGENCIES, QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
     const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
     await loadFile(deps.store.db, yahoo, path.resolve('test/fixtures/market/quote-AAPL.json'));
     const account = await createAccount(deps.store.db, {
@@ -35,7 +36,8 @@ describe('quarry mcp over stdio', () => {
       new StdioClientTransport({
         command: process.execPath,
         args: ['dist/cli/main.js', 'mcp'],
-        env: { QUARRY_DATA_DIR: dataDir, QUARRY_API_KEY: key.key, LOG_LEVEL: 'silent' },
+        // Every upstream is a closed local port: the tools answer from the store.
+        env: { ...NO_AGENCIES, QUARRY_DATA_DIR: dataDir, QUARRY_API_KEY: key.key, LOG_LEVEL: 'silent' },
         stderr: 'pipe',
       }),
     );
@@ -63,7 +65,7 @@ describe('quarry mcp over stdio', () => {
 
   it('without QUARRY_API_KEY it says what it needs and exits non-zero', () => {
     const run = spawnSync(process.execPath, ['dist/cli/main.js', 'mcp'], {
-      env: { QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      env: { ...NO_AGENCIES, QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
       encoding: 'utf8',
     });
     expect(run.status).toBe(1);
