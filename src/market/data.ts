@@ -2,6 +2,7 @@
 // an error on that field. Values come back keyed as sent; [m] aliases in millions; minor units for terminal
 // London, Johannesburg and Tel Aviv listings.
 
+import { yearsBefore } from '../kernel/dates.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import type { MarketProvider, StatementFact } from '../kernel/market-provider.js';
@@ -106,8 +107,7 @@ export async function data(
   );
   const needsBars = fields.some(({ found }) => found.kind === 'field' && found.field.group === 'computed');
   // Computed fields read at most the last three years of bars (beta: 105 weeks; volatility: 261 days).
-  const today = (deps.clock?.() ?? new Date()).toISOString().slice(0, 10);
-  const since = `${Number(today.slice(0, 4)) - 3}${today.slice(4)}`;
+  const since = yearsBefore((deps.clock?.() ?? new Date()).toISOString(), 3);
   try {
     const items = await Promise.all(
       r.tickers.map((input) => {

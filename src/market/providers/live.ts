@@ -3,6 +3,8 @@
 // fresher of the stored one and the upstream's. A stale document is asked for again; while the upstream fails,
 // the last copy is served marked stale, never nothing when something is held. Quote calls are batched and each
 // symbol has one call in flight whoever asks; calls that outlive a request's deadline still land in the cache.
+
+import { addDays, yearsBefore } from '../../kernel/dates.js';
 import type {
   Bar,
   InstrumentFound,
@@ -76,22 +78,22 @@ export class LiveProvider implements MarketProvider {
     if (symbols.length === 0) return out;
     // Fresh copies this process read before are used as they are; the rest are read from the shared cache.
     const now = this.options.now().toISOString();
-    const unread = symbols.filter((s) => !((this.readQuotes.get(s)?.freshUntil ?? '') > now));
+    const isFresh = (copy: Cached<unknown> | undefined) => (copy?.freshUntil ?? '') > now;
+    const unread = symbols.filter((s) => !isFresh(this.readQuotes.get(s)));
     const [own, held] = await Promise.all([
       this.stored.quotes(symbols),
       unread.length ? this.cache.many<ProviderQuote | null>(unread.map(quoteKey)) : new Map(),
     ]);
     for (const symbol of unread) {
       const copy = held.get(quoteKey(symbol));
-      if (copy?.fresh) this.readQuotes.set(symbol, copy);
+      if (copy) this.readQuotes.set(symbol, copy);
     }
     const wantsSummary = fields.some((id) => !this.upstream.quoteFields.has(id));
     await Promise.all(
       symbols.map(async (symbol) => {
-        const memo = this.readQuotes.get(symbol);
-        const copy = memo && memo.freshUntil > now ? { ...memo, fresh: true } : held.get(quoteKey(symbol));
+        const copy = this.readQuotes.get(symbol);
         let live: ProviderQuote | null;
-        if (copy?.fresh) live = copy.value;
+        if (copy && isFresh(copy)) live = copy.value;
         else {
           try {
             live = await this.fetchQuote(symbol);
@@ -181,7 +183,7 @@ export class LiveProvider implements MarketProvider {
   }
 
   private deepest(): string {
-    return yearsBefore(this.options.now(), HISTORY_YEARS);
+    return yearsBefore(this.options.now().toISOString(), HISTORY_YEARS);
   }
 
   async repairs(symbol: string): Promise<readonly Repair[]> {
@@ -238,7 +240,7 @@ export class LiveProvider implements MarketProvider {
   private async fetchBars(symbol: string, held: Bar[], since: string): Promise<Bar[]> {
     const last = held.at(-1);
     if (!last) return this.whole(symbol, since);
-    const recent = await this.upstream.bars(symbol, daysBefore(last.date, OVERLAP_DAYS));
+    const recent = await this.upstream.bars(symbol, addDays(last.date, -OVERLAP_DAYS));
     return extended(held, recent) ?? this.whole(symbol, since);
   }
 
@@ -281,7 +283,7 @@ export class LiveProvider implements MarketProvider {
 
   async lastCloses(symbol: string, count: number): Promise<number[]> {
     // Trading days are about five in seven calendar days; a month more covers holidays.
-    const since = daysBefore(this.options.now().toISOString().slice(0, 10), Math.ceil((count * 7) / 5) + 31);
+    const since = addDays(this.options.now().toISOString().slice(0, 10), -(Math.ceil((count * 7) / 5) + 31));
     return (await this.series(symbol, since)).slice(-count).map((b) => b.close);
   }
 
@@ -358,12 +360,4 @@ export function extended(held: Bar[], recent: Bar[]): Bar[] | null {
     if (old && Math.abs(old.close - bar.close) > 1e-6 * Math.max(1, Math.abs(old.close))) return null;
   }
   return [...held.filter((b) => b.date < first.date), ...recent];
-}
-
-function daysBefore(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-}
-
-function yearsBefore(now: Date, years: number): string {
-  return `${now.getUTCFullYear() - years}${now.toISOString().slice(4, 10)}`;
 }
