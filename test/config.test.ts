@@ -43,7 +43,7 @@ describe('config', () => {
         upstreamTimeoutMs: 20_000,
         quoteFreshMs: 15_000,
         quoteClosedFreshMs: 900_000,
-        upstreamConcurrency: 8,
+        upstreamConcurrency: 12,
       },
     });
     expect(config.dataDir).toMatch(/\/data$/);

@@ -273,6 +273,6 @@ function marketConfig(env: Env): MarketConfig {
     upstreamTimeoutMs: wholeNumber(env, 'QUARRY_UPSTREAM_TIMEOUT_MS', 20_000, 50, 600_000),
     quoteFreshMs: wholeNumber(env, 'QUARRY_QUOTE_FRESH_MS', 15_000, 0, 86_400_000),
     quoteClosedFreshMs: wholeNumber(env, 'QUARRY_QUOTE_CLOSED_FRESH_MS', 900_000, 0, 7 * 86_400_000),
-    upstreamConcurrency: wholeNumber(env, 'QUARRY_UPSTREAM_CONCURRENCY', 8, 1, 256),
+    upstreamConcurrency: wholeNumber(env, 'QUARRY_UPSTREAM_CONCURRENCY', 12, 1, 256),
   };
 }

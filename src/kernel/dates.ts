@@ -16,3 +16,16 @@ export function yearsBefore(date: string, years: number): string {
 export function weekday(date: string): number {
   return new Date(`${date}T00:00:00Z`).getUTCDay();
 }
+
+const dayNames = new Map<number, string>();
+
+/** The UTC date of a Unix time in seconds (day names are kept: a series names the same days again and again). */
+export function dayOfEpoch(seconds: number): string {
+  const day = Math.floor(seconds / 86_400);
+  let name = dayNames.get(day);
+  if (name === undefined) {
+    name = new Date(day * DAY).toISOString().slice(0, 10);
+    dayNames.set(day, name);
+  }
+  return name;
+}

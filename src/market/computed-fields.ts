@@ -1,8 +1,9 @@
 // Fields computed from stored data rather than read: volatility and beta from daily closes, and the
 // current-year P/E with its EPS estimate converted into the price currency.
 
+import { yearsBefore } from '../kernel/dates.js';
 import type { MarketProvider, ProviderQuote } from '../kernel/market-provider.js';
-import { rollUp } from './compute/periods.js';
+import { closesSince, rollUp } from './compute/periods.js';
 import { betaAdjusted, betaRaw, volatility } from './compute/risk.js';
 import type { FieldDef } from './fields/dictionary.js';
 import { fxRate } from './fx.js';
@@ -14,19 +15,36 @@ export const BETA_INDEX = '^GSPC';
 export type Value = number | string | null;
 export type FieldError = { code: string; message: string };
 
+const VOLATILITY = /^volatility(\d+)d$/;
+
+/**
+ * The earliest date the computed fields asked need bars from (null: none is asked): the closes of the longest
+ * volatility, or three years for beta's 105 weeks. A live provider then reads no deeper than that.
+ */
+export function barsSince(defs: readonly FieldDef[], today: string): string | null {
+  let since: string | null = null;
+  for (const def of defs) {
+    if (def.group !== 'computed') continue;
+    const vol = VOLATILITY.exec(def.id);
+    const from = vol ? closesSince(today, Number(vol[1]) + 1) : yearsBefore(today, 3);
+    if (since === null || from < since) since = from;
+  }
+  return since;
+}
+
 async function weeklyCloses(provider: MarketProvider, symbol: string, since: string) {
   // `since` lets a fetching provider read fewer bars; held bars are all used, however old.
   return rollUp(await provider.series(symbol, since), 'weekly').map((b) => b.close);
 }
 
-/** A computed field's value; `since` is the earliest date it may need bars from (three years back does). */
+/** A computed field's value; `since` is the earliest date it needs bars from (`barsSince`). */
 export async function computed(
   provider: MarketProvider,
   def: FieldDef,
   resolved: Resolved,
   since: string,
 ): Promise<Value | FieldError> {
-  const vol = /^volatility(\d+)d$/.exec(def.id);
+  const vol = VOLATILITY.exec(def.id);
   if (vol) {
     const days = Number(vol[1]);
     const value = volatility(await provider.lastCloses(resolved.symbol, days + 1), days);

@@ -2,12 +2,11 @@
 // an error on that field. Values come back keyed as sent; [m] aliases in millions; minor units for terminal
 // London, Johannesburg and Tel Aviv listings.
 
-import { yearsBefore } from '../kernel/dates.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import type { MarketProvider, StatementFact } from '../kernel/market-provider.js';
 import { statementSeries } from './compute/statements.js';
-import { computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
+import { barsSince, computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { lookupField } from './fields/dictionary.js';
 import { inPriceCurrency, type Looked, lookupOne, uniqueInputs } from './quotes.js';
@@ -105,17 +104,19 @@ export async function data(
       ? [found.field.id]
       : [],
   );
-  const needsBars = fields.some(({ found }) => found.kind === 'field' && found.field.group === 'computed');
-  // Computed fields read at most the last three years of bars (beta: 105 weeks; volatility: 261 days).
-  const since = yearsBefore((deps.clock?.() ?? new Date()).toISOString(), 3);
+  const today = (deps.clock?.() ?? new Date()).toISOString().slice(0, 10);
+  const since = barsSince(
+    fields.flatMap(({ found }) => (found.kind === 'field' ? [found.field] : [])),
+    today,
+  );
   try {
     const items = await Promise.all(
       r.tickers.map((input) => {
-        if (needsBars) readBarsEarly(provider, input, since);
+        if (since) readBarsEarly(provider, input, since);
         let resolved: Resolved | undefined;
         const work = lookupOne(provider, input, false, quoteFieldIds).then((result) => {
           if (result.status === 'ok') resolved = result.found.resolved;
-          return dataItem(provider, result, fields, r.period, since);
+          return dataItem(provider, result, fields, r.period, since ?? today);
         });
         return deadline.race(
           work,

@@ -188,11 +188,17 @@ describe.skipIf(!haveShared(YAHOO_DIR))('market data from the live upstream (rec
     expect(Number(calls[1]?.query.get('period1'))).toBe(Date.parse('2023-08-01T00:00:00Z') / 1000);
   });
 
-  it('reads three years of bars for computed fields, and the whole history once a history asks for it', async () => {
+  it('reads bars as deep as the fields asked need, and the whole history once a history asks for it', async () => {
     const period1s = () =>
-      yahoo.dataCalls('/v8/finance/chart/NVDA').map((c) => new Date(Number(c.query.get('period1')) * 1000));
+      yahoo
+        .dataCalls('/v8/finance/chart/NVDA')
+        .map((c) => new Date(Number(c.query.get('period1')) * 1000).toISOString().slice(0, 10));
+    // 31 closes: 44 calendar days and a month for holidays, 75 days before 2026-11-24.
     await DATA.run(env.deps, { tickers: ['NVDA'], fields: ['VOLATILITY_30D'] });
-    expect(period1s().map((d) => d.toISOString().slice(0, 10))).toEqual(['2023-11-24']);
+    expect(period1s()).toEqual(['2026-09-10']);
+    // Beta's 105 weeks: three years.
+    await DATA.run(env.deps, { tickers: ['NVDA'], fields: ['BETA_RAW_OVERRIDABLE'] });
+    expect(period1s()).toEqual(['2026-09-10', '2023-11-24']);
     const history = await HISTORY.run(env.deps, {
       tickers: ['NVDA'],
       fields: ['PX_LAST'],
@@ -201,10 +207,10 @@ describe.skipIf(!haveShared(YAHOO_DIR))('market data from the live upstream (rec
     });
     // Four trading days of the recorded chart (2021-02-01 to 2022-01-31).
     expect(JSON.parse(JSON.stringify(history.items[0])).rows).toHaveLength(4);
-    expect(period1s().map((d) => d.toISOString().slice(0, 10))).toEqual(['2023-11-24', '2006-11-24']);
+    expect(period1s()).toEqual(['2026-09-10', '2023-11-24', '2006-11-24']);
     // The whole history now held serves computed fields too: no further call.
-    await DATA.run(env.deps, { tickers: ['NVDA'], fields: ['VOLATILITY_30D'] });
-    expect(period1s()).toHaveLength(2);
+    await DATA.run(env.deps, { tickers: ['NVDA'], fields: ['VOLATILITY_30D', 'BETA_RAW_OVERRIDABLE'] });
+    expect(period1s()).toHaveLength(3);
   });
 
   it('keeps bars an operator loaded authoritative for their symbol', async () => {

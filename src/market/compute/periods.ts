@@ -1,8 +1,17 @@
 // Weekly and monthly bars built from daily bars: open of the first day, high and low over the period, close
 // and date of the last trading day, volume summed. The period in progress is included as it stands.
+import { addDays } from '../../kernel/dates.js';
 import type { Bar } from '../../kernel/market-provider.js';
 
 export type BarPeriod = 'daily' | 'weekly' | 'monthly';
+
+/**
+ * The date far enough before `today` to hold its last `count` daily closes: trading days are about five in
+ * seven calendar days, and a month more covers holidays.
+ */
+export function closesSince(today: string, count: number): string {
+  return addDays(today, -(Math.ceil((count * 7) / 5) + 31));
+}
 
 /** The Monday of a date's week (weeks run Monday to Sunday). */
 export function weekOf(date: string): string {

@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import type { LoadContext } from '../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../ingest/source.js';
+import { dayOfEpoch } from '../../kernel/dates.js';
+import type { Bar } from '../../kernel/market-provider.js';
 import { resolveTicker } from '../symbology/resolve.js';
 import type { MarketRecordValue } from './import.js';
 import { providerFactor, toMain } from './prices.js';
@@ -226,35 +228,50 @@ function listingFactor(symbol: string): number {
   return resolution.status === 'ok' ? providerFactor(resolution.resolved.mic) : 1;
 }
 
-/** A chart response: one daily bar per timestamp (split-adjusted, as Yahoo publishes them) and the quote in meta. */
+/**
+ * A chart's daily bars (split-adjusted, as Yahoo publishes them) in the listing's main units, each with its
+ * line: the 1-based position of its timestamp. A day without a trade has no bar.
+ */
+export function chartBars(chart: Chart): { bars: Bar[]; lines: number[] } {
+  const meta = chart.meta ?? {};
+  const symbol = String(meta.symbol ?? '');
+  const bars: Bar[] = [];
+  const lines: number[] = [];
+  if (!symbol) return { bars, lines };
+  // Without its currency a chart's bars are read in the listing's own units.
+  const factor = mainUnits(meta.currency)?.[1] ?? listingFactor(symbol);
+  const places = (typeof meta.priceHint === 'number' ? meta.priceHint : 2) + 2;
+  const offset = typeof meta.gmtoffset === 'number' ? meta.gmtoffset : 0;
+  const quote = chart.indicators?.quote?.[0] ?? {};
+  const timestamps = chart.timestamp ?? [];
+  for (let i = 0; i < timestamps.length; i += 1) {
+    const close = chartValue(quote.close?.[i], places, factor);
+    if (close === null) continue;
+    const volume = quote.volume?.[i];
+    bars.push({
+      // The bar's time is the session open; shifted to exchange time it falls on the trading day.
+      date: dayOfEpoch((timestamps[i] as number) + offset),
+      open: chartValue(quote.open?.[i], places, factor),
+      high: chartValue(quote.high?.[i], places, factor),
+      low: chartValue(quote.low?.[i], places, factor),
+      close,
+      volume: typeof volume === 'number' ? volume : null,
+    });
+    lines.push(i + 1);
+  }
+  return { bars, lines };
+}
+
+/** A chart response: its daily bars, then the quote in its meta (kept only when the meta names a currency). */
 export function* chartRecords(chart: Chart): Generator<{ line: number; value: MarketRecordValue }> {
   const meta = chart.meta ?? {};
   const symbol = String(meta.symbol ?? '');
   if (!symbol) return;
-  // Without its currency a chart's bars are read in the listing's own units, and its quote is not kept.
   const units = mainUnits(meta.currency);
   const [currency, factor] = units ?? ['', listingFactor(symbol)];
-  const places = (typeof meta.priceHint === 'number' ? meta.priceHint : 2) + 2;
-  const offset = typeof meta.gmtoffset === 'number' ? meta.gmtoffset : 0;
-  const quote = chart.indicators?.quote?.[0] ?? {};
-  for (const [i, time] of (chart.timestamp ?? []).entries()) {
-    const close = chartValue(quote.close?.[i], places, factor);
-    if (close === null) continue; // a day without a trade
-    const volume = quote.volume?.[i];
-    yield {
-      line: i + 1,
-      value: {
-        type: 'bar',
-        symbol,
-        // The bar's time is the session open; shifted to exchange time it falls on the trading day.
-        date: new Date((time + offset) * 1000).toISOString().slice(0, 10),
-        open: chartValue(quote.open?.[i], places, factor),
-        high: chartValue(quote.high?.[i], places, factor),
-        low: chartValue(quote.low?.[i], places, factor),
-        close,
-        volume: typeof volume === 'number' ? volume : null,
-      },
-    };
+  const { bars, lines } = chartBars(chart);
+  for (const [i, bar] of bars.entries()) {
+    yield { line: lines[i] as number, value: { type: 'bar', symbol, ...bar } };
   }
   const fields: Record<string, number> = {};
   for (const [from, to] of [

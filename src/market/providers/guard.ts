@@ -59,15 +59,18 @@ export class Breaker {
   }
 }
 
-/** At most `max` calls in flight; the rest wait their turn in order. */
+/** At most `max` calls in flight; the rest wait their turn in order, an urgent call ahead of the others. */
 export class Limiter {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly max: number) {}
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  async run<T>(work: () => Promise<T>, urgent = false): Promise<T> {
+    if (this.running >= this.max)
+      await new Promise<void>((resolve) =>
+        urgent ? this.waiting.unshift(resolve) : this.waiting.push(resolve),
+      );
     this.running += 1;
     try {
       return await work();

@@ -14,7 +14,7 @@ import type {
   ShortInterest,
   StatementFact,
 } from '../../kernel/market-provider.js';
-import { barRange } from '../compute/periods.js';
+import { barRange, closesSince } from '../compute/periods.js';
 import { repairUnitSlips } from '../compute/repair.js';
 import { resolveTicker } from '../symbology/resolve.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
@@ -282,8 +282,7 @@ export class LiveProvider implements MarketProvider {
   }
 
   async lastCloses(symbol: string, count: number): Promise<number[]> {
-    // Trading days are about five in seven calendar days; a month more covers holidays.
-    const since = addDays(this.options.now().toISOString().slice(0, 10), -(Math.ceil((count * 7) / 5) + 31));
+    const since = closesSince(this.options.now().toISOString().slice(0, 10), count);
     return (await this.series(symbol, since)).slice(-count).map((b) => b.close);
   }
 

@@ -8,7 +8,7 @@ import type { Bar, ProviderQuote, StatementFact } from '../../kernel/market-prov
 import type { MarketRecordValue } from '../load/import.js';
 import {
   type Chart,
-  chartRecords,
+  chartBars,
   QUOTE_RESPONSE_FIELDS,
   quoteResultRecord,
   summaryRecord,
@@ -105,10 +105,10 @@ export class YahooUpstream implements Upstream {
    * its retries (the upstream down, or unreachable) opens the breaker for a while, so that requests meanwhile
    * answer from what is held at once instead of each waiting out the retries.
    */
-  private async call<T>(work: () => Promise<T>): Promise<T> {
+  private async call<T>(work: () => Promise<T>, urgent = false): Promise<T> {
     let result: T;
     try {
-      result = await this.limiter.run(() => withRetries(work));
+      result = await this.limiter.run(() => withRetries(work), urgent);
     } catch (error) {
       const failure = upstreamError(error);
       if (failure.retryable) this.breaker.trip(String(DOWN_PAUSE_S));
@@ -125,8 +125,10 @@ export class YahooUpstream implements Upstream {
   async quotes(symbols: string[]): Promise<Map<string, ProviderQuote>> {
     const out = new Map<string, ProviderQuote>();
     if (symbols.length === 0) return out;
-    const results = (await this.call(() =>
-      this.yf.quote(symbols, { return: 'array' }, { validateResult: false }),
+    // A quote call answers up to a hundred symbols, so it goes ahead of the charts waiting their turn.
+    const results = (await this.call(
+      () => this.yf.quote(symbols, { return: 'array' }, { validateResult: false }),
+      true,
     )) as unknown as Record<string, unknown>[];
     for (const result of results) {
       const record = quoteResultRecord(result);
@@ -143,14 +145,7 @@ export class YahooUpstream implements Upstream {
         { validateResult: false },
       ),
     )) as unknown as Chart;
-    const bars: Bar[] = [];
-    for (const { value } of chartRecords(chart)) {
-      if (value.type === 'bar') {
-        const { type: _type, symbol: _symbol, ...bar } = value;
-        bars.push(bar);
-      }
-    }
-    return bars;
+    return chartBars(chart).bars;
   }
 
   async summary(symbol: string): Promise<Summary | null> {
