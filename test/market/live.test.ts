@@ -101,9 +101,23 @@ describe.skipIf(!haveShared(YAHOO_DIR))('market data from the live upstream (rec
       await other.deps.close();
       await other.app.close();
     }
-    // Past its freshness the quote is asked for again.
-    now += 16 * 60_000;
+    // The recorded quote says its market is closed: it stays fresh until the next opening, Wednesday 09:30
+    // New York, and is asked for again then.
+    now = Date.parse('2026-11-25T14:29:00Z');
     await QUOTES.run(env.deps, { tickers: ['AAPL'] });
+    expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(1);
+    now = Date.parse('2026-11-25T14:31:00Z');
+    await QUOTES.run(env.deps, { tickers: ['AAPL'] });
+    expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(2);
+  });
+
+  it('keeps the answer for a symbol the upstream does not know for the configured while', async () => {
+    await QUOTES.run(env.deps, { tickers: ['NOPE.L'] });
+    now += 14 * 60_000;
+    await QUOTES.run(env.deps, { tickers: ['NOPE.L'] });
+    expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(1);
+    now += 2 * 60_000;
+    await QUOTES.run(env.deps, { tickers: ['NOPE.L'] });
     expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(2);
   });
 

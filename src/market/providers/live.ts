@@ -17,6 +17,7 @@ import type {
 import { barRange, closesSince } from '../compute/periods.js';
 import { repairUnitSlips } from '../compute/repair.js';
 import { resolveTicker } from '../symbology/resolve.js';
+import { nextOpen, sessionOf } from '../symbology/sessions.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
 import type { Cached, MarketCache } from './cache.js';
 import { SingleFlight } from './guard.js';
@@ -30,7 +31,7 @@ import {
 } from './upstream.js';
 
 export interface LiveOptions {
-  /** A quote's freshness while its market trades, and while it is closed (and for a symbol it does not know). */
+  /** A quote's freshness while its market trades; while it is closed with no known next opening; bars'. */
   quoteFreshMs: number;
   quoteClosedFreshMs: number;
   barsFreshMs: number;
@@ -138,11 +139,7 @@ export class LiveProvider implements MarketProvider {
         async (found) => {
           for (const [symbol, waiter] of batch) {
             const quote = found.get(symbol) ?? null;
-            const freshFor =
-              quote?.fields.marketState === 'REGULAR'
-                ? this.options.quoteFreshMs
-                : this.options.quoteClosedFreshMs;
-            await this.keep(quoteKey(symbol), quote, freshFor);
+            await this.keep(quoteKey(symbol), quote, this.quoteFreshFor(symbol, quote));
             waiter.resolve(quote);
           }
         },
@@ -151,6 +148,19 @@ export class LiveProvider implements MarketProvider {
         },
       );
     }
+  }
+
+  /**
+   * How long a quote stays fresh: a few seconds while its market trades; while it is closed, until its next
+   * opening when that is known, else the configured while (a symbol the upstream does not know included).
+   */
+  private quoteFreshFor(symbol: string, quote: ProviderQuote | null): number {
+    if (quote?.fields.marketState === 'REGULAR') return this.options.quoteFreshMs;
+    const resolution = resolveTicker(symbol);
+    const session = quote && resolution.status === 'ok' ? sessionOf(resolution.resolved) : null;
+    if (!session) return this.options.quoteClosedFreshMs;
+    const now = this.options.now();
+    return nextOpen(session, now).getTime() - now.getTime();
   }
 
   /** A symbol's summary fields (profile, estimates, key statistics): cached for a day. */
