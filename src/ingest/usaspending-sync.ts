@@ -1,7 +1,8 @@
 // quarry sync usaspending: the prime contract awards that match a set of filters, from USAspending's API. The
 // search is paged by its keyset (last_record_unique_id and last_record_sort_value); each page is loaded as a
 // file, and for each award new or changed since the last sync (its Last Modified Date) its detail and
-// transactions are fetched and loaded. A 503 or 429 is waited out with a doubling backoff before it counts
+// transactions are fetched and loaded, then the subawards of the page's changed awards (a subaward search by
+// their award ids). A 503 or 429 is waited out with a doubling backoff before it counts
 // as unreachable. The host is configuration (QUARRY_USASPENDING_URL).
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,6 +34,35 @@ const FIELDS = [
   'NAICS',
   'generated_internal_id',
 ];
+
+/** What a subaward search asks for: the fields the awards loader reads of a subaward. */
+const SUBAWARD_FIELDS = [
+  'Sub-Award ID',
+  'Sub-Awardee Name',
+  'Sub-Award Date',
+  'Sub-Award Amount',
+  'Sub-Award Description',
+  'Awarding Agency',
+  'Awarding Sub Agency',
+  'Prime Award ID',
+  'Prime Recipient Name',
+  'prime_award_generated_internal_id',
+  'NAICS',
+  'PSC',
+];
+
+/** One page of the subawards under the prime awards named by their award ids (PIIDs). */
+export function subawardBody(awardIds: string[], page: number) {
+  return {
+    filters: { award_type_codes: ['A', 'B', 'C', 'D'], award_ids: awardIds },
+    fields: SUBAWARD_FIELDS,
+    limit: PAGE,
+    page,
+    sort: 'Sub-Award Amount',
+    order: 'desc',
+    spending_level: 'subawards',
+  };
+}
 
 export function searchBody(filters: AwardFilters, after: { id: unknown; sort: unknown } | null) {
   return {
@@ -127,6 +157,7 @@ export async function syncUsaspending(
     const results = body.results ?? [];
     const fresh = results.filter((r) => !seen.has(String(r.generated_internal_id)));
     for (const r of fresh) seen.add(String(r.generated_internal_id));
+    const changed: string[] = [];
     for (const r of fresh) {
       const id = String(r.generated_internal_id);
       const detailUrl = `${base}/api/v2/awards/${encodeURIComponent(id)}/`;
@@ -134,6 +165,7 @@ export async function syncUsaspending(
       // with the detail's fetch.
       const modified = String(r['Last Modified Date'] ?? '');
       if (modified && (await fetchedAs(deps, detailUrl)) === modified) continue;
+      if (typeof r['Award ID'] === 'string') changed.push(r['Award ID']);
       const got = await fetchFile(detailUrl, path.join(dir, 'awards', `${id}.json`));
       const detail = await load(id, detailUrl, got);
       if (detail.outcome !== 'loaded' || got.outcome !== 'fetched') continue;
@@ -150,6 +182,24 @@ export async function syncUsaspending(
           order: 'desc',
         }),
       );
+    }
+    // The subawards of the awards that changed, a search for the page's awards at a time.
+    const subawards = new Set<string>();
+    for (let subPage = 1; changed.length > 0 && subPage <= MAX_PAGES; subPage += 1) {
+      const dest = path.join(dir, `subawards-${page}-${subPage}.json`);
+      const got = await fetchFile(url, dest, subawardBody(changed, subPage));
+      const entry = await load(`subawards of page ${page}, page ${subPage}`, url, got);
+      if (entry.outcome !== 'loaded' || got.outcome !== 'fetched') break;
+      const found = JSON.parse(readFileSync(got.file, 'utf8')) as {
+        results?: Record<string, unknown>[];
+        page_metadata?: { hasNext?: boolean };
+      };
+      const keys = (found.results ?? []).map((r) =>
+        [r.prime_award_generated_internal_id, r['Sub-Award ID'], r['Sub-Award Date']].join('/'),
+      );
+      const news = keys.filter((k) => !subawards.has(k));
+      for (const k of news) subawards.add(k);
+      if (news.length === 0 || !found.page_metadata?.hasNext) break;
     }
     // A page that brings nothing new ends the run, as does the last page.
     if (fresh.length === 0 || !body.page_metadata?.hasNext) break;

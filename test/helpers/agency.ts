@@ -9,23 +9,33 @@ import type { AddressInfo } from 'node:net';
 export interface AgencyRequest {
   path: string;
   headers: IncomingHttpHeaders;
+  /** The request's body, as text (empty for a GET). */
+  body: string;
   status: number;
   /** When it arrived (ms since the epoch). */
   at: number;
 }
 
 export class MockAgency {
-  /** Path → the bytes served there (read when set). */
-  private readonly files = new Map<string, { bytes: Buffer; etag: string }>();
+  /** Path → the bytes served there (read when set), the first whose test passes the request's body. */
+  private readonly files = new Map<string, { bytes: Buffer; etag: string; when?: RegExp }[]>();
   /** Path → a status to answer instead, or 'hang' to never answer. */
   private readonly faults = new Map<string, number | 'hang'>();
   readonly requests: AgencyRequest[] = [];
   private server: Server | null = null;
   url = '';
 
-  serve(path: string, file: string | Buffer): void {
+  /** Serves `file` at `path`; with `when`, only to requests whose body matches it (tried first). */
+  serve(path: string, file: string | Buffer, when?: RegExp): void {
     const bytes = typeof file === 'string' ? readFileSync(file) : file;
-    this.files.set(path, { bytes, etag: `"${createHash('sha1').update(bytes).digest('hex')}"` });
+    const entry = {
+      bytes,
+      etag: `"${createHash('sha1').update(bytes).digest('hex')}"`,
+      ...(when ? { when } : {}),
+    };
+    // The entry replaces the one served under the same condition; conditional entries are tried first.
+    const others = (this.files.get(path) ?? []).filter((f) => f.when?.source !== when?.source);
+    this.files.set(path, when ? [entry, ...others] : [...others, entry]);
   }
 
   fail(path: string, how: number | 'hang' | null): void {
@@ -46,17 +56,20 @@ export class MockAgency {
   }
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => {
+    this.server = createServer(async (req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       const at = Date.now();
-      const record = (status: number) => this.requests.push({ path, headers: req.headers, status, at });
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks).toString('utf8');
+      const record = (status: number) => this.requests.push({ path, headers: req.headers, body, status, at });
       const fault = this.faults.get(path);
       if (fault === 'hang') return record(0);
       if (fault !== undefined) {
         record(fault);
         return res.writeHead(fault).end('failure');
       }
-      const file = this.files.get(path);
+      const file = this.files.get(path)?.find((f) => !f.when || f.when.test(body));
       if (!file) {
         record(404);
         return res.writeHead(404).end('not found');
