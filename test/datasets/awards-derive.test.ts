@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { amountKey, amountMicros, fiscalYear, formatMicros } from '../../src/datasets/awards/derive.js';
+import {
+  amountEchoingId,
+  amountKey,
+  amountMicros,
+  fiscalYear,
+  formatMicros,
+} from '../../src/datasets/awards/derive.js';
 
 describe('award amounts and fiscal years', () => {
   it('amount keys sort like the amounts, exactly, up to 24 digits and 6 decimals', () => {
@@ -28,5 +34,21 @@ describe('award amounts and fiscal years', () => {
     expect(fiscalYear('2023-09-30')).toBe(2023);
     expect(fiscalYear('2023-10-01')).toBe(2024);
     expect(fiscalYear('2016-09-08')).toBe(2016);
+  });
+});
+
+describe('an amount repeating its own id', () => {
+  it('is found when a whole amount equals an all-digit part of the id of five digits or more', () => {
+    expect(amountEchoingId('2110458.00', 'ASST_NON_2110458_8000')).toBe('2110458');
+    expect(amountEchoingId('2110458', 'CONT_AWD_0002110458_9700_-NONE-_-NONE-')).toBe('0002110458');
+    expect(amountEchoingId('1002081198', 'CONT_AWD_X/1002081198/2021-04-20')).toBe('1002081198');
+  });
+
+  it('is not found for cents, short numbers, ids with letters, or other amounts', () => {
+    expect(amountEchoingId('2110458.50', 'ASST_NON_2110458_8000')).toBeNull();
+    expect(amountEchoingId('9700.00', 'CONT_AWD_0007_9700_FA870215D0001_9700')).toBeNull();
+    expect(amountEchoingId('870215.00', 'CONT_AWD_FA870215C0007_9700_-NONE-_-NONE-')).toBeNull();
+    expect(amountEchoingId('2110459.00', 'ASST_NON_2110458_8000')).toBeNull();
+    expect(amountEchoingId('-2110458.00', 'ASST_NON_2110458_8000')).toBe('2110458');
   });
 });

@@ -270,5 +270,24 @@ for (const { engine, skip } of ENGINES) {
       ]);
       expect(data.alerts.filter((a: { kind: string }) => a.kind === 'deobligation')).toHaveLength(1);
     });
+
+    it('flags an award whose amount repeats its own id, and no other', async () => {
+      const echo = (n: string, amount: string) => ({
+        ...(primes()[0] as Json),
+        sourceAwardId: `ASST_NON_${n}_8000`,
+        agency: { name: 'Agency of Echoes' },
+        obligatedAmount: amount,
+      });
+      await load('echo.ndjson', [echo('80NSSC21K1234', '1234.00'), echo('2110458', '2110458.00')]);
+      const data = await list('?agency=Agency%20of%20Echoes');
+      const flags = data.alerts.filter((a: { kind: string }) => a.kind === 'source_flag');
+      expect(flags).toEqual([
+        {
+          kind: 'source_flag',
+          awardId: awardId('usaspending', 'ASST_NON_2110458_8000'),
+          message: "the amount repeats the award's own id 2110458: likely the id keyed as the amount",
+        },
+      ]);
+    });
   });
 }

@@ -46,3 +46,20 @@ export function fiscalYear(date: string): number {
   const month = Number(date.slice(5, 7));
   return month >= 10 ? year + 1 : year;
 }
+
+/**
+ * The number of the award's own id that its amount repeats, if it does: an amount of whole units whose digits
+ * are one of the id's all-digit parts of five digits or more (a FAIN, an order number), sign and leading
+ * zeros aside.
+ * Such an amount is most likely the id keyed into the amount field.
+ */
+export function amountEchoingId(amount: string, sourceAwardId: string): string | null {
+  const match = AMOUNT.exec(amount);
+  if (!match || /[1-9]/.test(match[3] ?? '')) return null;
+  const whole = (match[2] ?? '').replace(/^0+/, '');
+  if (whole.length < 5) return null;
+  for (const part of sourceAwardId.split(/[^0-9A-Za-z]+/)) {
+    if (/^[0-9]{5,}$/.test(part) && part.replace(/^0+/, '') === whole) return part;
+  }
+  return null;
+}

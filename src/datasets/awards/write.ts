@@ -8,7 +8,7 @@ import { canonicalJson } from '../../kernel/canonical-json.js';
 import { type AwardRow, insertAwardRows } from '../../store/awards-writes.js';
 import type { WriteOutcome } from '../../store/revisions.js';
 import type { Database } from '../../store/schema.js';
-import { amountKey, amountMicros, fiscalYear } from './derive.js';
+import { amountEchoingId, amountKey, amountMicros, fiscalYear } from './derive.js';
 import type { AwardRecordValue } from './record.js';
 
 /** Awards per read of current rows, and per update of the rows they replace. */
@@ -80,7 +80,9 @@ async function writeRound(
     // Two views of one award (a search row, its detail) each say some details: what one says adds to what
     // is held, so reading both again changes nothing.
     const before = current?.details ? (JSON.parse(current.details) as Record<string, unknown>) : null;
-    const record = before && given.details ? { ...given, details: { ...before, ...given.details } } : given;
+    const record = withIdEchoAlert(
+      before && given.details ? { ...given, details: { ...before, ...given.details } } : given,
+    );
     // When the source was observed is not what it says: observing the same award again is no new revision.
     const revisionId = sha1(canonicalJson({ ...record, observedAt: null }));
     if (current?.revision_id === revisionId) return 'unchanged';
@@ -97,6 +99,16 @@ async function writeRound(
   }
   await insertAwardRows(root, tx, inserts);
   return outcomes;
+}
+
+/** The record with an alert added when its amount repeats its own id (`amountEchoingId`). */
+function withIdEchoAlert(record: AwardRecordValue): AwardRecordValue {
+  const echoed = amountEchoingId(record.obligatedAmount, record.sourceAwardId);
+  if (!echoed) return record;
+  const alert = `the amount repeats the award's own id ${echoed}: likely the id keyed as the amount`;
+  const alerts = record.details?.alerts ?? [];
+  if (alerts.includes(alert)) return record;
+  return { ...record, details: { ...record.details, alerts: [...alerts, alert] } };
 }
 
 function toRow(
