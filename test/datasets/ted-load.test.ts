@@ -181,3 +181,53 @@ describe.skipIf(!haveShared(POLISH_HOSPITAL, DUTCH_WATER_BOARD, BELGIAN_OMBUDSME
     });
   },
 );
+
+const TICKERS = path.join(SHARED_DATA, 'sec/company_tickers.json');
+
+describe.skipIf(!haveShared(TICKERS, SPAIN, UK, POLAND, NORWAY, POLISH_HOSPITAL, DUTCH_WATER_BOARD))(
+  'TED winners linked to SEC registrants',
+  () => {
+    let env: TestEnv;
+    const ted = LOADERS.ted as NonNullable<typeof LOADERS.ted>;
+    const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
+    const linked = () =>
+      env.deps.store.db
+        .selectFrom('awards')
+        .select(['recipient_name', 'ticker', 'entity'])
+        .where('source', '=', 'ted')
+        .where('is_current', '=', 1)
+        .where('ticker', 'is not', null)
+        .execute();
+    beforeAll(async () => {
+      env = await testEnv();
+    });
+    afterAll(() => env.close());
+
+    it('no winner of the shared notices is an SEC registrant, so none is linked', async () => {
+      await loadFile(env.deps.store.db, sec, TICKERS);
+      for (const file of [SPAIN, UK, POLAND, NORWAY, POLISH_HOSPITAL, DUTCH_WATER_BOARD])
+        await loadFile(env.deps.store.db, ted, file);
+      expect(await linked()).toEqual([]);
+    });
+
+    it('a sole winner named as a registrant is linked, by the same rule as US recipients', async () => {
+      // A stand-in registrant: no registrant in EDGAR's list wins a lot of the shared notices.
+      const standIn = path.join(env.dataDir, 'company_tickers.json');
+      writeFileSync(
+        standIn,
+        JSON.stringify({ 0: { cik_str: 990001, ticker: 'AMEY', title: 'AMEY OW LTD.' } }),
+      );
+      await loadFile(env.deps.store.db, sec, standIn);
+      await loadFile(env.deps.store.db, ted, UK);
+      const rows = await linked();
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => r.recipient_name === 'Amey OW Ltd' && r.ticker === 'AMEY')).toBe(true);
+      expect(JSON.parse(rows[0]?.entity ?? '{}')).toEqual({
+        ticker: 'AMEY',
+        cik: '0000990001',
+        name: 'AMEY OW LTD.',
+        matchedBy: 'recipient_name',
+      });
+    });
+  },
+);

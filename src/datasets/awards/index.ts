@@ -34,8 +34,8 @@ export const awardsDataset = describe({
     ],
     // quarry ingest ted: TED award notices.
     ted: [
-      loader(awardsImporter, tedNotice, { kind: TED_R209 }),
-      loader(awardsImporter, eformsNotice, { kind: TED_EFORMS }),
+      loader(awardsImporter, tedNotice, { kind: TED_R209, prepare: namesHeld }),
+      loader(awardsImporter, eformsNotice, { kind: TED_EFORMS, prepare: namesHeld }),
     ],
   },
   sources: [SOURCES.usaspending, SOURCES.ted],

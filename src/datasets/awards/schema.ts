@@ -70,7 +70,7 @@ export const AwardsData = Type.Object({
     }),
     {
       description:
-        'Notable rows of the whole filtered set: the ten largest de-obligations (kind deobligation, negative amounts) and ten rows their loader flagged (kind source_flag: a notice total adding other currencies, an amount repeating the award's own id).',
+        'Notable rows of the whole filtered set: the ten largest de-obligations (kind deobligation, negative amounts) and ten rows their loader flagged (kind source_flag: a notice total adding other currencies, an amount repeating its award id).',
     },
   ),
   sources: Type.Array(

@@ -6,6 +6,7 @@ import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { readXml } from '../../../ingest/xml.js';
 import type { AwardRecordValue } from '../import.js';
+import { soleWinnerEntity } from './ted.js';
 
 export const TED_EFORMS: FileKind = {
   name: 'TED award notice, eForms XML (ContractAwardNotice)',
@@ -149,6 +150,7 @@ export async function* eformsNotice(
         .filter((n): n is string => !!n);
       if (names.length === 0)
         throw new SourceError(source.name, null, `tender ${id(tender)} of ${publication} names no tenderer`);
+      const entity = soleWinnerEntity(context, names);
       const contract = contracts.find((c) => id(c.LotTender) === id(tender));
       const lot = lots.get(id(tender.TenderLot));
       rows.push({
@@ -167,11 +169,11 @@ export async function* eformsNotice(
         recipient: { name: names.join('; ').slice(0, 500) },
         agency: { name: buyer.name.slice(0, 500) },
         sector: null,
-        ticker: null,
+        ticker: entity?.ticker ?? null,
         parentSourceAwardId: null,
         sourceUrl: `https://ted.europa.eu/en/notice/-/detail/${publication}`,
         observedAt: new Date().toISOString(),
-        entity: null,
+        entity: entity ? { ...entity } : null,
         revenueComparison: null,
         details: { amountKind: 'contract_value', ...(noticeTotal ? { noticeTotal } : {}) },
       });

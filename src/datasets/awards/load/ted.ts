@@ -5,6 +5,7 @@
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { readXml } from '../../../ingest/xml.js';
+import { type Entity, entityOf, type RegistrantNames } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
 
 export const TED_R209: FileKind = {
@@ -82,6 +83,7 @@ export async function* tedNotice(
       .filter((n): n is string => !!n);
     if (names.length === 0)
       throw new SourceError(source.name, i + 1, `lot ${lot['@ITEM'] ?? i + 1} of ${number} names no winner`);
+    const entity = soleWinnerEntity(context, names);
     const concluded = text(awarded.DATE_CONCLUSION_CONTRACT);
     yield {
       line: i + 1,
@@ -97,11 +99,11 @@ export async function* tedNotice(
         recipient: { name: names.join('; ').slice(0, 500) },
         agency: { name: buyer.slice(0, 500) },
         sector: null,
-        ticker: null,
+        ticker: entity?.ticker ?? null,
         parentSourceAwardId: null,
         sourceUrl: page,
         observedAt: new Date().toISOString(),
-        entity: null,
+        entity: entity ? { ...entity } : null,
         revenueComparison: null,
         details: {
           amountKind: value.kind,
@@ -113,4 +115,13 @@ export async function* tedNotice(
       },
     };
   }
+}
+
+/**
+ * The SEC registrant a lot's winner is, by the rule of entity.ts; none for a group of winners, whose award
+ * belongs to no one of them alone.
+ */
+export function soleWinnerEntity(context: LoadContext, names: string[]): Entity | null {
+  const held = context.prepared as { names: RegistrantNames } | undefined;
+  return held && names.length === 1 ? entityOf(held.names, names[0] as string) : null;
 }
