@@ -2,7 +2,7 @@
 // and the sparse tally that many recipients times many currencies take.
 import { describe, expect, it } from 'vitest';
 import { type AwardColumns, emptyDictionaries, splitAmount } from '../../src/datasets/awards/columns.js';
-import { summarize } from '../../src/datasets/awards/summarize.js';
+import { dayOfSlot, slotOf, summarize } from '../../src/datasets/awards/summarize.js';
 
 interface Row {
   agency: string;
@@ -99,5 +99,18 @@ describe('award summaries', () => {
   it('a filter on a name never held matches nothing', () => {
     const summary = summarize(columnsOf([row('Acme', 'USD', '1.00')]), { agency: 'Nobody' }, null);
     expect([summary.agencies, summary.span]).toEqual([[], null]);
+  });
+});
+
+describe('the histogram of dates behind a page', () => {
+  it('gives every day of four years its own slot, rising with the date, and reads the day back', () => {
+    let previous = Number.NEGATIVE_INFINITY;
+    for (let t = Date.UTC(2023, 0, 1); t <= Date.UTC(2026, 11, 31); t += 86_400_000) {
+      const day = Number(new Date(t).toISOString().slice(0, 10).replaceAll('-', ''));
+      const slot = slotOf(day);
+      expect(slot).toBeGreaterThan(previous);
+      expect(dayOfSlot(slot)).toBe(day);
+      previous = slot;
+    }
   });
 });

@@ -25,6 +25,9 @@ export interface GroupSummary {
   amounts: { currency: string; obligatedAmount: string }[];
 }
 
+/** Past this size a cell's sum of millionths is carried into its millions (2^52: exact with room for a lo). */
+const CARRY_AT = 2 ** 52;
+
 /** Cells past this many are held sparsely (many recipients times many currencies). */
 const DENSE_CELLS = 1 << 20;
 
@@ -55,12 +58,12 @@ class Tally {
   add(group: number, currency: number, hi: number, lo: number): void {
     let at = group * this.currencies + currency;
     if (this.slots) at = this.slotOf(at);
-    const count = (this.count[at] as number) + 1;
-    this.count[at] = count;
+    this.count[at] = (this.count[at] as number) + 1;
     this.hi[at] = (this.hi[at] as number) + hi;
-    this.lo[at] = (this.lo[at] as number) + lo;
-    // Each lo is below 10^12 in size, so 8,192 of them stay below 2^53: exact until carried.
-    if (count % 8192 === 0) this.carry(at);
+    const sum = (this.lo[at] as number) + lo;
+    this.lo[at] = sum;
+    // Each lo is below 10^12 in size: a sum carried before it passes 2^52 stays exact.
+    if (sum > CARRY_AT || sum < -CARRY_AT) this.carry(at);
   }
 
   private slotOf(cell: number): number {
@@ -154,37 +157,34 @@ function exact(hi: number, lo: number): string {
   return `${negative ? '-' : ''}${abs / 1_000_000n}.${fraction}`;
 }
 
-type Test = (i: number) => boolean;
+/** The filters as plain data for the summary's loop: equalities on coded columns, a date range, a least amount. */
+interface Filter {
+  equal: [column: Int32Array, code: number][];
+  from: number;
+  to: number;
+  /** The least amount as (hi, lo), or null. */
+  least: [number, number] | null;
+}
 
-/** The filters as tests on an award's columns; a name never held matches nothing. */
-function testsOf(cols: AwardColumns, f: SummaryFilters): Test[] {
-  const tests: Test[] = [];
-  const equal = (column: Int32Array, code: number) => tests.push((i) => column[i] === code);
-  if (f.ticker) equal(cols.ticker, cols.dict.ticker.find(f.ticker));
-  if (f.jurisdiction) equal(cols.jurisdiction, cols.dict.jurisdiction.find(f.jurisdiction));
-  if (f.currency) equal(cols.currency, cols.dict.currency.find(f.currency));
-  if (f.agency) equal(cols.agency, cols.dict.agency.find(f.agency));
-  if (f.sector) equal(cols.sector, cols.dict.sector.find(f.sector));
-  if (f.source) equal(cols.source, cols.dict.source.find(f.source));
-  if (f.parentId) equal(cols.parent, cols.dict.parent.find(f.parentId));
-  if (f.awardType) equal(cols.awardType, cols.dict.awardType.find(f.awardType));
-  if (f.fiscalYear !== undefined) equal(cols.fiscalYear, f.fiscalYear);
-  if (f.from) {
-    const from = Number(f.from.replaceAll('-', ''));
-    tests.push((i) => (cols.date[i] as number) >= from);
-  }
-  if (f.to) {
-    const to = Number(f.to.replaceAll('-', ''));
-    tests.push((i) => (cols.date[i] as number) <= to);
-  }
-  if (f.minAmount) {
-    const [hi, lo] = splitKey(f.minAmount);
-    tests.push((i) => {
-      const h = cols.hi[i] as number;
-      return h > hi || (h === hi && (cols.lo[i] as number) >= lo);
-    });
-  }
-  return tests;
+/** The filters on an award's columns; a name never held matches nothing. */
+function filterOf(cols: AwardColumns, f: SummaryFilters): Filter {
+  const equal: Filter['equal'] = [];
+  const d = cols.dict;
+  if (f.ticker) equal.push([cols.ticker, d.ticker.find(f.ticker)]);
+  if (f.jurisdiction) equal.push([cols.jurisdiction, d.jurisdiction.find(f.jurisdiction)]);
+  if (f.currency) equal.push([cols.currency, d.currency.find(f.currency)]);
+  if (f.agency) equal.push([cols.agency, d.agency.find(f.agency)]);
+  if (f.sector) equal.push([cols.sector, d.sector.find(f.sector)]);
+  if (f.source) equal.push([cols.source, d.source.find(f.source)]);
+  if (f.parentId) equal.push([cols.parent, d.parent.find(f.parentId)]);
+  if (f.awardType) equal.push([cols.awardType, d.awardType.find(f.awardType)]);
+  if (f.fiscalYear !== undefined) equal.push([cols.fiscalYear, f.fiscalYear]);
+  return {
+    equal,
+    from: f.from ? Number(f.from.replaceAll('-', '')) : Number.NEGATIVE_INFINITY,
+    to: f.to ? Number(f.to.replaceAll('-', '')) : Number.POSITIVE_INFINITY,
+    least: f.minAmount ? splitKey(f.minAmount) : null,
+  };
 }
 
 function splitKey(amount: string): [number, number] {
@@ -235,9 +235,17 @@ export interface PageAsk {
   rows: number;
 }
 
-/** A day's place in a histogram of dates: 372 slots a year. */
-const slotOf = (yyyymmdd: number) =>
-  Math.floor(yyyymmdd / 10000) * 372 + (Math.floor(yyyymmdd / 100) % 100) * 31 + (yyyymmdd % 100);
+/** A day's place in a histogram of dates (YYYYMMDD): 372 slots a year, rising with the date. */
+export const slotOf = (yyyymmdd: number) =>
+  ((yyyymmdd / 10000) | 0) * 372 + (((yyyymmdd / 100) | 0) % 100) * 31 + (yyyymmdd % 100);
+
+/** The day (YYYYMMDD) of a day's slot: month and day make 32 to 403 past the year's 372. */
+export function dayOfSlot(slot: number): number {
+  const year = Math.floor((slot - 32) / 372);
+  const rest = slot - year * 372;
+  const [month, day] = rest % 31 === 0 ? [rest / 31 - 1, 31] : [Math.floor(rest / 31), rest % 31];
+  return year * 10000 + month * 100 + day;
+}
 
 export function summarize(
   cols: AwardColumns,
@@ -245,7 +253,7 @@ export function summarize(
   matches: number[] | null,
   page: PageAsk | null = null,
 ) {
-  const tests = testsOf(cols, f);
+  const filter = filterOf(cols, f);
   const currencies = cols.dict.currency.names.length;
   const tallies = {
     agency: new Tally(cols.dict.agency.names.length, currencies),
@@ -268,25 +276,47 @@ export function summarize(
   const baseSlot = slotOf(cols.firstFiscalYear * 10000 - 20000 + 101);
   const days = page ? new Int32Array(slotOf((cols.lastFiscalYear + 1) * 10000 + 1231) - baseSlot + 1) : null;
 
+  // The columns and filters as locals: the loop below runs once per award of the filtered set.
+  const { equal, from, to, least } = filter;
+  const [leastHi, leastLo] = least ?? [0, 0];
+  const {
+    currency,
+    hi: his,
+    lo: los,
+    agency,
+    sector: sectors,
+    recipient,
+    source,
+    fiscalYear,
+    date: dates,
+  } = cols;
+  const { jurisdiction, flagged: flags, firstFiscalYear } = cols;
+  const before = page ? (page.before ?? Number.POSITIVE_INFINITY) : Number.NEGATIVE_INFINITY;
   const visit = (i: number) => {
-    for (const test of tests) if (!test(i)) return;
-    const c = cols.currency[i] as number;
-    const hi = cols.hi[i] as number;
-    const lo = cols.lo[i] as number;
-    tallies.agency.add(cols.agency[i] as number, c, hi, lo);
-    const sector = cols.sector[i] as number;
+    for (let k = 0; k < equal.length; k += 1) {
+      const [column, code] = equal[k] as [Int32Array, number];
+      if (column[i] !== code) return;
+    }
+    const date = dates[i] as number;
+    if (date < from || date > to) return;
+    const hi = his[i] as number;
+    const lo = los[i] as number;
+    if (least && (hi < leastHi || (hi === leastHi && lo < leastLo))) return;
+    const c = currency[i] as number;
+    const src = source[i] as number;
+    tallies.agency.add(agency[i] as number, c, hi, lo);
+    const sector = sectors[i] as number;
     if (sector >= 0) tallies.sector.add(sector, c, hi, lo);
-    tallies.recipient.add(cols.recipient[i] as number, c, hi, lo);
-    tallies.source.add(cols.source[i] as number, c, hi, lo);
-    years.add((cols.fiscalYear[i] as number) - cols.firstFiscalYear, c, hi, lo);
-    const date = cols.date[i] as number;
-    const place = (cols.source[i] as number) * jurisdictions + (cols.jurisdiction[i] as number);
+    tallies.recipient.add(recipient[i] as number, c, hi, lo);
+    tallies.source.add(src, c, hi, lo);
+    years.add((fiscalYear[i] as number) - firstFiscalYear, c, hi, lo);
+    const place = src * jurisdictions + (jurisdiction[i] as number);
     placeAwards[place] = (placeAwards[place] as number) + 1;
     if (date < (placeFirst[place] as number)) placeFirst[place] = date;
     if (date > (placeLast[place] as number)) placeLast[place] = date;
     if (hi < 0 || lo < 0) negatives.push(i);
-    if (cols.flagged[i] === 1) flagged.push(i);
-    if (days && (page?.before === null || date <= (page?.before as number))) {
+    if (flags[i] === 1) flagged.push(i);
+    if (days && date <= before) {
       inRange[ranged] = i;
       ranged += 1;
       const slot = slotOf(date) - baseSlot;
@@ -363,9 +393,13 @@ function pageRows(cols: AwardColumns, inRange: Int32Array, days: Int32Array, bas
     first = slot;
     if (held >= rows) break;
   }
+  // The first day of that slot as YYYYMMDD: slots rise with dates, so the page's awards are those dated since.
+  const since = dayOfSlot(first + baseSlot);
   const out: number[] = [];
-  for (const i of inRange) {
-    if (slotOf(cols.date[i] as number) - baseSlot >= first) out.push(cols.rowIds[i] as number);
+  const { date, rowIds } = cols;
+  for (let k = 0; k < inRange.length; k += 1) {
+    const i = inRange[k] as number;
+    if ((date[i] as number) >= since) out.push(rowIds[i] as number);
   }
   return out;
 }
