@@ -2,7 +2,7 @@
 // and the sparse tally that many recipients times many currencies take.
 import { describe, expect, it } from 'vitest';
 import { type AwardColumns, emptyDictionaries, splitAmount } from '../../src/datasets/awards/columns.js';
-import { dayOfSlot, slotOf, summarize } from '../../src/datasets/awards/summarize.js';
+import { NewestDates, summarize } from '../../src/datasets/awards/summarize.js';
 
 interface Row {
   agency: string;
@@ -102,15 +102,16 @@ describe('award summaries', () => {
   });
 });
 
-describe('the histogram of dates behind a page', () => {
-  it('gives every day of four years its own slot, rising with the date, and reads the day back', () => {
-    let previous = Number.NEGATIVE_INFINITY;
-    for (let t = Date.UTC(2023, 0, 1); t <= Date.UTC(2026, 11, 31); t += 86_400_000) {
-      const day = Number(new Date(t).toISOString().slice(0, 10).replaceAll('-', ''));
-      const slot = slotOf(day);
-      expect(slot).toBeGreaterThan(previous);
-      expect(dayOfSlot(slot)).toBe(day);
-      previous = slot;
+describe('the newest dates behind a page', () => {
+  it('keeps the newest of the dates offered, whatever their order, and its least', () => {
+    const dates = [20240105, 20230101, 20250630, 20240105, 20251231, 20220315, 20250101, 20240229];
+    for (const order of [dates, [...dates].reverse(), [...dates].sort()]) {
+      const newest = new NewestDates(3);
+      for (const d of order) newest.offer(d);
+      expect(newest.least()).toBe(20250101);
     }
+    const few = new NewestDates(20);
+    for (const d of dates) few.offer(d);
+    expect(few.least()).toBe(Number.NEGATIVE_INFINITY);
   });
 });

@@ -235,18 +235,6 @@ export interface PageAsk {
   rows: number;
 }
 
-/** A day's place in a histogram of dates (YYYYMMDD): 372 slots a year, rising with the date. */
-export const slotOf = (yyyymmdd: number) =>
-  ((yyyymmdd / 10000) | 0) * 372 + (((yyyymmdd / 100) | 0) % 100) * 31 + (yyyymmdd % 100);
-
-/** The day (YYYYMMDD) of a day's slot: month and day make 32 to 403 past the year's 372. */
-export function dayOfSlot(slot: number): number {
-  const year = Math.floor((slot - 32) / 372);
-  const rest = slot - year * 372;
-  const [month, day] = rest % 31 === 0 ? [rest / 31 - 1, 31] : [Math.floor(rest / 31), rest % 31];
-  return year * 10000 + month * 100 + day;
-}
-
 export function summarize(
   cols: AwardColumns,
   f: SummaryFilters,
@@ -270,11 +258,10 @@ export function summarize(
   const placeLast = new Int32Array(places);
   const negatives: number[] = [];
   const flagged: number[] = [];
-  // The page's candidates: every award in range, and how many fall on each day.
+  // The page's candidates: every award in range, and the dates of the newest `page.rows` of them.
   const inRange = page ? new Int32Array(matches ? matches.length : cols.size) : new Int32Array(0);
   let ranged = 0;
-  const baseSlot = slotOf(cols.firstFiscalYear * 10000 - 20000 + 101);
-  const days = page ? new Int32Array(slotOf((cols.lastFiscalYear + 1) * 10000 + 1231) - baseSlot + 1) : null;
+  const newest = page ? new NewestDates(page.rows) : null;
 
   // The columns and filters as locals: the loop below runs once per award of the filtered set.
   const { equal, from, to, least } = filter;
@@ -316,11 +303,10 @@ export function summarize(
     if (date > (placeLast[place] as number)) placeLast[place] = date;
     if (hi < 0 || lo < 0) negatives.push(i);
     if (flags[i] === 1) flagged.push(i);
-    if (days && date <= before) {
+    if (newest && date <= before) {
       inRange[ranged] = i;
       ranged += 1;
-      const slot = slotOf(date) - baseSlot;
-      days[slot] = (days[slot] as number) + 1;
+      newest.offer(date);
     }
   };
   const narrowest = narrowestPostings(cols, f);
@@ -378,23 +364,15 @@ export function summarize(
       .map((c) => ({ ...c, first: isoDate(c.first), last: isoDate(c.last) })),
     span: total === 0 ? null : { awards: total, first: isoDate(first), last: isoDate(last) },
     /** Row ids of the awards the page can hold (the newest in range, all of the last day taken), when asked. */
-    pageRows: page && days ? pageRows(cols, inRange.subarray(0, ranged), days, baseSlot, page.rows) : null,
+    pageRows: newest ? pageRows(cols, inRange.subarray(0, ranged), newest.least()) : null,
     /** Row ids: the largest de-obligations (ties at the tenth included), and the first ten rows the loader flagged. */
     deobligationRows: deobligations.map((i) => cols.rowIds[i] as number),
     flaggedRows: flagged.slice(0, ALERTS).map((i) => cols.rowIds[i] as number),
   };
 }
 
-function pageRows(cols: AwardColumns, inRange: Int32Array, days: Int32Array, baseSlot: number, rows: number) {
-  let held = 0;
-  let first = 0;
-  for (let slot = days.length - 1; slot >= 0; slot -= 1) {
-    held += days[slot] as number;
-    first = slot;
-    if (held >= rows) break;
-  }
-  // The first day of that slot as YYYYMMDD: slots rise with dates, so the page's awards are those dated since.
-  const since = dayOfSlot(first + baseSlot);
+/** The awards in range dated `since` or later, as row ids. */
+function pageRows(cols: AwardColumns, inRange: Int32Array, since: number) {
   const out: number[] = [];
   const { date, rowIds } = cols;
   for (let k = 0; k < inRange.length; k += 1) {
@@ -402,6 +380,52 @@ function pageRows(cols: AwardColumns, inRange: Int32Array, days: Int32Array, bas
     if ((date[i] as number) >= since) out.push(rowIds[i] as number);
   }
   return out;
+}
+
+/**
+ * The newest `size` dates offered (a min-heap: its root is the least of them). Its least is the date a page of
+ * `size` awards reaches back to; every award of that day is taken with it.
+ */
+export class NewestDates {
+  private readonly heap: Int32Array;
+  private held = 0;
+
+  constructor(private readonly size: number) {
+    this.heap = new Int32Array(size);
+  }
+
+  offer(date: number): void {
+    const heap = this.heap;
+    if (this.held < this.size) {
+      let at = this.held;
+      this.held += 1;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if ((heap[parent] as number) <= date) break;
+        heap[at] = heap[parent] as number;
+        at = parent;
+      }
+      heap[at] = date;
+      return;
+    }
+    if (this.size === 0 || date <= (heap[0] as number)) return;
+    let at = 0;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= this.size) break;
+      const right = left + 1;
+      const child = right < this.size && (heap[right] as number) < (heap[left] as number) ? right : left;
+      if ((heap[child] as number) >= date) break;
+      heap[at] = heap[child] as number;
+      at = child;
+    }
+    heap[at] = date;
+  }
+
+  /** The least of the newest dates; when fewer than `size` were offered, every date qualifies. */
+  least(): number {
+    return this.held < this.size ? Number.NEGATIVE_INFINITY : (this.heap[0] as number);
+  }
 }
 
 export type Summary = ReturnType<typeof summarize>;
