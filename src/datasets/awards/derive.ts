@@ -57,7 +57,7 @@ export function amountEchoingId(amount: string, sourceAwardId: string): string |
   const match = AMOUNT.exec(amount);
   if (!match || /[1-9]/.test(match[3] ?? '')) return null;
   const whole = (match[2] ?? '').replace(/^0+/, '');
-  if (whole.length < 5) return null;
+  if (whole.length < 5 || !sourceAwardId.includes(whole)) return null;
   for (const part of sourceAwardId.split(/[^0-9A-Za-z]+/)) {
     if (/^[0-9]{5,}$/.test(part) && part.replace(/^0+/, '') === whole) return part;
   }

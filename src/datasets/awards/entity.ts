@@ -58,3 +58,11 @@ export function entityOf(names: RegistrantNames, recipient: string, parent?: str
   const viaParent = parent ? names.get(comparable(parent)) : undefined;
   return viaParent ? { ...viaParent, matchedBy: 'parent_recipient_name' } : null;
 }
+
+/** The registrant a sole winner is, by the same rule; none for a group of winners, whose award is no one's alone. */
+export function soleWinnerEntity(
+  held: { names: RegistrantNames } | undefined,
+  winners: string[],
+): Entity | null {
+  return held && winners.length === 1 ? entityOf(held.names, winners[0] as string) : null;
+}

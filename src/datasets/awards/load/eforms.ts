@@ -5,8 +5,9 @@
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { readXml } from '../../../ingest/xml.js';
+import { soleWinnerEntity } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
-import { soleWinnerEntity } from './ted.js';
+import type { Held } from './usaspending.js';
 
 export const TED_EFORMS: FileKind = {
   name: 'TED award notice, eForms XML (ContractAwardNotice)',
@@ -150,7 +151,7 @@ export async function* eformsNotice(
         .filter((n): n is string => !!n);
       if (names.length === 0)
         throw new SourceError(source.name, null, `tender ${id(tender)} of ${publication} names no tenderer`);
-      const entity = soleWinnerEntity(context, names);
+      const entity = soleWinnerEntity(context.prepared as Held | undefined, names);
       const contract = contracts.find((c) => id(c.LotTender) === id(tender));
       const lot = lots.get(id(tender.TenderLot));
       rows.push({

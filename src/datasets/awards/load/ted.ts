@@ -5,8 +5,9 @@
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { readXml } from '../../../ingest/xml.js';
-import { type Entity, entityOf, type RegistrantNames } from '../entity.js';
+import { soleWinnerEntity } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
+import type { Held } from './usaspending.js';
 
 export const TED_R209: FileKind = {
   name: 'TED award notice, R2.0.9 export XML (F03_2014)',
@@ -83,7 +84,7 @@ export async function* tedNotice(
       .filter((n): n is string => !!n);
     if (names.length === 0)
       throw new SourceError(source.name, i + 1, `lot ${lot['@ITEM'] ?? i + 1} of ${number} names no winner`);
-    const entity = soleWinnerEntity(context, names);
+    const entity = soleWinnerEntity(context.prepared as Held | undefined, names);
     const concluded = text(awarded.DATE_CONCLUSION_CONTRACT);
     yield {
       line: i + 1,
@@ -115,13 +116,4 @@ export async function* tedNotice(
       },
     };
   }
-}
-
-/**
- * The SEC registrant a lot's winner is, by the rule of entity.ts; none for a group of winners, whose award
- * belongs to no one of them alone.
- */
-export function soleWinnerEntity(context: LoadContext, names: string[]): Entity | null {
-  const held = context.prepared as { names: RegistrantNames } | undefined;
-  return held && names.length === 1 ? entityOf(held.names, names[0] as string) : null;
 }
