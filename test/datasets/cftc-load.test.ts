@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { columnKey } from '../../src/datasets/cot/load/cftc.js';
+import { columnKey, reportDate } from '../../src/datasets/cot/load/cftc.js';
 import { readContract } from '../../src/datasets/cot/read.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { csvFields } from '../../src/ingest/source.js';
@@ -92,6 +92,74 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
         });
       });
 
+      // The CFTC's spreadsheet downloads and older text files name every column with underscores, the legacy
+      // classes abbreviated, and date the report Report_Date_as_MM_DD_YYYY. These copies of the real files
+      // carry those names (and month/day/year dates) and must load as the very records already held.
+      it('reads the underscore layout dated Report_Date_as_MM_DD_YYYY as the same records', async () => {
+        const [header, ...lines] = readFileSync(DISAGG, 'utf8').split(/\r?\n/);
+        const names = csvFields(header as string);
+        const at = names.indexOf('Report_Date_as_YYYY-MM-DD');
+        expect(at).toBe(2);
+        names[at] = 'Report_Date_as_MM_DD_YYYY';
+        const usDates = lines.map((line) => {
+          if (line.trim() === '') return line;
+          const fields = csvFields(line);
+          const [y, m, d] = (fields[at] as string).split('-');
+          fields[at] = `${m}/${d}/${y}`;
+          return fields.map((f) => `"${f}"`).join(',');
+        });
+        const disagg = path.join(env.dataDir, 'f_year_mm_dd_yyyy.txt');
+        writeFileSync(disagg, [names.map((n) => `"${n}"`).join(','), ...usDates].join('\n'));
+        expect(await loadFile(env.deps.store.db, cftc(), disagg)).toMatchObject({
+          lines: 2178,
+          unchanged: 2178,
+          firstDate: '2021-01-05',
+          lastDate: '2021-03-16',
+        });
+
+        // The legacy report as its spreadsheet names it, with ISO values under the MM_DD_YYYY name.
+        const underscored = [
+          'Market_and_Exchange_Names',
+          'As_of_Date_In_Form_YYMMDD',
+          'Report_Date_as_MM_DD_YYYY',
+          'CFTC_Contract_Market_Code',
+          'CFTC_Market_Code',
+          'CFTC_Region_Code',
+          'CFTC_Commodity_Code',
+          'Open_Interest_All',
+          'NonComm_Positions_Long_All',
+          'NonComm_Positions_Short_All',
+          'NonComm_Postions_Spread_All',
+          'Comm_Positions_Long_All',
+          'Comm_Positions_Short_All',
+          'Tot_Rept_Positions_Long_All',
+          'Tot_Rept_Positions_Short_All',
+          'NonRept_Positions_Long_All',
+          'NonRept_Positions_Short_All',
+        ];
+        const [legacyHeader, ...legacyLines] = readFileSync(LEGACY, 'utf8').split(/\r?\n/);
+        const legacyNames = csvFields(legacyHeader as string);
+        expect(legacyNames[10]).toBe('Noncommercial Positions-Spreading (All)');
+        legacyNames.splice(0, underscored.length, ...underscored);
+        const legacy = path.join(env.dataDir, 'legacy_underscored.txt');
+        writeFileSync(legacy, [legacyNames.map((n) => `"${n}"`).join(','), ...legacyLines].join('\n'));
+        expect(await loadFile(env.deps.store.db, cftc(), legacy)).toMatchObject({
+          lines: 3506,
+          unchanged: 3506,
+        });
+
+        // A report date under a name the loader does not know is refused, naming the date columns it found.
+        const renamed = readFileSync(DISAGG, 'utf8').replace(
+          'Report_Date_as_YYYY-MM-DD',
+          'Report_Date_as_DD_MM_YYYY',
+        );
+        const unknown = path.join(env.dataDir, 'f_year_dd_mm.txt');
+        writeFileSync(unknown, renamed);
+        await expect(loadFile(env.deps.store.db, cftc(), unknown)).rejects.toThrow(
+          'missing columns: report date (the header\'s date columns: "As_of_Date_In_Form_YYMMDD", "Report_Date_as_DD_MM_YYYY")',
+        );
+      });
+
       it('a malformed row stops the load with its file and line, and nothing of the file is kept', async () => {
         const lines = readFileSync(DISAGG, 'utf8').split('\n');
         const fields = csvFields(lines[5] as string);
@@ -112,6 +180,18 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
       });
     });
   }
+
+  it('reads report dates as the CFTC writes them and refuses any other', () => {
+    expect(reportDate('2021-01-05')).toBe('2021-01-05');
+    expect(reportDate('2021-01-05T00:00:00.000')).toBe('2021-01-05');
+    expect(reportDate('01/05/2021')).toBe('2021-01-05');
+    expect(reportDate('1/5/2021 12:00:00 AM')).toBe('2021-01-05');
+    expect(reportDate('12/28/2021')).toBe('2021-12-28');
+    expect(reportDate('28/12/2021')).toBeNull();
+    expect(reportDate('2021-02-30')).toBeNull();
+    expect(reportDate('01/05/21')).toBeNull();
+    expect(reportDate('210105')).toBeNull();
+  });
 
   describe('against the figures the CFTC publishes', () => {
     let env: TestEnv;

@@ -1,6 +1,9 @@
 // The CFTC's Commitments of Traders files: the legacy futures-only report (deacot annual.txt, spaced column
 // names) and the disaggregated futures-only report (f_year.txt, underscore names), plain or zipped as the
-// CFTC ships them. Each row becomes a cot interchange record.
+// CFTC ships them. The same reports also come with underscore names throughout (the CFTC's Excel and CSV
+// downloads, the older years' text files): the legacy classes abbreviated (NonComm_, Comm_, NonRept_, with
+// the CFTC's own "Postions" in the spread column) and the date as Report_Date_as_MM_DD_YYYY, whose values are
+// ISO dates in some years and month/day/year in others. Each row becomes a cot interchange record.
 import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
 import type { CotRecordValue } from '../import.js';
 
@@ -15,15 +18,29 @@ export function columnKey(name: string): string {
     .replace(/^_|_$/g, '');
 }
 
-const POSITIONS: Record<Family, Record<string, [string, string, string | null]>> = {
+/** Each class's long, short and spread columns; a column of several names is read by whichever the file has. */
+type Names = string | string[];
+const POSITIONS: Record<Family, Record<string, [Names, Names, Names | null]>> = {
   legacy: {
     noncommercial: [
-      'noncommercial_positions_long_all',
-      'noncommercial_positions_short_all',
-      'noncommercial_positions_spreading_all',
+      ['noncommercial_positions_long_all', 'noncomm_positions_long_all'],
+      ['noncommercial_positions_short_all', 'noncomm_positions_short_all'],
+      [
+        'noncommercial_positions_spreading_all',
+        'noncomm_postions_spread_all',
+        'noncomm_positions_spread_all',
+      ],
     ],
-    commercial: ['commercial_positions_long_all', 'commercial_positions_short_all', null],
-    nonreportable: ['nonreportable_positions_long_all', 'nonreportable_positions_short_all', null],
+    commercial: [
+      ['commercial_positions_long_all', 'comm_positions_long_all'],
+      ['commercial_positions_short_all', 'comm_positions_short_all'],
+      null,
+    ],
+    nonreportable: [
+      ['nonreportable_positions_long_all', 'nonrept_positions_long_all'],
+      ['nonreportable_positions_short_all', 'nonrept_positions_short_all'],
+      null,
+    ],
   },
   disaggregated: {
     producer: ['prod_merc_positions_long_all', 'prod_merc_positions_short_all', null],
@@ -42,11 +59,20 @@ const POSITIONS: Record<Family, Record<string, [string, string, string | null]>>
   },
 };
 
-const FIRST_OF = (columns: Map<string, number>, names: string[]) => names.find((n) => columns.has(n));
+const asList = (names: Names) => (typeof names === 'string' ? [names] : names);
+const FIRST_OF = (columns: Map<string, number>, names: Names) => asList(names).find((n) => columns.has(n));
+
+const REPORT_DATE = [
+  'as_of_date_in_form_yyyy_mm_dd',
+  'report_date_as_yyyy_mm_dd',
+  'report_date_as_mm_dd_yyyy',
+];
 
 interface Layout {
   family: Family;
   columns: Map<string, number>;
+  /** Each class's long, short and spread column as this file names it. */
+  positions: [string, [string, string, string | null]][];
   date: string;
   marketCode: string;
 }
@@ -55,29 +81,46 @@ function layoutOf(file: string, header: string[]): Layout {
   const columns = new Map(header.map((name, i) => [columnKey(name), i]));
   const family: Family | null = columns.has('m_money_positions_long_all')
     ? 'disaggregated'
-    : columns.has('noncommercial_positions_long_all')
+    : FIRST_OF(columns, POSITIONS.legacy.noncommercial?.[0] as Names)
       ? 'legacy'
       : null;
   if (!family)
     throw new SourceError(
       file,
       1,
-      'not a CFTC legacy or disaggregated futures-only report (no position columns)',
+      `not a CFTC legacy or disaggregated futures-only report (no position columns; the header begins ${header
+        .slice(0, 4)
+        .map((name) => `"${name.trim()}"`)
+        .join(', ')})`,
     );
-  const date = FIRST_OF(columns, ['as_of_date_in_form_yyyy_mm_dd', 'report_date_as_yyyy_mm_dd']);
-  const marketCode = FIRST_OF(columns, ['cftc_market_code_in_initials', 'cftc_market_code']);
-  const required = [
+  const missing: string[] = [];
+  const found = (names: Names): string => {
+    const name = FIRST_OF(columns, names);
+    if (!name) missing.push(asList(names)[0] as string);
+    return name ?? '';
+  };
+  for (const name of [
     'market_and_exchange_names',
     'cftc_contract_market_code',
     'cftc_commodity_code',
     'open_interest_all',
-    ...Object.values(POSITIONS[family]).flatMap((cols) => cols.filter((c): c is string => c !== null)),
-  ];
-  const missing = required.filter((c) => !columns.has(c));
-  if (!date) missing.push('report date');
+  ])
+    found(name);
+  const positions = Object.entries(POSITIONS[family]).map(
+    ([traderClass, [long, short, spread]]): [string, [string, string, string | null]] => [
+      traderClass,
+      [found(long), found(short), spread ? found(spread) : null],
+    ],
+  );
+  const date = FIRST_OF(columns, REPORT_DATE);
+  const marketCode = FIRST_OF(columns, ['cftc_market_code_in_initials', 'cftc_market_code']);
+  if (!date) {
+    const dated = header.filter((name) => /date/i.test(name)).map((name) => `"${name.trim()}"`);
+    missing.push(`report date (the header's date columns: ${dated.join(', ') || 'none'})`);
+  }
   if (!marketCode) missing.push('market code');
   if (missing.length) throw new SourceError(file, 1, `missing columns: ${missing.join(', ')}`);
-  return { family, columns, date: date as string, marketCode: marketCode as string };
+  return { family, columns, positions, date: date as string, marketCode: marketCode as string };
 }
 
 function count(file: string, line: number, fields: string[], layout: Layout, column: string): number {
@@ -89,6 +132,20 @@ function count(file: string, line: number, fields: string[], layout: Layout, col
 
 function text(fields: string[], layout: Layout, column: string): string {
   return fields[layout.columns.get(column) as number]?.trim() ?? '';
+}
+
+/**
+ * A report date as the CFTC writes it: 2021-01-05 (with a time after it in some downloads) or 01/05/2021
+ * (month first, unpadded or with a time in spreadsheet exports). Null for anything else.
+ */
+export function reportDate(text: string): string | null {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]+)?$/.exec(text);
+  const us = iso ? null : /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?: [0-9:]+(?: ?[AP]M)?)?$/i.exec(text);
+  const [year, month, day] = iso ? [iso[1], iso[2], iso[3]] : us ? [us[3], us[1], us[2]] : [];
+  if (!year || !month || !day) return null;
+  const date = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+  const parsed = new Date(`${date}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(date) ? date : null;
 }
 
 /** The cot records of a CFTC file, with their line numbers. */
@@ -110,12 +167,17 @@ export async function* cftcRecords(
         `${fields.length} fields where the header has ${layout.columns.size}`,
       );
     }
-    const reportDate = text(fields, layout, layout.date);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(reportDate)) {
-      throw new SourceError(source.name, line, `report date "${reportDate}" is not YYYY-MM-DD`);
+    const dateText = text(fields, layout, layout.date);
+    const date = reportDate(dateText);
+    if (!date) {
+      throw new SourceError(
+        source.name,
+        line,
+        `report date "${dateText}" is neither YYYY-MM-DD nor MM/DD/YYYY`,
+      );
     }
     const positions: CotRecordValue['positions'] = {};
-    for (const [traderClass, [long, short, spread]] of Object.entries(POSITIONS[layout.family])) {
+    for (const [traderClass, [long, short, spread]] of layout.positions) {
       positions[traderClass] = {
         long: count(source.name, line, fields, layout, long),
         short: count(source.name, line, fields, layout, short),
@@ -130,7 +192,7 @@ export async function* cftcRecords(
         marketName: text(fields, layout, 'market_and_exchange_names'),
         exchangeCode: text(fields, layout, layout.marketCode),
         commodityCode: text(fields, layout, 'cftc_commodity_code'),
-        reportDate,
+        reportDate: date,
         openInterest: count(source.name, line, fields, layout, 'open_interest_all'),
         positions,
       },
