@@ -3,9 +3,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EnergyRecordValue } from '../../src/datasets/energy/import.js';
+import { sheetRecords, workbookRecords } from '../../src/datasets/energy/load/workbook.js';
 import { readInventories } from '../../src/datasets/energy/read.js';
 import { loadFile } from '../../src/ingest/run.js';
-import { readWorkbook } from '../../src/ingest/xls.js';
+import { openSource } from '../../src/ingest/source.js';
+import { readWorkbook, type Sheet } from '../../src/ingest/xls.js';
 import { eastern } from '../../src/kernel/eastern.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
@@ -80,6 +83,56 @@ describe('US Eastern release times', () => {
     expect(eastern('2026-02-11', 10, 30)).toBe('2026-02-11T15:30:00.000Z');
     expect(eastern('2021-06-03', 10, 30)).toBe('2021-06-03T14:30:00.000Z');
     expect(eastern('2026-03-08', 10, 30)).toBe('2026-03-08T14:30:00.000Z'); // the second Sunday of March
+  });
+});
+
+async function collect(records: AsyncIterable<{ value: EnergyRecordValue }>): Promise<EnergyRecordValue[]> {
+  const values: EnergyRecordValue[] = [];
+  for await (const { value } of records) values.push(value);
+  return values;
+}
+
+// A psw01 re-saved without its Sourcekey row and its Contents sheet: the real workbook's sheets with that row
+// and that sheet taken out, read as the loader reads a workbook's sheets.
+describe.skipIf(!hasFiles)('psw01 without its Sourcekey row', () => {
+  const psw01 = file('psw01.xls');
+  const withoutKeys = (): Sheet[] =>
+    readWorkbook(readFileSync(psw01))
+      .filter((sheet) => sheet.name !== 'Contents')
+      .map((sheet) => ({ ...sheet, rows: sheet.rows.filter((row) => row?.[0] !== 'Sourcekey') }));
+
+  it('reads the same series and every observation by the column labels', async () => {
+    const keyed = await collect(workbookRecords(await openSource(psw01)));
+    const labelled = await collect(sheetRecords(await openSource(psw01), withoutKeys()));
+    const observations = (values: EnergyRecordValue[]) => values.filter((v) => v.type === 'observation');
+    expect(observations(labelled).length).toBeGreaterThan(30_000);
+    expect(observations(labelled)).toEqual(observations(keyed));
+    const series = (values: EnergyRecordValue[]) =>
+      values.filter((v) => v.type === 'series').map((v) => (v.type === 'series' ? [v.series, v.label] : []));
+    expect(series(labelled)).toEqual(series(keyed));
+    expect(series(labelled)).toHaveLength(19);
+    // Without the Contents sheet there is no release calendar to read; the keyed workbook has one.
+    expect(labelled.filter((v) => v.type === 'report')).toEqual([]);
+    expect(keyed.filter((v) => v.type === 'report')).toHaveLength(1);
+  });
+
+  it('refuses another table of the weekly report, saying which it is', async () => {
+    // psw01's supply sheet in the place of its stocks sheet, as a workbook of another WPSR table has it.
+    const sheets = withoutKeys();
+    const supply = sheets.find((sheet) => sheet.name === 'Data 2') as Sheet;
+    const another = [{ ...supply, name: 'Data 1' }];
+    await expect(collect(sheetRecords(await openSource(psw01), another))).rejects.toThrow(
+      '"Data 1" is "Data 2: Petroleum Supply", not the weekly petroleum stocks table (psw01) this loader reads',
+    );
+    // Its title row gone too, the labels still tell: they are not stock series.
+    const untitled = [{ ...supply, name: 'Data 1', rows: supply.rows.slice(1) }];
+    await expect(collect(sheetRecords(await openSource(psw01), untitled))).rejects.toThrow(
+      /"Data 1" has no Sourcekey row and columns that are not petroleum stock series: "Weekly U\.S\. Field Production of Crude Oil .*" and \d+ more/,
+    );
+    // Without any "Data 1", the message names the sheets it has by their titles.
+    await expect(collect(sheetRecords(await openSource(psw01), sheets.slice(1)))).rejects.toThrow(
+      'a workbook with sheets Data 2 ("Data 2: Petroleum Supply"), Data 3 ("Data 3: Petroleum Supply") is neither',
+    );
   });
 });
 

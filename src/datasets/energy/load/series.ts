@@ -27,6 +27,32 @@ export const TABLE1_STOCKS: [stub: string, series: string, label: string][] = [
   ['Total Stocks (Excluding SPR)', 'WTESTUS1', 'Total stocks (excl. SPR)'],
 ];
 
+/**
+ * psw01's names of its stock series (without "Weekly U.S." and the unit, in lower case) and the series each
+ * is: a copy of the workbook without its Sourcekey row is read by these.
+ */
+export const STOCK_LABELS = new Map<string, string>([
+  ['ending stocks of crude oil', 'WCRSTUS1'],
+  ['ending stocks excluding spr of crude oil', 'WCESTUS1'],
+  ['ending stocks of crude oil in spr', 'WCSSTUS1'],
+  ['ending stocks of total gasoline', 'WGTSTUS1'],
+  ['ending stocks of reformulated motor gasoline', 'WGRSTUS1'],
+  ['ending stocks of conventional motor gasoline', 'WG4ST_NUS_1'],
+  ['ending stocks of gasoline blending components', 'WBCSTUS1'],
+  ['ending stocks of fuel ethanol', 'W_EPOOXE_SAE_NUS_MBBL'],
+  ['ending stocks of kerosene-type jet fuel', 'WKJSTUS1'],
+  ['ending stocks of distillate fuel oil', 'WDISTUS1'],
+  ['ending stocks of distillate fuel oil, 0 to 15 ppm sulfur', 'WD0ST_NUS_1'],
+  ['ending stocks of distillate fuel oil, greater than 15 to 500 ppm sulfur', 'WD1ST_NUS_1'],
+  ['ending stocks of distillate fuel oil, greater than 500 ppm sulfur', 'WDGSTUS1'],
+  ['ending stocks of residual fuel oil', 'WRESTUS1'],
+  ['propane and propylene ending stocks excluding propylene at terminal', 'WPRSTUS1'],
+  ['ending stocks of other oils (excluding fuel ethanol)', 'W_EPPO6_SAE_NUS_MBBL'],
+  ['ending stocks of unfinished oils', 'WUOSTUS1'],
+  ['ending stocks of crude oil and petroleum products', 'WTTSTUS1'],
+  ['ending stocks excluding spr of crude oil and petroleum products', 'WTESTUS1'],
+]);
+
 /** ngshistory.xls's columns and the EIA series each is. */
 export const STORAGE_SERIES: Record<string, string> = {
   'East Region': 'WNGSR.EAST',

@@ -1,5 +1,6 @@
 // EIA workbooks: psw01.xls (WPSR Table 1 history: the stocks sheet "Data 1" with its Sourcekey row, and the
-// release calendar on "Contents") and ngshistory.xls (weekly natural gas storage by region).
+// release calendar on "Contents") and ngshistory.xls (weekly natural gas storage by region). A psw01 re-saved
+// without its Sourcekey row (and without Contents) is read by its column labels, which name the same series.
 import { readFileSync } from 'node:fs';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
 import { type Cell, excelDate, readWorkbook, type Sheet, WorkbookError } from '../../../ingest/xls.js';
@@ -7,7 +8,7 @@ import { addDays, weekday } from '../../../kernel/dates.js';
 import { eastern } from '../../../kernel/eastern.js';
 import type { EnergyRecordValue } from '../import.js';
 import { usDate } from './eia.js';
-import { knownSeries, STORAGE_SERIES } from './series.js';
+import { knownSeries, STOCK_LABELS, STORAGE_SERIES } from './series.js';
 
 type Out = AsyncGenerator<{ line: number; value: EnergyRecordValue }>;
 
@@ -34,24 +35,64 @@ function find(sheet: Sheet | undefined, label: string): Cell[] | undefined {
 /** WPSR releases at 10:30 a.m. Eastern on Wednesdays; another weekday marks a holiday shift. */
 const WPSR_DAY = 3;
 
+/** "Data 1: Petroleum Stocks", the title EIA writes on a data sheet's first row; null when there is none. */
+function titleOf(sheet: Sheet): string | null {
+  const title = sheet.rows[0]?.find((c) => typeof c === 'string' && /^Data \d+:/.test(c.trim()));
+  return typeof title === 'string' ? title.trim() : null;
+}
+
+/**
+ * The series id of each column of the stocks sheet: from its Sourcekey row, or, when a re-saved copy lost
+ * that row, from the label row ("Date", then EIA's series names) by the names psw01 gives its stock series.
+ */
+function stockColumns(source: SourceFile, stocks: Sheet): { ids: string[]; names: Cell[]; labelRow: number } {
+  const leading = (row: number) => String(stocks.rows[row]?.[0] ?? '').trim();
+  const labelRow = [0, 1, 2, 3].find((row) => leading(row) === 'Date');
+  if (labelRow === undefined)
+    throw new SourceError(source.name, null, '"Data 1" has no row of series names beginning "Date"');
+  const names = stocks.rows[labelRow] ?? [];
+  const keyRow = labelRow > 0 && leading(labelRow - 1) === 'Sourcekey' ? stocks.rows[labelRow - 1] : null;
+  if (keyRow) return { ids: keyRow.map((c) => String(c ?? '').trim()), names, labelRow };
+
+  const ids = names.map((name) => STOCK_LABELS.get(splitName(String(name ?? '')).label.toLowerCase()) ?? '');
+  const unknown = names.filter((name, col) => col > 0 && name !== undefined && !ids[col]);
+  if (unknown.length) {
+    const title = titleOf(stocks);
+    throw new SourceError(
+      source.name,
+      labelRow + 1,
+      `"Data 1"${title ? ` ("${title}")` : ''} has no Sourcekey row and columns that are not petroleum stock series: ${unknown
+        .slice(0, 3)
+        .map((name) => `"${String(name).replace(/\s+/g, ' ').trim()}"`)
+        .join(', ')}${unknown.length > 3 ? ` and ${unknown.length - 3} more` : ''}`,
+    );
+  }
+  return { ids, names, labelRow };
+}
+
 async function* psw01(source: SourceFile, sheets: Sheet[]): Out {
   const contents = sheets.find((s) => s.name === 'Contents');
   const stocks = sheets.find((s) => s.name === 'Data 1');
   if (!stocks) throw new SourceError(source.name, null, 'no "Data 1" sheet (petroleum stocks)');
-  const ids = stocks.rows[1] ?? [];
-  const names = stocks.rows[2] ?? [];
-  if (ids[0] !== 'Sourcekey') throw new SourceError(source.name, null, '"Data 1" has no Sourcekey row');
+  const title = titleOf(stocks);
+  if (title && !/stocks/i.test(title))
+    throw new SourceError(
+      source.name,
+      1,
+      `"Data 1" is "${title}", not the weekly petroleum stocks table (psw01) this loader reads`,
+    );
+  const { ids, names, labelRow } = stockColumns(source, stocks);
 
   for (let col = 1; col < ids.length; col += 1) {
-    const series = String(ids[col] ?? '').trim();
+    const series = ids[col];
     if (!series) continue;
     const { label, unit } = splitName(String(names[col] ?? series));
     yield {
-      line: 2,
+      line: labelRow,
       value: { type: 'series', series, report: 'wpsr', tab: 'stocks', label, unit, position: col },
     };
   }
-  for (let row = 3; row < stocks.rows.length; row += 1) {
+  for (let row = labelRow + 1; row < stocks.rows.length; row += 1) {
     source.advance(row + 1, stocks.rows.length);
     const cells = stocks.rows[row];
     if (!cells || cells[0] === undefined) continue;
@@ -63,7 +104,7 @@ async function* psw01(source: SourceFile, sheets: Sheet[]): Out {
       if (typeof value !== 'number') continue; // the series did not exist yet
       yield {
         line: row + 1,
-        value: { type: 'observation', series: String(ids[col]).trim(), weekEnding, value },
+        value: { type: 'observation', series: ids[col] as string, weekEnding, value },
       };
     }
   }
@@ -161,12 +202,18 @@ export async function* workbookRecords(source: SourceFile): Out {
     if (error instanceof WorkbookError) throw new SourceError(source.name, null, error.message);
     throw error;
   }
+  yield* sheetRecords(source, sheets);
+}
+
+/** The records of a workbook's sheets, by which of EIA's workbooks they are. */
+export async function* sheetRecords(source: SourceFile, sheets: Sheet[]): Out {
   if (sheets.some((s) => s.name === 'Data 1')) return yield* psw01(source, sheets);
   const storage = sheets.find((s) => s.name === 'html_report_history');
   if (storage) return yield* ngsHistory(source, storage);
+  const named = sheets.map((s) => (titleOf(s) ? `${s.name} ("${titleOf(s)}")` : s.name));
   throw new SourceError(
     source.name,
     null,
-    `a workbook with sheets ${sheets.map((s) => s.name).join(', ')} is not one this loader reads`,
+    `a workbook with sheets ${named.join(', ')} is neither the petroleum stocks table (psw01) nor the gas storage history (ngshistory)`,
   );
 }
