@@ -23,6 +23,7 @@ import * as m019 from './migrations/019-award-details.js';
 import * as m020 from './migrations/020-console.js';
 import * as m021 from './migrations/021-award-indexes.js';
 import * as m022 from './migrations/022-market-cache.js';
+import * as m023 from './migrations/023-award-filter-indexes.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '020-console': m020,
   '021-award-indexes': m021,
   '022-market-cache': m022,
+  '023-award-filter-indexes': m023,
 };
 
 class StaticProvider implements MigrationProvider {

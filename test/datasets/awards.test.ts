@@ -289,5 +289,37 @@ for (const { engine, skip } of ENGINES) {
         },
       ]);
     });
+
+    // Past a few thousand awards on the newest days the page is read by the filters in SQL, not by row id.
+    it('pages through thousands of matching awards on one day, in order, losing and repeating nothing', async () => {
+      const day = (n: number, agency: string, date: string) => ({
+        ...(primes()[0] as Json),
+        sourceAwardId: `ONE_DAY_${agency}_${date}_${n}`,
+        agency: { name: agency },
+        awardDate: date,
+      });
+      const crowded = Array.from({ length: 6000 }, (_, n) => day(n, 'Agency of One Day', '2031-05-05'));
+      const earlier = Array.from({ length: 30 }, (_, n) => day(n, 'Agency of One Day', '2031-05-04'));
+      const others = Array.from({ length: 40 }, (_, n) => day(n, 'Agency of Other Days', '2031-05-05'));
+      await load('one-day.ndjson', [...crowded, ...others, ...earlier]);
+      const seen: { id: string; awardDate: string; agency: { name: string } }[] = [];
+      let data = await list('?agency=Agency%20of%20One%20Day&limit=200');
+      expect(data.agencies).toEqual([expect.objectContaining({ name: 'Agency of One Day', awards: 6030 })]);
+      seen.push(...data.rows);
+      while (data.nextCursor) {
+        data = await list(
+          `?agency=Agency%20of%20One%20Day&limit=200&cursor=${encodeURIComponent(data.nextCursor)}`,
+        );
+        seen.push(...data.rows);
+      }
+      expect(seen).toHaveLength(6030);
+      expect(new Set(seen.map((r) => r.id)).size).toBe(6030);
+      expect(seen.every((r) => r.agency.name === 'Agency of One Day')).toBe(true);
+      // Newest first, ties by id descending: the 6,000 of 2031-05-05, then the 30 of the day before.
+      const keys = seen.map((r) => `${r.awardDate} ${r.id}`);
+      expect(keys).toEqual([...keys].sort().reverse());
+      expect(seen[5999]?.awardDate).toBe('2031-05-05');
+      expect(seen[6000]?.awardDate).toBe('2031-05-04');
+    });
   });
 }
