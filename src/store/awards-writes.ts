@@ -1,9 +1,9 @@
-// Inserting award rows in bulk, the engines apart: on SQLite one prepared statement per row (kept across
-// calls; a statement of hundreds of rows costs more to prepare than its rows take to write) with the row's
-// search entry; on PostgreSQL multi-row inserts (its search column is computed by the table itself).
+// Reading and inserting award rows in bulk, the engines apart: on SQLite one prepared statement per row
+// (kept across calls; a statement of hundreds of rows costs more to prepare than its rows take to write) with
+// the row's search entry; on PostgreSQL a statement per batch (its search column is computed by the table).
 
 import type SQLite from 'better-sqlite3';
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 import { sqliteHandle } from './engine.js';
 import type { AwardsTable, Database } from './schema.js';
 
@@ -45,6 +45,7 @@ const PG_ROWS = 1000;
 interface Statements {
   insert: SQLite.Statement;
   search: SQLite.Statement;
+  held: SQLite.Statement;
 }
 const prepared = new WeakMap<SQLite.Database, Statements>();
 
@@ -53,13 +54,58 @@ function statements(handle: SQLite.Database): Statements {
   if (!kept) {
     kept = {
       insert: handle.prepare(
-        `INSERT INTO awards (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
+        // Named parameters, bound from the row object itself.
+        `INSERT INTO awards (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
       ),
       search: handle.prepare('INSERT INTO awards_fts (rowid, title, recipient, agency) VALUES (?, ?, ?, ?)'),
+      held: handle.prepare(`SELECT ${HELD_COLUMNS.join(', ')} FROM awards WHERE id = ? AND is_current = 1`),
     };
     prepared.set(handle, kept);
   }
   return kept;
+}
+
+/** What a write needs of an award's current row. */
+export interface HeldAward {
+  row_id: number;
+  id: string;
+  revision_id: string;
+  revision: number;
+  details: string | null;
+}
+const HELD_COLUMNS = ['row_id', 'id', 'revision_id', 'revision', 'details'] as const;
+
+/** Awards per read of current rows on PostgreSQL. */
+const PG_READ = 1000;
+
+/** The current rows of the awards `ids` held, by id, read inside `tx` (a transaction on `root`). */
+export async function heldAwards(
+  root: Kysely<Database>,
+  tx: Transaction<Database>,
+  ids: string[],
+): Promise<Map<string, HeldAward>> {
+  const held = new Map<string, HeldAward>();
+  const keep = (row: HeldAward) =>
+    held.set(row.id, { ...row, row_id: Number(row.row_id), revision: Number(row.revision) });
+  const handle = sqliteHandle(root);
+  if (handle) {
+    const { held: read } = statements(handle);
+    for (const id of ids) {
+      const row = read.get(id) as HeldAward | undefined;
+      if (row) keep(row);
+    }
+    return held;
+  }
+  for (let i = 0; i < ids.length; i += PG_READ) {
+    // By id alone, so that the (id, revision) key is read; an award has few revisions.
+    const rows = await tx
+      .selectFrom('awards')
+      .select([...HELD_COLUMNS, 'is_current'])
+      .where('id', '=', sql<string>`ANY(${ids.slice(i, i + PG_READ)})`)
+      .execute();
+    for (const row of rows) if (Number(row.is_current) === 1) keep(row);
+  }
+  return held;
 }
 
 /** Inserts `rows` inside `tx` (a transaction on `root`). */
@@ -72,7 +118,7 @@ export async function insertAwardRows(
   if (handle) {
     const { insert, search } = statements(handle);
     for (const row of rows) {
-      const { lastInsertRowid } = insert.run(COLUMNS.map((c) => row[c]));
+      const { lastInsertRowid } = insert.run(row);
       search.run(lastInsertRowid, row.title, row.recipient_name, row.agency_name);
     }
     return;

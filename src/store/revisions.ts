@@ -1,6 +1,6 @@
 // Revisioned writes: a record is identified by its key columns; loading it again with the same content
 // changes nothing, with other content it becomes a new revision and the old one stops being current.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { canonicalJson } from '../kernel/canonical-json.js';
 import type { Database } from './schema.js';
@@ -9,7 +9,7 @@ export type WriteOutcome = 'inserted' | 'revised' | 'unchanged';
 
 /** SHA-256 of a value's canonical JSON (object keys sorted), so equal content hashes equally. */
 export function contentHash(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+  return hash('sha256', canonicalJson(value), 'hex');
 }
 
 export type RevisionedTable =

@@ -1,32 +1,25 @@
 // Writing award records a batch at a time: one read of the current rows of the batch's awards, one update of
 // the rows replaced, inserts of many rows per statement, and their search entries likewise. Outcomes are
 // those of writing the records one by one: an award twice in a batch is written in two rounds.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { BatchEntry } from '../../ingest/import.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
-import { type AwardRow, insertAwardRows } from '../../store/awards-writes.js';
+import { type AwardRow, heldAwards, insertAwardRows } from '../../store/awards-writes.js';
 import type { WriteOutcome } from '../../store/revisions.js';
 import type { Database } from '../../store/schema.js';
 import { amountEchoingId, amountKey, amountMicros, fiscalYear } from './derive.js';
 import type { AwardRecordValue } from './record.js';
 
-/** Awards per read of current rows, and per update of the rows they replace. */
-const READ_CHUNK = 500;
+/** Awards per update of the rows they replace. */
+const RETIRE_CHUNK = 500;
 
-const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+/** SHA-1 of a text in hex, in one call (a Hash object per text costs more than the hashing). */
+const sha1 = (text: string) => hash('sha1', text, 'hex');
 
 /** The stable id of an award: its source and the source's own id. */
 export function awardId(source: string, sourceAwardId: string): string {
   return sha1(`${source}:${sourceAwardId}`);
-}
-
-interface Held {
-  row_id: number;
-  id: string;
-  revision_id: string;
-  revision: number;
-  details: string | null;
 }
 
 export async function writeAwards(
@@ -59,19 +52,7 @@ async function writeRound(
 ): Promise<WriteOutcome[]> {
   if (entries.length === 0) return [];
   const ids = entries.map((e) => awardId(e.record.source, e.record.sourceAwardId));
-  const held = new Map<string, Held>();
-  for (let i = 0; i < ids.length; i += READ_CHUNK) {
-    // By id alone, so that both engines read the (id, revision) index; an award has few revisions.
-    const rows = await tx
-      .selectFrom('awards')
-      .select(['row_id', 'id', 'revision_id', 'revision', 'details', 'is_current'])
-      .where('id', 'in', ids.slice(i, i + READ_CHUNK))
-      .execute();
-    for (const row of rows) {
-      if (Number(row.is_current) !== 1) continue;
-      held.set(row.id, { ...row, row_id: Number(row.row_id), revision: Number(row.revision) });
-    }
-  }
+  const held = await heldAwards(root, tx, ids);
   const retired: number[] = [];
   const inserts: AwardRow[] = [];
   const outcomes = entries.map(({ record: given, meta }, i): WriteOutcome => {
@@ -90,11 +71,11 @@ async function writeRound(
     inserts.push(toRow(id, revisionId, record, (current?.revision ?? 0) + 1, meta));
     return current ? 'revised' : 'inserted';
   });
-  for (let i = 0; i < retired.length; i += READ_CHUNK) {
+  for (let i = 0; i < retired.length; i += RETIRE_CHUNK) {
     await tx
       .updateTable('awards')
       .set({ is_current: 0 })
-      .where('row_id', 'in', retired.slice(i, i + READ_CHUNK))
+      .where('row_id', 'in', retired.slice(i, i + RETIRE_CHUNK))
       .execute();
   }
   await insertAwardRows(root, tx, inserts);

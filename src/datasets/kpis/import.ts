@@ -1,6 +1,6 @@
 // kpis-guidance interchange records: metric definitions, and facts (reported KPIs or guidance) with the
 // evidence that cites them. A fact restated later becomes a new revision that supersedes the earlier one.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { Type } from 'typebox';
 import type { Importer, WriteMeta } from '../../ingest/import.js';
@@ -117,7 +117,8 @@ export interface MetricRecord {
   favorable: string;
 }
 
-const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+/** SHA-1 of a text in hex, in one call (a Hash object per text costs more than the hashing). */
+const sha1 = (text: string) => hash('sha1', text, 'hex');
 
 /** A series: one metric on one basis with one set of dimensions. */
 export function seriesKey(metricId: string, basis: string, dimensions: Record<string, string>): string {
