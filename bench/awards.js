@@ -2,6 +2,7 @@
 // real ones — agencies, recipients, titles and tickers drawn from the bundled award and EDGAR files, amounts
 // and dates random — are imported into a fresh embedded store, and into PostgreSQL when DATABASE_URL is set;
 // then each listed query of /v1/awards is run through its verb (the listing, aggregates included) and timed.
+// AWARDS_ENGINES=postgres (or sqlite) runs one engine only.
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { createDeps } from '../dist/runtime/deps.js';
 
 const ROWS = Number(process.env.AWARDS_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.AWARDS_RUNS ?? 30);
+const ENGINES = (process.env.AWARDS_ENGINES ?? 'sqlite,postgres').split(',');
 const ASSETS = path.resolve('assets');
 
 /** Agencies, recipients and titles of the bundled USAspending responses and bulk CSV; tickers of EDGAR. */
@@ -132,6 +134,7 @@ async function bench(engine, env, file, p) {
   console.log(
     `${engine}: ${report.inserted} rows in ${seconds.toFixed(1)} s, ${Math.round(report.inserted / seconds)} rows/s`,
   );
+  console.log('insert ms', globalThis.__ins, 'held ms', globalThis.__held);
   await printSizes(engine, deps);
   // The word most titles share (a common one), against a word of one bulk row's title (a rare one).
   const counts = new Map();
@@ -181,15 +184,10 @@ async function bench(engine, env, file, p) {
 const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-awards-'));
 const file = path.join(dir, 'awards.ndjson');
 const p = generate(file);
-const results = [
-  ...(await bench(
-    'sqlite',
-    { QUARRY_DATA_DIR: dir, DATA_API_ENABLED: 'true', LOG_LEVEL: 'silent' },
-    file,
-    p,
-  )),
-];
-if (process.env.DATABASE_URL) {
+const results = ENGINES.includes('sqlite')
+  ? await bench('sqlite', { QUARRY_DATA_DIR: dir, DATA_API_ENABLED: 'true', LOG_LEVEL: 'silent' }, file, p)
+  : [];
+if (process.env.DATABASE_URL && ENGINES.includes('postgres')) {
   // A database of its own on that server, dropped afterwards.
   const database = `quarry_bench_awards_${process.pid}`;
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });

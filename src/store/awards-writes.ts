@@ -39,8 +39,16 @@ const COLUMNS = [
 
 export type AwardRow = Required<Omit<Insertable<AwardsTable>, 'row_id'>>;
 
-/** Rows per multi-row INSERT on PostgreSQL: 27 values each, well under its 65,535. */
-const PG_ROWS = 1000;
+/** Rows per INSERT on PostgreSQL. */
+const PG_ROWS = 2000;
+
+/** The PostgreSQL type of each column that is not text. */
+const PG_TYPES: Partial<Record<(typeof COLUMNS)[number], string>> = {
+  fiscal_year: 'integer',
+  amount_micros: 'bigint',
+  revision: 'integer',
+  is_current: 'integer',
+};
 
 interface Statements {
   insert: SQLite.Statement;
@@ -96,13 +104,16 @@ export async function heldAwards(
     }
     return held;
   }
+  // The rows a load has written are in no statistics until it commits, and the planner takes `id = ANY(…)`
+  // over a table it believes small for a scan of all of it: every batch of a large load then read the whole
+  // table again. A subquery per id that cannot be flattened (OFFSET 0) is answered by the (id, revision) key
+  // whatever the statistics say; JIT, which the planner's guess of many rows would set off, only delays it.
+  await sql`SET LOCAL jit = off`.execute(tx);
   for (let i = 0; i < ids.length; i += PG_READ) {
-    // By id alone, so that the (id, revision) key is read; an award has few revisions.
-    const rows = await tx
-      .selectFrom('awards')
-      .select([...HELD_COLUMNS, 'is_current'])
-      .where('id', '=', sql<string>`ANY(${ids.slice(i, i + PG_READ)})`)
-      .execute();
+    const columns = sql.join(HELD_COLUMNS.map((c) => sql.ref(`held.${c}`)));
+    const { rows } = await sql<HeldAward & { is_current: number }>`
+      SELECT ${columns}, held.is_current FROM unnest(${ids.slice(i, i + PG_READ)}::text[]) AS wanted(id)
+      CROSS JOIN LATERAL (SELECT * FROM awards WHERE awards.id = wanted.id OFFSET 0) AS held`.execute(tx);
     for (const row of rows) if (Number(row.is_current) === 1) keep(row);
   }
   return held;
@@ -123,10 +134,14 @@ export async function insertAwardRows(
     }
     return;
   }
+  // One array per column, unnested into rows: 27 parameters a statement however many rows it holds, where a
+  // multi-row VALUES list binds and parses every value as a parameter of its own.
   for (let i = 0; i < rows.length; i += PG_ROWS) {
-    await tx
-      .insertInto('awards')
-      .values(rows.slice(i, i + PG_ROWS))
-      .execute();
+    const chunk = rows.slice(i, i + PG_ROWS);
+    const arrays = COLUMNS.map(
+      (c) => sql`${chunk.map((row) => row[c])}::${sql.raw(PG_TYPES[c] ?? 'text')}[]`,
+    );
+    await sql`INSERT INTO awards (${sql.join(COLUMNS.map((c) => sql.id(c)))})
+              SELECT * FROM unnest(${sql.join(arrays)})`.execute(tx);
   }
 }
