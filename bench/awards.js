@@ -134,7 +134,6 @@ async function bench(engine, env, file, p) {
   console.log(
     `${engine}: ${report.inserted} rows in ${seconds.toFixed(1)} s, ${Math.round(report.inserted / seconds)} rows/s`,
   );
-  console.log('insert ms', globalThis.__ins, 'held ms', globalThis.__held);
   await printSizes(engine, deps);
   // The word most titles share (a common one), against a word of one bulk row's title (a rare one).
   const counts = new Map();
