@@ -1,6 +1,6 @@
 // Reading and inserting award rows in bulk, the engines apart: on SQLite one prepared statement per row
-// (kept across calls; a statement of hundreds of rows costs more to prepare than its rows take to write) with
-// the row's search entry; on PostgreSQL a statement per batch (its search column is computed by the table).
+// (kept across calls; a statement of hundreds of rows costs more to prepare than its rows take to write); on
+// PostgreSQL a statement per batch.
 
 import type SQLite from 'better-sqlite3';
 import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
@@ -52,7 +52,6 @@ const PG_TYPES: Partial<Record<(typeof COLUMNS)[number], string>> = {
 
 interface Statements {
   insert: SQLite.Statement;
-  search: SQLite.Statement;
   held: SQLite.Statement;
 }
 const prepared = new WeakMap<SQLite.Database, Statements>();
@@ -65,7 +64,6 @@ function statements(handle: SQLite.Database): Statements {
         // Named parameters, bound from the row object itself.
         `INSERT INTO awards (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
       ),
-      search: handle.prepare('INSERT INTO awards_fts (rowid, title, recipient, agency) VALUES (?, ?, ?, ?)'),
       held: handle.prepare(`SELECT ${HELD_COLUMNS.join(', ')} FROM awards WHERE id = ? AND is_current = 1`),
     };
     prepared.set(handle, kept);
@@ -127,11 +125,8 @@ export async function insertAwardRows(
 ): Promise<void> {
   const handle = sqliteHandle(root);
   if (handle) {
-    const { insert, search } = statements(handle);
-    for (const row of rows) {
-      const { lastInsertRowid } = insert.run(row);
-      search.run(lastInsertRowid, row.title, row.recipient_name, row.agency_name);
-    }
+    const { insert } = statements(handle);
+    for (const row of rows) insert.run(row);
     return;
   }
   // One array per column, unnested into rows: 27 parameters a statement however many rows it holds, where a

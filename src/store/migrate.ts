@@ -24,6 +24,7 @@ import * as m020 from './migrations/020-console.js';
 import * as m021 from './migrations/021-award-indexes.js';
 import * as m022 from './migrations/022-market-cache.js';
 import * as m023 from './migrations/023-award-filter-indexes.js';
+import * as m024 from './migrations/024-award-words-in-memory.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '021-award-indexes': m021,
   '022-market-cache': m022,
   '023-award-filter-indexes': m023,
+  '024-award-words-in-memory': m024,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AwardColumns, emptyDictionaries, splitAmount } from '../../src/datasets/awards/columns.js';
 import { NewestDates, summarize } from '../../src/datasets/awards/summarize.js';
+import { TitleWordsBuilder } from '../../src/datasets/awards/words.js';
 
 interface Row {
   agency: string;
@@ -35,6 +36,7 @@ function columnsOf(rows: Row[], extraCurrencies = 0, extraRecipients = 0): Award
     hi: Float64Array.from(rows, (r) => splitAmount(r.amount)[0]),
     lo: Float64Array.from(rows, (r) => splitAmount(r.amount)[1]),
     flagged: new Uint8Array(n),
+    titleWords: new TitleWordsBuilder().build(),
     firstFiscalYear: Math.min(...rows.map((r) => Number(r.date.slice(0, 4)))),
     lastFiscalYear: Math.max(...rows.map((r) => Number(r.date.slice(0, 4)))),
     dict,

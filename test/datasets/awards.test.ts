@@ -320,6 +320,25 @@ for (const { engine, skip } of ENGINES) {
       expect(keys).toEqual([...keys].sort().reverse());
       expect(seen[5999]?.awardDate).toBe('2031-05-05');
       expect(seen[6000]?.awardDate).toBe('2031-05-04');
+
+      // Fewer on the day than a page holds twice: the second page still reaches back to the day before.
+      const some = [
+        ...Array.from({ length: 300 }, (_, n) => day(n, 'Agency of Some Days', '2031-06-06')),
+        ...Array.from({ length: 30 }, (_, n) => day(n, 'Agency of Some Days', '2031-06-05')),
+      ];
+      await load('some-days.ndjson', some);
+      const pages: number[] = [];
+      let walked = 0;
+      let next: string | null = '';
+      while (next !== null) {
+        const cursor: string = next ? `&cursor=${encodeURIComponent(next)}` : '';
+        const got = await list(`?agency=Agency%20of%20Some%20Days&limit=200${cursor}`);
+        pages.push(got.rows.length);
+        walked += got.rows.length;
+        next = got.nextCursor;
+      }
+      expect(pages).toEqual([200, 130]);
+      expect(walked).toBe(330);
     });
   });
 }

@@ -4,6 +4,7 @@
 // anywhere changes it), about 45 bytes an award: 45 MB for a million.
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../store/schema.js';
+import { type TitleWords, TitleWordsBuilder } from './words.js';
 
 export const SPLIT = 1e12;
 /** Rows per read while building. */
@@ -50,6 +51,8 @@ export interface AwardColumns {
   lo: Float64Array;
   /** 1 where the loader put alerts in the row's details. */
   flagged: Uint8Array;
+  /** The awards holding each word of the titles (words.ts). */
+  titleWords: TitleWords;
   /** The range of fiscal years held (both 0 when nothing is). */
   firstFiscalYear: number;
   lastFiscalYear: number;
@@ -120,10 +123,12 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
     hi: new Float64Array(n),
     lo: new Float64Array(n),
     flagged: new Uint8Array(n),
+    titleWords: new TitleWordsBuilder().build(),
     firstFiscalYear: 0,
     lastFiscalYear: 0,
     dict,
   };
+  const titleWords = new TitleWordsBuilder();
   let i = 0;
   let after = 0;
   // Pages by row id: a keyset walk that both engines answer from the primary key.
@@ -144,6 +149,7 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
         'fiscal_year',
         'award_date',
         'obligated_amount',
+        'title',
         sql<number>`CASE WHEN details LIKE '%"alerts":%' THEN 1 ELSE 0 END`.as('flagged'),
       ])
       .where(sql<SqlBool>`is_current = 1`)
@@ -170,6 +176,7 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
       cols.hi[i] = hi;
       cols.lo[i] = lo;
       cols.flagged[i] = Number(r.flagged);
+      titleWords.add(i, r.title);
       i += 1;
     }
     const last = rows.at(-1);
@@ -177,24 +184,11 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
     after = Number(last.row_id);
   }
   cols.size = i;
+  cols.titleWords = titleWords.build();
   const years = cols.fiscalYear.subarray(0, i);
   cols.firstFiscalYear = i === 0 ? 0 : years.reduce((a, b) => Math.min(a, b));
   cols.lastFiscalYear = i === 0 ? 0 : years.reduce((a, b) => Math.max(a, b));
   return cols;
-}
-
-/** The index of a store row id among the columns, or -1 (an old revision, or a row loaded since). */
-export function indexOfRow(cols: AwardColumns, rowId: number): number {
-  let low = 0;
-  let high = cols.size - 1;
-  while (low <= high) {
-    const mid = (low + high) >>> 1;
-    const at = cols.rowIds[mid] as number;
-    if (at === rowId) return mid;
-    if (at < rowId) low = mid + 1;
-    else high = mid - 1;
-  }
-  return -1;
 }
 
 /** The awards of each code of one column: `items` from `offsets[code]` to `offsets[code + 1]`, ascending. */

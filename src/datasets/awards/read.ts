@@ -4,18 +4,18 @@ import { cachedRead } from '../../ingest/read-cache.js';
 import { decodeCursor, encodeCursor, listingOf } from '../../kernel/cursor.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
-import { matches, matchingRowIds } from '../../store/awards-search.js';
+import { rowIdIn } from '../../store/row-ids.js';
 import type { AwardsTable, Database } from '../../store/schema.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
 import { SOURCES } from '../sources.js';
 import { buildColumns } from './columns.js';
 import { amountKey } from './derive.js';
+import { awardsMatching } from './query.js';
 import { annualRevenue, compareToRevenue } from './revenue.js';
 import { type SummaryFilters, summarize, summarizeAll } from './summarize.js';
 
 const DEFAULT_LIMIT = 50;
-const PAGE_CANDIDATES = 5000;
 const REVISIONS_PAGE = 20;
 const AWARD_SOURCES = [SOURCES.usaspending, SOURCES.ted];
 
@@ -80,24 +80,6 @@ function current(db: Kysely<Database>): Query {
   return db.selectFrom('awards').where(sql<SqlBool>`awards.is_current = 1`) as Query;
 }
 
-function filtered(db: Kysely<Database>, f: Filters): Query {
-  let q = current(db);
-  if (f.ticker) q = q.where('ticker', '=', f.ticker);
-  if (f.jurisdiction) q = q.where('jurisdiction', '=', f.jurisdiction);
-  if (f.currency) q = q.where('currency', '=', f.currency);
-  if (f.agency) q = q.where('agency_name', '=', f.agency);
-  if (f.sector) q = q.where('sector', '=', f.sector);
-  if (f.source) q = q.where('source', '=', f.source);
-  if (f.parentId) q = q.where('parent_id', '=', f.parentId);
-  if (f.awardType) q = q.where('award_type', '=', f.awardType);
-  if (f.from) q = q.where('award_date', '>=', f.from);
-  if (f.to) q = q.where('award_date', '<=', f.to);
-  if (f.fiscalYear !== undefined) q = q.where('fiscal_year', '=', f.fiscalYear);
-  if (f.minAmount) q = q.where('amount_key', '>=', amountKey(f.minAmount));
-  if (f.query) q = q.where(matches(db, f.query));
-  return q;
-}
-
 /**
  * Notable rows of the whole filtered set (their row ids found by the summary): the largest de-obligations
  * (negative amounts), and rows the loader flagged (a notice's total adding other currencies, …).
@@ -155,22 +137,18 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
   const columns = await cachedRead(db, 'awards', 'columns', () => buildColumns(db));
   const unfiltered = Object.values(f).every((v) => v === undefined || v === '');
   const before = position ? Number((position.d as string).replaceAll('-', '')) : null;
-  // Filtered, the summary's pass over the columns also finds the awards the page can hold, so the page is
-  // read by row id rather than by whichever index the planner guesses serves the filters.
+  // Filtered, the summary's pass over the columns (and the words of `query`, found in memory beside them)
+  // also finds the awards the page can hold, so the page is read by row id alone.
   const summary = unfiltered
     ? summarizeAll(columns)
-    : summarize(columns, f, f.query ? await matchingRowIds(db, f.query) : null, { before, rows: limit + 1 });
+    : summarize(columns, f, f.query ? awardsMatching(columns, f.query) : null, { before, rows: limit + 1 });
 
   const candidates = summary.pageRows;
-  // The candidates passed every filter in the summary's pass, so they are read by row id alone (the search
-  // is not run twice); past a few thousand (many awards on one day) they would pass the engines' limits on
-  // bound values, and the filters are run in SQL instead.
-  let page =
-    candidates && candidates.length <= PAGE_CANDIDATES
-      ? current(db)
-          .selectAll()
-          .where('row_id', 'in', candidates.length > 0 ? candidates : [-1])
-      : filtered(db, f).selectAll();
+  let page = candidates
+    ? current(db)
+        .selectAll()
+        .where(rowIdIn(db, 'awards.row_id', candidates))
+    : current(db).selectAll();
   if (position) {
     // A row value, which both planners read as one range of the (award_date, id) indexes.
     page = page.where(

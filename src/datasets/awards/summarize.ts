@@ -1,7 +1,7 @@
 // The listing's summaries over the whole filtered set, in one pass over the award columns (columns.ts):
 // counts and exact sums per currency by agency, sector, recipient, fiscal year and source; coverage by
 // source and jurisdiction; and the rows worth an alert. Amounts of different currencies are never added.
-import { type AwardColumns, indexOfRow, postingsOf, SPLIT } from './columns.js';
+import { type AwardColumns, postingsOf, SPLIT } from './columns.js';
 import { amountKey } from './derive.js';
 
 export interface SummaryFilters {
@@ -235,10 +235,11 @@ export interface PageAsk {
   rows: number;
 }
 
+/** `matches`: the awards (column positions) a query's words leave, or null when there is no query. */
 export function summarize(
   cols: AwardColumns,
   f: SummaryFilters,
-  matches: number[] | null,
+  matches: Int32Array | null,
   page: PageAsk | null = null,
 ) {
   const filter = filterOf(cols, f);
@@ -306,15 +307,14 @@ export function summarize(
     if (newest && date <= before) {
       inRange[ranged] = i;
       ranged += 1;
-      newest.offer(date);
+      // The cursor's own day is always read whole (which of its awards were shown is known by id only), so
+      // only earlier days count toward how far back the page reaches.
+      if (date < before) newest.offer(date);
     }
   };
   const narrowest = narrowestPostings(cols, f);
   if (matches) {
-    for (const rowId of matches) {
-      const i = indexOfRow(cols, rowId);
-      if (i >= 0) visit(i);
-    }
+    for (let k = 0; k < matches.length; k += 1) visit(matches[k] as number);
   } else if (narrowest) {
     for (let k = narrowest.from; k < narrowest.to; k += 1) visit(narrowest.items[k] as number);
   } else {

@@ -1,0 +1,47 @@
+// Words as the listing's `query` matches them, and the awards holding each word of the titles, built with
+// the summary columns (columns.ts); query.ts finds a query's awards with them.
+
+/** The words of a text as they are matched: letters and digits, lower case, accents taken off. */
+export function words(text: string): string[] {
+  // Accents are marks of their own once decomposed (é is e and an acute); plain ASCII has none to take off.
+  const plain = ASCII.test(text) ? text : text.normalize('NFD').replace(/\p{M}/gu, '');
+  return plain.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+const ASCII = /^[\x20-\x7e]*$/;
+
+/** The awards of each word of the titles: `items` from `offsets[code]` to `offsets[code + 1]`, ascending. */
+export interface TitleWords {
+  codes: Map<string, number>;
+  offsets: Int32Array;
+  items: Int32Array;
+}
+
+/** Collects the title words of awards given in ascending order, then packs them. */
+export class TitleWordsBuilder {
+  private readonly codes = new Map<string, number>();
+  private readonly lists: number[][] = [];
+
+  add(award: number, title: string): void {
+    for (const word of words(title)) {
+      let code = this.codes.get(word);
+      if (code === undefined) {
+        code = this.lists.length;
+        this.codes.set(word, code);
+        this.lists.push([]);
+      }
+      const list = this.lists[code] as number[];
+      // A word twice in one title is one posting.
+      if (list[list.length - 1] !== award) list.push(award);
+    }
+  }
+
+  build(): TitleWords {
+    const offsets = new Int32Array(this.lists.length + 1);
+    for (let code = 0; code < this.lists.length; code += 1)
+      offsets[code + 1] = (offsets[code] as number) + (this.lists[code] as number[]).length;
+    const items = new Int32Array(offsets[this.lists.length] as number);
+    for (let code = 0; code < this.lists.length; code += 1)
+      items.set(this.lists[code] as number[], offsets[code]);
+    return { codes: this.codes, offsets, items };
+  }
+}
