@@ -137,36 +137,50 @@ export async function importRecords<R>(
   await db.transaction().execute(async (tx) => {
     const batch = new RevisionBatch(tx);
     let pending: BatchEntry<R>[] = [];
+    // A batch is written while the next is read: on PostgreSQL the server works as the file is parsed.
+    // Batches are still written one after the other, in order.
+    const inFlight: { write: Promise<void> | null } = { write: null };
     const writePending = async () => {
       if (!importer.writeBatch || pending.length === 0) return;
       const entries = pending;
       pending = [];
-      count(await importer.writeBatch(tx, entries, db));
+      if (inFlight.write) await inFlight.write;
+      const write = importer.writeBatch(tx, entries, db).then(count);
+      // Awaited before the next batch and before the commit; a failure is raised there.
+      write.catch(() => {});
+      inFlight.write = write;
     };
-    for await (const { line, value } of records) {
-      const invalid = problemOf(value);
-      if (invalid) throw new ImportError(source, line, invalid);
-      const problem = importer.check?.(value as R);
-      if (problem) throw new ImportError(source, line, problem);
-      if (importer.writeBatch) {
-        pending.push({ record: value as R, meta: { source, loadedAt } });
-        if (pending.length >= BATCH) await writePending();
-      } else {
-        const meta = { hash: contentHash(value), source, loadedAt };
-        if (importer.revision) {
-          batch.add(importer.revision(value as R), meta);
-          if (batch.size >= BATCH) count(await batch.flush());
-        } else count([await importer.write(tx, value as R, meta)]);
+    try {
+      for await (const { line, value } of records) {
+        const invalid = problemOf(value);
+        if (invalid) throw new ImportError(source, line, invalid);
+        const problem = importer.check?.(value as R);
+        if (problem) throw new ImportError(source, line, problem);
+        if (importer.writeBatch) {
+          pending.push({ record: value as R, meta: { source, loadedAt } });
+          if (pending.length >= BATCH) await writePending();
+        } else {
+          const meta = { hash: contentHash(value), source, loadedAt };
+          if (importer.revision) {
+            batch.add(importer.revision(value as R), meta);
+            if (batch.size >= BATCH) count(await batch.flush());
+          } else count([await importer.write(tx, value as R, meta)]);
+        }
+        report.lines += 1;
+        const date = importer.dateOf?.(value as R);
+        if (date !== undefined) {
+          if (report.firstDate === null || date < report.firstDate) report.firstDate = date;
+          if (report.lastDate === null || date > report.lastDate) report.lastDate = date;
+        }
       }
-      report.lines += 1;
-      const date = importer.dateOf?.(value as R);
-      if (date !== undefined) {
-        if (report.firstDate === null || date < report.firstDate) report.firstDate = date;
-        if (report.lastDate === null || date > report.lastDate) report.lastDate = date;
-      }
+    } catch (error) {
+      // A write still running would go on after the rollback, on a connection handed back to the pool.
+      await inFlight.write?.catch(() => {});
+      throw error;
     }
     count(await batch.flush());
     await writePending();
+    await inFlight.write;
     if (report.inserted + report.revised > 0) await bumpVersion(tx, importer.dataset, loadedAt);
     if (file) {
       await tx

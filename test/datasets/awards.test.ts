@@ -290,7 +290,27 @@ for (const { engine, skip } of ENGINES) {
       ]);
     });
 
-    // Past a few thousand awards on the newest days the page is read by the filters in SQL, not by row id.
+    it('a bad line after batches already written keeps nothing of the file, and the store goes on', async () => {
+      const many = Array.from({ length: 4500 }, (_, n) => ({
+        ...(primes()[0] as Json),
+        sourceAwardId: `HALF_LOADED_${n}`,
+        agency: { name: 'Agency of Half Loads' },
+      }));
+      const file = path.join(env.dataDir, 'half.ndjson');
+      writeFileSync(file, [...many.map((r) => JSON.stringify(r)), '{"source": "usaspending"}'].join('\n'));
+      await expect(importFile(env.deps.store.db, awardsImporter, file)).rejects.toThrow(/half\.ndjson:4501:/);
+      const kept = await env.deps.store.db
+        .selectFrom('awards')
+        .select('id')
+        .where('agency_name', '=', 'Agency of Half Loads')
+        .execute();
+      expect(kept).toEqual([]);
+      expect((await list('?agency=Agency%20of%20Half%20Loads')).rows).toEqual([]);
+      expect(await load('half-again.ndjson', many.slice(0, 10))).toMatchObject({ inserted: 10 });
+    });
+
+    // Thousands of awards on the newest days: more candidates than SQLite takes as bound values, and a
+    // cursor's own day read whole.
     it('pages through thousands of matching awards on one day, in order, losing and repeating nothing', async () => {
       const day = (n: number, agency: string, date: string) => ({
         ...(primes()[0] as Json),
