@@ -2,7 +2,7 @@
 // and the sparse tally that many recipients times many currencies take.
 import { describe, expect, it } from 'vitest';
 import { type AwardColumns, emptyDictionaries, splitAmount } from '../../src/datasets/awards/columns.js';
-import { NewestDates, summarize } from '../../src/datasets/awards/summarize.js';
+import { NewestDates, summarize, summarizeFiltered } from '../../src/datasets/awards/summarize.js';
 import { TitleWordsBuilder } from '../../src/datasets/awards/words.js';
 
 interface Row {
@@ -101,6 +101,47 @@ describe('award summaries', () => {
   it('a filter on a name never held matches nothing', () => {
     const summary = summarize(columnsOf([row('Acme', 'USD', '1.00')]), { agency: 'Nobody' }, null);
     expect([summary.agencies, summary.span]).toEqual([[], null]);
+  });
+});
+
+describe('summaries kept per filter set', () => {
+  const dated = (recipient: string, amount: string, date: string): Row => ({
+    ...row(recipient, 'USD', amount),
+    date,
+  });
+  const rows = [
+    dated('Acme', '5.00', '2024-03-01'),
+    dated('Acme', '7.00', '2024-03-02'),
+    dated('Beta', '1.00', '2024-03-03'),
+    dated('Beta', '9.00', '2024-03-04'),
+    dated('Gamma', '3.00', '2024-03-05'),
+  ];
+
+  it("a later page of the same listing has the first page's summaries and its own awards", () => {
+    const cols = columnsOf(rows);
+    const filters = { minAmount: '4' };
+    const first = summarizeFiltered(cols, filters, null, { before: null, rows: 2 });
+    const later = summarizeFiltered(cols, filters, null, { before: 20240304, rows: 2 });
+    // Awards of 5, 7 and 9: the first page reaches back to 03-02, the page before 03-04 to 03-01.
+    expect(first.pageRows).toEqual([2, 4]);
+    expect(later.pageRows).toEqual([1, 2, 4]);
+    expect(later.leaders).toEqual(first.leaders);
+    expect(first.leaders).toEqual([
+      { key: 'Acme', awards: 2, amounts: [{ currency: 'USD', obligatedAmount: '12.00' }] },
+      { key: 'Beta', awards: 1, amounts: [{ currency: 'USD', obligatedAmount: '9.00' }] },
+    ]);
+    // Another filter set is summarised for itself.
+    const other = summarizeFiltered(cols, { minAmount: '8' }, null, { before: null, rows: 2 });
+    expect(other.leaders).toEqual([
+      { key: 'Beta', awards: 1, amounts: [{ currency: 'USD', obligatedAmount: '9.00' }] },
+    ]);
+    // New columns (a load since) are summarised anew.
+    const reloaded = columnsOf([...rows, dated('Acme', '6.00', '2024-03-06')]);
+    expect(summarizeFiltered(reloaded, filters, null, { before: null, rows: 2 }).leaders[0]).toEqual({
+      key: 'Acme',
+      awards: 3,
+      amounts: [{ currency: 'USD', obligatedAmount: '18.00' }],
+    });
   });
 });
 

@@ -13,7 +13,7 @@ import { buildColumns } from './columns.js';
 import { amountKey } from './derive.js';
 import { awardsMatching } from './query.js';
 import { annualRevenue, compareToRevenue } from './revenue.js';
-import { type SummaryFilters, summarize, summarizeAll } from './summarize.js';
+import { type SummaryFilters, summarizeAll, summarizeFiltered } from './summarize.js';
 
 const DEFAULT_LIMIT = 50;
 const REVISIONS_PAGE = 20;
@@ -141,7 +141,10 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
   // also finds the awards the page can hold, so the page is read by row id alone.
   const summary = unfiltered
     ? summarizeAll(columns)
-    : summarize(columns, f, f.query ? awardsMatching(columns, f.query) : null, { before, rows: limit + 1 });
+    : summarizeFiltered(columns, f, f.query ? awardsMatching(columns, f.query) : null, {
+        before,
+        rows: limit + 1,
+      });
 
   const candidates = summary.pageRows;
   let page = candidates

@@ -1,6 +1,8 @@
 // The listing's summaries over the whole filtered set, in one pass over the award columns (columns.ts):
 // counts and exact sums per currency by agency, sector, recipient, fiscal year and source; coverage by
 // source and jurisdiction; and the rows worth an alert. Amounts of different currencies are never added.
+
+import { canonicalJson } from '../../kernel/canonical-json.js';
 import { type AwardColumns, postingsOf, SPLIT } from './columns.js';
 import { amountKey } from './derive.js';
 
@@ -235,12 +237,16 @@ export interface PageAsk {
   rows: number;
 }
 
-/** `matches`: the awards (column positions) a query's words leave, or null when there is no query. */
+/**
+ * `matches`: the awards (column positions) a query's words leave, or null when there is no query. Without
+ * `aggregates` only the page's awards are found (the summaries come back empty).
+ */
 export function summarize(
   cols: AwardColumns,
   f: SummaryFilters,
   matches: Int32Array | null,
   page: PageAsk | null = null,
+  aggregates = true,
 ) {
   const filter = filterOf(cols, f);
   const currencies = cols.dict.currency.names.length;
@@ -290,6 +296,14 @@ export function summarize(
     const hi = his[i] as number;
     const lo = los[i] as number;
     if (least && (hi < leastHi || (hi === leastHi && lo < leastLo))) return;
+    if (newest && date <= before) {
+      inRange[ranged] = i;
+      ranged += 1;
+      // The cursor's own day is always read whole (which of its awards were shown is known by id only), so
+      // only earlier days count toward how far back the page reaches.
+      if (date < before) newest.offer(date);
+    }
+    if (!aggregates) return;
     const c = currency[i] as number;
     const src = source[i] as number;
     tallies.agency.add(agency[i] as number, c, hi, lo);
@@ -304,13 +318,6 @@ export function summarize(
     if (date > (placeLast[place] as number)) placeLast[place] = date;
     if (hi < 0 || lo < 0) negatives.push(i);
     if (flags[i] === 1) flagged.push(i);
-    if (newest && date <= before) {
-      inRange[ranged] = i;
-      ranged += 1;
-      // The cursor's own day is always read whole (which of its awards were shown is known by id only), so
-      // only earlier days count toward how far back the page reaches.
-      if (date < before) newest.offer(date);
-    }
   };
   const narrowest = narrowestPostings(cols, f);
   if (matches) {
@@ -429,6 +436,38 @@ export class NewestDates {
 }
 
 export type Summary = ReturnType<typeof summarize>;
+
+/** Summaries of recent filter sets per set of columns, least recently used first. */
+const recent = new WeakMap<AwardColumns, Map<string, Summary>>();
+const RECENT = 64;
+
+/**
+ * The summary of a filter set, kept per version of the data (its columns): the pages of one listing, and a
+ * listing asked for again, share the summaries of the whole filtered set, and only the page is found anew.
+ */
+export function summarizeFiltered(
+  cols: AwardColumns,
+  f: SummaryFilters,
+  matches: Int32Array | null,
+  page: PageAsk,
+): Summary {
+  let held = recent.get(cols);
+  if (!held) {
+    held = new Map();
+    recent.set(cols, held);
+  }
+  const key = canonicalJson(f);
+  const known = held.get(key);
+  if (known) {
+    held.delete(key);
+    held.set(key, known);
+    return { ...known, pageRows: summarize(cols, f, matches, page, false).pageRows };
+  }
+  const summary = summarize(cols, f, matches, page);
+  held.set(key, summary);
+  if (held.size > RECENT) held.delete(held.keys().next().value as string);
+  return summary;
+}
 
 const everything = new WeakMap<AwardColumns, Summary>();
 
