@@ -36,7 +36,10 @@ export const P = {
   currency: Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 currency code: 3 letters.' }),
   agency: nonBlank(200, 'Awarding agency name: 1-200 characters.'),
   sector: nonBlank(200, 'Sector: 1-200 characters.'),
-  query: nonBlank(200, 'Full-text query over title, recipient and agency: 1-200 characters.'),
+  query: nonBlank(
+    200,
+    'Words to find in title, recipient and agency, every one of them, each whole, in any case and with or without accents: 1-200 characters.',
+  ),
   source: Type.String({ pattern: '^[a-z0-9_-]{1,64}$', description: 'Source id: 1-64 of a-z 0-9 _ -.' }),
   id: Type.String({ pattern: '^[0-9a-f]{40}$', description: '40 lowercase hex characters.' }),
   parentId: Type.String({ pattern: '^[0-9a-f]{40}$', description: 'Id of a prime award: 40 lowercase hex.' }),
