@@ -4,6 +4,12 @@ import { describe } from '../descriptor.js';
 import { SOURCES } from '../sources.js';
 import { awardsImporter } from './import.js';
 import { LEGACY_BULK, legacyBulk } from './load/bulk.js';
+import {
+  CURRENT_SUMMARIES,
+  CURRENT_TRANSACTIONS,
+  currentSummaries,
+  currentTransactions,
+} from './load/current-bulk.js';
 import { eformsNotice, TED_EFORMS } from './load/eforms.js';
 import { TED_R209, tedNotice } from './load/ted.js';
 import { TRANSACTIONS, transactions } from './load/transactions.js';
@@ -24,13 +30,15 @@ export const awardsDataset = describe({
   name: 'Government awards',
   operations: awardsOperations,
   importer: awardsImporter,
-  // quarry ingest usaspending: the API's award detail, search and transactions responses.
+  // quarry ingest usaspending: the API's award detail, search and transactions responses, and bulk downloads.
   loaders: {
     usaspending: [
       loader(awardsImporter, awardDetail, { kind: AWARD_DETAIL, prepare: namesHeld }),
       loader(awardsImporter, awardSearch, { kind: AWARD_SEARCH, prepare: namesHeld }),
       loader(awardsImporter, transactions, { kind: TRANSACTIONS, prepare: heldForAwards }),
       loader(awardsImporter, legacyBulk, { kind: LEGACY_BULK, prepare: namesHeld }),
+      loader(awardsImporter, currentTransactions, { kind: CURRENT_TRANSACTIONS, prepare: namesHeld }),
+      loader(awardsImporter, currentSummaries, { kind: CURRENT_SUMMARIES, prepare: namesHeld }),
     ],
     // quarry ingest ted: TED award notices.
     ted: [

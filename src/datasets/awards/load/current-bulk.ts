@@ -1,0 +1,205 @@
+// USAspending's award downloads in today's layout (snake_case columns, the award named by
+// contract_award_unique_key), recognised by their header:
+// - prime transactions (federal_action_obligation, modification_number, action_date): each row one contract
+//   action, a modification row keyed as the API keys the same transaction (CONT_TX_…) with that action's
+//   obligation; the base action (modification 0) also gives the award's prime row, with the award's total
+//   obligation as of the download (total_dollars_obligated), as the API's award detail does;
+// - prime award summaries (total_obligated_amount): each row an award's prime row.
+// Amounts are written as the API's are (trailing zeros of the cents dropped), so either source's rows of one
+// award agree.
+import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
+import { entityOf } from '../entity.js';
+import { naicsSector } from '../sectors.js';
+import { base, cleanTitle, type Held, type Out, PAGE } from './usaspending.js';
+
+const AWARD_COLUMNS = [
+  'contract_award_unique_key',
+  'award_id_piid',
+  'recipient_name',
+  'awarding_agency_name',
+];
+const TRANSACTION_COLUMNS = [
+  ...AWARD_COLUMNS,
+  'modification_number',
+  'federal_action_obligation',
+  'total_dollars_obligated',
+  'action_date',
+];
+const SUMMARY_COLUMNS = [...AWARD_COLUMNS, 'total_obligated_amount'];
+
+const headerOf = (head: string) => new Set(csvFields(head.split(/\r?\n/)[0] ?? '').map((c) => c.trim()));
+
+export const CURRENT_TRANSACTIONS: FileKind = {
+  name: 'USAspending award download, prime transactions (contract_award_unique_key, federal_action_obligation, …)',
+  recognises: (head) => {
+    const header = headerOf(head);
+    return TRANSACTION_COLUMNS.every((c) => header.has(c));
+  },
+};
+
+export const CURRENT_SUMMARIES: FileKind = {
+  name: 'USAspending award download, prime award summaries (contract_award_unique_key, total_obligated_amount, …)',
+  recognises: (head) => {
+    const header = headerOf(head);
+    return SUMMARY_COLUMNS.every((c) => header.has(c)) && !header.has('federal_action_obligation');
+  },
+};
+
+/** 1594101040.690 → 1594101040.69, 5000.00 → 5000: the form the API's numbers take. Null if not a decimal. */
+export function downloadAmount(text: string): string | null {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!m) return null;
+  const whole = (m[2] as string).replace(/^0+(?=\d)/, '');
+  const fraction = (m[3] ?? '').replace(/0+$/, '');
+  const sign = m[1] && (whole !== '0' || fraction) ? '-' : '';
+  return `${sign}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** YYYY-MM-DD as written, or M/D/YYYY as a spreadsheet re-saves it; null for anything else. */
+function downloadDate(text: string): string | null {
+  const value = text.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
+  return m ? `${m[3]}-${(m[1] as string).padStart(2, '0')}-${(m[2] as string).padStart(2, '0')}` : null;
+}
+
+/** The rows of a download as field readers by column name, with their line numbers. */
+async function* rowsOf(source: SourceFile) {
+  let column: Map<string, number> | null = null;
+  for await (const { line, text } of source.lines()) {
+    if (text.trim() === '') continue;
+    // A download may begin with a byte-order mark.
+    const fields = csvFields(column ? text : text.replace(/^\uFEFF/, ''));
+    if (!column) {
+      column = new Map(fields.map((name, i) => [name.trim(), i]));
+      continue;
+    }
+    const at = column;
+    yield { line, get: (name: string) => (fields[at.get(name) ?? -1] ?? '').trim() };
+  }
+}
+
+type Get = (name: string) => string;
+
+/** What a prime row and a transaction row of one award share. */
+function awardParts(source: SourceFile, line: number, get: Get, context: LoadContext) {
+  const award = get('contract_award_unique_key').toUpperCase();
+  const recipient = get('recipient_name');
+  const agency = get('awarding_agency_name');
+  if (!award || !recipient || !agency)
+    throw new SourceError(
+      source.name,
+      line,
+      'a row needs contract_award_unique_key, recipient_name and awarding_agency_name',
+    );
+  const entity = entityOf((context.prepared as Held).names, recipient, get('recipient_parent_name') || null);
+  const subAgency = get('awarding_sub_agency_name');
+  const idv = get('parent_award_id_piid');
+  const idvAgency = get('parent_award_agency_id');
+  return {
+    award,
+    common: {
+      ...base(entity, naicsSector(get('naics_code'))),
+      recipient: { name: recipient.slice(0, 500) },
+      agency: { name: agency },
+      sourceUrl: get('usaspending_permalink') || `${PAGE}${award}`,
+    },
+    details: {
+      ...(subAgency ? { subAgency } : {}),
+      ...(idv && idvAgency ? { parentAward: `CONT_IDV_${idv}_${idvAgency}`.toUpperCase() } : {}),
+    },
+  };
+}
+
+function required(source: SourceFile, line: number, column: string, value: string | null, what: string) {
+  if (value === null)
+    throw new SourceError(
+      source.name,
+      line,
+      `${column} "${what}" is not ${column.endsWith('date') ? 'a date' : 'an amount'}`,
+    );
+  return value;
+}
+
+export async function* currentTransactions(source: SourceFile, context: LoadContext): Out {
+  for await (const { line, get } of rowsOf(source)) {
+    const { award, common, details } = awardParts(source, line, get, context);
+    const date = required(source, line, 'action_date', downloadDate(get('action_date')), get('action_date'));
+    const action = required(
+      source,
+      line,
+      'federal_action_obligation',
+      downloadAmount(get('federal_action_obligation')),
+      get('federal_action_obligation'),
+    );
+    const modification = get('modification_number');
+    const key = get('contract_transaction_unique_key');
+    const title = cleanTitle(get('transaction_description'));
+    if (modification === '0') {
+      const total = required(
+        source,
+        line,
+        'total_dollars_obligated',
+        downloadAmount(get('total_dollars_obligated')),
+        get('total_dollars_obligated'),
+      );
+      yield {
+        line,
+        value: {
+          ...common,
+          sourceAwardId: award,
+          awardType: 'prime',
+          title: cleanTitle(get('prime_award_base_transaction_description')) || title,
+          awardDate: date,
+          obligatedAmount: total,
+          parentSourceAwardId: null,
+          details: { amountKind: 'obligation', ...details },
+        },
+      };
+    }
+    yield {
+      line,
+      value: {
+        ...common,
+        sourceAwardId: key
+          ? `CONT_TX_${key}`.toUpperCase()
+          : `${award}_TX_${modification || '-NONE-'}_${get('transaction_number') || '0'}`,
+        awardType: 'modification',
+        title: title || cleanTitle(get('prime_award_base_transaction_description')),
+        awardDate: date,
+        obligatedAmount: action,
+        parentSourceAwardId: award,
+        details: { amountKind: 'obligation', ...(modification ? { modificationNumber: modification } : {}) },
+      },
+    };
+  }
+}
+
+export async function* currentSummaries(source: SourceFile, context: LoadContext): Out {
+  for await (const { line, get } of rowsOf(source)) {
+    const { award, common, details } = awardParts(source, line, get, context);
+    const dateText = get('award_base_action_date') || get('period_of_performance_start_date');
+    const date = required(source, line, 'award_base_action_date', downloadDate(dateText), dateText);
+    const total = required(
+      source,
+      line,
+      'total_obligated_amount',
+      downloadAmount(get('total_obligated_amount')),
+      get('total_obligated_amount'),
+    );
+    yield {
+      line,
+      value: {
+        ...common,
+        sourceAwardId: award,
+        awardType: 'prime',
+        title: cleanTitle(get('prime_award_base_transaction_description')),
+        awardDate: date,
+        obligatedAmount: total,
+        parentSourceAwardId: null,
+        details: { amountKind: 'obligation', ...details },
+      },
+    };
+  }
+}
