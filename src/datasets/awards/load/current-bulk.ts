@@ -10,6 +10,7 @@
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
 import { entityOf } from '../entity.js';
+import type { AwardRecordValue } from '../import.js';
 import { naicsSector } from '../sectors.js';
 import { base, cleanTitle, type Held, type Out, PAGE } from './usaspending.js';
 
@@ -112,64 +113,65 @@ function awardParts(source: SourceFile, line: number, get: Get, context: LoadCon
   };
 }
 
-function required(source: SourceFile, line: number, column: string, value: string | null, what: string) {
-  if (value === null)
-    throw new SourceError(
-      source.name,
-      line,
-      `${column} "${what}" is not ${column.endsWith('date') ? 'a date' : 'an amount'}`,
-    );
-  return value;
+/** The amount in `column`, written as the API writes it; the row is refused when it is not one. */
+function amountIn(source: SourceFile, line: number, get: Get, column: string): string {
+  const amount = downloadAmount(get(column));
+  if (amount === null)
+    throw new SourceError(source.name, line, `${column} "${get(column)}" is not an amount`);
+  return amount;
+}
+
+/** The date in `text` (read from `column`); the row is refused when it is not one. */
+function dateIn(source: SourceFile, line: number, column: string, text: string): string {
+  const date = downloadDate(text);
+  if (date === null) throw new SourceError(source.name, line, `${column} "${text}" is not a date`);
+  return date;
+}
+
+/** An award's prime row: its total obligation as of the download. */
+function primeRow(
+  parts: ReturnType<typeof awardParts>,
+  title: string,
+  date: string,
+  total: string,
+): AwardRecordValue {
+  return {
+    ...parts.common,
+    sourceAwardId: parts.award,
+    awardType: 'prime',
+    title,
+    awardDate: date,
+    obligatedAmount: total,
+    parentSourceAwardId: null,
+    details: { amountKind: 'obligation', ...parts.details },
+  };
 }
 
 export async function* currentTransactions(source: SourceFile, context: LoadContext): Out {
   for await (const { line, get } of rowsOf(source)) {
-    const { award, common, details } = awardParts(source, line, get, context);
-    const date = required(source, line, 'action_date', downloadDate(get('action_date')), get('action_date'));
-    const action = required(
-      source,
-      line,
-      'federal_action_obligation',
-      downloadAmount(get('federal_action_obligation')),
-      get('federal_action_obligation'),
-    );
+    const parts = awardParts(source, line, get, context);
+    const date = dateIn(source, line, 'action_date', get('action_date'));
+    const action = amountIn(source, line, get, 'federal_action_obligation');
     const modification = get('modification_number');
     const key = get('contract_transaction_unique_key');
     const title = cleanTitle(get('transaction_description'));
+    const baseTitle = cleanTitle(get('prime_award_base_transaction_description'));
     if (modification === '0') {
-      const total = required(
-        source,
-        line,
-        'total_dollars_obligated',
-        downloadAmount(get('total_dollars_obligated')),
-        get('total_dollars_obligated'),
-      );
-      yield {
-        line,
-        value: {
-          ...common,
-          sourceAwardId: award,
-          awardType: 'prime',
-          title: cleanTitle(get('prime_award_base_transaction_description')) || title,
-          awardDate: date,
-          obligatedAmount: total,
-          parentSourceAwardId: null,
-          details: { amountKind: 'obligation', ...details },
-        },
-      };
+      const total = amountIn(source, line, get, 'total_dollars_obligated');
+      yield { line, value: primeRow(parts, baseTitle || title, date, total) };
     }
     yield {
       line,
       value: {
-        ...common,
+        ...parts.common,
         sourceAwardId: key
           ? `CONT_TX_${key}`.toUpperCase()
-          : `${award}_TX_${modification || '-NONE-'}_${get('transaction_number') || '0'}`,
+          : `${parts.award}_TX_${modification || '-NONE-'}_${get('transaction_number') || '0'}`,
         awardType: 'modification',
-        title: title || cleanTitle(get('prime_award_base_transaction_description')),
+        title: title || baseTitle,
         awardDate: date,
         obligatedAmount: action,
-        parentSourceAwardId: award,
+        parentSourceAwardId: parts.award,
         details: { amountKind: 'obligation', ...(modification ? { modificationNumber: modification } : {}) },
       },
     };
@@ -178,28 +180,11 @@ export async function* currentTransactions(source: SourceFile, context: LoadCont
 
 export async function* currentSummaries(source: SourceFile, context: LoadContext): Out {
   for await (const { line, get } of rowsOf(source)) {
-    const { award, common, details } = awardParts(source, line, get, context);
+    const parts = awardParts(source, line, get, context);
     const dateText = get('award_base_action_date') || get('period_of_performance_start_date');
-    const date = required(source, line, 'award_base_action_date', downloadDate(dateText), dateText);
-    const total = required(
-      source,
-      line,
-      'total_obligated_amount',
-      downloadAmount(get('total_obligated_amount')),
-      get('total_obligated_amount'),
-    );
-    yield {
-      line,
-      value: {
-        ...common,
-        sourceAwardId: award,
-        awardType: 'prime',
-        title: cleanTitle(get('prime_award_base_transaction_description')),
-        awardDate: date,
-        obligatedAmount: total,
-        parentSourceAwardId: null,
-        details: { amountKind: 'obligation', ...details },
-      },
-    };
+    const date = dateIn(source, line, 'award_base_action_date', dateText);
+    const total = amountIn(source, line, get, 'total_obligated_amount');
+    const title = cleanTitle(get('prime_award_base_transaction_description'));
+    yield { line, value: primeRow(parts, title, date, total) };
   }
 }
