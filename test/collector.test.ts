@@ -6,7 +6,6 @@ import { CFTC_COT } from '../src/ingest/calendar.js';
 import { afterRun, Collector } from '../src/ingest/collector.js';
 import { ensureJob, finishJob, readJob, renewJob, takeJob } from '../src/ingest/jobs.js';
 import { collectionStatus } from '../src/ingest/status.js';
-import { loadConfig } from '../src/kernel/config.js';
 import { collectionJobs } from '../src/runtime/collector.js';
 import { createDeps } from '../src/runtime/deps.js';
 import { MockAgency } from './helpers/agency.js';

@@ -46,7 +46,7 @@ class Tally {
   private readonly cellOfSlot: number[] = [];
 
   constructor(
-    private readonly groups: number,
+    groups: number,
     private readonly currencies: number,
   ) {
     const cells = Math.max(1, groups * currencies);
