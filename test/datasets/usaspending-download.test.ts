@@ -65,7 +65,6 @@ describe.skipIf(!haveShared(SEARCH, DETAIL, TRANSACTIONS))(
         'awarding_sub_agency_name',
         'recipient_name',
         'prime_award_base_transaction_description',
-        'usaspending_permalink',
       ];
       writeFileSync(
         file,
@@ -80,7 +79,6 @@ describe.skipIf(!haveShared(SEARCH, DETAIL, TRANSACTIONS))(
             r['Awarding Sub Agency'],
             r['Recipient Name'],
             r.Description,
-            `https://www.usaspending.gov/award/${r.generated_internal_id}/`,
           ]),
         )}`,
       );
