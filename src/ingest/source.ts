@@ -169,6 +169,26 @@ export function csvFields(text: string): string[] {
   return out;
 }
 
+/**
+ * The rows of a CSV file with a header line, each with its line number and a reader of its fields by column
+ * name (trimmed; '' for a column the file lacks). Blank lines are skipped; a byte-order mark is dropped.
+ */
+export async function* csvRows(
+  source: SourceFile,
+): AsyncGenerator<{ line: number; get: (column: string) => string }> {
+  let columns: Map<string, number> | null = null;
+  for await (const { line, text } of source.lines()) {
+    if (text.trim() === '') continue;
+    if (!columns) {
+      columns = new Map(csvFields(text.replace(/^\uFEFF/, '')).map((name, i) => [name.trim(), i]));
+      continue;
+    }
+    const fields = csvFields(text);
+    const at = columns;
+    yield { line, get: (column) => (fields[at.get(column) ?? -1] ?? '').trim() };
+  }
+}
+
 /** A file read whole, as text (its lines joined by LF), for readers that need all of it at once. */
 export async function wholeText(source: SourceFile): Promise<string> {
   const parts: string[] = [];

@@ -4,7 +4,7 @@
 // The award is named as USAspending names it today (CONT_AWD_{piid}_{agency}_{idv piid}_{idv agency}), so
 // rows meet the API's records of the same award.
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
-import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
+import { csvFields, csvRows, SourceError, type SourceFile } from '../../../ingest/source.js';
 import { entityOf } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
 import { naicsSector } from '../sectors.js';
@@ -46,8 +46,8 @@ const amountOf = (text: string) => {
   return fraction ? `${m[1]}.${fraction.length < 2 ? fraction.padEnd(2, '0') : fraction}` : (m[1] as string);
 };
 
-/** M/D/YYYY → YYYY-MM-DD. */
-const dateOf = (text: string) => {
+/** M/D/YYYY → YYYY-MM-DD; null for anything else. */
+export const slashedDate = (text: string) => {
   const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
   return m ? `${m[3]}-${(m[1] as string).padStart(2, '0')}-${(m[2] as string).padStart(2, '0')}` : null;
 };
@@ -57,17 +57,9 @@ export async function* legacyBulk(
   context: LoadContext,
 ): AsyncGenerator<{ line: number; value: AwardRecordValue }> {
   const { names } = context.prepared as Held;
-  let column: Map<string, number> | null = null;
-  for await (const { line, text } of source.lines()) {
-    if (text.trim() === '') continue;
-    const fields = csvFields(text);
-    if (!column) {
-      column = new Map(fields.map((name, i) => [name, i]));
-      continue;
-    }
-    const get = (name: string) => (fields[column?.get(name) ?? -1] ?? '').trim();
+  for await (const { line, get } of csvRows(source)) {
     const amount = amountOf(get('dollarsobligated'));
-    const date = dateOf(get('signeddate'));
+    const date = slashedDate(get('signeddate'));
     const vendor = get('vendorname');
     const agency = coded(get('maj_agency_cat')).name;
     if (amount === null)

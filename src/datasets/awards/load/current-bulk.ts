@@ -8,10 +8,11 @@
 // Amounts are written as the API's are (trailing zeros of the cents dropped), so either source's rows of one
 // award agree.
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
-import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
+import { csvFields, csvRows, SourceError, type SourceFile } from '../../../ingest/source.js';
 import { entityOf } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
 import { naicsSector } from '../sectors.js';
+import { slashedDate } from './bulk.js';
 import { base, cleanTitle, type Held, type Out, PAGE } from './usaspending.js';
 
 const AWARD_COLUMNS = [
@@ -60,25 +61,7 @@ export function downloadAmount(text: string): string | null {
 /** YYYY-MM-DD as written, or M/D/YYYY as a spreadsheet re-saves it; null for anything else. */
 function downloadDate(text: string): string | null {
   const value = text.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
-  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
-  return m ? `${m[3]}-${(m[1] as string).padStart(2, '0')}-${(m[2] as string).padStart(2, '0')}` : null;
-}
-
-/** The rows of a download as field readers by column name, with their line numbers. */
-async function* rowsOf(source: SourceFile) {
-  let column: Map<string, number> | null = null;
-  for await (const { line, text } of source.lines()) {
-    if (text.trim() === '') continue;
-    // A download may begin with a byte-order mark.
-    const fields = csvFields(column ? text : text.replace(/^\uFEFF/, ''));
-    if (!column) {
-      column = new Map(fields.map((name, i) => [name.trim(), i]));
-      continue;
-    }
-    const at = column;
-    yield { line, get: (name: string) => (fields[at.get(name) ?? -1] ?? '').trim() };
-  }
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : slashedDate(value);
 }
 
 type Get = (name: string) => string;
@@ -148,7 +131,7 @@ function primeRow(
 }
 
 export async function* currentTransactions(source: SourceFile, context: LoadContext): Out {
-  for await (const { line, get } of rowsOf(source)) {
+  for await (const { line, get } of csvRows(source)) {
     const parts = awardParts(source, line, get, context);
     const date = dateIn(source, line, 'action_date', get('action_date'));
     const action = amountIn(source, line, get, 'federal_action_obligation');
@@ -179,7 +162,7 @@ export async function* currentTransactions(source: SourceFile, context: LoadCont
 }
 
 export async function* currentSummaries(source: SourceFile, context: LoadContext): Out {
-  for await (const { line, get } of rowsOf(source)) {
+  for await (const { line, get } of csvRows(source)) {
     const parts = awardParts(source, line, get, context);
     const dateText = get('award_base_action_date') || get('period_of_performance_start_date');
     const date = dateIn(source, line, 'award_base_action_date', dateText);
