@@ -5,9 +5,12 @@
 import type { AwardColumns, Dictionary } from './columns.js';
 import { words } from './words.js';
 
+/** Each dictionary's words, and the codes of the names holding each, made once per dictionary. */
+const nameIndexes = new WeakMap<Dictionary, Map<string, number[]>>();
+
 /** The codes of a dictionary's names holding `word`, as a mask over the codes; null when none does. */
-function namesHolding(dict: Dictionary, word: string, held: WeakMap<Dictionary, Map<string, number[]>>) {
-  let index = held.get(dict);
+function namesHolding(dict: Dictionary, word: string) {
+  let index = nameIndexes.get(dict);
   if (!index) {
     index = new Map();
     dict.names.forEach((name, code) => {
@@ -17,7 +20,7 @@ function namesHolding(dict: Dictionary, word: string, held: WeakMap<Dictionary, 
         else index?.set(w, [code]);
       }
     });
-    held.set(dict, index);
+    nameIndexes.set(dict, index);
   }
   const codes = index.get(word);
   if (!codes) return null;
@@ -25,8 +28,6 @@ function namesHolding(dict: Dictionary, word: string, held: WeakMap<Dictionary, 
   for (const code of codes) mask[code] = 1;
   return mask;
 }
-
-const nameIndexes = new WeakMap<Dictionary, Map<string, number[]>>();
 
 /** The awards (column positions, ascending) holding every word of `query`; none when it has no words. */
 export function awardsMatching(cols: AwardColumns, query: string): Int32Array {
@@ -41,8 +42,8 @@ export function awardsMatching(cols: AwardColumns, query: string): Int32Array {
         : titleWords.items.subarray(titleWords.offsets[code], titleWords.offsets[code + 1]);
     return {
       postings,
-      agencies: namesHolding(cols.dict.agency, word, nameIndexes),
-      recipients: namesHolding(cols.dict.recipient, word, nameIndexes),
+      agencies: namesHolding(cols.dict.agency, word),
+      recipients: namesHolding(cols.dict.recipient, word),
     };
   });
   // Candidates: the postings of the rarest word found in titles only; every award when each word is also in

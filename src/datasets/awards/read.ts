@@ -141,7 +141,7 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
   // also finds the awards the page can hold, so the page is read by row id alone.
   const summary = unfiltered
     ? summarizeAll(columns)
-    : summarizeFiltered(columns, f, f.query ? awardsMatching(columns, f.query) : null, {
+    : summarizeFiltered(columns, f, f.query ? () => awardsMatching(columns, f.query as string) : null, {
         before,
         rows: limit + 1,
       });

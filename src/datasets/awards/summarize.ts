@@ -249,16 +249,18 @@ export function summarize(
   aggregates = true,
 ) {
   const filter = filterOf(cols, f);
+  // Finding only the page, the summaries' tallies are left empty rather than sized for every group.
+  const width = (groups: number) => (aggregates ? groups : 0);
   const currencies = cols.dict.currency.names.length;
   const tallies = {
-    agency: new Tally(cols.dict.agency.names.length, currencies),
-    sector: new Tally(cols.dict.sector.names.length, currencies),
-    recipient: new Tally(cols.dict.recipient.names.length, currencies),
-    source: new Tally(cols.dict.source.names.length, currencies),
+    agency: new Tally(width(cols.dict.agency.names.length), currencies),
+    sector: new Tally(width(cols.dict.sector.names.length), currencies),
+    recipient: new Tally(width(cols.dict.recipient.names.length), currencies),
+    source: new Tally(width(cols.dict.source.names.length), currencies),
   };
-  const years = new Tally(cols.lastFiscalYear - cols.firstFiscalYear + 1, currencies);
+  const years = new Tally(width(cols.lastFiscalYear - cols.firstFiscalYear + 1), currencies);
   // Coverage by (source, jurisdiction): counts and first and last dates, in flat arrays.
-  const places = cols.dict.source.names.length * cols.dict.jurisdiction.names.length;
+  const places = width(cols.dict.source.names.length * cols.dict.jurisdiction.names.length);
   const jurisdictions = cols.dict.jurisdiction.names.length;
   const placeAwards = new Float64Array(places);
   const placeFirst = new Int32Array(places).fill(99_999_999);
@@ -437,8 +439,8 @@ export class NewestDates {
 
 export type Summary = ReturnType<typeof summarize>;
 
-/** Summaries of recent filter sets per set of columns, least recently used first. */
-const recent = new WeakMap<AwardColumns, Map<string, Summary>>();
+/** Summaries of recent filter sets per set of columns (with the awards their query matched), least recently used first. */
+const recent = new WeakMap<AwardColumns, Map<string, { summary: Summary; matches: Int32Array | null }>>();
 const RECENT = 64;
 
 /**
@@ -448,7 +450,7 @@ const RECENT = 64;
 export function summarizeFiltered(
   cols: AwardColumns,
   f: SummaryFilters,
-  matches: Int32Array | null,
+  matchesOf: (() => Int32Array) | null,
   page: PageAsk,
 ): Summary {
   let held = recent.get(cols);
@@ -461,10 +463,11 @@ export function summarizeFiltered(
   if (known) {
     held.delete(key);
     held.set(key, known);
-    return { ...known, pageRows: summarize(cols, f, matches, page, false).pageRows };
+    return { ...known.summary, pageRows: summarize(cols, f, known.matches, page, false).pageRows };
   }
+  const matches = matchesOf ? matchesOf() : null;
   const summary = summarize(cols, f, matches, page);
-  held.set(key, summary);
+  held.set(key, { summary, matches });
   if (held.size > RECENT) held.delete(held.keys().next().value as string);
   return summary;
 }
