@@ -129,7 +129,7 @@ const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(
 async function bench(engine, env, file, p) {
   const deps = await createDeps(loadConfig(env));
   const started = Date.now();
-  const report = await importFile(deps.store.db, awardsImporter, file);
+  const report = await importFile(deps, awardsImporter, file);
   const seconds = (Date.now() - started) / 1000;
   console.log(
     `${engine}: ${report.inserted} rows in ${seconds.toFixed(1)} s, ${Math.round(report.inserted / seconds)} rows/s`,

@@ -12,7 +12,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-load-'));
 const deps = await createDeps(loadConfig({ QUARRY_DATA_DIR: dir, LOG_LEVEL: 'silent' }));
 const started = process.hrtime.bigint();
 let rows = 0;
-for (const file of files) rows += (await loadFile(deps.store.db, LOADERS[source], file)).lines;
+for (const file of files) rows += (await loadFile(deps, LOADERS[source], file)).lines;
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 await deps.close();
 rmSync(dir, { recursive: true, force: true });

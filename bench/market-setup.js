@@ -78,17 +78,17 @@ export async function prepareMarket(name) {
   // Stored data only: a benchmark never reaches a real upstream (the live one runs against a local stand-in).
   const env = { QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', PORT: '0', QUARRY_MARKET_UPSTREAM: 'none' };
   const deps = await createDeps(loadConfig(env));
-  const report = await importRecords(deps.store.db, marketImporter, bars(), 'synthetic');
+  const report = await importRecords(deps.store.db, marketImporter, bars(), 'synthetic', deps.clock());
   // Each key has 120 units a minute: the benchmark spreads its calls over many real keys (20 per account).
   const keys = [];
   for (let a = 0; a < 150; a += 1) {
-    const account = await createAccount(deps.store.db, {
+    const account = await createAccount(deps, {
       email: `bench-market-${a}@example.com`,
       marketPlan: 'paid',
       emailConfirmed: true,
     });
     for (let k = 0; k < 20; k += 1)
-      keys.push((await createKey(deps.store.db, { accountId: account.id, api: 'market' })).key);
+      keys.push((await createKey(deps, { accountId: account.id, api: 'market' })).key);
   }
   await deps.close();
   console.log(`${report.lines} synthetic daily bars for ${SYMBOLS.length} symbols`);

@@ -60,17 +60,17 @@ function summary(name, result) {
 const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-'));
 const env = { QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn', PORT: '0' };
 const deps = await createDeps(loadConfig(env));
-const account = await createAccount(deps.store.db, {
+const account = await createAccount(deps, {
   email: 'bench@example.com',
   plan: 'enterprise',
   emailConfirmed: true,
 });
 // Enough credits and rate that the benchmark measures the path, not the limits.
-await setContract(deps.store.db, account.id, {
+await setContract(deps, account.id, {
   creditsPerMonth: 1_000_000_000,
   creditsPerMinute: 1_000_000_000,
 });
-const key = (await createKey(deps.store.db, { accountId: account.id, api: 'datasets' })).key;
+const key = (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
 await deps.close();
 
 const quarry = await start(

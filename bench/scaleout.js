@@ -25,16 +25,16 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 async function keyOn(env) {
   const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
   try {
-    const account = await createAccount(deps.store.db, {
+    const account = await createAccount(deps, {
       email: 'bench-scaleout@example.com',
       plan: 'enterprise',
       emailConfirmed: true,
     });
-    await setContract(deps.store.db, account.id, {
+    await setContract(deps, account.id, {
       creditsPerMonth: 1_000_000_000,
       creditsPerMinute: 1_000_000_000,
     });
-    return (await createKey(deps.store.db, { accountId: account.id, api: 'datasets' })).key;
+    return (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
   } finally {
     await deps.close();
   }

@@ -60,14 +60,14 @@ for (const { engine, skip } of ENGINES) {
     });
 
     it('401 wrong_key for a svc_mcp_ key', async () => {
-      const market = await createKey(env.deps.store.db, { accountId: user.accountId, api: 'market' });
+      const market = await createKey(env.deps, { accountId: user.accountId, api: 'market' });
       const res = await get(bearer(market.key));
       expect(res.statusCode).toBe(401);
       expect(res.json().error).toBe('wrong_key');
     });
 
     it('401 wrong_key for a svc_news_ key', async () => {
-      const news = await createKey(env.deps.store.db, { accountId: user.accountId, api: 'news' });
+      const news = await createKey(env.deps, { accountId: user.accountId, api: 'news' });
       const res = await get({ 'x-api-key': news.key });
       expect(res.statusCode).toBe(401);
       expect(res.json().error).toBe('wrong_key');
@@ -95,33 +95,35 @@ for (const { engine, skip } of ENGINES) {
 
     it('402 plan_required when the plan has ended', async () => {
       const other = await customer(env.deps);
-      await setPlan(env.deps.store.db, other.accountId, 'basic', '2020-01-01T00:00:00.000Z');
+      await setPlan(env.deps, other.accountId, 'basic', '2020-01-01T00:00:00.000Z');
       const res = await get(bearer(other.key));
       expect(res.statusCode).toBe(402);
       expect(res.json().error).toBe('plan_required');
     });
 
     it('403 key_disabled while the email is not confirmed, usable once confirmed', async () => {
-      const db = env.deps.store.db;
-      const account = await createAccount(db, { email: `unconfirmed-${engine}@example.com`, plan: 'basic' });
-      const key = await createKey(db, { accountId: account.id, api: 'datasets' });
+      const account = await createAccount(env.deps, {
+        email: `unconfirmed-${engine}@example.com`,
+        plan: 'basic',
+      });
+      const key = await createKey(env.deps, { accountId: account.id, api: 'datasets' });
       const before = await get(bearer(key.key));
       expect(before.statusCode).toBe(403);
       expect(before.json().error).toBe('key_disabled');
-      await confirmEmail(db, account.id);
+      await confirmEmail(env.deps, account.id);
       await expect.poll(async () => (await get(bearer(key.key))).statusCode, { timeout: 2000 }).toBe(200);
     });
 
     it('401 invalid_key for a revoked key, within 2 seconds of the revocation', async () => {
       const other = await customer(env.deps);
-      const res = await afterASecond(other.key, () => revokeKey(env.deps.store.db, other.keyId));
+      const res = await afterASecond(other.key, () => revokeKey(env.deps, other.keyId));
       expect(res.statusCode).toBe(401);
       expect(res.json().error).toBe('invalid_key');
     });
 
     it('a plan change takes effect within 2 seconds', async () => {
       const other = await customer(env.deps);
-      const res = await afterASecond(other.key, () => setPlan(env.deps.store.db, other.accountId, 'none'));
+      const res = await afterASecond(other.key, () => setPlan(env.deps, other.accountId, 'none'));
       expect(res.json().error).toBe('plan_required');
     });
 

@@ -16,9 +16,9 @@ describe('compression', () => {
   let market: string;
   beforeAll(async () => {
     env = await testEnv();
-    await importFile(env.deps.store.db, cotImporter, path.resolve('test/fixtures/cot-legacy-2025-03.ndjson'));
+    await importFile(env.deps, cotImporter, path.resolve('test/fixtures/cot-legacy-2025-03.ndjson'));
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
-    await loadFile(env.deps.store.db, prices, path.resolve('test/fixtures/market/BARC.L.csv'), {
+    await loadFile(env.deps, prices, path.resolve('test/fixtures/market/BARC.L.csv'), {
       ticker: 'BARC.L',
     });
     user = await customer(env.deps);

@@ -42,17 +42,17 @@ async function killUnderLoad(
 ) {
   let server: ServerProcess;
   const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
-  const account = await createAccount(deps.store.db, {
+  const account = await createAccount(deps, {
     email: 'crash@example.com',
     plan: 'enterprise',
     emailConfirmed: true,
   });
   // A rate far above the load, so every call is charged rather than limited.
-  await setContract(deps.store.db, account.id, {
+  await setContract(deps, account.id, {
     creditsPerMonth: 1_000_000,
     creditsPerMinute: 10_000_000,
   });
-  const key = (await createKey(deps.store.db, { accountId: account.id, api: 'datasets' })).key;
+  const key = (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
   await deps.close();
 
   servers.push(await startServer(env));
@@ -158,12 +158,12 @@ describe('clean shutdown', () => {
   it('SIGTERM writes the buffered usage before the process exits', async () => {
     const env = { QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true' };
     const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
-    const account = await createAccount(deps.store.db, {
+    const account = await createAccount(deps, {
       email: 'stop@example.com',
       plan: 'basic',
       emailConfirmed: true,
     });
-    const key = (await createKey(deps.store.db, { accountId: account.id, api: 'datasets' })).key;
+    const key = (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
     await deps.close();
 
     const server = await startServer(env);

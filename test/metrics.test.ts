@@ -24,7 +24,7 @@ describe('metrics on a loopback server without a token', () => {
   beforeAll(async () => {
     env = await testEnv();
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
-    await loadFile(env.deps.store.db, prices, path.resolve('test/fixtures/market/AAPL.csv'), {
+    await loadFile(env.deps, prices, path.resolve('test/fixtures/market/AAPL.csv'), {
       ticker: 'AAPL',
     });
   });

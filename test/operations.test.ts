@@ -160,14 +160,14 @@ describe('a server process', () => {
   async function account() {
     const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
     try {
-      const created = await createAccount(deps.store.db, {
+      const created = await createAccount(deps, {
         email: `ops-${Date.now()}@example.com`,
         plan: 'desk',
         marketPlan: 'paid',
         emailConfirmed: true,
       });
-      const key = await createKey(deps.store.db, { accountId: created.id, api: 'datasets' });
-      const market = await createKey(deps.store.db, { accountId: created.id, api: 'market' });
+      const key = await createKey(deps, { accountId: created.id, api: 'datasets' });
+      const market = await createKey(deps, { accountId: created.id, api: 'market' });
       return { accountId: created.id, keyId: key.id, key: key.key, marketKey: market.key };
     } finally {
       await deps.close();

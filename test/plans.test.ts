@@ -75,8 +75,8 @@ describe('plans', () => {
 
     it('an enterprise contract sets the monthly credits, rate and keys', async () => {
       const user = await customer(env.deps);
-      await setPlan(env.deps.store.db, user.accountId, 'enterprise');
-      await setContract(env.deps.store.db, user.accountId, { creditsPerMonth: 3_000_000, maxKeys: 150 });
+      await setPlan(env.deps, user.accountId, 'enterprise');
+      await setContract(env.deps, user.accountId, { creditsPerMonth: 3_000_000, maxKeys: 150 });
       await new Promise((r) => setTimeout(r, 1100));
       const view = await account(user.key);
       expect(view.limits).toEqual({ creditsPerMonth: 3_000_000, creditsPerMinute: 6000, maxKeys: 150 });
@@ -85,31 +85,32 @@ describe('plans', () => {
 
     it('basic allows 5 keys: the sixth is refused until one is revoked', async () => {
       const user = await customer(env.deps, { plan: 'basic' });
-      const db = env.deps.store.db;
       const made = [];
       for (let i = 0; i < 4; i += 1)
-        made.push(await createKey(db, { accountId: user.accountId, api: 'datasets' }));
-      await expect(createKey(db, { accountId: user.accountId, api: 'datasets' })).rejects.toMatchObject({
-        code: 'key_limit_reached',
-      });
-      await revokeKey(db, made[0]?.id as string);
-      await expect(createKey(db, { accountId: user.accountId, api: 'datasets' })).resolves.toMatchObject({
+        made.push(await createKey(env.deps, { accountId: user.accountId, api: 'datasets' }));
+      await expect(createKey(env.deps, { accountId: user.accountId, api: 'datasets' })).rejects.toMatchObject(
+        {
+          code: 'key_limit_reached',
+        },
+      );
+      await revokeKey(env.deps, made[0]?.id as string);
+      await expect(
+        createKey(env.deps, { accountId: user.accountId, api: 'datasets' }),
+      ).resolves.toMatchObject({
         api: 'datasets',
       });
     });
 
     it('creating a key without a plan is refused with plan_required (402)', async () => {
       const user = await customer(env.deps, { plan: 'none' });
-      const error = await createKey(env.deps.store.db, { accountId: user.accountId, api: 'datasets' }).catch(
-        (e) => e,
-      );
+      const error = await createKey(env.deps, { accountId: user.accountId, api: 'datasets' }).catch((e) => e);
       expect(error).toBeInstanceOf(AppError);
       expect(error).toMatchObject({ code: 'plan_required', status: 402 });
     });
 
     it('a key carries at least 128 random bits and only its hash is stored', async () => {
       const user = await customer(env.deps);
-      const key = await createKey(env.deps.store.db, { accountId: user.accountId, api: 'datasets' });
+      const key = await createKey(env.deps, { accountId: user.accountId, api: 'datasets' });
       const secret = key.key.slice('gds_'.length);
       expect(secret).toMatch(/^[A-Za-z0-9]+$/);
       expect(secret.length * Math.log2(62)).toBeGreaterThanOrEqual(128);
@@ -126,11 +127,10 @@ describe('plans', () => {
 
     it('market keys carry their access; the default is market-data', async () => {
       const user = await customer(env.deps);
-      const db = env.deps.store.db;
-      expect(await createKey(db, { accountId: user.accountId, api: 'market' })).toMatchObject({
+      expect(await createKey(env.deps, { accountId: user.accountId, api: 'market' })).toMatchObject({
         access: 'market-data',
       });
-      const full = await createKey(db, { accountId: user.accountId, api: 'market', access: 'full' });
+      const full = await createKey(env.deps, { accountId: user.accountId, api: 'market', access: 'full' });
       expect(full.key.startsWith('svc_mcp_')).toBe(true);
       expect(full.access).toBe('full');
     });

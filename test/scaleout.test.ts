@@ -14,10 +14,13 @@ import { freshPostgres, pgUrl, redisUrl } from './helpers/env.js';
 import { type ServerProcess, startServer } from './helpers/server.js';
 
 async function prepare(deps: Deps): Promise<{ accountId: string; key: string }> {
-  const db = deps.store.db;
-  const account = await createAccount(db, { email: 'scale@example.com', plan: 'desk', emailConfirmed: true });
-  const key = await createKey(db, { accountId: account.id, api: 'datasets' });
-  await setBalance(db, account.id, 100);
+  const account = await createAccount(deps, {
+    email: 'scale@example.com',
+    plan: 'desk',
+    emailConfirmed: true,
+  });
+  const key = await createKey(deps, { accountId: account.id, api: 'datasets' });
+  await setBalance(deps, account.id, 100);
   return { accountId: account.id, key: key.key };
 }
 

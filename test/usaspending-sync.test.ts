@@ -26,6 +26,7 @@ describe('the search asked of USAspending', () => {
     const body = searchBody(
       { agencies: ['Department of Defense'], recipients: ['MIT'], from: '2020-01-01', to: '2024-12-31' },
       { id: 298582866, sort: '724562749.92' },
+      '2026-11-25',
     );
     expect(body).toMatchObject({
       filters: {
@@ -39,7 +40,11 @@ describe('the search asked of USAspending', () => {
       last_record_sort_value: '724562749.92',
     });
     expect(body.fields).toContain('generated_internal_id');
-    expect(searchBody({}, null)).not.toHaveProperty('last_record_unique_id');
+    expect(searchBody({}, null, '2026-11-25')).not.toHaveProperty('last_record_unique_id');
+    // A range open at its end stops at the day the sync runs (its clock), not at the machine's today.
+    expect(searchBody({ from: '2020-01-01' }, null, '2027-02-28').filters).toMatchObject({
+      time_period: [{ start_date: '2020-01-01', end_date: '2027-02-28' }],
+    });
   });
 
   it('asks for the subawards of prime awards by their award ids, a page at a time', () => {

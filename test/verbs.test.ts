@@ -41,14 +41,13 @@ describe('verbs without a transport', () => {
   let env: TestEnv;
   beforeAll(async () => {
     env = await testEnv();
-    const db = env.deps.store.db;
-    await importFile(db, cotImporter, path.resolve('test/fixtures/cot-legacy-2025-03.ndjson'));
+    await importFile(env.deps, cotImporter, path.resolve('test/fixtures/cot-legacy-2025-03.ndjson'));
     const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
-    await loadFile(db, yahoo, path.resolve('test/fixtures/market/quote-AAPL.json'));
-    await loadFile(db, prices, path.resolve('test/fixtures/market/BARC.L.csv'), { ticker: 'BARC.L' });
+    await loadFile(env.deps, yahoo, path.resolve('test/fixtures/market/quote-AAPL.json'));
+    await loadFile(env.deps, prices, path.resolve('test/fixtures/market/BARC.L.csv'), { ticker: 'BARC.L' });
     await loadFile(
-      db,
+      env.deps,
       yahoo,
       path.resolve('../shared/data/market/yahoo/quoteSummary/quoteSummary-defaultKeyStatistics-AAPL.json'),
     );
@@ -60,7 +59,7 @@ describe('verbs without a transport', () => {
     confirmed?: boolean;
     market?: 'free' | 'paid';
   }) =>
-    createAccount(env.deps.store.db, {
+    createAccount(env.deps, {
       email: `verbs-${Math.random().toString(36).slice(2)}@example.com`,
       plan: options.plan ?? 'desk',
       marketPlan: options.market ?? 'paid',
@@ -70,11 +69,10 @@ describe('verbs without a transport', () => {
   describe('admit', () => {
     it('each door takes its keys and refuses the others with their codes', async () => {
       const { id } = await account({});
-      const db = env.deps.store.db;
-      const gds = (await createKey(db, { accountId: id, api: 'datasets' })).key;
-      const narrow = (await createKey(db, { accountId: id, api: 'market' })).key;
-      const full = (await createKey(db, { accountId: id, api: 'market', access: 'full' })).key;
-      const news = (await createKey(db, { accountId: id, api: 'news' })).key;
+      const gds = (await createKey(env.deps, { accountId: id, api: 'datasets' })).key;
+      const narrow = (await createKey(env.deps, { accountId: id, api: 'market' })).key;
+      const full = (await createKey(env.deps, { accountId: id, api: 'market', access: 'full' })).key;
+      const news = (await createKey(env.deps, { accountId: id, api: 'news' })).key;
       const cases: [string | null, 'datasets' | 'market' | 'mcp', string][] = [
         [null, 'datasets', 'missing_key'],
         [gds, 'datasets', 'admitted'],
@@ -114,13 +112,12 @@ describe('verbs without a transport', () => {
     });
 
     it('revoked keys, unconfirmed emails, free market plans and ended plans are refused', async () => {
-      const db = env.deps.store.db;
       const unconfirmed = await account({ confirmed: false });
       const free = await account({ market: 'free' });
-      const revoked = await createKey(db, { accountId: (await account({})).id, api: 'market' });
-      await revokeKey(db, revoked.id);
+      const revoked = await createKey(env.deps, { accountId: (await account({})).id, api: 'market' });
+      await revokeKey(env.deps, revoked.id);
       const key = async (id: string, api: 'datasets' | 'market') =>
-        (await createKey(db, { accountId: id, api })).key;
+        (await createKey(env.deps, { accountId: id, api })).key;
       expect(await refusal(async () => admit(env.deps, await key(unconfirmed.id, 'datasets'), 'mcp'))).toBe(
         'key_disabled',
       );
@@ -134,7 +131,7 @@ describe('verbs without a transport', () => {
       // A key made while the plan ran stops when the plan ends.
       const ended = await account({});
       const gds = await key(ended.id, 'datasets');
-      await setPlan(db, ended.id, 'none');
+      await setPlan(env.deps, ended.id, 'none');
       expect(await refusal(() => admit(env.deps, gds, 'datasets'))).toBe('plan_required');
     });
   });
@@ -145,10 +142,10 @@ describe('verbs without a transport', () => {
       const db = env.deps.store.db;
       const principal = await admit(
         env.deps,
-        (await createKey(db, { accountId: id, api: 'datasets' })).key,
+        (await createKey(env.deps, { accountId: id, api: 'datasets' })).key,
         'datasets',
       );
-      await setBalance(db, id, 7);
+      await setBalance(env.deps, id, 7);
       const call = { principal, price: price('history', 2), operation: 'test.op', requestId: 'req_verbs' };
       const receipt = await chargeCredits(env.deps, call);
       expect(receipt).toMatchObject({ cost: 4, balance: 3, callType: 'history', rate: { limit: 1200 } });
@@ -167,7 +164,7 @@ describe('verbs without a transport', () => {
       const { id } = await account({});
       const principal = await admit(
         env.deps,
-        (await createKey(env.deps.store.db, { accountId: id, api: 'market' })).key,
+        (await createKey(env.deps, { accountId: id, api: 'market' })).key,
         'market',
       );
       const left = 60_000 - (Date.now() % 60_000);

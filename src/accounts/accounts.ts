@@ -1,6 +1,7 @@
 // Account verbs: create, confirm, plans and contracts, balance adjustments. Used by the CLI and tests;
 // each change that touches a balance writes its ledger row in the same transaction.
 import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import { periodFrom } from '../kernel/periods.js';
 import type { AccountsTable, Database } from '../store/schema.js';
@@ -29,6 +30,9 @@ export interface Account {
   /** Whether a console password is set (the hash never leaves this module's callers). */
   hasPassword: boolean;
 }
+
+/** What the account and key verbs run on: the store, and the clock every change is stamped with. */
+export type AccountDeps = Pick<Deps, 'store' | 'clock'>;
 
 export function toAccount(row: AccountsTable): Account {
   const contract: Contract = {
@@ -70,7 +74,9 @@ export interface CreateAccountInput {
   passwordHash?: string;
 }
 
-export async function createAccount(db: Kysely<Database>, input: CreateAccountInput, now = new Date()) {
+export async function createAccount(deps: AccountDeps, input: CreateAccountInput) {
+  const db = deps.store.db;
+  const now = deps.clock();
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email)) throw new AppError('invalid_params', `"${input.email}" is not an email address`);
   const existing = await db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirst();
@@ -140,36 +146,32 @@ export async function listAccounts(
   return (await query.execute()).map(toAccount);
 }
 
-export async function confirmEmail(db: Kysely<Database>, id: string, now = new Date()) {
-  await update(db, id, { email_confirmed: 1, updated_at: now.toISOString() });
-  return getAccount(db, id);
+export async function confirmEmail(deps: AccountDeps, id: string) {
+  await update(deps.store.db, id, { email_confirmed: 1, updated_at: deps.clock().toISOString() });
+  return getAccount(deps.store.db, id);
 }
 
 /** Ends the plan at `at`: from then on its keys get plan_required, and no key can be made. */
-export async function endPlan(db: Kysely<Database>, id: string, at: Date) {
-  await update(db, id, { plan_ends_at: at.toISOString(), updated_at: at.toISOString() });
-  return getAccount(db, id);
+export async function endPlan(deps: AccountDeps, id: string, at: Date) {
+  await update(deps.store.db, id, { plan_ends_at: at.toISOString(), updated_at: deps.clock().toISOString() });
+  return getAccount(deps.store.db, id);
 }
 
 /** Marks an account as an operator's (or not): operators see the console's operator view. */
-export async function setAdmin(db: Kysely<Database>, id: string, admin: boolean, now = new Date()) {
-  await update(db, id, { admin: admin ? 1 : 0, updated_at: now.toISOString() });
-  return getAccount(db, id);
+export async function setAdmin(deps: AccountDeps, id: string, admin: boolean) {
+  await update(deps.store.db, id, { admin: admin ? 1 : 0, updated_at: deps.clock().toISOString() });
+  return getAccount(deps.store.db, id);
 }
 
-export async function setMarketPlan(db: Kysely<Database>, id: string, plan: MarketPlan, now = new Date()) {
-  await update(db, id, { market_plan: plan, updated_at: now.toISOString() });
-  return getAccount(db, id);
+export async function setMarketPlan(deps: AccountDeps, id: string, plan: MarketPlan) {
+  await update(deps.store.db, id, { market_plan: plan, updated_at: deps.clock().toISOString() });
+  return getAccount(deps.store.db, id);
 }
 
 /** A plan change opens a new period at once, with the new plan's monthly credits. */
-export async function setPlan(
-  db: Kysely<Database>,
-  id: string,
-  plan: PlanId,
-  endsAt: string | null = null,
-  now = new Date(),
-) {
+export async function setPlan(deps: AccountDeps, id: string, plan: PlanId, endsAt: string | null = null) {
+  const db = deps.store.db;
+  const now = deps.clock();
   const account = await getAccount(db, id);
   const allowance = planLimits(plan, account.contract).creditsPerMonth;
   await db.transaction().execute(async (tx) => {
@@ -180,12 +182,9 @@ export async function setPlan(
 }
 
 /** Contract values for an enterprise account; a change of monthly credits opens a new period. */
-export async function setContract(
-  db: Kysely<Database>,
-  id: string,
-  change: Partial<Contract>,
-  now = new Date(),
-) {
+export async function setContract(deps: AccountDeps, id: string, change: Partial<Contract>) {
+  const db = deps.store.db;
+  const now = deps.clock();
   const account = await getAccount(db, id);
   const contract = { ...account.contract, ...change };
   const allowance = planLimits(account.plan, contract).creditsPerMonth;
@@ -202,7 +201,9 @@ export async function setContract(
 }
 
 /** Sets the balance of the current period, recording the difference as an adjustment. */
-export async function setBalance(db: Kysely<Database>, id: string, balance: number, now = new Date()) {
+export async function setBalance(deps: AccountDeps, id: string, balance: number) {
+  const db = deps.store.db;
+  const now = deps.clock();
   if (!Number.isSafeInteger(balance) || balance < 0) {
     throw new AppError('invalid_params', 'the balance must be a whole number of credits, 0 or more');
   }

@@ -43,7 +43,7 @@ export async function signUp(deps: Deps, input: SignUpInput): Promise<void> {
     });
     return;
   }
-  const account = await createAccount(deps.store.db, { email: input.email, passwordHash });
+  const account = await createAccount(deps, { email: input.email, passwordHash });
   await sendConfirmation(deps, account);
 }
 
@@ -58,7 +58,7 @@ export async function sendConfirmation(deps: Deps, account: Account): Promise<vo
 /** Confirms the address a confirmation link names; an expired or altered link is refused with the reason. */
 export async function confirmAddress(deps: Deps, token: string): Promise<Account> {
   const account = await accountOfLink(deps, token, 'confirm');
-  return account.emailConfirmed ? account : confirmEmail(deps.store.db, account.id, deps.clock());
+  return account.emailConfirmed ? account : confirmEmail(deps, account.id);
 }
 
 export interface SignInInput {
@@ -120,7 +120,7 @@ export async function resetPassword(deps: Deps, token: string, password: string)
     .execute();
   await endAccountSessions(deps.store.db, account.id, now);
   // Following the link proves the address, as a confirmation link would.
-  return account.emailConfirmed ? account : confirmEmail(deps.store.db, account.id, now);
+  return account.emailConfirmed ? account : confirmEmail(deps, account.id);
 }
 
 /** Checks a link without using it: whether the page that takes a new password should be shown. */

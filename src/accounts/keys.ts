@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../kernel/errors.js';
 import type { Database } from '../store/schema.js';
-import { type Account, getAccount, toAccount } from './accounts.js';
+import { type Account, type AccountDeps, getAccount, toAccount } from './accounts.js';
 import { type Actor, recordActivity } from './activity.js';
 import { type KeyApi, type MarketAccess, newId, newKeyText } from './key-text.js';
 import { planActive } from './plans.js';
@@ -36,11 +36,9 @@ export interface CreateKeyInput {
   actor?: Actor;
 }
 
-export async function createKey(
-  db: Kysely<Database>,
-  input: CreateKeyInput,
-  now = new Date(),
-): Promise<CreatedKey> {
+export async function createKey(deps: AccountDeps, input: CreateKeyInput): Promise<CreatedKey> {
+  const db = deps.store.db;
+  const now = deps.clock();
   if (input.api !== 'market' && input.access !== undefined) {
     throw new AppError('invalid_params', 'access applies only to market keys');
   }
@@ -106,11 +104,12 @@ export async function countActiveKeys(db: Kysely<Database>, accountId: string, a
  * id is answered as unknown. With an `actor`, the revocation is recorded in the account's activity.
  */
 export async function revokeKey(
-  db: Kysely<Database>,
+  deps: AccountDeps,
   keyId: string,
-  now = new Date(),
   scope: { accountId?: string; actor?: Actor } = {},
 ): Promise<KeyInfo> {
+  const db = deps.store.db;
+  const now = deps.clock();
   const found = await db.selectFrom('api_keys').selectAll().where('id', '=', keyId).executeTakeFirst();
   if (!found || (scope.accountId !== undefined && found.account_id !== scope.accountId)) {
     throw new AppError('not_found', `no key ${keyId}`);

@@ -34,7 +34,7 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
         [],
       );
       if (!values.email) throw new UsageError('accounts create needs --email EMAIL');
-      const account = await createAccount(db, {
+      const account = await createAccount(deps, {
         email: values.email,
         plan: values.plan === undefined ? 'none' : oneOf(values.plan, PLAN_IDS, '--plan'),
         marketPlan:
@@ -52,13 +52,13 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
     }
     case 'confirm-email': {
       const { args } = parse(rest, {}, ['ID']);
-      return view(await confirmEmail(db, args.ID as string));
+      return view(await confirmEmail(deps, args.ID as string));
     }
     case 'set-plan': {
       const { args, values } = parse(rest, { 'ends-at': { type: 'string' } }, ['ID', 'PLAN']);
       const plan = oneOf(args.PLAN as string, PLAN_IDS, 'PLAN');
       const endsAt = values['ends-at'] === undefined ? null : isoTime(values['ends-at']);
-      const account = await setPlan(db, args.ID as string, plan, endsAt);
+      const account = await setPlan(deps, args.ID as string, plan, endsAt);
       if (plan === 'enterprise' && account.contract.creditsPerMonth === null) {
         say('note: enterprise credits per month come from the contract; set them with accounts set-contract');
       }
@@ -84,17 +84,17 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
           'set-contract needs at least one of --credits-per-month, --credits-per-minute, --max-keys',
         );
       }
-      return view(await setContract(db, args.ID as string, change));
+      return view(await setContract(deps, args.ID as string, change));
     }
     case 'set-market-plan': {
       const { args } = parse(rest, {}, ['ID', 'PLAN']);
       return view(
-        await setMarketPlan(db, args.ID as string, oneOf(args.PLAN as string, MARKET_PLANS, 'PLAN')),
+        await setMarketPlan(deps, args.ID as string, oneOf(args.PLAN as string, MARKET_PLANS, 'PLAN')),
       );
     }
     case 'set-balance': {
       const { args } = parse(rest, {}, ['ID', 'N']);
-      return view(await setBalance(db, args.ID as string, wholeNumber(args.N, 'N') as number));
+      return view(await setBalance(deps, args.ID as string, wholeNumber(args.N, 'N') as number));
     }
     case 'list': {
       const { values } = parse(rest, { email: { type: 'string' } }, []);
@@ -112,13 +112,13 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
     }
     case 'set-admin': {
       const { args, values } = parse(rest, { off: { type: 'boolean' } }, ['ID']);
-      const account = await setAdmin(db, args.ID as string, values.off !== true);
+      const account = await setAdmin(deps, args.ID as string, values.off !== true);
       return { id: account.id, email: account.email, admin: account.admin };
     }
     case 'sign-out': {
       const { args } = parse(rest, {}, ['ID']);
       const account = await getAccount(db, args.ID as string);
-      return { id: account.id, sessionsEnded: await endAccountSessions(db, account.id, new Date()) };
+      return { id: account.id, sessionsEnded: await endAccountSessions(db, account.id, deps.clock()) };
     }
     case 'show': {
       const { args } = parse(rest, {}, ['ID']);

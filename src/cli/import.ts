@@ -14,5 +14,5 @@ export async function importCommand(deps: Deps, argv: string[]): Promise<object>
       `no importer for "${args.DATASET}"; datasets with an interchange format so far: ${[...IMPORTERS.keys()].join(', ')}`,
     );
   }
-  return importFile(deps.store.db, importer, args.FILE as string);
+  return importFile(deps, importer, args.FILE as string);
 }

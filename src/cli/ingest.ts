@@ -31,7 +31,7 @@ export async function ingestCommand(
   const failed = [];
   for (const file of files) {
     try {
-      loaded.push(await loadFile(deps.store.db, loader, file, options));
+      loaded.push(await loadFile(deps, loader, file, options));
     } catch (error) {
       const message = explain(error);
       say(message);

@@ -15,7 +15,7 @@ export async function keysCommand(deps: Deps, argv: string[]): Promise<object> {
     case 'create': {
       const { args, values } = parse(rest, { api: { type: 'string' }, access: { type: 'string' } }, ['ID']);
       if (!values.api) throw new UsageError('keys create needs --api datasets|market|news');
-      const key = await createKey(db, {
+      const key = await createKey(deps, {
         accountId: args.ID as string,
         api: oneOf(values.api, KEY_APIS, '--api'),
         ...(values.access === undefined ? {} : { access: oneOf(values.access, MARKET_ACCESS, '--access') }),
@@ -26,7 +26,7 @@ export async function keysCommand(deps: Deps, argv: string[]): Promise<object> {
     }
     case 'revoke': {
       const { args } = parse(rest, {}, ['KEY_ID']);
-      const key = await revokeKey(db, args.KEY_ID as string, new Date(), { actor: CLI });
+      const key = await revokeKey(deps, args.KEY_ID as string, { actor: CLI });
       return { id: key.id, prefix: key.prefix, api: key.api, revokedAt: key.revokedAt };
     }
     case 'list': {

@@ -67,14 +67,14 @@ async function prepareDemo(deps: Deps): Promise<void> {
   const loaded = await db.selectFrom('dataset_versions').select('dataset').limit(1).executeTakeFirst();
   if (loaded) process.stderr.write('The store holds data already: the bundled data is not loaded.\n');
   else await loadBundledData(deps, (line) => process.stderr.write(`${line}\n`));
-  const account = await createAccount(db, {
+  const account = await createAccount(deps, {
     email: 'demo@quarry.invalid',
     plan: 'desk',
     marketPlan: 'paid',
     emailConfirmed: true,
   });
-  const datasets = await createKey(db, { accountId: account.id, api: 'datasets' });
-  const market = await createKey(db, { accountId: account.id, api: 'market', access: 'market-data' });
+  const datasets = await createKey(deps, { accountId: account.id, api: 'datasets' });
+  const market = await createKey(deps, { accountId: account.id, api: 'market', access: 'market-data' });
   process.stdout.write(
     [
       '',

@@ -137,7 +137,7 @@ export async function collectFile(
     return { outcome: 'unchanged' };
   }
   try {
-    const load = await loadFile(db, loaders, got.file, options.load ?? {}, deps.clock());
+    const load = await loadFile(deps, loaders, got.file, options.load ?? {});
     await remember();
     return { outcome: 'loaded', load };
   } catch (error) {

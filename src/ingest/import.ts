@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Kysely, Transaction } from 'kysely';
 import type { TSchema } from 'typebox';
+import type { Deps } from '../kernel/deps.js';
 import { compileStrict, describeError } from '../kernel/validation.js';
 import { refreshPlannerStatistics } from '../store/engine.js';
 import {
@@ -116,7 +117,7 @@ export async function importRecords<R>(
   importer: Importer<R>,
   records: AsyncIterable<{ line: number; value: unknown }>,
   source: string,
-  now = new Date(),
+  now: Date,
   file?: ReadFile,
 ): Promise<ImportReport> {
   const problemOf = recordJudge(importer.record);
@@ -227,13 +228,12 @@ export async function* ndjsonLines(file: string): AsyncGenerator<{ line: number;
 }
 
 export async function importFile<R>(
-  db: Kysely<Database>,
+  deps: Pick<Deps, 'store' | 'clock'>,
   importer: Importer<R>,
   file: string,
-  now = new Date(),
 ) {
   fileSize(file);
-  return importRecords(db, importer, ndjsonLines(file), path.basename(file), now);
+  return importRecords(deps.store.db, importer, ndjsonLines(file), path.basename(file), deps.clock());
 }
 
 /**

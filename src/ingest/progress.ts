@@ -43,13 +43,13 @@ export function showProgress(
   stream: NodeJS.WriteStream = process.stderr,
 ): () => void {
   if (!stream.isTTY) return () => {};
-  const started = Date.now();
+  const started = performance.now();
   const draw = () => {
     const state = {
       label: `${label} ${source.name}`,
       share: source.share(),
       records: records(),
-      elapsedMs: Date.now() - started,
+      elapsedMs: performance.now() - started,
     };
     stream.write(`\r${progressLine(state)}\u001b[K`);
   };

@@ -1,5 +1,6 @@
 // Loading one agency file: its records through the importer in one transaction, recorded in source_files.
 import type { Kysely } from 'kysely';
+import type { Deps } from '../kernel/deps.js';
 import type { Database } from '../store/schema.js';
 import { type Importer, importRecords, type LoadReport } from './import.js';
 import { showProgress } from './progress.js';
@@ -12,7 +13,12 @@ export interface LoadContext {
   notes: string[];
   /** Options given on the command line (e.g. --ticker). */
   options: Record<string, string>;
+  /** When the load happens, from the caller's clock: when Quarry observed what it reads. */
+  now: Date;
 }
+
+/** What a load runs on: the store it writes, and the clock that stamps it. */
+export type LoadDeps = Pick<Deps, 'store' | 'clock'>;
 
 export type RecordReader<R> = (
   source: SourceFile,
@@ -69,19 +75,19 @@ export function loader<R>(
 }
 
 export async function loadFile(
-  db: Kysely<Database>,
+  deps: LoadDeps,
   loaders: SourceLoaders,
   file: string,
   options: Record<string, string> = {},
-  /** When the load happens (the collector passes its clock). */
-  now: Date = new Date(),
 ): Promise<LoadReport> {
-  const started = Date.now();
+  const db = deps.store.db;
+  const now = deps.clock();
+  const started = performance.now();
   const source = await openSource(file);
   const loader = chooseLoader(loaders, source);
   let count = 0;
   const stop = showProgress(source, loader.importer.dataset, () => count);
-  const context: LoadContext = { prepared: await loader.prepare?.(db), notes: [], options };
+  const context: LoadContext = { prepared: await loader.prepare?.(db), notes: [], options, now };
   try {
     const records = counted(loader.read(source, context), () => {
       count += 1;
@@ -93,7 +99,7 @@ export async function loadFile(
       checksum: source.checksum(),
       bytes: source.size,
       loadedAt: now.toISOString(),
-      seconds: Math.round((Date.now() - started) / 100) / 10,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
     };
   } finally {
     stop();
@@ -106,14 +112,14 @@ export async function loadFile(
  */
 async function* counted<T>(records: AsyncIterable<T>, tick: () => void): AsyncGenerator<T> {
   let n = 0;
-  let paused = Date.now();
+  let paused = performance.now();
   for await (const record of records) {
     tick();
     yield record;
     n += 1;
-    if (n % 512 === 0 && Date.now() - paused > 100) {
+    if (n % 512 === 0 && performance.now() - paused > 100) {
       await new Promise((resolve) => setImmediate(resolve));
-      paused = Date.now();
+      paused = performance.now();
     }
   }
 }

@@ -64,7 +64,12 @@ export function subawardBody(awardIds: string[], page: number) {
   };
 }
 
-export function searchBody(filters: AwardFilters, after: { id: unknown; sort: unknown } | null) {
+/** The search request of one page; a range open at its end stops at `today` (the sync's own clock). */
+export function searchBody(
+  filters: AwardFilters,
+  after: { id: unknown; sort: unknown } | null,
+  today: string,
+) {
   return {
     filters: {
       award_type_codes: ['A', 'B', 'C', 'D'],
@@ -77,7 +82,7 @@ export function searchBody(filters: AwardFilters, after: { id: unknown; sort: un
             time_period: [
               {
                 start_date: filters.from ?? '2007-10-01',
-                end_date: filters.to ?? new Date().toISOString().slice(0, 10),
+                end_date: filters.to ?? today,
               },
             ],
           }
@@ -125,7 +130,7 @@ export async function syncUsaspending(
           name,
           url,
           outcome: 'loaded',
-          load: await loadFile(deps.store.db, loaders, got.file, {}, deps.clock()),
+          load: await loadFile(deps, loaders, got.file),
         };
       } catch (error) {
         entry = { name, url, outcome: 'failed', reason: (error as Error).message };
@@ -143,7 +148,11 @@ export async function syncUsaspending(
   for (let page = 1; page <= MAX_PAGES; page += 1) {
     const url = `${base}/api/v2/search/spending_by_award/`;
     const dest = path.join(dir, `search-${page}.json`);
-    const got = await fetchFile(url, dest, searchBody(filters, after));
+    const got = await fetchFile(
+      url,
+      dest,
+      searchBody(filters, after, deps.clock().toISOString().slice(0, 10)),
+    );
     const entry = await load(`search page ${page}`, url, got);
     if (entry.outcome !== 'loaded' || got.outcome !== 'fetched') break;
     const body = JSON.parse(readFileSync(got.file, 'utf8')) as {

@@ -10,7 +10,7 @@ export class MemoryCounters implements Counters {
   private readonly windows = new Map<number, Map<string, Slot>>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly clock: () => number = () => Date.now()) {
+  constructor(private readonly clock: () => number) {
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
   }

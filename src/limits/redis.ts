@@ -37,7 +37,7 @@ export class RedisCounters implements Counters {
 
   constructor(
     url: string,
-    private readonly clock: () => number = () => Date.now(),
+    private readonly clock: () => number,
   ) {
     // Commands issued in one turn of the event loop go to Redis as one pipeline: one round trip for them all.
     this.redis = new Redis(url, {

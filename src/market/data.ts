@@ -90,7 +90,7 @@ type FieldAsked = { input: string; found: ReturnType<typeof lookupField> };
 
 /** /v1/data and market.data: current values for tickers x fields, each item answered on its own. */
 export async function data(
-  deps: Pick<Deps, 'market'> & Partial<Pick<Deps, 'clock'>>,
+  deps: Pick<Deps, 'market' | 'clock'>,
   request: DataRequest,
   answerWithinMs = ANSWER_WITHIN_MS,
 ) {
@@ -104,7 +104,7 @@ export async function data(
       ? [found.field.id]
       : [],
   );
-  const today = (deps.clock?.() ?? new Date()).toISOString().slice(0, 10);
+  const today = deps.clock().toISOString().slice(0, 10);
   const since = barsSince(
     fields.flatMap(({ found }) => (found.kind === 'field' ? [found.field] : [])),
     today,

@@ -133,7 +133,7 @@ describe('sign-up, confirmation, sign-in', () => {
   });
 
   it('an account made by the CLI sets its first password by reset link', async () => {
-    const account = await createAccount(env.deps.store.db, {
+    const account = await createAccount(env.deps, {
       email: email('cli'),
       plan: 'basic',
       emailConfirmed: true,
@@ -172,7 +172,7 @@ describe('sessions and forms', () => {
     ).toBeUndefined();
 
     const { client: owner, accountId } = await signedInClient('csrf-keys');
-    await setPlan(env.deps.store.db, accountId, 'basic');
+    await setPlan(env.deps, accountId, 'basic');
     await owner.get('/console/keys');
     const forged = await owner.post('/console/keys', { api: 'datasets', _csrf: client.csrf });
     expect(forged.status).toBe(403);
@@ -277,7 +277,7 @@ describe('keys', () => {
 
   it('the full key text is shown once, works, and is never shown again; only its hash is stored', async () => {
     const { client, accountId } = await signedInClient('once');
-    await setPlan(env.deps.store.db, accountId, 'basic');
+    await setPlan(env.deps, accountId, 'basic');
     await client.get('/console/keys');
     const created = await client.post('/console/keys', { api: 'datasets' });
     const key = /id="new-key">(gds_[A-Za-z0-9]+)</.exec(created.body)?.[1] as string;
@@ -312,7 +312,7 @@ describe('keys', () => {
       .select('id')
       .where('email', '=', address)
       .executeTakeFirstOrThrow();
-    await setPlan(env.deps.store.db, id, 'basic');
+    await setPlan(env.deps, id, 'basic');
     await client.get('/console/keys');
     const key = /id="new-key">(gds_[A-Za-z0-9]+)</.exec(
       (await client.post('/console/keys', { api: 'datasets' })).body,
@@ -326,7 +326,7 @@ describe('keys', () => {
 
   it('the plan key limit refuses one more key with the reason (basic: 5)', async () => {
     const { client, accountId } = await signedInClient('limit');
-    await setPlan(env.deps.store.db, accountId, 'basic');
+    await setPlan(env.deps, accountId, 'basic');
     await client.get('/console/keys');
     for (let i = 0; i < 5; i += 1)
       expect((await client.post('/console/keys', { api: 'datasets' })).status).toBe(200);
@@ -337,8 +337,8 @@ describe('keys', () => {
 
   it("another account's key id cannot be revoked (404), and the key keeps working", async () => {
     const owner = await signedInClient('owner');
-    await setPlan(env.deps.store.db, owner.accountId, 'basic');
-    const key = await createKey(env.deps.store.db, { accountId: owner.accountId, api: 'datasets' });
+    await setPlan(env.deps, owner.accountId, 'basic');
+    const key = await createKey(env.deps, { accountId: owner.accountId, api: 'datasets' });
     const { client: intruder } = await signedInClient('intruder');
     expect((await intruder.get(`/console/keys/${key.id}/revoke`)).status).toBe(404);
     await intruder.get('/console/keys');
@@ -353,7 +353,7 @@ describe('keys', () => {
 
   it('revoking asks first, then refuses the key; both actions are in the activity with who and from where', async () => {
     const { client, accountId, email: address } = await signedInClient('revoke', '192.0.2.44');
-    await setPlan(env.deps.store.db, accountId, 'basic');
+    await setPlan(env.deps, accountId, 'basic');
     await client.get('/console/keys');
     const created = await client.post('/console/keys', { api: 'datasets' });
     const key = /id="new-key">(gds_[A-Za-z0-9]+)</.exec(created.body)?.[1] as string;
@@ -389,7 +389,7 @@ describe('overview and usage', () => {
     const before = (await client.get('/console/overview')).body;
     expect(before).toContain('<dt>Status</dt><dd>no plan');
     expect(before).toContain('Plans are set by the operator of this service');
-    await setPlan(env.deps.store.db, accountId, 'desk');
+    await setPlan(env.deps, accountId, 'desk');
     await client.get('/console/keys');
     const key = /id="new-key">(gds_[A-Za-z0-9]+)</.exec(
       (await client.post('/console/keys', { api: 'datasets' })).body,
@@ -407,7 +407,7 @@ describe('overview and usage', () => {
 
   it('the usage page and its CSV give credits by day and dataset, with call types, for the period', async () => {
     const { client, accountId } = await signedInClient('usage');
-    await setPlan(env.deps.store.db, accountId, 'basic');
+    await setPlan(env.deps, accountId, 'basic');
     await client.get('/console/keys');
     const key = /id="new-key">(gds_[A-Za-z0-9]+)</.exec(
       (await client.post('/console/keys', { api: 'datasets' })).body,
@@ -564,7 +564,7 @@ describe('plans from Stripe events', () => {
     );
     expect((await post(byEmail.payload, byEmail.signature)).json().outcome).toBe('applied');
     expect((await getAccount(env.deps.store.db, accountId)).plan).toBe('basic');
-    const key = await createKey(env.deps.store.db, { accountId, api: 'datasets' });
+    const key = await createKey(env.deps, { accountId, api: 'datasets' });
     const subscription = async (id: string, type: string, status: string) => {
       const object = { object: 'subscription', customer: 'cus_B2', status, metadata: { plan: 'desk' } };
       const { payload, signature } = signedEvent(SECRET, event(id, type, object));
@@ -611,13 +611,13 @@ describe('operator view', () => {
 
   it('finds an account by email, sets its plan, adjusts its credits with a reason and revokes a key, each recorded', async () => {
     const target = await signedInClient('target');
-    const key = await createKey(env.deps.store.db, {
+    const key = await createKey(env.deps, {
       accountId: target.accountId,
       api: 'market',
       access: 'full',
     });
     const op = await signedInClient('operator', '198.51.100.7');
-    await setAdmin(env.deps.store.db, op.accountId, true);
+    await setAdmin(env.deps, op.accountId, true);
     const found = await op.client.get(`/console/admin?q=${encodeURIComponent(target.email)}`);
     expect(found.body).toContain(`/console/admin/accounts/${target.accountId}`);
     const base = `/console/admin/accounts/${target.accountId}`;

@@ -48,8 +48,8 @@ describe.skipIf(!haveShared(TICKERS, NVDA))("awards against the recipient's reve
     env = await testEnv();
     key = (await customer(env.deps)).key;
     const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
-    await loadFile(env.deps.store.db, sec, TICKERS);
-    await loadFile(env.deps.store.db, sec, NVDA);
+    await loadFile(env.deps, sec, TICKERS);
+    await loadFile(env.deps, sec, NVDA);
     const file = path.join(env.dataDir, 'awards.ndjson');
     const records = [
       award('TEST-2025', '2025-06-01', 'USD'),
@@ -57,7 +57,7 @@ describe.skipIf(!haveShared(TICKERS, NVDA))("awards against the recipient's reve
       award('TEST-EUR', '2025-06-01', 'EUR'),
     ];
     writeFileSync(file, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
-    await importFile(env.deps.store.db, awardsImporter, file);
+    await importFile(env.deps, awardsImporter, file);
   });
   afterAll(() => env.close());
 

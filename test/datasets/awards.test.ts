@@ -64,7 +64,7 @@ for (const { engine, skip } of ENGINES) {
     const load = async (name: string, records: Json[]) => {
       const file = path.join(env.dataDir, name);
       writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n'));
-      return importFile(env.deps.store.db, awardsImporter, file);
+      return importFile(env.deps, awardsImporter, file);
     };
     beforeAll(async () => {
       env = await testEnv({ engine });
@@ -298,7 +298,7 @@ for (const { engine, skip } of ENGINES) {
       }));
       const file = path.join(env.dataDir, 'half.ndjson');
       writeFileSync(file, [...many.map((r) => JSON.stringify(r)), '{"source": "usaspending"}'].join('\n'));
-      await expect(importFile(env.deps.store.db, awardsImporter, file)).rejects.toThrow(/half\.ndjson:4501:/);
+      await expect(importFile(env.deps, awardsImporter, file)).rejects.toThrow(/half\.ndjson:4501:/);
       const kept = await env.deps.store.db
         .selectFrom('awards')
         .select('id')

@@ -31,7 +31,7 @@ describe.skipIf(!hasFiles)('BLS loader', () => {
       let env: TestEnv;
       let weightNotes: string[] = [];
       const bls = () => LOADERS.bls as NonNullable<typeof LOADERS.bls>;
-      const load = (file: string) => loadFile(env.deps.store.db, bls(), file);
+      const load = (file: string) => loadFile(env.deps, bls(), file);
       beforeAll(async () => {
         env = await testEnv({ engine });
         await load(path.join(BLS, 'cu.item'));
@@ -124,8 +124,7 @@ describe.skipIf(!hasFiles)('BLS loader', () => {
       env = await testEnv();
     });
     afterAll(() => env.close());
-    const load = (file: string) =>
-      loadFile(env.deps.store.db, LOADERS.bls as NonNullable<typeof LOADERS.bls>, file);
+    const load = (file: string) => loadFile(env.deps, LOADERS.bls as NonNullable<typeof LOADERS.bls>, file);
 
     it('reads cu.series, keeping the U.S. city average monthly series', async () => {
       const report = await load(path.join(BLS, 'cu.series.txt'));
@@ -188,7 +187,7 @@ describe.skipIf(!hasFiles)('BLS loader', () => {
       try {
         await expect(
           loadFile(
-            empty.deps.store.db,
+            empty.deps,
             LOADERS.bls as NonNullable<typeof LOADERS.bls>,
             path.join(BLS, 'relative_importance_dec2021_to_dec2024.csv'),
           ),
@@ -207,8 +206,8 @@ describe.skipIf(!hasFiles || !haveShared(ALL_ITEMS))('BLS months with no data (O
   beforeAll(async () => {
     env = await testEnv();
     const bls = LOADERS.bls as NonNullable<typeof LOADERS.bls>;
-    await loadFile(env.deps.store.db, bls, path.join(BLS, 'cu.item'));
-    notes = (await loadFile(env.deps.store.db, bls, ALL_ITEMS)).notes;
+    await loadFile(env.deps, bls, path.join(BLS, 'cu.item'));
+    notes = (await loadFile(env.deps, bls, ALL_ITEMS)).notes;
   });
   afterAll(() => env.close());
 

@@ -39,14 +39,14 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
       const cftc = () => LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
 
       it('loads every row, contract and class of both report families; a second run changes nothing', async () => {
-        const legacy = await loadFile(env.deps.store.db, cftc(), LEGACY);
+        const legacy = await loadFile(env.deps, cftc(), LEGACY);
         expect(legacy).toMatchObject({
           lines: 3506,
           inserted: 3506,
           firstDate: '2025-01-07',
           lastDate: '2025-03-18',
         });
-        const disagg = await loadFile(env.deps.store.db, cftc(), DISAGG);
+        const disagg = await loadFile(env.deps, cftc(), DISAGG);
         expect(disagg).toMatchObject({
           lines: 2178,
           inserted: 2178,
@@ -63,7 +63,7 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
           ['disaggregated', 220],
           ['legacy', 353],
         ]);
-        expect(await loadFile(env.deps.store.db, cftc(), LEGACY)).toMatchObject({
+        expect(await loadFile(env.deps, cftc(), LEGACY)).toMatchObject({
           inserted: 0,
           unchanged: 3506,
         });
@@ -79,14 +79,12 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
       it('reads LF and zipped copies as the same records', async () => {
         const lf = path.join(env.dataDir, 'annual-lf.txt');
         writeFileSync(lf, readFileSync(LEGACY, 'utf8').replace(/\r\n/g, '\n'));
-        expect(await loadFile(env.deps.store.db, cftc(), lf)).toMatchObject({ lines: 3506, unchanged: 3506 });
+        expect(await loadFile(env.deps, cftc(), lf)).toMatchObject({ lines: 3506, unchanged: 3506 });
         const dir = path.join(env.dataDir, 'zip');
         execFileSync('mkdir', ['-p', dir]);
         copyFileSync(DISAGG, path.join(dir, 'f_year.txt'));
         execFileSync('zip', ['-q', 'fut_disagg_txt_2021.zip', 'f_year.txt'], { cwd: dir });
-        expect(
-          await loadFile(env.deps.store.db, cftc(), path.join(dir, 'fut_disagg_txt_2021.zip')),
-        ).toMatchObject({
+        expect(await loadFile(env.deps, cftc(), path.join(dir, 'fut_disagg_txt_2021.zip'))).toMatchObject({
           lines: 2178,
           unchanged: 2178,
         });
@@ -110,7 +108,7 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
         });
         const disagg = path.join(env.dataDir, 'f_year_mm_dd_yyyy.txt');
         writeFileSync(disagg, [names.map((n) => `"${n}"`).join(','), ...usDates].join('\n'));
-        expect(await loadFile(env.deps.store.db, cftc(), disagg)).toMatchObject({
+        expect(await loadFile(env.deps, cftc(), disagg)).toMatchObject({
           lines: 2178,
           unchanged: 2178,
           firstDate: '2021-01-05',
@@ -143,7 +141,7 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
         legacyNames.splice(0, underscored.length, ...underscored);
         const legacy = path.join(env.dataDir, 'legacy_underscored.txt');
         writeFileSync(legacy, [legacyNames.map((n) => `"${n}"`).join(','), ...legacyLines].join('\n'));
-        expect(await loadFile(env.deps.store.db, cftc(), legacy)).toMatchObject({
+        expect(await loadFile(env.deps, cftc(), legacy)).toMatchObject({
           lines: 3506,
           unchanged: 3506,
         });
@@ -155,7 +153,7 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
         );
         const unknown = path.join(env.dataDir, 'f_year_dd_mm.txt');
         writeFileSync(unknown, renamed);
-        await expect(loadFile(env.deps.store.db, cftc(), unknown)).rejects.toThrow(
+        await expect(loadFile(env.deps, cftc(), unknown)).rejects.toThrow(
           'missing columns: report date (the header\'s date columns: "As_of_Date_In_Form_YYMMDD", "Report_Date_as_DD_MM_YYYY")',
         );
       });
@@ -168,7 +166,7 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
         lines[5] = fields.map((f) => `"${f}"`).join(',');
         const bad = path.join(env.dataDir, 'f_year_bad.txt');
         writeFileSync(bad, lines.join('\n'));
-        await expect(loadFile(env.deps.store.db, cftc(), bad)).rejects.toThrow(
+        await expect(loadFile(env.deps, cftc(), bad)).rejects.toThrow(
           /f_year_bad\.txt:6: prod_merc_positions_long_all is "lots"/,
         );
         const kept = await env.deps.store.db
@@ -198,8 +196,8 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
     beforeAll(async () => {
       env = await testEnv();
       const cftc = LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
-      await loadFile(env.deps.store.db, cftc, LEGACY);
-      await loadFile(env.deps.store.db, cftc, DISAGG);
+      await loadFile(env.deps, cftc, LEGACY);
+      await loadFile(env.deps, cftc, DISAGG);
     });
     afterAll(() => env.close());
 
@@ -368,8 +366,8 @@ describe.skipIf(!hasFiles || !haveShared(DISAGG_2020))(
       env = await testEnv();
       const cftc = LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
       // 2020 up to 03-24, then 2021 from 01-05: nine months without a report in the store.
-      await loadFile(env.deps.store.db, cftc, DISAGG_2020);
-      await loadFile(env.deps.store.db, cftc, DISAGG);
+      await loadFile(env.deps, cftc, DISAGG_2020);
+      await loadFile(env.deps, cftc, DISAGG);
     });
     afterAll(() => env.close());
 

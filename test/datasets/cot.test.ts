@@ -32,9 +32,9 @@ for (const { engine, skip } of ENGINES) {
     });
 
     it('imports the records; a second import changes nothing', async () => {
-      const first = await importFile(env.deps.store.db, cotImporter, FIXTURE);
+      const first = await importFile(env.deps, cotImporter, FIXTURE);
       expect(first).toMatchObject({ lines: 6, inserted: 6, revised: 0, unchanged: 0 });
-      const again = await importFile(env.deps.store.db, cotImporter, FIXTURE);
+      const again = await importFile(env.deps, cotImporter, FIXTURE);
       expect(again).toMatchObject({ lines: 6, inserted: 0, revised: 0, unchanged: 6 });
     });
 
@@ -170,7 +170,7 @@ for (const { engine, skip } of ENGINES) {
         },
       };
       writeFileSync(file, `${JSON.stringify(record)}\n`);
-      expect(await importFile(env.deps.store.db, cotImporter, file)).toMatchObject({ revised: 1 });
+      expect(await importFile(env.deps, cotImporter, file)).toMatchObject({ revised: 1 });
       const revisions = await env.deps.store.db
         .selectFrom('cot_records')
         .select(['revision', 'is_current'])
@@ -200,15 +200,15 @@ for (const { engine, skip } of ENGINES) {
         positions: { swap: good.positions.commercial },
       };
       writeFileSync(file, [JSON.stringify(good), '', JSON.stringify(bad)].join('\n'));
-      const error = await importFile(env.deps.store.db, cotImporter, file).catch((e) => e);
+      const error = await importFile(env.deps, cotImporter, file).catch((e) => e);
       expect(error).toBeInstanceOf(ImportError);
       expect(error.message).toMatch(/bad\.ndjson:3: field "reportDate"/);
       writeFileSync(file, `${JSON.stringify(good)}\n${JSON.stringify(wrongClasses)}\n`);
-      await expect(importFile(env.deps.store.db, cotImporter, file)).rejects.toThrow(
+      await expect(importFile(env.deps, cotImporter, file)).rejects.toThrow(
         /:2: positions of a legacy report/,
       );
       writeFileSync(file, `${JSON.stringify(good)}\n{not json\n`);
-      await expect(importFile(env.deps.store.db, cotImporter, file)).rejects.toThrow(/:2: not JSON/);
+      await expect(importFile(env.deps, cotImporter, file)).rejects.toThrow(/:2: not JSON/);
       const leaked = await env.deps.store.db
         .selectFrom('cot_records')
         .select('id')

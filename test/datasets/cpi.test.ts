@@ -66,10 +66,10 @@ for (const { engine, skip } of ENGINES) {
     it('imports once; the same file again changes nothing', async () => {
       const file = path.join(env.dataDir, 'cpi.ndjson');
       writeFileSync(file, RECORDS.map((r) => JSON.stringify(r)).join('\n'));
-      expect(await importFile(env.deps.store.db, cpiImporter, file)).toMatchObject({
+      expect(await importFile(env.deps, cpiImporter, file)).toMatchObject({
         inserted: RECORDS.length,
       });
-      expect(await importFile(env.deps.store.db, cpiImporter, file)).toMatchObject({
+      expect(await importFile(env.deps, cpiImporter, file)).toMatchObject({
         unchanged: RECORDS.length,
       });
     });

@@ -142,7 +142,7 @@ describe.skipIf(!hasFiles)('EIA loader', () => {
     describe.skipIf(skip)(`on ${engine}`, () => {
       let env: TestEnv;
       const load = (name: string) =>
-        loadFile(env.deps.store.db, LOADERS.eia as NonNullable<typeof LOADERS.eia>, file(name));
+        loadFile(env.deps, LOADERS.eia as NonNullable<typeof LOADERS.eia>, file(name));
       beforeAll(async () => {
         env = await testEnv({ engine });
       });

@@ -85,10 +85,10 @@ for (const { engine, skip } of ENGINES) {
     it('imports once; the same file again changes nothing', async () => {
       const file = path.join(env.dataDir, 'energy.ndjson');
       writeFileSync(file, RECORDS.map((r) => JSON.stringify(r)).join('\n'));
-      expect(await importFile(env.deps.store.db, energyImporter, file)).toMatchObject({
+      expect(await importFile(env.deps, energyImporter, file)).toMatchObject({
         inserted: RECORDS.length,
       });
-      expect(await importFile(env.deps.store.db, energyImporter, file)).toMatchObject({
+      expect(await importFile(env.deps, energyImporter, file)).toMatchObject({
         unchanged: RECORDS.length,
       });
     });
@@ -139,7 +139,7 @@ for (const { engine, skip } of ENGINES) {
         file,
         JSON.stringify({ type: 'observation', series: 'WCESTUS1', weekEnding: '2026-06-05', value: 426.5 }),
       );
-      expect(await importFile(env.deps.store.db, energyImporter, file)).toMatchObject({ revised: 1 });
+      expect(await importFile(env.deps, energyImporter, file)).toMatchObject({ revised: 1 });
       expect((await board()).data.series[0]).toMatchObject({ value: 426.5, weekChange: -7.212 });
     });
   });

@@ -55,7 +55,7 @@ for (const { engine, skip } of ENGINES) {
     const load = async <R>(importer: Importer<R>, name: string, records: object[]) => {
       const file = path.join(env.dataDir, name);
       writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n'));
-      return importFile(env.deps.store.db, importer, file);
+      return importFile(env.deps, importer, file);
     };
     beforeAll(async () => {
       env = await testEnv({ engine });

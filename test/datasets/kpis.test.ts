@@ -104,7 +104,7 @@ for (const { engine, skip } of ENGINES) {
     const load = async (name: string, records: object[]) => {
       const file = path.join(env.dataDir, name);
       writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n'));
-      return importFile(env.deps.store.db, kpisImporter, file);
+      return importFile(env.deps, kpisImporter, file);
     };
     beforeAll(async () => {
       env = await testEnv({ engine });

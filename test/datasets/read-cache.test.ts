@@ -32,7 +32,7 @@ describe('read cache', () => {
 
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      await importFile(other.store.db, cotImporter, path.resolve('test/fixtures/cot-legacy-2025-03.ndjson'));
+      await importFile(other, cotImporter, path.resolve('test/fixtures/cot-legacy-2025-03.ndjson'));
       // The version is read again at most a second after the last read: the first call after that has the load.
       vi.setSystemTime(Date.now() + 1001);
       expect((await board()).rows).toHaveLength(2);

@@ -19,7 +19,7 @@ describe('boards on real data', () => {
     user = await customer(env.deps);
     await loadBundledData(env.deps, () => {});
     if (existsSync(DISAGG))
-      await loadFile(env.deps.store.db, LOADERS.cftc as NonNullable<typeof LOADERS.cftc>, DISAGG);
+      await loadFile(env.deps, LOADERS.cftc as NonNullable<typeof LOADERS.cftc>, DISAGG);
   }, 60_000);
   afterAll(() => env.close());
   const get = async (url: string) => {

@@ -28,7 +28,7 @@ for (const { engine, skip } of ENGINES) {
     afterAll(() => env.close());
 
     const load = (records: Observation[]) =>
-      importRecords(env.deps.store.db, energyImporter, lines(records), 'test');
+      importRecords(env.deps.store.db, energyImporter, lines(records), 'test', env.deps.clock());
     const stored = (series: string) =>
       env.deps.store.db
         .selectFrom('energy_observations')

@@ -54,7 +54,7 @@ describe.skipIf(!haveShared(...Object.values(FILES).map((f) => path.join(SUBMISS
       key = (await customer(env.deps)).key;
       const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
       for (const [ticker, file] of Object.entries(FILES)) {
-        loaded[ticker] = (await loadFile(env.deps.store.db, sec, path.join(SUBMISSIONS, file))).inserted;
+        loaded[ticker] = (await loadFile(env.deps, sec, path.join(SUBMISSIONS, file))).inserted;
       }
     });
     afterAll(() => env.close());
@@ -65,7 +65,7 @@ describe.skipIf(!haveShared(...Object.values(FILES).map((f) => path.join(SUBMISS
 
     it('the same file again changes nothing', async () => {
       const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
-      const again = await loadFile(env.deps.store.db, sec, path.join(SUBMISSIONS, FILES.AAPL));
+      const again = await loadFile(env.deps, sec, path.join(SUBMISSIONS, FILES.AAPL));
       expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: 107 });
     });
 
@@ -95,12 +95,10 @@ describe.skipIf(!haveShared(...Object.values(FILES).map((f) => path.join(SUBMISS
       const truncated = path.join(env.dataDir, 'CIK0000789019-cut.json');
       const { readFileSync } = await import('node:fs');
       writeFileSync(truncated, readFileSync(path.join(SUBMISSIONS, FILES.MSFT), 'utf8').slice(0, 5000));
-      await expect(loadFile(env.deps.store.db, sec, truncated)).rejects.toThrow(
-        /CIK0000789019-cut\.json: not JSON/,
-      );
+      await expect(loadFile(env.deps, sec, truncated)).rejects.toThrow(/CIK0000789019-cut\.json: not JSON/);
       const other = path.join(env.dataDir, 'page.json');
       writeFileSync(other, '{"status":"ok","results":[]}');
-      await expect(loadFile(env.deps.store.db, sec, other)).rejects.toThrow(
+      await expect(loadFile(env.deps, sec, other)).rejects.toThrow(
         /page\.json: not a file this source reads \(it reads: .*company_tickers\.json.*submissions JSON/,
       );
       const cut = path.join(env.dataDir, 'CIK0000320193.json');
@@ -108,9 +106,7 @@ describe.skipIf(!haveShared(...Object.values(FILES).map((f) => path.join(SUBMISS
         cut,
         '{"cik":"0000320193","entityType":"operating","name":"Apple Inc.","filings":{"recent":{"form":[]}}}',
       );
-      await expect(loadFile(env.deps.store.db, sec, cut)).rejects.toThrow(
-        /filings\.recent lacks accessionNumber/,
-      );
+      await expect(loadFile(env.deps, sec, cut)).rejects.toThrow(/filings\.recent lacks accessionNumber/);
       const count = await env.deps.store.db
         .selectFrom('events')
         .select((eb) => eb.fn.countAll().as('n'))
@@ -131,7 +127,7 @@ describe.skipIf(!haveShared(TICKERS))('quarry ingest sec: company_tickers.json',
 
   it('holds every registrant (9,610), and a CIK finds its first-listed ticker', async () => {
     const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
-    const report = await loadFile(env.deps.store.db, sec, TICKERS);
+    const report = await loadFile(env.deps, sec, TICKERS);
     expect(report).toMatchObject({ dataset: 'registrants', lines: 9610, inserted: 9610 });
     const byCik = await tickersByCik(env.deps.store.db);
     expect(byCik.get('0000320193')).toBe('AAPL');
@@ -139,7 +135,7 @@ describe.skipIf(!haveShared(TICKERS))('quarry ingest sec: company_tickers.json',
     // Berkshire lists BRK-B before BRK-A; Alphabet GOOGL before GOOG.
     expect(byCik.get('0001067983')).toBe('BRK-B');
     expect(byCik.get('0001652044')).toBe('GOOGL');
-    const again = await loadFile(env.deps.store.db, sec, TICKERS);
+    const again = await loadFile(env.deps, sec, TICKERS);
     expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: 9610 });
   });
 });

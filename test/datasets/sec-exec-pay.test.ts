@@ -45,12 +45,12 @@ describe.skipIf(!haveShared(CABOT, TABLE, TICKERS))('quarry ingest sec: proxies 
   beforeAll(async () => {
     env = await testEnv();
     key = (await customer(env.deps)).key;
-    await loadFile(env.deps.store.db, sec(), TICKERS);
+    await loadFile(env.deps, sec(), TICKERS);
   });
   afterAll(() => env.close());
 
   it("Cabot's proxy: Sean D. Keohane, 7,791,510 (FY2023) against 7,948,029 (FY2022), median 57,350, ratio 136", async () => {
-    const report = await loadFile(env.deps.store.db, sec(), CABOT);
+    const report = await loadFile(env.deps, sec(), CABOT);
     expect(report).toMatchObject({ dataset: 'exec-pay', inserted: 1 });
     const data = await get('/v1/exec-pay/CBT');
     expect(data.company).toMatchObject({ ticker: 'CBT', cik: '0000016040', name: 'Cabot Corporation' });
@@ -72,11 +72,11 @@ describe.skipIf(!haveShared(CABOT, TABLE, TICKERS))('quarry ingest sec: proxies 
     ]);
     const year = await get('/v1/exec-pay/CBT/2023');
     expect(year.ceoPayChange).toEqual({ ceoTotal: 7_791_510, ceoPriorYearTotal: 7_948_029, percent: -2 });
-    expect(await loadFile(env.deps.store.db, sec(), CABOT)).toMatchObject({ unchanged: 1 });
+    expect(await loadFile(env.deps, sec(), CABOT)).toMatchObject({ unchanged: 1 });
   });
 
   it('a CEO-pay table names no year: refused without --fiscal-year, nothing kept', async () => {
-    await expect(loadFile(env.deps.store.db, sec(), TABLE)).rejects.toThrow(
+    await expect(loadFile(env.deps, sec(), TABLE)).rejects.toThrow(
       /names no year: give the fiscal year it reports with --fiscal-year/,
     );
     const held = await env.deps.store.db
@@ -88,7 +88,7 @@ describe.skipIf(!haveShared(CABOT, TABLE, TICKERS))('quarry ingest sec: proxies 
   });
 
   it('its rows become proxies marked with that source: Apple 98,734,394, ratio 1,447, median 68,254', async () => {
-    const report = await loadFile(env.deps.store.db, sec(), TABLE, { 'fiscal-year': '2021' });
+    const report = await loadFile(env.deps, sec(), TABLE, { 'fiscal-year': '2021' });
     expect(report).toMatchObject({ lines: 492, inserted: 492 });
     const data = await get('/v1/exec-pay/AAPL');
     expect(data.company.cik).toBe('0000320193');
@@ -127,7 +127,7 @@ describe.skipIf(!haveShared(CABOT, TABLE, TICKERS))('quarry ingest sec: proxies 
     expect(before.proxies.map((p: { source: string }) => p.source)).toEqual(['ceo-pay-table']);
     const file = path.join(env.dataDir, 'nvda-proxy.ndjson');
     writeFileSync(file, `${JSON.stringify(filing)}\n`);
-    await importFile(env.deps.store.db, execPayImporter, file);
+    await importFile(env.deps, execPayImporter, file);
     const after = await get('/v1/exec-pay/NVDA/2021');
     expect(after.proxies).toEqual([expect.objectContaining({ id: 'NVDA-DEF14A-2022', source: 'filing' })]);
   });
@@ -156,7 +156,7 @@ describe.skipIf(!haveShared(CABOT, TABLE, TICKERS))('quarry ingest sec: proxies 
       '</td></tr></table></ix:nonNumeric></body></html>';
     const file = path.join(env.dataDir, 'two-chiefs.htm');
     writeFileSync(file, html);
-    const report = await loadFile(env.deps.store.db, sec(), file, { ticker: 'TWOC' });
+    const report = await loadFile(env.deps, sec(), file, { ticker: 'TWOC' });
     expect(report).toMatchObject({ dataset: 'exec-pay', inserted: 2 });
     const data = await get('/v1/exec-pay/TWOC/2023');
     const people = data.proxies.map((p: Record<string, unknown>) => [
@@ -181,7 +181,7 @@ describe.skipIf(!haveShared(CABOT, TABLE, TICKERS))('quarry ingest sec: proxies 
       page,
       '<!DOCTYPE html><html><head><title>EDGAR Search</title></head><body>Results</body></html>',
     );
-    await expect(loadFile(env.deps.store.db, sec(), page)).rejects.toThrow(
+    await expect(loadFile(env.deps, sec(), page)).rejects.toThrow(
       /index\.html: not a file this source reads/,
     );
     const bare = path.join(env.dataDir, 'bare-def14a.htm');
@@ -191,7 +191,7 @@ describe.skipIf(!haveShared(CABOT, TABLE, TICKERS))('quarry ingest sec: proxies 
         '<ix:nonNumeric name="dei:EntityCentralIndexKey" contextRef="c1">0000016040</ix:nonNumeric>' +
         '<ix:nonNumeric name="dei:EntityRegistrantName" contextRef="c1">Cabot Corporation</ix:nonNumeric></body></html>',
     );
-    await expect(loadFile(env.deps.store.db, sec(), bare)).rejects.toThrow(
+    await expect(loadFile(env.deps, sec(), bare)).rejects.toThrow(
       /bare-def14a\.htm: no pay-versus-performance facts/,
     );
   });

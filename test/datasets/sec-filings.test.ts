@@ -41,12 +41,12 @@ describe.skipIf(!haveShared(NVDA_DOC, NVDA_TXT, ADBE_TXT, ADBE_INDEX, ADBE_DOC, 
     beforeAll(async () => {
       env = await testEnv();
       key = (await customer(env.deps)).key;
-      await loadFile(env.deps.store.db, sec(), TICKERS);
+      await loadFile(env.deps, sec(), TICKERS);
     });
     afterAll(() => env.close());
 
     it('a primary document alone creates its event: company and date from the cover, items from its headings', async () => {
-      expect(await loadFile(env.deps.store.db, sec(), NVDA_DOC)).toMatchObject({
+      expect(await loadFile(env.deps, sec(), NVDA_DOC)).toMatchObject({
         dataset: 'events',
         inserted: 1,
       });
@@ -84,7 +84,7 @@ describe.skipIf(!haveShared(NVDA_DOC, NVDA_TXT, ADBE_TXT, ADBE_INDEX, ADBE_DOC, 
     });
 
     it("the submission's SEC header then gives the acceptance time; its items equal the document's headings", async () => {
-      expect(await loadFile(env.deps.store.db, sec(), NVDA_TXT)).toMatchObject({ revised: 1, notes: [] });
+      expect(await loadFile(env.deps, sec(), NVDA_TXT)).toMatchObject({ revised: 1, notes: [] });
       const e = await event('NVDA', NVDA_EVENT);
       // ACCEPTANCE-DATETIME 20260306161125 is Eastern (EST): 21:11:25Z.
       expect(e).toMatchObject({
@@ -94,7 +94,7 @@ describe.skipIf(!haveShared(NVDA_DOC, NVDA_TXT, ADBE_TXT, ADBE_INDEX, ADBE_DOC, 
       });
       expect(e.people).toHaveLength(5);
       // The document alone again knows only the cover: what the header said stays.
-      expect(await loadFile(env.deps.store.db, sec(), NVDA_DOC)).toMatchObject({ unchanged: 1 });
+      expect(await loadFile(env.deps, sec(), NVDA_DOC)).toMatchObject({ unchanged: 1 });
       expect((await event('NVDA', NVDA_EVENT)).filedAt).toBe('2026-03-06T21:11:25.000Z');
     });
 
@@ -103,13 +103,13 @@ describe.skipIf(!haveShared(NVDA_DOC, NVDA_TXT, ADBE_TXT, ADBE_INDEX, ADBE_DOC, 
       const alone = path.join(env.dataDir, 'alone', '0000796343-23-000044');
       mkdirSync(alone, { recursive: true });
       copyFileSync(ADBE_DOC, path.join(alone, 'adbe-20230315.htm'));
-      await loadFile(env.deps.store.db, sec(), path.join(alone, 'adbe-20230315.htm'));
+      await loadFile(env.deps, sec(), path.join(alone, 'adbe-20230315.htm'));
       // Without the exhibit: the item's first paragraph, and a headline made from the item.
       const bare = await event('ADBE', '0000796343-23-000044');
       expect(bare.headline).toBe('ADOBE INC. 8-K: Results of Operations and Financial Condition');
       expect(bare.summary).toMatch(/^On March 15, 2023, Adobe Inc\. \(“Adobe”\) issued a press release/);
       // EDGAR's folder, the exhibit beside the document: the release's title and first paragraph.
-      await loadFile(env.deps.store.db, sec(), ADBE_DOC);
+      await loadFile(env.deps, sec(), ADBE_DOC);
       const told = await event('ADBE', '0000796343-23-000044');
       expect(told).toMatchObject({
         headline: 'Adobe Reports Record Revenue in Q1 Fiscal 2023',
@@ -119,7 +119,7 @@ describe.skipIf(!haveShared(NVDA_DOC, NVDA_TXT, ADBE_TXT, ADBE_INDEX, ADBE_DOC, 
     });
 
     it("Adobe's earnings 8-K: the press release's title is the headline, its first paragraph the summary", async () => {
-      await loadFile(env.deps.store.db, sec(), ADBE_TXT);
+      await loadFile(env.deps, sec(), ADBE_TXT);
       const e = await event('ADBE', '0000796343-23-000044');
       expect(e).toMatchObject({
         filedAt: '2023-03-15T20:06:36.000Z',
@@ -152,7 +152,7 @@ describe.skipIf(!haveShared(NVDA_DOC, NVDA_TXT, ADBE_TXT, ADBE_INDEX, ADBE_DOC, 
       };
       const file = path.join(env.dataDir, 'nvda-row.ndjson');
       writeFileSync(file, `${JSON.stringify(row)}\n`);
-      expect(await importFile(env.deps.store.db, eventsImporter, file)).toMatchObject({ unchanged: 1 });
+      expect(await importFile(env.deps, eventsImporter, file)).toMatchObject({ unchanged: 1 });
       const e = await event('NVDA', NVDA_EVENT);
       expect(e.headline).toBe('Adoption of Fiscal Year 2027 Variable Compensation Plan');
       expect(e.people).toHaveLength(5);
@@ -169,7 +169,7 @@ describe.skipIf(!haveShared(NVDA_DOC, NVDA_TXT, ADBE_TXT, ADBE_INDEX, ADBE_DOC, 
           ).n,
         );
       const held = await count();
-      await expect(loadFile(env.deps.store.db, sec(), ADBE_INDEX)).rejects.toThrow(
+      await expect(loadFile(env.deps, sec(), ADBE_INDEX)).rejects.toThrow(
         /-index\.html: not a file this source reads/,
       );
       const page = path.join(env.dataDir, '8k-shaped.htm');
@@ -177,9 +177,7 @@ describe.skipIf(!haveShared(NVDA_DOC, NVDA_TXT, ADBE_TXT, ADBE_INDEX, ADBE_DOC, 
         page,
         '<html><ix:nonNumeric name="dei:DocumentType" contextRef="c">8-K</ix:nonNumeric><p>No cover here.</p></html>',
       );
-      await expect(loadFile(env.deps.store.db, sec(), page)).rejects.toThrow(
-        /8k-shaped\.htm: the cover tags no CIK/,
-      );
+      await expect(loadFile(env.deps, sec(), page)).rejects.toThrow(/8k-shaped\.htm: the cover tags no CIK/);
       expect(await count()).toBe(held);
     });
   },

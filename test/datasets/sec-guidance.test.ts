@@ -101,12 +101,12 @@ describe.skipIf(!haveShared(RELEASE, TICKERS))("quarry ingest sec: Adobe's Q1 FY
   beforeAll(async () => {
     env = await testEnv();
     key = (await customer(env.deps)).key;
-    await loadFile(env.deps.store.db, sec(), TICKERS);
+    await loadFile(env.deps, sec(), TICKERS);
   });
   afterAll(() => env.close());
 
   it('total revenue guidance for Q2 FY2023 is $4.75 billion to $4.78 billion, quoted at its offset', async () => {
-    const report = await loadFile(env.deps.store.db, sec(), RELEASE);
+    const report = await loadFile(env.deps, sec(), RELEASE);
     expect(report).toMatchObject({ dataset: 'kpis-guidance', inserted: 12, notes: [] });
     const facts = await guidance();
     const revenue = facts.find((f) => f.metricId === 'revenue' && f.period.label === 'Q2 FY2023');
@@ -159,7 +159,7 @@ describe.skipIf(!haveShared(RELEASE, TICKERS))("quarry ingest sec: Adobe's Q1 FY
       const source = e.quoteMatchMode === 'exact_html' ? html : text;
       expect(source.slice(e.quoteOffset, e.quoteOffset + e.quote.length)).toBe(e.quote);
     }
-    expect(await loadFile(env.deps.store.db, sec(), RELEASE)).toMatchObject({
+    expect(await loadFile(env.deps, sec(), RELEASE)).toMatchObject({
       inserted: 0,
       revised: 0,
       unchanged: 12,
@@ -175,7 +175,7 @@ describe.skipIf(!haveShared(RELEASE, TICKERS))("quarry ingest sec: Adobe's Q1 FY
       file,
       '<html><body><p>Exhibit 99.1</p><p>Zed Corp (Nasdaq:ZZZQ) Reports Results</p></body></html>',
     );
-    await expect(loadFile(env.deps.store.db, sec(), file)).rejects.toThrow(
+    await expect(loadFile(env.deps, sec(), file)).rejects.toThrow(
       /names no listed company held among the registrants \(ZZZQ\)/,
     );
   });

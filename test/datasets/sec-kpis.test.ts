@@ -71,7 +71,7 @@ describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company fa
   afterAll(() => env.close());
 
   it('a company facts file names no ticker: without the registrants it is refused, saying what to load', async () => {
-    await expect(loadFile(env.deps.store.db, sec(), NVDA)).rejects.toThrow(
+    await expect(loadFile(env.deps, sec(), NVDA)).rejects.toThrow(
       /CIK 0001045810 \(NVIDIA CORP\) has no ticker in the store: load company_tickers\.json first, or give --ticker/,
     );
     const held = await env.deps.store.db.selectFrom('kpi_facts').select('id').executeTakeFirst();
@@ -79,12 +79,12 @@ describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company fa
   });
 
   it('loads after company_tickers.json; the same file again changes nothing', async () => {
-    await loadFile(env.deps.store.db, sec(), TICKERS);
-    const first = await loadFile(env.deps.store.db, sec(), NVDA);
+    await loadFile(env.deps, sec(), TICKERS);
+    const first = await loadFile(env.deps, sec(), NVDA);
     expect(first).toMatchObject({ dataset: 'kpis-guidance', revised: expect.any(Number) });
     expect(first.inserted).toBeGreaterThan(1000);
-    await loadFile(env.deps.store.db, sec(), AAPL);
-    const again = await loadFile(env.deps.store.db, sec(), NVDA);
+    await loadFile(env.deps, sec(), AAPL);
+    const again = await loadFile(env.deps, sec(), NVDA);
     expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: first.lines });
   });
 
@@ -205,9 +205,7 @@ describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company fa
         ).n,
       );
     const held = await count();
-    await expect(loadFile(env.deps.store.db, sec(), cut)).rejects.toThrow(
-      /CIK0000320193-cut\.json: not JSON/,
-    );
+    await expect(loadFile(env.deps, sec(), cut)).rejects.toThrow(/CIK0000320193-cut\.json: not JSON/);
     expect(await count()).toBe(held);
   });
 });

@@ -21,8 +21,7 @@ const cents = (amounts: string[]) =>
 describe.skipIf(!haveShared(SPAIN, UK, POLAND, NORWAY))('quarry ingest ted', () => {
   let env: TestEnv;
   let key: string;
-  const load = (file: string) =>
-    loadFile(env.deps.store.db, LOADERS.ted as NonNullable<typeof LOADERS.ted>, file);
+  const load = (file: string) => loadFile(env.deps, LOADERS.ted as NonNullable<typeof LOADERS.ted>, file);
   const rows = (notice: string) =>
     env.deps.store.db
       .selectFrom('awards')
@@ -121,8 +120,7 @@ describe.skipIf(!haveShared(POLISH_HOSPITAL, DUTCH_WATER_BOARD, BELGIAN_OMBUDSME
   'quarry ingest ted: eForms notices',
   () => {
     let env: TestEnv;
-    const load = (file: string) =>
-      loadFile(env.deps.store.db, LOADERS.ted as NonNullable<typeof LOADERS.ted>, file);
+    const load = (file: string) => loadFile(env.deps, LOADERS.ted as NonNullable<typeof LOADERS.ted>, file);
     const rows = (notice: string) =>
       env.deps.store.db
         .selectFrom('awards')
@@ -204,9 +202,9 @@ describe.skipIf(!haveShared(TICKERS, SPAIN, UK, POLAND, NORWAY, POLISH_HOSPITAL,
     afterAll(() => env.close());
 
     it('no winner of the shared notices is an SEC registrant, so none is linked', async () => {
-      await loadFile(env.deps.store.db, sec, TICKERS);
+      await loadFile(env.deps, sec, TICKERS);
       for (const file of [SPAIN, UK, POLAND, NORWAY, POLISH_HOSPITAL, DUTCH_WATER_BOARD])
-        await loadFile(env.deps.store.db, ted, file);
+        await loadFile(env.deps, ted, file);
       expect(await linked()).toEqual([]);
     });
 
@@ -217,8 +215,8 @@ describe.skipIf(!haveShared(TICKERS, SPAIN, UK, POLAND, NORWAY, POLISH_HOSPITAL,
         standIn,
         JSON.stringify({ 0: { cik_str: 990001, ticker: 'AMEY', title: 'AMEY OW LTD.' } }),
       );
-      await loadFile(env.deps.store.db, sec, standIn);
-      await loadFile(env.deps.store.db, ted, UK);
+      await loadFile(env.deps, sec, standIn);
+      await loadFile(env.deps, ted, UK);
       const rows = await linked();
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((r) => r.recipient_name === 'Amey OW Ltd' && r.ticker === 'AMEY')).toBe(true);

@@ -39,7 +39,7 @@ describe.skipIf(!haveShared(SEARCH, DETAIL, TRANSACTIONS))(
   () => {
     let env: TestEnv;
     const load = (file: string) =>
-      loadFile(env.deps.store.db, LOADERS.usaspending as NonNullable<typeof LOADERS.usaspending>, file);
+      loadFile(env.deps, LOADERS.usaspending as NonNullable<typeof LOADERS.usaspending>, file);
     const rows = (type: string) =>
       env.deps.store.db
         .selectFrom('awards')

@@ -48,7 +48,7 @@ describe.skipIf(
   let env: TestEnv;
   let key: string;
   const load = (file: string) =>
-    loadFile(env.deps.store.db, LOADERS.usaspending as NonNullable<typeof LOADERS.usaspending>, file);
+    loadFile(env.deps, LOADERS.usaspending as NonNullable<typeof LOADERS.usaspending>, file);
   const get = async (url: string) => {
     const res = await env.app.inject({ url, headers: bearer(key) });
     expect(res.statusCode).toBe(200);
@@ -240,7 +240,7 @@ describe.skipIf(
   beforeAll(async () => {
     env = await testEnv();
     key = (await customer(env.deps)).key;
-    await loadFile(env.deps.store.db, LOADERS.sec as NonNullable<typeof LOADERS.sec>, TICKERS);
+    await loadFile(env.deps, LOADERS.sec as NonNullable<typeof LOADERS.sec>, TICKERS);
     const usaspending = LOADERS.usaspending as NonNullable<typeof LOADERS.usaspending>;
     for (const file of [
       path.join(NASA, 'search_results_subawards.json'),
@@ -248,7 +248,7 @@ describe.skipIf(
       path.join(NASA2, 'spending_by_award_contracts.json'),
       SEARCH,
     ]) {
-      await loadFile(env.deps.store.db, usaspending, file);
+      await loadFile(env.deps, usaspending, file);
     }
   });
   afterAll(() => env.close());

@@ -110,16 +110,15 @@ export async function customer(
   deps: Deps,
   options: { plan?: PlanId; confirmed?: boolean; marketPlan?: MarketPlan } = {},
 ): Promise<Customer> {
-  const db = deps.store.db;
   counter += 1;
-  const account = await createAccount(db, {
+  const account = await createAccount(deps, {
     email: `user${counter}-${randomToken(6).toLowerCase()}@example.com`,
     plan: 'desk',
     marketPlan: options.marketPlan ?? 'free',
     emailConfirmed: options.confirmed ?? true,
   });
-  const key = await createKey(db, { accountId: account.id, api: 'datasets' });
-  if (options.plan && options.plan !== 'desk') await setPlan(db, account.id, options.plan);
+  const key = await createKey(deps, { accountId: account.id, api: 'datasets' });
+  if (options.plan && options.plan !== 'desk') await setPlan(deps, account.id, options.plan);
   return { accountId: account.id, key: key.key, keyId: key.id };
 }
 
@@ -128,15 +127,14 @@ export async function marketKey(
   deps: Deps,
   options: { marketPlan?: MarketPlan; confirmed?: boolean; access?: 'market-data' | 'full' } = {},
 ): Promise<string> {
-  const db = deps.store.db;
   counter += 1;
-  const account = await createAccount(db, {
+  const account = await createAccount(deps, {
     email: `market${counter}-${randomToken(6).toLowerCase()}@example.com`,
     marketPlan: options.marketPlan ?? 'paid',
     emailConfirmed: options.confirmed ?? true,
   });
   const access = options.access ?? 'market-data';
-  return (await createKey(db, { accountId: account.id, api: 'market', access })).key;
+  return (await createKey(deps, { accountId: account.id, api: 'market', access })).key;
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

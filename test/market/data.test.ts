@@ -13,13 +13,12 @@ describe('/v1/data', () => {
   let key: string;
   beforeAll(async () => {
     env = await testEnv();
-    const db = env.deps.store.db;
     const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
-    await loadFile(db, yahoo, path.join(FIXTURES, 'quote-AAPL.json'));
-    await loadFile(db, yahoo, path.join(FIXTURES, 'quote-OCDO.L.json'));
-    await loadFile(db, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL' });
-    await loadFile(db, prices, path.join(FIXTURES, 'SPX.csv'), { ticker: 'SPX Index' });
+    await loadFile(env.deps, yahoo, path.join(FIXTURES, 'quote-AAPL.json'));
+    await loadFile(env.deps, yahoo, path.join(FIXTURES, 'quote-OCDO.L.json'));
+    await loadFile(env.deps, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL' });
+    await loadFile(env.deps, prices, path.join(FIXTURES, 'SPX.csv'), { ticker: 'SPX Index' });
     key = await marketKey(env.deps);
   });
   afterAll(() => env.close());

@@ -83,8 +83,8 @@ describe('timeout items in data and history', () => {
   beforeAll(async () => {
     env = await testEnv();
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
-    await loadFile(env.deps.store.db, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL US Equity' });
-    await loadFile(env.deps.store.db, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
+    await loadFile(env.deps, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL US Equity' });
+    await loadFile(env.deps, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
   });
   afterAll(() => env.close());
 
@@ -122,7 +122,7 @@ describe('timeout items in data and history', () => {
   it('data: a computed field waiting on slow bars makes its item a timeout, with what it resolved to', async () => {
     const provider = slowFirstRead(new StoredProvider(env.deps.store.db), 'BARC.L', 1500);
     const request = { tickers: ['AAPL', 'BARC.L'], fields: ['price', 'volatility10d'] };
-    const first = await data({ market: provider }, request, 500);
+    const first = await data({ market: provider, clock: env.deps.clock }, request, 500);
     expect(first.items[0]).toMatchObject({ input: 'AAPL', status: 'ok' });
     expect(first.items[1]).toMatchObject({
       input: 'BARC.L',
@@ -131,7 +131,7 @@ describe('timeout items in data and history', () => {
       error: { code: 'timeout' },
     });
     await sleep(1500);
-    expect((await data({ market: provider }, request, 500)).items[1]).toMatchObject({
+    expect((await data({ market: provider, clock: env.deps.clock }, request, 500)).items[1]).toMatchObject({
       input: 'BARC.L',
       status: 'ok',
     });

@@ -19,7 +19,7 @@ describe('FX rates and peCurrentYear', () => {
   beforeAll(async () => {
     env = await testEnv();
     for (const f of ['quote-AAPL-BABA.json', 'quote-EURUSD=X.json'])
-      await loadFile(env.deps.store.db, yahoo, path.join(FIXTURES, f));
+      await loadFile(env.deps, yahoo, path.join(FIXTURES, f));
     key = await marketKey(env.deps);
   });
   afterAll(() => env.close());
@@ -54,7 +54,7 @@ describe('FX rates and peCurrentYear', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-fx-'));
     const file = path.join(dir, 'USDCNY.csv');
     writeFileSync(file, 'Date,Close\n2025-02-14,7.295\n');
-    await loadFile(env.deps.store.db, prices, file, { ticker: 'USDCNY Curncy' });
+    await loadFile(env.deps, prices, file, { ticker: 'USDCNY Curncy' });
     const [, converted] = await pe();
     // 124.73 / (62.9588 / 7.295)
     expect(converted.values.BEST_PE_RATIO).toBe(14.452393);

@@ -14,10 +14,9 @@ describe('/v1/history', () => {
   let key: string;
   beforeAll(async () => {
     env = await testEnv();
-    const db = env.deps.store.db;
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
-    await loadFile(db, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL US Equity' });
-    await loadFile(db, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
+    await loadFile(env.deps, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL US Equity' });
+    await loadFile(env.deps, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
     key = await marketKey(env.deps);
   });
   afterAll(() => env.close());
@@ -142,7 +141,7 @@ describe('/v1/history', () => {
     const load = async (name: string, rows: string) => {
       const file = path.join(dir, name);
       writeFileSync(file, `Date,Open,High,Low,Close,Adj Close,Volume\n${rows}`);
-      await loadFile(env.deps.store.db, prices, file, { ticker: 'QRYT' });
+      await loadFile(env.deps, prices, file, { ticker: 'QRYT' });
     };
     await load('v1.csv', '2021-01-04,10,11,9,10.5,10.5,1000\n2021-01-05,10.5,12,10,11.25,11.25,2000\n');
     const query = 'tickers=QRYT&fields=price,Volume&start=2021-01-04&end=2021-01-05';
@@ -164,7 +163,7 @@ describe('/v1/history', () => {
     const load = async (name: string, rows: string) => {
       const file = path.join(dir, name);
       writeFileSync(file, `Date,Open,High,Low,Close,Adj Close,Volume\n${rows}`);
-      await loadFile(env.deps.store.db, prices, file, { ticker: 'QRYE' });
+      await loadFile(env.deps, prices, file, { ticker: 'QRYE' });
     };
     await load('v1.csv', '2021-01-04,10,11,9,10.5,10.5,1000\n2021-01-05,10.5,12,10,11.25,11.25,2000\n');
     const query = 'tickers=QRYE,AAPL&fields=price&start=2021-01-04&end=2021-01-05';

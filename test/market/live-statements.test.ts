@@ -116,7 +116,7 @@ describe.skipIf(!haveShared(YAHOO_DIR, FACTS))(
     it('keeps statements an operator loaded authoritative: no upstream call for them', async () => {
       env = await open();
       const secFacts = LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>;
-      await loadFile(env.deps.store.db, secFacts, path.join(FACTS, 'CIK0000320193.json'), { ticker: 'AAPL' });
+      await loadFile(env.deps, secFacts, path.join(FACTS, 'CIK0000320193.json'), { ticker: 'AAPL' });
       // Apple's fiscal 2025 revenue, 416,161 million, from the file loaded.
       expect((await value('AAPL', 'SALES_REV_TURN')).values.SALES_REV_TURN).toBe(416161);
       expect(secPaths()).toEqual([]);

@@ -19,7 +19,7 @@ const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
 describe.skipIf(!haveShared(PRICES))('daily price files as real exports write them', () => {
   let env: TestEnv;
   const load = (name: string, options: Record<string, string> = {}) =>
-    loadFile(env.deps.store.db, prices, name.startsWith('/') ? name : file(name), options);
+    loadFile(env.deps, prices, name.startsWith('/') ? name : file(name), options);
   const closes = async (ticker: string, start: string, end: string) => {
     const answer = await HISTORY.run(env.deps, { tickers: [ticker], fields: ['PX_LAST'], start, end });
     return JSON.parse(JSON.stringify(answer.items[0])) as {

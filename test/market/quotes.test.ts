@@ -17,29 +17,27 @@ for (const { engine, skip } of ENGINES) {
     let key: string;
     const marketKey = async (plan: 'free' | 'paid', access: 'market-data' | 'full' = 'market-data') => {
       n += 1;
-      const db = env.deps.store.db;
-      const account = await createAccount(db, {
+      const account = await createAccount(env.deps, {
         email: `m${n}-${engine}@example.com`,
         marketPlan: plan,
         emailConfirmed: true,
       });
-      return createKey(db, { accountId: account.id, api: 'market', access });
+      return createKey(env.deps, { accountId: account.id, api: 'market', access });
     };
     beforeAll(async () => {
       env = await testEnv({ engine });
-      const db = env.deps.store.db;
       await loadFile(
-        db,
+        env.deps,
         LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>,
         path.join(FIXTURES, 'quote-AAPL.json'),
       );
       await loadFile(
-        db,
+        env.deps,
         LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>,
         path.join(FIXTURES, 'quote-OCDO.L.json'),
       );
       await loadFile(
-        db,
+        env.deps,
         LOADERS.prices as NonNullable<typeof LOADERS.prices>,
         path.join(FIXTURES, 'BARC.L.csv'),
         { ticker: 'BARC.L' },
@@ -195,7 +193,7 @@ for (const { engine, skip } of ENGINES) {
       }
       const revoked = await marketKey('paid');
       expect((await get('AAPL', bearer(revoked.key))).statusCode).toBe(200);
-      await revokeKey(env.deps.store.db, revoked.id);
+      await revokeKey(env.deps, revoked.id);
       await expect
         .poll(async () => (await get('AAPL', bearer(revoked.key))).statusCode, { timeout: 2000 })
         .toBe(401);
@@ -204,7 +202,7 @@ for (const { engine, skip } of ENGINES) {
     it('a paid plan turned free is refused within 2 seconds', async () => {
       const k = await marketKey('paid');
       expect((await get('AAPL', bearer(k.key))).statusCode).toBe(200);
-      await setMarketPlan(env.deps.store.db, k.accountId, 'free');
+      await setMarketPlan(env.deps, k.accountId, 'free');
       await expect
         .poll(async () => (await get('AAPL', bearer(k.key))).statusCode, { timeout: 2000 })
         .toBe(402);

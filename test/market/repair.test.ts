@@ -16,7 +16,7 @@ describe('100× unit slips', () => {
   beforeAll(async () => {
     env = await testEnv();
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
-    await loadFile(env.deps.store.db, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
+    await loadFile(env.deps, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
   });
   afterAll(() => env.close());
 

@@ -17,8 +17,7 @@ describe.skipIf(!haveShared(NVDA))('statements from SEC company facts', () => {
   let key: string;
   beforeAll(async () => {
     env = await testEnv();
-    const db = env.deps.store.db;
-    await loadFile(db, LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>, NVDA, {
+    await loadFile(env.deps, LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>, NVDA, {
       ticker: 'NVDA',
     });
     key = await marketKey(env.deps);
@@ -56,14 +55,9 @@ describe.skipIf(!haveShared(NVDA))('statements from SEC company facts', () => {
     writeFileSync(copy, JSON.stringify(facts));
     const other = await testEnv();
     try {
-      await loadFile(
-        other.deps.store.db,
-        LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>,
-        copy,
-        {
-          ticker: 'NVDA',
-        },
-      );
+      await loadFile(other.deps, LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>, copy, {
+        ticker: 'NVDA',
+      });
       const answer = await HISTORY.run(other.deps, {
         tickers: ['NVDA'],
         fields: ['totalAssets'],

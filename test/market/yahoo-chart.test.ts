@@ -16,12 +16,11 @@ describe('Yahoo chart recordings', () => {
   const reports: Record<string, Awaited<ReturnType<typeof loadFile>>> = {};
   beforeAll(async () => {
     env = await testEnv();
-    const db = env.deps.store.db;
     for (const f of [
       'chart-AAPL-2020-08-31-to-2020-11-07.json',
       'chart-OCDO.L-2020-01-01-to-2020-01-03.json',
     ]) {
-      reports[f] = await loadFile(db, yahoo, path.join(FIXTURES, f));
+      reports[f] = await loadFile(env.deps, yahoo, path.join(FIXTURES, f));
     }
     key = await marketKey(env.deps);
   });
@@ -36,7 +35,7 @@ describe('Yahoo chart recordings', () => {
       firstDate: '2020-08-31',
     });
     const again = await loadFile(
-      env.deps.store.db,
+      env.deps,
       yahoo,
       path.join(FIXTURES, 'chart-AAPL-2020-08-31-to-2020-11-07.json'),
     );
@@ -71,7 +70,7 @@ describe('Yahoo chart recordings', () => {
         },
       }),
     );
-    await expect(loadFile(env.deps.store.db, yahoo, file)).rejects.toThrow(
+    await expect(loadFile(env.deps, yahoo, file)).rejects.toThrow(
       /a Yahoo chart error response: Not Found: No data found/,
     );
   });

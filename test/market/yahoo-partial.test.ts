@@ -17,7 +17,7 @@ const recording = (file: string) => path.join(YAHOO_DIR, file);
 
 describe.skipIf(!haveShared(YAHOO_DIR))('partial and error answers from Yahoo', () => {
   let env: TestEnv;
-  const load = (file: string) => loadFile(env.deps.store.db, yahoo, file);
+  const load = (file: string) => loadFile(env.deps, yahoo, file);
   const item = async (ticker: string, fields: string[]) =>
     JSON.parse(JSON.stringify((await DATA.run(env.deps, { tickers: [ticker], fields })).items[0]));
   beforeAll(async () => {

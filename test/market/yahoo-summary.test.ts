@@ -12,7 +12,6 @@ describe('Yahoo quoteSummary recordings', () => {
   let key: string;
   beforeAll(async () => {
     env = await testEnv();
-    const db = env.deps.store.db;
     const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
     for (const f of [
       'quote-AAPL.json',
@@ -20,7 +19,7 @@ describe('Yahoo quoteSummary recordings', () => {
       'quoteSummary-all-OCDO.L.json',
       'quote-OCDO.L.json',
     ]) {
-      await loadFile(db, yahoo, path.join(FIXTURES, f));
+      await loadFile(env.deps, yahoo, path.join(FIXTURES, f));
     }
     key = await marketKey(env.deps);
   });
@@ -79,14 +78,17 @@ describe('quoteSummary recordings without the price module', () => {
     (await env.app.inject({ method: 'GET', url: `/v1/data?${query}`, headers: bearer(key) })).json().items;
 
   it('are loaded as facts that add to the quote, whichever is loaded first', async () => {
-    const db = env.deps.store.db;
-    const report = await loadFile(db, yahoo(), path.join(SUMMARIES, 'quoteSummary-financialData-AAPL.json'));
+    const report = await loadFile(
+      env.deps,
+      yahoo(),
+      path.join(SUMMARIES, 'quoteSummary-financialData-AAPL.json'),
+    );
     expect(report).toMatchObject({ inserted: 1, notes: [expect.stringContaining('targetPrice')] });
     // Facts alone are not a quote: the field has no value yet.
     const [alone] = await data('tickers=AAPL&fields=profitMargin');
     expect(alone.values).toEqual({ profitMargin: null });
     expect(alone.errors.profitMargin.code).toBe('not_found');
-    await loadFile(db, yahoo(), path.join(FIXTURES, 'quote-AAPL.json'));
+    await loadFile(env.deps, yahoo(), path.join(FIXTURES, 'quote-AAPL.json'));
     const [aapl] = await data('tickers=AAPL&fields=PX_LAST,profitMargin,operatingMargin');
     // financialData of 2025-02-24: profitMargins 0.24295, operatingMargins 0.34459.
     expect(aapl.values).toEqual({ PX_LAST: 244.6, profitMargin: 24.295, operatingMargin: 34.459 });
@@ -94,7 +96,7 @@ describe('quoteSummary recordings without the price module', () => {
 
   it('keep no price-currency value when the response does not name its price currency', async () => {
     const report = await loadFile(
-      env.deps.store.db,
+      env.deps,
       yahoo(),
       path.join(SUMMARIES, 'quoteSummary-financialData-OCDO.L.json'),
     );
@@ -102,14 +104,14 @@ describe('quoteSummary recordings without the price module', () => {
     expect(report.notes).toEqual([
       'OCDO.L: targetPrice, targetPriceMedian, targetPriceHigh, targetPriceLow not kept: the response does not say its price currency',
     ]);
-    await loadFile(env.deps.store.db, yahoo(), path.join(FIXTURES, 'quote-OCDO.L.json'));
+    await loadFile(env.deps, yahoo(), path.join(FIXTURES, 'quote-OCDO.L.json'));
     const [ocdo] = await data('tickers=OCDO.L&fields=BEST_TARGET_PRICE');
     expect(ocdo.values).toEqual({ BEST_TARGET_PRICE: null });
   });
 
   it('a loaded recording again changes nothing', async () => {
     const again = await loadFile(
-      env.deps.store.db,
+      env.deps,
       yahoo(),
       path.join(SUMMARIES, 'quoteSummary-financialData-AAPL.json'),
     );

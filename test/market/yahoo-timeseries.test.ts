@@ -23,12 +23,11 @@ describe('Yahoo fundamentals time-series recordings', () => {
   let key: string;
   beforeAll(async () => {
     env = await testEnv();
-    const db = env.deps.store.db;
     for (const f of [
       'fundamentalsTimeSeries-AAPL-all-annual.json',
       'fundamentalsTimeSeries-AAPL-all-quarterly.json',
     ])
-      await loadFile(db, yahoo, path.join(FIXTURES, f));
+      await loadFile(env.deps, yahoo, path.join(FIXTURES, f));
     key = await marketKey(env.deps);
   });
   afterAll(() => env.close());

@@ -24,13 +24,13 @@ describe('quarry mcp over stdio', () => {
   beforeAll(async () => {
     deps = await createDeps(loadConfig({ ...NO_AGENCIES, QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
     const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
-    await loadFile(deps.store.db, yahoo, path.resolve('test/fixtures/market/quote-AAPL.json'));
-    const account = await createAccount(deps.store.db, {
+    await loadFile(deps, yahoo, path.resolve('test/fixtures/market/quote-AAPL.json'));
+    const account = await createAccount(deps, {
       email: 'stdio@example.com',
       marketPlan: 'paid',
       emailConfirmed: true,
     });
-    key = await createKey(deps.store.db, { accountId: account.id, api: 'market' });
+    key = await createKey(deps, { accountId: account.id, api: 'market' });
     client = new Client({ name: 'stdio-test', version: '1.0.0' });
     await client.connect(
       new StdioClientTransport({
@@ -56,7 +56,7 @@ describe('quarry mcp over stdio', () => {
   });
 
   it('a key revoked during the session is refused on the next call', async () => {
-    await revokeKey(deps.store.db, key.id);
+    await revokeKey(deps, key.id);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const result = await callTool(client, 'market.quotes', { tickers: ['AAPL'] });
     expect(result.isError).toBe(true);

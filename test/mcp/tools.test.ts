@@ -21,15 +21,18 @@ describe('MCP tools over Streamable HTTP', () => {
   let client: Client;
   beforeAll(async () => {
     env = await testEnv();
-    const db = env.deps.store.db;
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
     const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
-    await loadFile(db, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL' });
-    await loadFile(db, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
-    await loadFile(db, prices, path.join(FIXTURES, 'SPX.csv'), { ticker: '^GSPC' });
-    await loadFile(db, yahoo, path.join(FIXTURES, 'quote-AAPL.json'));
+    await loadFile(env.deps, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL' });
+    await loadFile(env.deps, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
+    await loadFile(env.deps, prices, path.join(FIXTURES, 'SPX.csv'), { ticker: '^GSPC' });
+    await loadFile(env.deps, yahoo, path.join(FIXTURES, 'quote-AAPL.json'));
     for (const symbol of ['AAPL', 'ABBV', 'OCDO.L']) {
-      await loadFile(db, yahoo, path.join(SUMMARIES, `quoteSummary-defaultKeyStatistics-${symbol}.json`));
+      await loadFile(
+        env.deps,
+        yahoo,
+        path.join(SUMMARIES, `quoteSummary-defaultKeyStatistics-${symbol}.json`),
+      );
     }
     url = await env.app.listen({ port: 0, host: '127.0.0.1' });
     key = await marketKey(env.deps);
@@ -229,13 +232,13 @@ describe('MCP tools over Streamable HTTP', () => {
 
     it('401 invalid_key for an unknown and for a revoked key', async () => {
       expect((await post(bearer('svc_mcp_unknownunknownunknownunknown'))).status).toBe(401);
-      const account = await createAccount(env.deps.store.db, {
+      const account = await createAccount(env.deps, {
         email: 'revoked-mcp@example.com',
         marketPlan: 'paid',
         emailConfirmed: true,
       });
-      const created = await createKey(env.deps.store.db, { accountId: account.id, api: 'market' });
-      await revokeKey(env.deps.store.db, created.id);
+      const created = await createKey(env.deps, { accountId: account.id, api: 'market' });
+      await revokeKey(env.deps, created.id);
       const res = await post(bearer(created.key));
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);

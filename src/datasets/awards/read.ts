@@ -175,7 +175,7 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
     AWARD_SOURCES.map((s) => [s.id, s]),
   );
   const data = {
-    generatedAt: new Date().toISOString(),
+    generatedAt: deps.clock().toISOString(),
     asOf: observed.at(-1) ?? null,
     status: 'available',
     access: 'full',

@@ -112,12 +112,12 @@ function row(
   };
 }
 
-function frame(sel: Selection, rows: unknown[], asOf: string | null, fetchedAt: string | null) {
+function frame(deps: Deps, sel: Selection, rows: unknown[], asOf: string | null, fetchedAt: string | null) {
   return {
     source: 'cftc',
     scope: 'futures-only',
     reportFamily: sel.family,
-    generatedAt: new Date().toISOString(),
+    generatedAt: deps.clock().toISOString(),
     asOf,
     fetchedAt,
     publishedAt: null,
@@ -148,7 +148,7 @@ async function computeBoard(deps: Deps, { query }: OperationInput): Promise<Enve
     .where('is_current', '=', 1)
     .executeTakeFirst();
   if (!latest?.last) {
-    return { data: frame(sel, [], null, null), meta: meta(null, null, null) };
+    return { data: frame(deps, sel, [], null, null), meta: meta(null, null, null) };
   }
   const history = await db
     .selectFrom('cot_records')
@@ -193,7 +193,7 @@ async function computeBoard(deps: Deps, { query }: OperationInput): Promise<Enve
     (a, b) => a.marketName.localeCompare(b.marketName) || a.contractCode.localeCompare(b.contractCode),
   );
   return {
-    data: frame(sel, rows, latest.last, fetchedAt || null),
+    data: frame(deps, sel, rows, latest.last, fetchedAt || null),
     meta: meta(latest.last, latest.first ?? null, {
       contracts: rows.length,
       firstReport: latest.first,
@@ -229,7 +229,7 @@ async function computeContract(
   const first = mine[0]?.report_date ?? null;
   const last = mine[mine.length - 1]?.report_date ?? null;
   return {
-    data: frame(sel, rows, last, fetchedAt || null),
+    data: frame(deps, sel, rows, last, fetchedAt || null),
     meta: meta(
       last,
       first,

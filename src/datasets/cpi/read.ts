@@ -66,7 +66,7 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
   const gaps: string[] = [];
   if (!period) {
     return {
-      data: frame([], ['no index values loaded'], null, null),
+      data: frame(deps, [], ['no index values loaded'], null, null),
       meta: storedMeta('cpi', [SOURCES.bls], { asOf: null }),
     };
   }
@@ -162,7 +162,7 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
     nextReleaseAt: release?.next_release_at ?? null,
   };
   return {
-    data: frame(rows, gaps, releaseView, release?.loaded_at ?? null),
+    data: frame(deps, rows, gaps, releaseView, release?.loaded_at ?? null),
     meta: {
       ...storedMeta('cpi', [SOURCES.bls], {
         asOf: release?.released_at ?? null,
@@ -175,6 +175,7 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
 }
 
 function frame(
+  deps: Deps,
   rows: unknown[],
   gaps: string[],
   release: {
@@ -188,7 +189,7 @@ function frame(
 ) {
   return {
     source: 'bls',
-    generatedAt: new Date().toISOString(),
+    generatedAt: deps.clock().toISOString(),
     retrievedAt,
     status: gaps.length === 0 ? 'available' : 'partial',
     gaps,

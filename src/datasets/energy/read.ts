@@ -120,7 +120,7 @@ async function computeInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
   return {
     data: {
       source: 'eia',
-      generatedAt: new Date().toISOString(),
+      generatedAt: deps.clock().toISOString(),
       status: gaps.length === 0 ? 'available' : 'partial',
       gaps,
       reports: latestReports,

@@ -76,16 +76,12 @@ ${keys.map(
       throw new PageError(400, 'Choose the market key access: market-data or full.');
     }
     try {
-      const created = await createKey(
-        deps.store.db,
-        {
-          accountId: account.id,
-          api,
-          ...(api === 'market' ? { access: form.access as MarketAccess } : {}),
-          actor: actorOf(account.email, request),
-        },
-        deps.clock(),
-      );
+      const created = await createKey(deps, {
+        accountId: account.id,
+        api,
+        ...(api === 'market' ? { access: form.access as MarketAccess } : {}),
+        actor: actorOf(account.email, request),
+      });
       return keysPage(request, reply, { created });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -109,7 +105,7 @@ ${keys.map(
   scope.post('/keys/:id/revoke', async (request, reply) => {
     const { account } = await signedIn(deps, request, reply);
     const id = (request.params as { id: string }).id;
-    const key = await revokeKey(deps.store.db, id, deps.clock(), {
+    const key = await revokeKey(deps, id, {
       accountId: account.id,
       actor: actorOf(account.email, request),
     });

@@ -122,7 +122,7 @@ async function releaseOf(
     return {
       ...report,
       outcome: 'loaded',
-      load: await loadFile(deps.store.db, loaders, dest, {}, deps.clock()),
+      load: await loadFile(deps, loaders, dest),
     };
   } catch (error) {
     return { ...report, outcome: 'failed', reason: (error as Error).message };

@@ -31,7 +31,7 @@ export class Breaker {
   private openUntil = 0;
 
   constructor(
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
     private readonly defaultWaitMs = 60_000,
   ) {}
 

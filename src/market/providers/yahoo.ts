@@ -50,7 +50,8 @@ export interface YahooOptions {
   /** The cookie jar as last saved (JSON), and where to save it when it changes. */
   cookies: string | null;
   saveCookies(json: string): Promise<void>;
-  now?: () => number;
+  /** The clock, in milliseconds since the epoch. */
+  now: () => number;
 }
 
 /** A fetch that sends Yahoo's hosts to `baseUrl`, gives up after `timeoutMs`, and trips `breaker` on a 429. */
@@ -153,7 +154,7 @@ export class YahooUpstream implements Upstream {
       this.yf.quoteSummary(symbol, { modules: [...SUMMARY_MODULES] }, { validateResult: false }),
     )) as unknown as Record<string, Record<string, unknown> | undefined>;
     const notes: string[] = [];
-    const record = summaryRecord(result, { symbol, at: new Date(this.options.now?.() ?? Date.now()) }, notes);
+    const record = summaryRecord(result, { symbol, at: new Date(this.options.now()) }, notes);
     if (!record || (record.type !== 'quote' && record.type !== 'facts')) return null;
     return { asOf: record.asOf, fields: record.fields };
   }
@@ -163,7 +164,7 @@ export class YahooUpstream implements Upstream {
    * read by the same code as a recorded response given to `quarry ingest yahoo`. It needs no crumb.
    */
   async statements(symbol: string): Promise<Map<string, StatementFact[]>> {
-    const now = Math.floor((this.options.now?.() ?? Date.now()) / 1000);
+    const now = Math.floor(this.options.now() / 1000);
     const query = new URLSearchParams({
       merge: 'false',
       padTimeSeries: 'true',

@@ -93,7 +93,7 @@ export async function* legacyBulk(
         ticker: entity?.ticker ?? null,
         parentSourceAwardId: base ? null : award,
         sourceUrl: `https://www.usaspending.gov/award/${award}`,
-        observedAt: new Date().toISOString(),
+        observedAt: context.now.toISOString(),
         entity: entity ? { ...entity } : null,
         revenueComparison: null,
         details: {

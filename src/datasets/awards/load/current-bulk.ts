@@ -84,7 +84,7 @@ function awardParts(source: SourceFile, line: number, get: Get, context: LoadCon
   return {
     award,
     common: {
-      ...base(entity, naicsSector(get('naics_code'))),
+      ...base(context, entity, naicsSector(get('naics_code'))),
       recipient: { name: recipient.slice(0, 500) },
       agency: { name: agency },
       sourceUrl: get('usaspending_permalink') || `${PAGE}${award}`,

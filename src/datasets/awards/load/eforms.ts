@@ -173,7 +173,7 @@ export async function* eformsNotice(
         ticker: entity?.ticker ?? null,
         parentSourceAwardId: null,
         sourceUrl: `https://ted.europa.eu/en/notice/-/detail/${publication}`,
-        observedAt: new Date().toISOString(),
+        observedAt: context.now.toISOString(),
         entity: entity ? { ...entity } : null,
         revenueComparison: null,
         details: { amountKind: 'contract_value', ...(noticeTotal ? { noticeTotal } : {}) },

@@ -103,7 +103,7 @@ export async function* tedNotice(
         ticker: entity?.ticker ?? null,
         parentSourceAwardId: null,
         sourceUrl: page,
-        observedAt: new Date().toISOString(),
+        observedAt: context.now.toISOString(),
         entity: entity ? { ...entity } : null,
         revenueComparison: null,
         details: {

@@ -40,7 +40,7 @@ export async function* transactions(source: SourceFile, context: LoadContext): O
     yield {
       line,
       value: {
-        ...base(held.entity ? (JSON.parse(held.entity) as Entity) : null),
+        ...base(context, held.entity ? (JSON.parse(held.entity) as Entity) : null),
         sourceAwardId: id,
         awardType: 'modification',
         title: cleanTitle(t.description) || String(t.action_type_description ?? ''),

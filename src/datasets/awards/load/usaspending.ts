@@ -44,7 +44,7 @@ export const str = (value: unknown) => (typeof value === 'string' && value.trim(
  * The fields every USAspending row shares; observedAt is when Quarry read the file. The listed company the
  * recipient is (see entity.ts) gives the row its ticker.
  */
-export function base(entity: Entity | null = null, sector: string | null = null) {
+export function base(context: LoadContext, entity: Entity | null = null, sector: string | null = null) {
   return {
     source: 'usaspending',
     jurisdiction: 'US',
@@ -53,7 +53,7 @@ export function base(entity: Entity | null = null, sector: string | null = null)
     ticker: entity?.ticker ?? null,
     entity: entity ? { ...entity } : null,
     revenueComparison: null,
-    observedAt: new Date().toISOString(),
+    observedAt: context.now.toISOString(),
   };
 }
 
@@ -85,7 +85,7 @@ export async function* awardDetail(source: SourceFile, context: LoadContext): Ou
   yield {
     line: 1,
     value: {
-      ...base(entity, naicsSector((d.latest_transaction_contract_data as Json | null)?.naics)),
+      ...base(context, entity, naicsSector((d.latest_transaction_contract_data as Json | null)?.naics)),
       sourceAwardId: id,
       awardType: 'prime',
       title: cleanTitle(d.description),
@@ -134,7 +134,11 @@ export async function* awardSearch(source: SourceFile, context: LoadContext): Ou
       yield {
         line,
         value: {
-          ...base(entityOf((context.prepared as Held).names, name), naicsSector(r.NAICS ?? r['NAICS Code'])),
+          ...base(
+            context,
+            entityOf((context.prepared as Held).names, name),
+            naicsSector(r.NAICS ?? r['NAICS Code']),
+          ),
           // A subaward's id is not unique alone: it is keyed with its prime award and its date.
           sourceAwardId: `${prime}/${r['Sub-Award ID']}/${date}`,
           awardType: 'subaward',
@@ -172,7 +176,11 @@ export async function* awardSearch(source: SourceFile, context: LoadContext): Ou
     yield {
       line,
       value: {
-        ...base(entityOf((context.prepared as Held).names, name), naicsSector(r.NAICS ?? r['NAICS Code'])),
+        ...base(
+          context,
+          entityOf((context.prepared as Held).names, name),
+          naicsSector(r.NAICS ?? r['NAICS Code']),
+        ),
         sourceAwardId: id,
         awardType: 'prime',
         title: cleanTitle(r.Description),
