@@ -1,5 +1,5 @@
 // Spec, stored-datasets API: Credit call types, dataset route costs, Limits (credits, headers), on each engine.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setBalance, setContract, setPlan } from '../src/accounts/accounts.js';
 import { fixed } from '../src/accounts/pricing.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from './helpers/env.js';
@@ -29,9 +29,16 @@ const ROUTES: [string, string, number, number?][] = [
 for (const { engine, skip } of ENGINES) {
   describe.skipIf(skip)(`credits on ${engine}`, () => {
     let env: TestEnv;
+    // The clock the app reads: half past the minute of a day in the middle of a month, unless a test moves it.
+    const START = new Date('2026-11-18T10:00:30.000Z');
+    let now = START;
+    beforeEach(() => {
+      now = START;
+    });
     beforeAll(async () => {
       env = await testEnv({
         engine,
+        clock: () => now,
         extend(app) {
           // A keyed route whose handler fails, to see the refund of a server error end to end.
           app.get('/v1/test/fails', {
@@ -86,7 +93,7 @@ for (const { engine, skip } of ENGINES) {
 
     it('402 insufficient_credits when the balance is short, never below zero', async () => {
       const user = await customer(env.deps);
-      await setBalance(env.deps.store.db, user.accountId, 5);
+      await setBalance(env.deps, user.accountId, 5);
       expect((await get(user, '/v1/awards')).statusCode).toBe(200);
       const refused = await get(user, '/v1/awards');
       expect(refused.statusCode).toBe(402);
@@ -126,27 +133,29 @@ for (const { engine, skip } of ENGINES) {
 
     it('429 rate_limited past the plan credits per minute, with Retry-After and RateLimit headers', async () => {
       const user = await customer(env.deps);
-      await setPlan(env.deps.store.db, user.accountId, 'enterprise');
-      await setContract(env.deps.store.db, user.accountId, { creditsPerMonth: 1000, creditsPerMinute: 20 });
-      // 20 credits per minute admit two 10-credit calls in one window; the window may turn over between them.
-      let limited = null;
-      for (let i = 0; i < 6 && !limited; i += 1) {
-        const res = await get(user, `/v1/awards/${A}`);
-        // The award does not exist: 404, charged like any answered call, until the minute's credits run out.
-        if (res.statusCode === 429) limited = res;
-        else expect(res.statusCode).toBe(404);
-      }
-      expect(limited).not.toBeNull();
-      expect(limited?.json().error).toBe('rate_limited');
-      const retry = Number(limited?.headers['retry-after']);
-      expect(retry).toBeGreaterThanOrEqual(1);
-      expect(retry).toBeLessThanOrEqual(60);
-      expect(limited?.headers['ratelimit-policy']).toBe('"credits";q=20;w=60');
-      expect(limited?.headers.ratelimit).toMatch(/^"credits";r=\d+;t=\d+$/);
-      expect(limited?.headers['x-credits-cost']).toBe('0');
-      const after = await account(user);
-      expect(after.credits.charged % 10).toBe(0);
-      expect(after.credits.balance).toBe(1000 - after.credits.charged);
+      await setPlan(env.deps, user.accountId, 'enterprise');
+      await setContract(env.deps, user.accountId, { creditsPerMonth: 1000, creditsPerMinute: 20 });
+      // 20 credits a minute admit exactly two 10-credit calls in the minute 10:00; the award does not exist, so
+      // each answers 404, charged like any answered call.
+      const first = await get(user, `/v1/awards/${A}`);
+      expect(first.statusCode).toBe(404);
+      expect(first.headers.ratelimit).toBe('"credits";r=10;t=30');
+      expect((await get(user, `/v1/awards/${A}`)).statusCode).toBe(404);
+      now = new Date('2026-11-18T10:00:59.000Z');
+      const limited = await get(user, `/v1/awards/${A}`);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error).toBe('rate_limited');
+      expect(limited.headers['retry-after']).toBe('1');
+      expect(limited.headers['ratelimit-policy']).toBe('"credits";q=20;w=60');
+      expect(limited.headers.ratelimit).toBe('"credits";r=0;t=1');
+      expect(limited.headers['x-credits-cost']).toBe('0');
+      expect((await account(user)).credits).toMatchObject({ charged: 20, balance: 980 });
+      // The next minute admits two more.
+      now = new Date('2026-11-18T10:01:00.000Z');
+      expect((await get(user, `/v1/awards/${A}`)).statusCode).toBe(404);
+      expect((await get(user, `/v1/awards/${A}`)).statusCode).toBe(404);
+      expect((await get(user, `/v1/awards/${A}`)).statusCode).toBe(429);
+      expect((await account(user)).credits).toMatchObject({ charged: 40, balance: 960 });
     });
 
     it('a call that fails with a server error is refunded and leaks nothing', async () => {
@@ -178,7 +187,7 @@ for (const { engine, skip } of ENGINES) {
 
     it('concurrent calls never take the balance below zero, and each charge is one ledger row', async () => {
       const user = await customer(env.deps);
-      await setBalance(env.deps.store.db, user.accountId, 40);
+      await setBalance(env.deps, user.accountId, 40);
       const results = await Promise.all(Array.from({ length: 30 }, () => get(user, '/v1/awards')));
       const codes = results.map((r) => r.statusCode);
       expect(codes.filter((c) => c === 200)).toHaveLength(10);
@@ -195,11 +204,10 @@ for (const { engine, skip } of ENGINES) {
 
     it('a charge after the period has ended opens the next period with the plan credits and is taken there', async () => {
       const user = await customer(env.deps);
-      vi.useFakeTimers({ toFake: ['Date'] });
-      try {
-        vi.setSystemTime(new Date('2031-05-20T10:00:00Z'));
+      {
+        now = new Date('2031-05-20T10:00:00Z');
         expect((await get(user, '/v1/awards')).headers['x-credits-remaining']).toBe(String(1_000_000 - 4));
-        vi.setSystemTime(new Date('2031-06-02T10:00:00Z'));
+        now = new Date('2031-06-02T10:00:00Z');
         // Several charges at once: the first group finds the period ended, opens June, charges there.
         const results = await Promise.all([1, 2, 3].map(() => get(user, '/v1/awards')));
         expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
@@ -219,8 +227,6 @@ for (const { engine, skip } of ENGINES) {
           ['charge', -4],
           ['charge', -4],
         ]);
-      } finally {
-        vi.useRealTimers();
       }
     });
 

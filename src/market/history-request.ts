@@ -69,15 +69,20 @@ export function normalise(request: HistoryRequest, today: string) {
   return { tickers, fields, period, start, end };
 }
 
-/** Units: one per ticker for each five years of the range served; statement periods one per five tickers. */
+/**
+ * Units: one per ticker for each five calendar years of the range served; statement periods one per five
+ * tickers. Years are counted on the calendar, not in days, so leap days never tip a range over: a range
+ * starting on or after the same date five years before its end (29 February stepping back to the 28th, as
+ * shiftYears does) is one span, and each further five years back one more. A daily range longer than
+ * DAILY_YEARS is served, and charged, as exactly DAILY_YEARS.
+ */
 export function historyUnits(input: HistoryRequest, today: string): number {
   const request = normalise(input, today);
-  if (isStatementPeriod(request.period)) return Math.max(1, Math.ceil(request.tickers.length / 5));
-  // The range served, not the range asked: at most DAILY_YEARS of bars.
-  const floor = shiftYears(request.end, -DAILY_YEARS);
-  const start = request.start < floor ? floor : request.start;
-  const years = (Date.parse(request.end) - Date.parse(start)) / (365.25 * 86_400_000);
-  return request.tickers.length * Math.max(1, Math.ceil(years / 5));
+  if (isStatementPeriod(request.period)) return Math.ceil(request.tickers.length / 5);
+  const most = DAILY_YEARS / 5;
+  let spans = 1;
+  while (spans < most && request.start < shiftYears(request.end, -5 * spans)) spans += 1;
+  return request.tickers.length * spans;
 }
 
 /** The calendar date (UTC) of a time. */

@@ -1,6 +1,7 @@
 // Real server processes from the built CLI, for the tests about processes: scale-out and crashes.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { inject } from 'vitest';
 import { NO_AGENCIES } from './agency.js';
 
 export interface ServerProcess {
@@ -9,6 +10,26 @@ export interface ServerProcess {
   printed: string[];
   child: ChildProcess;
   stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** libfaketime's path, when installed: it stands a server process at a fixed instant. */
+export const faketimeLib = () => inject('faketime');
+
+/**
+ * The environment that stands a child process's clock still at `at` (UTC), through libfaketime; timers keep
+ * real time. Processes started with it agree on the time to the millisecond, whatever the machine's clock.
+ */
+export function frozenAt(at: Date): Record<string, string> {
+  const lib = faketimeLib();
+  if (!lib) throw new Error('libfaketime is not installed (apt-get install faketime)');
+  const stamp = at.toISOString().replace('T', ' ').slice(0, 19);
+  return {
+    LD_PRELOAD: lib,
+    FAKETIME: stamp,
+    FAKETIME_DONT_FAKE_MONOTONIC: '1',
+    FAKETIME_DONT_RESET: '1',
+    TZ: 'UTC',
+  };
 }
 
 /** `startWithinMs`: how long the process may take to listen (the demo loads its bundle first). */

@@ -1,5 +1,6 @@
 // Global setup: finds PostgreSQL and Redis for the suites that are about them. With
 // QUARRY_TEST_REQUIRE_SERVICES=1 (as CI sets it) a missing service fails the run instead of skipping.
+import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -8,6 +9,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgUrl: string | null;
     redisUrl: string | null;
+    /** libfaketime, which stands a child process at a fixed instant (Debian's libfaketime). */
+    faketime: string | null;
   }
 }
 
@@ -41,16 +44,27 @@ async function probeRedis(): Promise<string | null> {
   }
 }
 
+const FAKETIME_LIBS = [
+  '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1',
+  '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1',
+  '/usr/lib/faketime/libfaketime.so.1',
+];
+
 export default async function setup(project: TestProject) {
   const [pgProblem, redisProblem] = await Promise.all([probePostgres(), probeRedis()]);
+  const faketime = FAKETIME_LIBS.find((lib) => existsSync(lib)) ?? null;
   const required = process.env.QUARRY_TEST_REQUIRE_SERVICES === '1';
-  if (required && (pgProblem || redisProblem)) {
+  if (required && (pgProblem || redisProblem || !faketime)) {
     throw new Error(
-      `required test services are unreachable: postgres: ${pgProblem ?? 'ok'}; redis: ${redisProblem ?? 'ok'}`,
+      `required test services are unreachable: postgres: ${pgProblem ?? 'ok'}; redis: ${redisProblem ?? 'ok'}; ` +
+        `libfaketime: ${faketime ? 'ok' : 'not installed (apt-get install faketime)'}`,
     );
   }
+  if (!faketime)
+    console.log('Skipping the tests of processes at a fixed instant: libfaketime is not installed.');
   if (pgProblem) console.log(`Skipping the PostgreSQL suites: ${PG_URL} is unreachable (${pgProblem}).`);
   if (redisProblem) console.log(`Skipping the Redis suites: ${REDIS_URL} is unreachable (${redisProblem}).`);
   project.provide('pgUrl', pgProblem ? null : PG_URL);
   project.provide('redisUrl', redisProblem ? null : REDIS_URL);
+  project.provide('faketime', faketime);
 }

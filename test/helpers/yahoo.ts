@@ -42,6 +42,11 @@ export class MockYahoo {
   readonly calls: YahooCall[] = [];
   /** Milliseconds to wait before answering a data request (not the cookie and crumb pages). */
   delayMs = 0;
+  /** While set, data answers wait for it: a test decides when the upstream answers, not a timer. */
+  private gate: Promise<void> | null = null;
+  /** Data answers sent since the stand-in started, and those waiting on them. */
+  private sent = 0;
+  private waiting: { count: number; resolve: () => void }[] = [];
   private readonly faults: {
     prefix: string;
     status: number;
@@ -112,6 +117,24 @@ export class MockYahoo {
     this.calls.length = 0;
     this.faults.length = 0;
     this.delayMs = 0;
+    this.gate = null;
+  }
+
+  /** Holds every data answer until the returned function is called. */
+  hold(): () => void {
+    let release = () => {};
+    this.gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return () => {
+      this.gate = null;
+      release();
+    };
+  }
+
+  /** Resolves once `count` more data answers than now have been sent. */
+  answers(count: number): Promise<void> {
+    return new Promise((resolve) => this.waiting.push({ count: this.sent + count, resolve }));
   }
 
   /** Calls to a data path (quote, chart, quoteSummary, search), not the cookie and crumb pages. */
@@ -152,7 +175,15 @@ export class MockYahoo {
         if (!String(req.headers.cookie ?? '').includes('GUCS=')) return send(403, 'no cookie');
         return send(200, CRUMB, { 'content-type': 'text/plain' });
       }
-      setTimeout(() => this.answer(url, send), this.delayMs);
+      const answer = () => {
+        this.answer(url, send);
+        this.sent += 1;
+        for (const w of this.waiting.filter((x) => x.count <= this.sent)) w.resolve();
+        this.waiting = this.waiting.filter((x) => x.count > this.sent);
+      };
+      const gate = this.gate;
+      if (gate) void gate.then(answer);
+      else setTimeout(answer, this.delayMs);
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;

@@ -160,10 +160,19 @@ describe.skipIf(!haveShared(YAHOO_DIR))('market data from the live upstream (rec
   it('answers timeout past the deadline, and the retry reads what the fetch left in the cache', async () => {
     await env.close();
     env = await open({ QUARRY_MARKET_DEADLINE_MS: '200' });
-    yahoo.delayMs = 600;
+    // The upstream answers only when released: the deadline passes first on any machine.
+    const release = yahoo.hold();
     const first = await DATA.run(env.deps, { tickers: ['EURUSD=X'], fields: ['PX_LAST'] });
     expect(first.items[0]).toMatchObject({ status: 'error', error: { code: 'timeout' } });
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    const cached = () =>
+      env.deps.store.db.selectFrom('market_cache').select('key').where('key', 'like', '%EURUSD=X%').execute();
+    expect(await cached()).toEqual([]);
+    const answered = yahoo.answers(1);
+    release();
+    await answered;
+    // The fetch goes on after the answer: it writes what it got to the cache, which the retry reads.
+    for (let i = 0; i < 500 && (await cached()).length === 0; i += 1)
+      await new Promise((r) => setImmediate(r));
     const calls = yahoo.calls.length;
     const retry = await DATA.run(env.deps, { tickers: ['EURUSD=X'], fields: ['PX_LAST'] });
     const eur = recordedQuote('quote/quote-EURUSD=X.json', 'EURUSD=X');
@@ -229,7 +238,7 @@ describe.skipIf(!haveShared(YAHOO_DIR))('market data from the live upstream (rec
 
   it('keeps bars an operator loaded authoritative for their symbol', async () => {
     await loadFile(
-      env.deps.store.db,
+      env.deps,
       LOADERS.prices as NonNullable<typeof LOADERS.prices>,
       path.resolve('test/fixtures/market/AAPL.csv'),
       { ticker: 'AAPL' },
@@ -257,7 +266,7 @@ describe.skipIf(!haveShared(YAHOO_DIR))('market data from the live upstream (rec
 
   it('finds instruments by symbol or name, stored ones first, each in the three forms', async () => {
     await loadFile(
-      env.deps.store.db,
+      env.deps,
       LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>,
       path.join(YAHOO_DIR, 'quote/quote-AAPL.json'),
     );

@@ -20,16 +20,13 @@ import {
   type TestEnv,
   testEnv,
 } from '../helpers/env.js';
-import { type ServerProcess, startServer } from '../helpers/server.js';
+import { faketimeLib, frozenAt, type ServerProcess, startServer } from '../helpers/server.js';
 import { callTool, connect, textOf } from './client.js';
 
 const COT = path.resolve('test/fixtures/cot-legacy-2025-03.ndjson');
 
-/** Counters live in calendar minutes: start a count only with `ms` or more left in the current one. */
-async function clearOfMinuteEnd(ms: number): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < ms) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
+/** Counters live in calendar minutes: every clock here stands five seconds into one, 55 seconds from its end. */
+const FIVE_PAST = new Date('2026-11-18T10:00:05.000Z');
 
 /** 100 units through REST: ten /v1/data calls of 50 tickers with a computed field (1 unit per 5 tickers). */
 async function spendHundredUnits(post: (body: object) => Promise<{ status: number; units: string | null }>) {
@@ -56,14 +53,13 @@ describe('market units shared by REST and MCP on one process', () => {
   let env: TestEnv;
   let url: string;
   beforeAll(async () => {
-    env = await testEnv();
+    env = await testEnv({ clock: () => FIVE_PAST });
     url = await env.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(() => env.close());
 
   it('100 units through REST leave exactly 20 tool calls; then both doors answer 429 / rate_limited', async () => {
     const key = await marketKey(env.deps);
-    await clearOfMinuteEnd(20_000);
     await spendHundredUnits(async (body) => {
       const res = await env.app.inject({
         method: 'POST',
@@ -80,10 +76,8 @@ describe('market units shared by REST and MCP on one process', () => {
       expect(textOf(refusal)).toMatch(
         /^rate_limited: This call takes 1 units and 120 of the key's 120 units/,
       );
-      const wait = (refusal._meta as { error: { retryAfterSeconds: number } }).error.retryAfterSeconds;
-      expect(wait).toBeGreaterThanOrEqual(1);
-      expect(wait).toBeLessThanOrEqual(60);
-      expect(textOf(refusal)).toContain(`Retry in ${wait} seconds.`);
+      expect((refusal._meta as { error: { retryAfterSeconds: number } }).error.retryAfterSeconds).toBe(55);
+      expect(textOf(refusal)).toContain('Retry in 55 seconds.');
     } finally {
       await client.close();
     }
@@ -92,52 +86,56 @@ describe('market units shared by REST and MCP on one process', () => {
   });
 });
 
-describe.skipIf(pgUrl() === null || redisUrl() === null)('market units across two processes on Redis', () => {
-  const servers: ServerProcess[] = [];
-  let cleanup: () => Promise<void> = async () => {};
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-    await cleanup();
-  });
-
-  it('100 units through REST on one process leave exactly 20 tool calls on the other', async () => {
-    const postgres = await freshPostgres();
-    const env = { DATABASE_URL: postgres.url, REDIS_URL: redisUrl() as string };
-    const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
-    cleanup = async () => {
-      await deps.close();
-      await postgres.drop();
-    };
-    const key = await marketKey(deps);
-    servers.push(await startServer(env), await startServer(env));
-    const [rest, mcp] = servers as [ServerProcess, ServerProcess];
-    await clearOfMinuteEnd(20_000);
-    await spendHundredUnits(async (body) => {
-      const res = await fetch(`${rest.url}/v1/data`, {
-        method: 'POST',
-        headers: { ...bearer(key), 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      await res.arrayBuffer();
-      return { status: res.status, units: res.headers.get('x-service-units') };
+describe.skipIf(pgUrl() === null || redisUrl() === null || faketimeLib() === null)(
+  'market units across two processes on Redis',
+  () => {
+    const servers: ServerProcess[] = [];
+    let cleanup: () => Promise<void> = async () => {};
+    afterAll(async () => {
+      await Promise.all(servers.map((s) => s.stop()));
+      await cleanup();
     });
-    const client = await connect(mcp.url, key);
-    try {
-      const { answered, refusal } = await callUntilRefused(client);
-      expect(answered).toBe(20);
-      expect(textOf(refusal)).toMatch(/^rate_limited: /);
-    } finally {
-      await client.close();
-    }
-  });
-});
+
+    it('100 units through REST on one process leave exactly 20 tool calls on the other', async () => {
+      const postgres = await freshPostgres();
+      const env = { DATABASE_URL: postgres.url, REDIS_URL: redisUrl() as string };
+      const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }), { clock: () => FIVE_PAST });
+      cleanup = async () => {
+        await deps.close();
+        await postgres.drop();
+      };
+      const key = await marketKey(deps);
+      // Both processes stand at the same instant, so the minute cannot turn between their calls.
+      const still = { ...env, ...frozenAt(FIVE_PAST) };
+      servers.push(await startServer(still), await startServer(still));
+      const [rest, mcp] = servers as [ServerProcess, ServerProcess];
+      await spendHundredUnits(async (body) => {
+        const res = await fetch(`${rest.url}/v1/data`, {
+          method: 'POST',
+          headers: { ...bearer(key), 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        await res.arrayBuffer();
+        return { status: res.status, units: res.headers.get('x-service-units') };
+      });
+      const client = await connect(mcp.url, key);
+      try {
+        const { answered, refusal } = await callUntilRefused(client);
+        expect(answered).toBe(20);
+        expect(textOf(refusal)).toMatch(/^rate_limited: /);
+      } finally {
+        await client.close();
+      }
+    });
+  },
+);
 
 describe('dataset tools charged as the routes', () => {
   let env: TestEnv;
   let url: string;
   beforeAll(async () => {
-    env = await testEnv();
-    await importFile(env.deps.store.db, cotImporter, COT);
+    env = await testEnv({ clock: () => FIVE_PAST });
+    await importFile(env.deps, cotImporter, COT);
     url = await env.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(() => env.close());
@@ -177,9 +175,8 @@ describe('dataset tools charged as the routes', () => {
 
   it("the plan's credits per minute hold across both doors", async () => {
     const { key, accountId } = await customer(env.deps);
-    await setPlan(env.deps.store.db, accountId, 'enterprise');
-    await setContract(env.deps.store.db, accountId, { creditsPerMonth: 1000, creditsPerMinute: 3 });
-    await clearOfMinuteEnd(10_000);
+    await setPlan(env.deps, accountId, 'enterprise');
+    await setContract(env.deps, accountId, { creditsPerMonth: 1000, creditsPerMinute: 3 });
     const res = await env.app.inject({ url: '/v1/cftc/cot/contracts/067651', headers: bearer(key) });
     expect(res.headers['x-credits-cost']).toBe('2');
     const client = await connect(url, key);
@@ -221,19 +218,19 @@ describe('dataset tools charged as the routes', () => {
     try {
       const brokenUrl = await broken.app.listen({ port: 0, host: '127.0.0.1' });
       const db = broken.deps.store.db;
-      const account = await createAccount(db, {
+      const account = await createAccount(broken.deps, {
         email: 'refund-mcp@example.com',
         plan: 'desk',
         emailConfirmed: true,
       });
-      const { key } = await createKey(db, { accountId: account.id, api: 'datasets' });
+      const { key } = await createKey(broken.deps, { accountId: account.id, api: 'datasets' });
       await sql`DROP TABLE cot_records`.execute(db);
       const client = await connect(brokenUrl, key);
       try {
         const result = await callTool(client, 'datasets.cot_board', {});
         expect(result.isError).toBe(true);
         expect(textOf(result)).toBe(
-          'internal_error: The call failed on our side; any credits charged were refunded.',
+          'internal_error: The call failed on our side; any credits or units charged were given back.',
         );
         expect(result._meta).toMatchObject({ credits: { cost: 0, remaining: 1_000_000, refunded: 1 } });
       } finally {

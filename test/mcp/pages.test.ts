@@ -55,9 +55,9 @@ describe('MCP results within a text budget', () => {
   beforeAll(async () => {
     env = await testEnv({ env: { QUARRY_MCP_RESULT_BYTES: String(BUDGET) } });
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
-    await loadFile(env.deps.store.db, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL' });
-    await loadFile(env.deps.store.db, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
-    await importFile(env.deps.store.db, cotImporter, path.resolve('test/fixtures/cot-legacy-2025-03.ndjson'));
+    await loadFile(env.deps, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL' });
+    await loadFile(env.deps, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
+    await importFile(env.deps, cotImporter, path.resolve('test/fixtures/cot-legacy-2025-03.ndjson'));
     url = await env.app.listen({ port: 0, host: '127.0.0.1' });
     key = await marketKey(env.deps);
     client = await connect(url, key);

@@ -74,7 +74,8 @@ const ROUTES = [
     description:
       'Prices and volume daily, weekly or monthly (weekly and monthly from daily bars, dated on the last trading day, ' +
       'the current period included); statement fields quarterly or annually. Default start: a year before end ' +
-      '(five for statement periods). One unit per ticker for each five years served (at most 20); statement periods one per five tickers.',
+      '(five for statement periods). One unit per ticker for each five calendar years served (a start on or after the same date five years before ' +
+      'the end is one span; 29 February steps back to the 28th; at most 20 years, 4 units); statement periods one per five tickers.',
     verb: HISTORY,
     query: HistoryQuery,
     body: HistoryBody,
