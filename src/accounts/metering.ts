@@ -154,6 +154,7 @@ export const UNITS_PER_DAY = 5000;
 
 export interface UnitsReceipt {
   units: number;
+  door: string;
   minute: RateWindow;
   day: RateWindow;
 }
@@ -196,7 +197,26 @@ export async function chargeUnits(
   });
   return {
     units,
+    door,
     minute: { limit: UNITS_PER_MINUTE, remaining: UNITS_PER_MINUTE - minute.used, resetMs: minute.resetMs },
     day: { limit: UNITS_PER_DAY, remaining: UNITS_PER_DAY - day.used, resetMs: day.resetMs },
   };
+}
+
+/**
+ * Gives back the units of a call that failed with a server error, as credits are refunded: the key's minute
+ * and day get them back, and the usage of its day nets the call out.
+ */
+export async function refundUnits(deps: Deps, principal: Principal, receipt: UnitsReceipt): Promise<void> {
+  const key = `units:${principal.key.id}`;
+  await deps.counters.release(key, receipt.units, MINUTE);
+  await deps.counters.release(key, receipt.units, DAY);
+  deps.usage.recordUnits({
+    accountId: principal.account.id,
+    keyId: principal.key.id,
+    day: isoTime(deps.clock()).slice(0, 10),
+    door: receipt.door,
+    units: -receipt.units,
+    calls: -1,
+  });
 }

@@ -5,9 +5,8 @@ import Fastify, {
   type FastifyInstance,
   LogController,
 } from 'fastify';
-import { admit, type Door } from '../accounts/admit.js';
 import { newRequestId } from '../accounts/key-text.js';
-import { DATASETS, OPERATIONS } from '../datasets/registry.js';
+import { DATASETS } from '../datasets/registry.js';
 import type { Config } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
@@ -17,31 +16,19 @@ import { registerConsole } from './console/index.js';
 import type { Meter } from './context.js';
 import { clientError, sendError } from './error-reply.js';
 import { attachHooks } from './hooks.js';
-import { readKey } from './key.js';
 import { RouteMethods } from './methods.js';
 import { OpenApiCollector } from './openapi.js';
+import { MAX_PARAM_LENGTH, routerErrors } from './router-errors.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerDatasetRoutes } from './routes/datasets.js';
 import { registerPublicRoutes } from './routes/datasets-public.js';
 import { registerDocsRoutes } from './routes/docs.js';
 import { registerHealthRoutes } from './routes/health.js';
-import { MARKET_SEGMENTS, registerMarketRoutes } from './routes/market.js';
+import { registerMarketRoutes } from './routes/market.js';
 import { registerMarketPublicRoutes } from './routes/market-public.js';
 import { registerMcpRoute } from './routes/mcp.js';
 import { registerMetricsRoute } from './routes/metrics.js';
 import { registerStripeWebhook } from './routes/stripe.js';
-
-/** The first path segment of every keyed dataset operation (/v1/cftc/…, /v1/kpis/…), from the registry. */
-const DATASET_SEGMENTS = new Set(OPERATIONS.map((op) => op.url.split('/')[2]));
-
-/** The door a keyed path belongs to, read from its first segments; null for public and unknown paths. */
-function doorOfPath(path: string): Door | null {
-  const segment = path.split('/')[2] ?? '';
-  if (MARKET_SEGMENTS.has(segment)) return 'market';
-  if (DATASET_SEGMENTS.has(segment)) return 'datasets';
-  if (/^\/v1\/datasets\/(account|usage)\/?$/.test(path)) return 'datasets';
-  return null;
-}
 
 /** Request ids a caller may choose: letters, digits and . _ : -, at most 64. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -73,19 +60,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     clientErrorHandler: clientError,
     exposeHeadRoutes: false,
     // Malformed URLs and the like are answered by the same error model as everything else.
-    // A path the router cannot read (bad percent-encoding, a parameter too long) is judged after the key, as
-    // every other parameter is: a caller with a bad key learns that first.
-    frameworkErrors: (error, request, reply) => {
-      const door = doorOfPath(request.url.split('?')[0] as string);
-      if (door === null) return sendError(error, request, reply);
-      return Promise.resolve()
-        .then(() => admit(deps, readKey(request), door))
-        .then(
-          () => sendError(error, request, reply),
-          (refusal: AppError) => sendError(refusal, request, reply),
-        );
-    },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1100 },
+    frameworkErrors: routerErrors(deps),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   });
   // Query and path text is coerced to the declared types; a JSON body is checked as it is (1 is not "1").
   app.setValidatorCompiler(({ schema, httpPart }) =>
@@ -138,15 +114,17 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] as string;
     const allowed = methods.allowed(path);
+    // A message names the path, but never echoes more than a person reads of it.
+    const shown = path.length > 120 ? `${path.slice(0, 120)}…` : path;
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       const error = new AppError(
         'method_not_allowed',
-        `${path} answers ${allowed.join(', ')}, not ${request.method}.`,
+        `${shown} answers ${allowed.join(', ')}, not ${request.method}.`,
       );
       return sendError(error, request, reply);
     }
-    return sendError(new AppError('not_found', `No route ${request.method} ${path}.`), request, reply);
+    return sendError(new AppError('not_found', `No route ${request.method} ${shown}.`), request, reply);
   });
 
   registerPublicRoutes(app, deps, () =>

@@ -1,7 +1,7 @@
 // What a request carries through the hooks, and what a route declares in its config.
 
 import type { Principal } from '../accounts/keys.js';
-import type { CreditCall, CreditReceipt, RateWindow } from '../accounts/metering.js';
+import type { CreditCall, CreditReceipt, RateWindow, UnitsReceipt } from '../accounts/metering.js';
 import type { Price } from '../accounts/pricing.js';
 
 /** Which API description a route belongs to. */
@@ -14,8 +14,8 @@ export interface Meter {
   receipt: CreditReceipt | null;
   balance: number | null;
   rate: RateWindow | null;
-  /** Market-data units charged for this call. */
-  units: number | null;
+  /** Market-data units charged for this call, until refunded. */
+  units: UnitsReceipt | null;
 }
 
 export interface RouteMeta {

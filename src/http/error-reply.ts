@@ -15,7 +15,8 @@ import { describeError } from '../kernel/validation.js';
 
 /**
  * What Node's HTTP parser refuses before a request exists (a timeout, headers too large, a malformed line or
- * length): answered in the house format with a request id of our own, then the connection is closed.
+ * length): answered in the house format with a request id of our own, then the connection is closed. Neither
+ * API's key can be read yet, so both metering headers say that nothing was taken.
  */
 export function clientError(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -35,7 +36,8 @@ export function clientError(error: Error & { code?: string }, socket: Duplex): v
     const status = ERROR_STATUS[code];
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\n` +
+        `X-Credits-Cost: 0\r\nX-Service-Units: 0\r\nCache-Control: private\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();
@@ -85,7 +87,7 @@ function classify(error: FastifyError | AppError): {
   }
   return {
     code: 'internal_error',
-    message: 'The request failed on our side; any credits charged were refunded.',
+    message: 'The request failed on our side; any credits or units charged were given back.',
     headers: {},
   };
 }

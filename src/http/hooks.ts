@@ -12,17 +12,22 @@ import {
   creditBalance,
   MINUTE,
   refundCredits,
+  refundUnits,
 } from '../accounts/metering.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import { andThen, type MaybePromise } from '../kernel/steps.js';
-import { checkRawQuery, checkWholeNumbers, integerMembers } from '../kernel/validation.js';
+import { checkRawQuery, checkText, checkWholeNumbers, integerMembers } from '../kernel/validation.js';
 import type { Meter, RouteMeta } from './context.js';
 import { readKey } from './key.js';
 import { rateHeaders } from './rate-headers.js';
 import { requestHook, sendHook } from './steps.js';
 
-function append(route: RouteOptions, name: 'onRequest' | 'preHandler' | 'onSend', hook: unknown) {
+function append(
+  route: RouteOptions,
+  name: 'onRequest' | 'preValidation' | 'preHandler' | 'onSend',
+  hook: unknown,
+) {
   const existing = route[name];
   const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
   (route as unknown as Record<string, unknown>)[name] = [...list, hook];
@@ -65,17 +70,13 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       requestHook(async (request) => {
         const units = meta.units?.({ query: request.query as Record<string, unknown>, body: request.body });
         const { principal } = request.meter;
-        if (units && principal)
-          request.meter.units = (await chargeUnits(deps, principal, units, 'market')).units;
+        if (units && principal) request.meter.units = await chargeUnits(deps, principal, units, 'market');
       }),
     );
     append(
       route,
       'onSend',
-      sendHook((request, reply) => {
-        reply.header('cache-control', 'private');
-        reply.header('x-service-units', String(request.meter.units ?? 0));
-      }),
+      sendHook((request, reply) => settleUnits(deps, request, reply)),
     );
   } else {
     if (strict) {
@@ -95,6 +96,20 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       }),
     );
   }
+  // A GET carries its parameters in the query: a body (of any length, or chunked) is refused, not ignored, and
+  // nothing is charged for it.
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (methods.includes('GET')) append(route, 'onRequest', requestHook(refuseBody));
+  // Text holding a control character is refused before the schema reads it, and before anything is charged.
+  append(
+    route,
+    'preValidation',
+    requestHook((request) => {
+      checkText(request.params, 'path parameter');
+      checkText(request.query, 'parameter');
+      checkText(request.body, 'body');
+    }),
+  );
   // Integers in the query or the path: plain decimal digits only (after the key, like every parameter check).
   const schema = route.schema as { querystring?: unknown; params?: unknown } | undefined;
   const queryIntegers = integerMembers(schema?.querystring);
@@ -122,6 +137,13 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
         if (meta.keyed) return charge(deps, meta, request);
       }),
     );
+  }
+}
+
+function refuseBody(request: FastifyRequest): void {
+  const length = request.headers['content-length'];
+  if (request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')) {
+    throw new AppError('invalid_params', 'A GET takes no body: send its parameters in the query.');
   }
 }
 
@@ -171,6 +193,21 @@ function settle(deps: Deps, request: FastifyRequest, reply: FastifyReply): Maybe
     return;
   }
   return reconcile(deps, request, refund).then(() => creditHeaders(meter, reply));
+}
+
+/** A market call's units header; a call that failed with a server error gets its units back first. */
+function settleUnits(deps: Deps, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
+  const { meter } = request;
+  const headers = () => {
+    reply.header('cache-control', 'private');
+    reply.header('x-service-units', String(meter.units?.units ?? 0));
+  };
+  const receipt = meter.units;
+  if (receipt === null || meter.principal === null || reply.statusCode < 500) return headers();
+  meter.units = null;
+  return refundUnits(deps, meter.principal, receipt)
+    .catch((error) => request.log.error({ err: error, reqId: request.id }, 'unit refund failed'))
+    .then(headers);
 }
 
 /** The refund of a failed call and the balance of a call that was not charged; never throws. */

@@ -45,7 +45,7 @@ const CREDIT_HEADERS: Json = {
     schema: { type: 'integer', minimum: 0 },
   },
   'X-Plan': {
-    description: 'Plan of the account.',
+    description: 'Plan of the account (absent when no key was recognised).',
     schema: { type: 'string', enum: ['basic', 'desk', 'enterprise'] },
   },
   'X-Request-Id': { description: 'Request identifier.', schema: { type: 'string' } },

@@ -77,6 +77,29 @@ export function checkRawQuery(query: Record<string, unknown>): void {
   }
 }
 
+/** C0 and C1 control characters and DEL: no name, symbol, date or query of ours holds one. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Refuses any text in `value` (a query, path parameters, a JSON body or a tool's arguments, walked to every
+ * string) that holds a control character, naming where: a NUL byte would otherwise reach PostgreSQL, which
+ * refuses it, while SQLite would cut the text short.
+ */
+export function checkText(value: unknown, where: string): void {
+  if (typeof value === 'string') {
+    const found = CONTROL.exec(value);
+    if (found) {
+      const code = (found[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+      throw new AppError('invalid_params', `${where} holds a control character (U+${code}); send plain text`);
+    }
+  } else if (Array.isArray(value)) {
+    for (const item of value) checkText(item, where);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [name, member] of Object.entries(value)) checkText(member, `${where} "${name}"`);
+  }
+}
+
 /** Validates (and coerces, in place) `value` against `schema`, throwing invalid_params on failure. */
 export function validateOrThrow(schema: object, value: unknown, where = 'parameter'): void {
   const validate = compile(schema);

@@ -18,12 +18,14 @@ import {
   creditBalance,
   type RateWindow,
   refundCredits,
+  refundUnits,
+  type UnitsReceipt,
 } from '../accounts/metering.js';
 import { decodeCursor, encodeCursor, listingOf } from '../kernel/cursor.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import type { MaybePromise } from '../kernel/steps.js';
-import { compile, describeError } from '../kernel/validation.js';
+import { checkText, compile, describeError } from '../kernel/validation.js';
 import { type Prepared, toolsFor } from './catalog.js';
 import { type Position, pageOf } from './pages.js';
 import type { Tool } from './tool.js';
@@ -91,11 +93,13 @@ async function call(
   const { tool } = prepared;
   const meta: Record<string, unknown> = {};
   let charge: { call: CreditCall; receipt: CreditReceipt } | null = null;
+  let units: UnitsReceipt | null = null;
   try {
     const { args, from, continued } = readArguments(deps, caller, tool, given);
     if (!continued) tool.check?.(deps, args);
     if (tool.api === 'market') {
-      meta.units = unitsMeta(await chargeUnits(deps, caller.principal, 1, 'mcp'), deps.clock());
+      units = await chargeUnits(deps, caller.principal, 1, 'mcp');
+      meta.units = unitsMeta(units, deps.clock());
     } else if (!continued) {
       charge = await chargeTool(deps, caller, tool, args, meta);
     } else {
@@ -109,6 +113,11 @@ async function call(
     if (charge && !(error instanceof AppError)) {
       const remaining = await refundCredits(deps, charge.call, charge.receipt).catch(() => null);
       meta.credits = { ...(meta.credits as object), cost: 0, remaining, refunded: charge.receipt.cost };
+    }
+    if (units && !(error instanceof AppError)) {
+      const given = units;
+      await refundUnits(deps, caller.principal, given).catch(() => {});
+      meta.units = { ...(meta.units as object), used: 0, refunded: given.units };
     }
     return failure(error, meta);
   }
@@ -156,6 +165,7 @@ function readArguments(deps: Deps, caller: Who, tool: Tool, given: Record<string
     };
   }
   const args = structuredClone(given);
+  checkText(args, 'argument');
   const validate = compile(tool.input);
   if (!validate(args)) {
     const first = validate.errors?.[0];
@@ -199,7 +209,9 @@ function result(
 function failure(error: unknown, meta: Record<string, unknown>): CallToolResult {
   const known = error instanceof AppError;
   const code = known ? error.code : 'internal_error';
-  const message = known ? error.message : 'The call failed on our side; any credits charged were refunded.';
+  const message = known
+    ? error.message
+    : 'The call failed on our side; any credits or units charged were given back.';
   const retry = known ? error.retryAfterSeconds : null;
   const text = `${code}: ${message}${retry === null ? '' : ` Retry in ${retry} seconds.`}`;
   return {

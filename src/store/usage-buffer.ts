@@ -22,6 +22,8 @@ export interface UnitEntry {
   day: string;
   door: string;
   units: number;
+  /** 1 for a call, -1 for the refund of one (its units negative): a refunded call counts for nothing. */
+  calls?: 1 | -1;
 }
 
 type Row = Record<string, string | number>;
@@ -114,7 +116,7 @@ export class UsageBuffer {
       key_id: e.keyId,
       day: e.day,
       door: e.door,
-      calls: 1,
+      calls: e.calls ?? 1,
       units: e.units,
     });
   }
