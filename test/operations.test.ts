@@ -19,7 +19,8 @@ describe('health and request ids', () => {
   let env: TestEnv;
   let user: Customer;
   beforeAll(async () => {
-    env = await testEnv();
+    // A fixed clock: an answer's freshness (and so its ETag) may change when a day turns.
+    env = await testEnv({ clock: () => new Date('2026-11-18T10:00:05.000Z') });
     user = await customer(env.deps);
   });
   afterAll(() => env.close());

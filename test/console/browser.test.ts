@@ -67,8 +67,11 @@ describe.runIf(haveChromium())('the console in a browser', () => {
     server.child.stderr?.on('data', (chunk) => {
       output += chunk;
     });
+    // The browser keeps the machine's own clock: under a moved clock (libfaketime) Chromium does not start.
+    const { LD_PRELOAD: _preload, FAKETIME: _faketime, ...browserEnv } = process.env;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
+      env: browserEnv as Record<string, string>,
       args: [
         '--headless',
         '--no-sandbox',
