@@ -47,7 +47,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   unsupported_media_type: 'The request body is not JSON.',
   headers_too_large: 'The request headers are larger than the service accepts.',
   rate_limited: 'Too many requests or credits in the current window; see Retry-After.',
-  internal_error: 'The service failed; credits charged for the call are refunded.',
+  internal_error: 'The service failed; credits or market units charged for the call are given back.',
   data_api_disabled: 'The stored-datasets API is switched off on this deployment.',
   service_unavailable: 'A store the service depends on is unreachable; try again shortly.',
 };
