@@ -9,6 +9,7 @@ import { reportDate } from '../../src/datasets/cot/load/cftc.js';
 import { readContract } from '../../src/datasets/cot/read.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
+import { keyOf, splitLine } from '../helpers/csv.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 import { haveShared } from '../helpers/shared.js';
 
@@ -16,30 +17,6 @@ const CFTC = path.resolve('../shared/data/cftc');
 const LEGACY = path.join(CFTC, 'deacot2025_annual.txt');
 const DISAGG = path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt');
 const hasFiles = haveShared(LEGACY, DISAGG);
-
-/** A line of the CFTC's comma-separated files: fields in double quotes may hold commas (market names do). */
-function splitLine(line: string): string[] {
-  const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (const ch of line) {
-    if (ch === '"') quoted = !quoted;
-    else if (ch === ',' && !quoted) {
-      fields.push(field);
-      field = '';
-    } else field += ch;
-  }
-  fields.push(field);
-  return fields;
-}
-
-/** A header as a key: lower case, each run of other characters than letters, digits and % one underscore. */
-const keyOf = (name: string) =>
-  name
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z0-9%]+/g, '_')
-    .replace(/^_+|_+$/g, '');
 
 /** The file's rows as objects keyed by their header's keys, read without the loader's own readers. */
 function rows(file: string): Record<string, string>[] {

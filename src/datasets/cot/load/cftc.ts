@@ -6,6 +6,7 @@
 // ISO dates in some years and month/day/year in others. Each row becomes a cot interchange record.
 import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
 import type { CotRecordValue } from '../import.js';
+import { DISAGGREGATED_COLUMNS, LEGACY_COLUMNS } from './year-columns.js';
 
 type Family = 'legacy' | 'disaggregated';
 
@@ -148,7 +149,21 @@ export function reportDate(text: string): string | null {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(date) ? date : null;
 }
 
-/** The cot records of a CFTC file, with their line numbers. */
+/**
+ * The columns of a current-week file, which has no header: its first row is a report (a market name, the date
+ * as YYMMDD and as YYYY-MM-DD), and its width says which year file's columns it carries. Null for a header row.
+ */
+function headerless(fields: string[]): readonly string[] | null {
+  if (!/^\d{6}$/.test(fields[1]?.trim() ?? '') || !reportDate(fields[2]?.trim() ?? '')) return null;
+  if (fields.length === LEGACY_COLUMNS.length) return LEGACY_COLUMNS;
+  if (fields.length === DISAGGREGATED_COLUMNS.length) return DISAGGREGATED_COLUMNS;
+  return null;
+}
+
+/**
+ * The cot records of a CFTC file, with their line numbers: a year file (a header row first), or the current
+ * week's file without a header, read by the year file's columns.
+ */
 export async function* cftcRecords(
   source: SourceFile,
 ): AsyncGenerator<{ line: number; value: CotRecordValue }> {
@@ -157,8 +172,9 @@ export async function* cftcRecords(
     if (raw.trim() === '') continue;
     const fields = csvFields(raw);
     if (!layout) {
-      layout = layoutOf(source.name, fields);
-      continue;
+      const columns = headerless(fields);
+      layout = layoutOf(source.name, columns ? [...columns] : fields);
+      if (!columns) continue;
     }
     if (fields.length < layout.columns.size) {
       throw new SourceError(

@@ -1,6 +1,7 @@
 // Where the CFTC publishes the reports the cftc loader reads: each year's futures-only history, legacy and
-// disaggregated, zipped as the CFTC ships it and updated with every weekly release. The previous year's
-// files are asked for too, so the last weeks of a year are collected after New Year.
+// disaggregated, zipped as the CFTC ships it and updated with every weekly release (the archive), and the
+// current week's files without a header that it replaces at each release. The previous year's files are asked
+// for too, so the last weeks of a year are collected after New Year.
 import { CFTC_COT } from '../../../ingest/calendar.js';
 import type { Collection } from '../../../ingest/collect.js';
 
@@ -9,9 +10,13 @@ export const cftcCollection: Collection = {
   schedules: [{ job: 'cftc', calendar: CFTC_COT }],
   files(now) {
     const year = now.getUTCFullYear();
-    return [year - 1, year].flatMap((y) => [
-      `/files/dea/history/deacot${y}.zip`,
-      `/files/dea/history/fut_disagg_txt_${y}.zip`,
-    ]);
+    return [
+      ...[year - 1, year].flatMap((y) => [
+        `/files/dea/history/deacot${y}.zip`,
+        `/files/dea/history/fut_disagg_txt_${y}.zip`,
+      ]),
+      '/dea/newcot/deafut.txt',
+      '/dea/newcot/f_disagg.txt',
+    ];
   },
 };
