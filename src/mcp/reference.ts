@@ -61,7 +61,7 @@ export function toolsReference(): string {
     '`structuredContent`; an answer longer than the text budget ends with `continuation`, which the next call',
     'passes alone (`{"continuation": "…"}`) for the rest, and `page` (where the page starts, the totals).',
     '',
-    '## Market tools (`svc_mcp_` keys; one unit a call from the key’s 120 a minute and 5,000 a day)',
+    '## Market tools (`svc_mcp_` keys; one unit a call, its later pages free, from the key’s 120 a minute and 5,000 a day)',
     '',
     ...toolsFor('market').map(section),
     '## Dataset tools (`gds_` keys; credits as the route; later pages of a cut answer are free)',

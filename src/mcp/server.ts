@@ -47,6 +47,12 @@ export interface Caller {
   failed(error: unknown): void;
 }
 
+/** What a key of the other kind is told when it calls a tool of `api`. */
+const WRONG_KEY = {
+  market: 'The market tools take svc_mcp_ keys; this is a datasets key (gds_), which sees the dataset tools.',
+  datasets: 'The dataset tools take gds_ keys; this is a market key (svc_mcp_), which sees the market tools.',
+} as const;
+
 /** One validator for every server: the SDK would otherwise build a schema compiler per server, per request. */
 const validator = new AjvJsonSchemaValidator();
 
@@ -64,7 +70,13 @@ export function createMcpServer(deps: Deps, caller: Caller): Server {
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const found = tools.find((t) => t.tool.name === request.params.name);
-    if (!found) throw new McpError(RpcError.InvalidParams, `Unknown tool ${request.params.name}`);
+    if (!found) {
+      const other = caller.api === 'market' ? 'datasets' : 'market';
+      if (!toolsFor(other).some((t) => t.tool.name === request.params.name))
+        throw new McpError(RpcError.InvalidParams, `Unknown tool ${request.params.name}`);
+      // The tool exists for the other kind of key: say so, as REST answers a key at the wrong door.
+      return failure(new AppError('wrong_key', WRONG_KEY[other]), {});
+    }
     let principal: Principal;
     try {
       principal = await caller.principal();
@@ -97,7 +109,10 @@ async function call(
   try {
     const { args, from, continued } = readArguments(deps, caller, tool, given);
     if (!continued) tool.check?.(deps, args);
-    if (tool.api === 'market') {
+    if (tool.api === 'market' && continued) {
+      // The call was paid once, by its first page: the pages after it are free.
+      meta.units = { used: 0, continuation: true };
+    } else if (tool.api === 'market') {
       units = await chargeUnits(deps, caller.principal, 1, 'mcp');
       meta.units = unitsMeta(units, deps.clock());
     } else if (!continued) {

@@ -53,7 +53,11 @@ describe('MCP results within a text budget', () => {
   let key: string;
   let client: Client;
   beforeAll(async () => {
-    env = await testEnv({ env: { QUARRY_MCP_RESULT_BYTES: String(BUDGET) } });
+    // A fixed clock: the units of a minute are counted across calls, which must not straddle its end.
+    env = await testEnv({
+      clock: () => new Date('2026-11-18T10:00:05.000Z'),
+      env: { QUARRY_MCP_RESULT_BYTES: String(BUDGET) },
+    });
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
     await loadFile(env.deps, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL' });
     await loadFile(env.deps, prices, path.join(FIXTURES, 'BARC.L.csv'), { ticker: 'BARC.L' });
@@ -92,6 +96,20 @@ describe('MCP results within a text budget', () => {
       start: { element: 0, row: 0 },
       totals: { elements: 3, rows: 1333 },
     });
+  });
+
+  it('a market call is paid once: its later pages take no unit, and say so', async () => {
+    const fresh = await connect(url, await marketKey(env.deps));
+    try {
+      const pages = await allPages(fresh, 'market.history', args);
+      const units = pages.map((p) => (p._meta as { units: { used: number } }).units);
+      expect(units[0]).toMatchObject({ used: 1, minute: { remaining: 119 } });
+      for (const later of units.slice(1)) expect(later).toEqual({ used: 0, continuation: true });
+      const next = await callTool(fresh, 'market.fields', { query: 'price' });
+      expect(next._meta).toMatchObject({ units: { used: 1, minute: { remaining: 118 } } });
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('the first page is the same on every call, continuation included', async () => {

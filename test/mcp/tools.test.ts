@@ -219,6 +219,25 @@ describe('MCP tools over Streamable HTTP', () => {
     expect(units(first).day).toMatchObject({ limit: 5000 });
   });
 
+  it('a tool of the other kind of key answers wrong_key, as REST does; a tool nobody serves is unknown', async () => {
+    const datasets = await connect(url, (await customer(env.deps)).key);
+    try {
+      const market = await callTool(datasets, 'market.quotes', { tickers: ['AAPL'] });
+      expect(market.isError).toBe(true);
+      expect(textOf(market)).toBe(
+        'wrong_key: The market tools take svc_mcp_ keys; this is a datasets key (gds_), which sees the dataset tools.',
+      );
+      await expect(callTool(datasets, 'market.nothing', {})).rejects.toThrow(/Unknown tool market\.nothing/);
+    } finally {
+      await datasets.close();
+    }
+    const board = await callTool(client, 'datasets.cpi_board', {});
+    expect(textOf(board)).toBe(
+      'wrong_key: The dataset tools take gds_ keys; this is a market key (svc_mcp_), which sees the market tools.',
+    );
+    expect(board._meta).not.toHaveProperty('units');
+  });
+
   describe('keys', () => {
     const post = (headers: Record<string, string>) => fetch(`${url}/mcp`, initializeRequest(headers));
     const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error;
