@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NO_AGENCIES } from './helpers/agency.js';
 import { type ServerProcess, startServer } from './helpers/server.js';
+import { callTool, connect } from './mcp/client.js';
 
 const exec = promisify(execFile);
 
@@ -74,6 +75,23 @@ describe('quarry serve --demo', () => {
       ['ok', '2025-06-27'],
       ['ok', '2026-06-26'],
     ]);
+    // Short interest from the bundled key statistics: Amazon's of 2025-01-31 as Yahoo gave it on 2025-02-24.
+    const agent = await connect(server.url, keyOf('market-data key'));
+    try {
+      const short = await callTool(agent, 'market.short_interest', { tickers: ['AMZN', 'CRM', 'GOOG'] });
+      const held = (short.structuredContent as { items: Record<string, unknown>[] }).items;
+      expect(held.map((i) => i.status)).toEqual(['ok', 'ok', 'ok']);
+      expect(held[0]).toMatchObject({
+        input: 'AMZN',
+        shortInterest: {
+          sharesShort: 70_760_125,
+          sharesShortPriorMonth: 82_861_847,
+          settlementDate: '2025-01-31',
+        },
+      });
+    } finally {
+      await agent.close();
+    }
     // Awards from USAspending and TED.
     expect((await data('/v1/awards?jurisdiction=GB')).rows).toHaveLength(12);
     const found = (await data('/v1/awards?query=laboratory')).rows as unknown as { id: string }[];

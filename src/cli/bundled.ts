@@ -109,6 +109,14 @@ export function bundledFiles(): [loader: string, file: string, options?: Record<
     ...AWARD_FILES.map(([loader, file]) => [loader, path.join(ASSETS, 'awards', file)] as [string, string]),
     ['yahoo', path.join(ASSETS, 'market/quote-AAPL.json')],
     ['yahoo', path.join(ASSETS, 'market/quote-OCDO.L.json')],
+    // Short interest (market.short_interest), as Yahoo's key statistics gave it on 2025-02-24.
+    ...['AAPL', 'AMZN-2025-02-24', 'CRM-2025-02-24', 'GOOG-2025-02-24'].map(
+      (name) =>
+        ['yahoo', path.join(ASSETS, `market/quoteSummary-defaultKeyStatistics-${name}.json`)] as [
+          string,
+          string,
+        ],
+    ),
   ];
 }
 
