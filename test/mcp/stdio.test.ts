@@ -1,6 +1,6 @@
 // quarry mcp: the same tools over stdio for a local agent, the key from QUARRY_API_KEY, checked on every call.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,6 +18,7 @@ import { callTool, textOf } from './client.js';
 
 describe('quarry mcp over stdio', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-stdio-'));
+  const elsewhere = mkdtempSync(path.join(tmpdir(), 'quarry-agent-'));
   let deps: Deps;
   let key: { id: string; key: string };
   let client: Client;
@@ -33,9 +34,11 @@ describe('quarry mcp over stdio', () => {
     key = await createKey(deps, { accountId: account.id, api: 'market' });
     client = new Client({ name: 'stdio-test', version: '1.0.0' });
     await client.connect(
+      // As an agent starts it (the README's configuration): from a directory of its own, by absolute paths.
       new StdioClientTransport({
         command: process.execPath,
-        args: ['dist/cli/main.js', 'mcp'],
+        args: [path.resolve('dist/cli/main.js'), 'mcp'],
+        cwd: elsewhere,
         // Every upstream is a closed local port: the tools answer from the store.
         env: { ...NO_AGENCIES, QUARRY_DATA_DIR: dataDir, QUARRY_API_KEY: key.key, LOG_LEVEL: 'silent' },
         stderr: 'pipe',
@@ -46,6 +49,7 @@ describe('quarry mcp over stdio', () => {
     await client?.close();
     await deps.close();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
   });
 
   it('lists the market tools and answers a call from the store', async () => {
@@ -61,6 +65,15 @@ describe('quarry mcp over stdio', () => {
     const result = await callTool(client, 'market.quotes', { tickers: ['AAPL'] });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe('invalid_key: The API key is not recognised or was revoked.');
+  });
+
+  it("the README's client configuration is strict JSON and starts the CLI this way", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const block = /```json\n(\{\n {2}"mcpServers"[\s\S]*?)```/.exec(readme)?.[1] as string;
+    const local = JSON.parse(block).mcpServers['quarry-local'];
+    expect(local.command).toBe('node');
+    expect(local.args).toEqual(['/path/to/quarry/dist/cli/main.js', 'mcp']);
+    expect(path.isAbsolute(local.env.QUARRY_DATA_DIR)).toBe(true);
   });
 
   it('without QUARRY_API_KEY it says what it needs and exits non-zero', () => {
