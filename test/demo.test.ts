@@ -92,6 +92,22 @@ describe('quarry serve --demo', () => {
     } finally {
       await agent.close();
     }
+    // Instruments by any word of their name: US listings named by EDGAR's registrant list, others by a recorded
+    // quote; a word inside another word is not a match.
+    const search = async (q: string) => {
+      const answer = await fetch(`${server?.url}/v1/search?q=${q}`, {
+        headers: { 'x-api-key': keyOf('market-data key') },
+      });
+      const body = (await answer.json()) as { items: { symbol: string; name: string }[] };
+      return body.items.map((i) => [i.symbol, i.name]);
+    };
+    expect((await search('barclays'))[0]).toEqual(['BCS', 'BARCLAYS PLC']);
+    expect(await search('vodafone')).toEqual([
+      ['VOD', 'VODAFONE GROUP PUBLIC LTD CO'],
+      ['VODPF', 'VODAFONE GROUP PUBLIC LTD CO'],
+    ]);
+    expect(await search('ocado')).toEqual([['OCDO.L', 'Ocado Group plc']]);
+    expect((await search('apple')).map(([symbol]) => symbol)).toEqual(['AAPL', 'APLE', 'AAPI']);
     // Awards from USAspending and TED.
     expect((await data('/v1/awards?jurisdiction=GB')).rows).toHaveLength(12);
     const found = (await data('/v1/awards?query=laboratory')).rows as unknown as { id: string }[];

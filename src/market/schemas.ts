@@ -363,7 +363,10 @@ export const SearchResponse = Type.Object({
       name: Type.String(),
       exchange: Type.String(),
       type: Type.String({ description: 'As the source names it: EQUITY, ETF, INDEX, FUTURE, CURRENCY…' }),
-      source: Type.String({ description: 'stored (data is held here) or the upstream that found it.' }),
+      source: Type.String({
+        description:
+          "stored (data is held here), edgar (named by EDGAR's registrant list, a US listing) or the upstream that found it.",
+      }),
       forms: Forms,
     }),
   ),

@@ -169,13 +169,18 @@ export class StoredProvider implements MarketProvider {
   }
 
   async find(text: string): Promise<InstrumentFound[]> {
-    const like = `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
-    const matches = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${like} escape '\\'`;
-    const [quoted, barred] = await Promise.all([
+    const escaped = text.toLowerCase().replace(/[\\%_]/g, '\\$&');
+    const like = (column: string, pattern: string) =>
+      sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    // A symbol matches anywhere in it; a name by the start of any of its words ("apple" is not "Pineapple").
+    const matches = (column: string) => like(column, `%${escaped}%`);
+    const named = (column: string) =>
+      sql<boolean>`(${like(column, `${escaped}%`)} or ${like(column, `% ${escaped}%`)})`;
+    const [quoted, barred, registered] = await Promise.all([
       this.db
         .selectFrom('market_quotes')
         .select(['symbol', 'name', 'exchange', 'asset_type'])
-        .where((eb) => eb.or([matches('symbol'), matches('name')]))
+        .where((eb) => eb.or([matches('symbol'), named('name')]))
         .orderBy('symbol')
         .limit(FOUND_AT_MOST)
         .execute(),
@@ -185,6 +190,15 @@ export class StoredProvider implements MarketProvider {
         .distinct()
         .where(matches('symbol'))
         .orderBy('symbol')
+        .limit(FOUND_AT_MOST)
+        .execute(),
+      // EDGAR's registrant list names US listings (ADRs of foreign companies among them), largest first.
+      this.db
+        .selectFrom('registrants')
+        .select(['ticker', 'name'])
+        .where('is_current', '=', 1)
+        .where((eb) => eb.or([matches('ticker'), named('name')]))
+        .orderBy('rank')
         .limit(FOUND_AT_MOST)
         .execute(),
     ]);
@@ -200,6 +214,9 @@ export class StoredProvider implements MarketProvider {
     for (const { symbol } of barred)
       if (!found.has(symbol))
         found.set(symbol, { symbol, name: symbol, exchange: '', type: '', source: 'stored' });
+    for (const { ticker, name } of registered)
+      if (!found.has(ticker))
+        found.set(ticker, { symbol: ticker, name, exchange: '', type: 'EQUITY', source: 'edgar' });
     return [...found.values()].slice(0, FOUND_AT_MOST);
   }
 
