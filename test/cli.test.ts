@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listActivity } from '../src/accounts/activity.js';
+import { loadConfig } from '../src/kernel/config.js';
+import { createDeps } from '../src/runtime/deps.js';
 import { NO_AGENCIES } from './helpers/agency.js';
 import { type ServerProcess, startServer } from './helpers/server.js';
 
@@ -151,6 +154,18 @@ describe('quarry CLI', () => {
     expect(market.json.marketPlan).toBe('paid');
     const shown = await quarry('accounts', 'show', account.id);
     expect(shown.json).toMatchObject({ plan: 'enterprise', marketPlan: 'paid', emailConfirmed: true });
+    // Plan changes at the command line are in the account's activity, as the console's are.
+    await quarry('accounts', 'set-plan', account.id, 'basic', '--ends-at', '2031-01-01T00:00:00Z');
+    const deps = await createDeps(loadConfig({ QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+    try {
+      const activity = await listActivity(deps.store.db, account.id);
+      expect(activity.map(({ actor, action, detail }) => [actor, action, detail])).toEqual([
+        ['cli', 'plan set', 'basic, ending 2031-01-01T00:00:00.000Z'],
+        ['cli', 'market plan set', 'paid'],
+      ]);
+    } finally {
+      await deps.close();
+    }
   });
 
   const failures: [string[], RegExp][] = [

@@ -17,6 +17,9 @@ export interface ActivityEntry {
   address: string | null;
 }
 
+/** An operator at the command line (`quarry accounts …`, `quarry keys …`). */
+export const CLI_ACTOR: Actor = { label: 'cli', address: null };
+
 export async function recordActivity(
   db: Kysely<Database> | Transaction<Database>,
   accountId: string,

@@ -11,6 +11,7 @@ import {
   setMarketPlan,
   setPlan,
 } from '../accounts/accounts.js';
+import { CLI_ACTOR, recordActivity } from '../accounts/activity.js';
 import { MARKET_PLANS, PLAN_IDS } from '../accounts/plans.js';
 import { endAccountSessions } from '../accounts/sessions.js';
 import { creditFigures } from '../accounts/views.js';
@@ -59,6 +60,8 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
       const plan = oneOf(args.PLAN as string, PLAN_IDS, 'PLAN');
       const endsAt = values['ends-at'] === undefined ? null : isoTime(values['ends-at']);
       const account = await setPlan(deps, args.ID as string, plan, endsAt);
+      const detail = endsAt === null ? plan : `${plan}, ending ${endsAt}`;
+      await recordActivity(deps.store.db, account.id, CLI_ACTOR, 'plan set', detail, deps.clock());
       if (plan === 'enterprise' && account.contract.creditsPerMonth === null) {
         say('note: enterprise credits per month come from the contract; set them with accounts set-contract');
       }
@@ -88,9 +91,10 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
     }
     case 'set-market-plan': {
       const { args } = parse(rest, {}, ['ID', 'PLAN']);
-      return view(
-        await setMarketPlan(deps, args.ID as string, oneOf(args.PLAN as string, MARKET_PLANS, 'PLAN')),
-      );
+      const plan = oneOf(args.PLAN as string, MARKET_PLANS, 'PLAN');
+      const account = await setMarketPlan(deps, args.ID as string, plan);
+      await recordActivity(deps.store.db, account.id, CLI_ACTOR, 'market plan set', plan, deps.clock());
+      return view(account);
     }
     case 'set-balance': {
       const { args } = parse(rest, {}, ['ID', 'N']);

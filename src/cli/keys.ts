@@ -1,4 +1,5 @@
 // quarry keys …
+import { CLI_ACTOR } from '../accounts/activity.js';
 import { KEY_APIS, MARKET_ACCESS } from '../accounts/key-text.js';
 import { createKey, listKeys, revokeKey } from '../accounts/keys.js';
 import type { Deps } from '../kernel/deps.js';
@@ -6,7 +7,6 @@ import { oneOf, parse } from './args.js';
 import { say, UsageError } from './output.js';
 
 /** The operator at the command line, as the account's activity names them. */
-const CLI = { label: 'cli', address: null };
 
 export async function keysCommand(deps: Deps, argv: string[]): Promise<object> {
   const [sub, ...rest] = argv;
@@ -19,14 +19,14 @@ export async function keysCommand(deps: Deps, argv: string[]): Promise<object> {
         accountId: args.ID as string,
         api: oneOf(values.api, KEY_APIS, '--api'),
         ...(values.access === undefined ? {} : { access: oneOf(values.access, MARKET_ACCESS, '--access') }),
-        actor: CLI,
+        actor: CLI_ACTOR,
       });
       say('The key is shown once; store it now.');
       return { id: key.id, key: key.key, prefix: key.prefix, api: key.api, access: key.access };
     }
     case 'revoke': {
       const { args } = parse(rest, {}, ['KEY_ID']);
-      const key = await revokeKey(deps, args.KEY_ID as string, { actor: CLI });
+      const key = await revokeKey(deps, args.KEY_ID as string, { actor: CLI_ACTOR });
       return { id: key.id, prefix: key.prefix, api: key.api, revokedAt: key.revokedAt };
     }
     case 'list': {
