@@ -33,6 +33,9 @@ function append(
   (route as unknown as Record<string, unknown>)[name] = [...list, hook];
 }
 
+/** A percent-escaped C0 control, DEL or C1 control (UTF-8 C2 80 to C2 9F). */
+const ESCAPED_CONTROL = /%(?:[01][0-9a-f]|7f|c2%[89][0-9a-f])/i;
+
 export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): void {
   if (meta.datasetsApi && !deps.config.dataApiEnabled) {
     append(
@@ -101,13 +104,16 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   if (methods.includes('GET')) append(route, 'onRequest', requestHook(refuseBody));
   // Text holding a control character is refused before the schema reads it, and before anything is charged.
+  // Node's parser refuses raw control bytes in a URL, so the path and query can hold one only escaped.
   append(
     route,
     'preValidation',
     requestHook((request) => {
-      checkText(request.params, 'path parameter');
-      checkText(request.query, 'parameter');
-      checkText(request.body, 'body');
+      if (ESCAPED_CONTROL.test(request.url)) {
+        checkText(request.params, 'path parameter');
+        checkText(request.query, 'parameter');
+      }
+      if (request.body !== undefined) checkText(request.body, 'body');
     }),
   );
   // Integers in the query or the path: plain decimal digits only (after the key, like every parameter check).
