@@ -188,13 +188,7 @@ export async function chargeUnits(
     );
   }
   deps.telemetry.units(units, door);
-  deps.usage.recordUnits({
-    accountId: principal.account.id,
-    keyId: principal.key.id,
-    day: isoTime(deps.clock()).slice(0, 10),
-    door,
-    units,
-  });
+  recordUnitUsage(deps, principal, door, units, 1);
   return {
     units,
     door,
@@ -211,12 +205,17 @@ export async function refundUnits(deps: Deps, principal: Principal, receipt: Uni
   const key = `units:${principal.key.id}`;
   await deps.counters.release(key, receipt.units, MINUTE);
   await deps.counters.release(key, receipt.units, DAY);
+  recordUnitUsage(deps, principal, receipt.door, -receipt.units, -1);
+}
+
+/** A call (1) or its refund (-1) in the usage of the key's UTC day. */
+function recordUnitUsage(deps: Deps, principal: Principal, door: string, units: number, calls: 1 | -1) {
   deps.usage.recordUnits({
     accountId: principal.account.id,
     keyId: principal.key.id,
     day: isoTime(deps.clock()).slice(0, 10),
-    door: receipt.door,
-    units: -receipt.units,
-    calls: -1,
+    door,
+    units,
+    calls,
   });
 }
