@@ -51,6 +51,10 @@ describe('quarry serve --demo', () => {
       return ((await answer.json()) as { data: Record<string, never> }).data;
     };
     expect((await data('/v1/events/AAPL')).events).toHaveLength(50);
+    // The cpi board with its components: August 2025, shelter +0.4 % on the month as the BLS published it.
+    const cpi = (await data('/v1/macro/cpi')) as unknown as { release: { period: string }; rows: unknown[] };
+    expect(cpi.release.period).toBe('2025-08');
+    expect(cpi.rows).toContainEqual(expect.objectContaining({ code: 'SAH1', change: 0.4 }));
     const nvda = await data('/v1/kpis/NVDA?metric=revenue');
     expect(nvda.series).toEqual(
       expect.arrayContaining([expect.objectContaining({ key: 'revenue:reported:frequency=annual' })]),

@@ -96,7 +96,12 @@ export function bundledFiles(): [loader: string, file: string, options?: Record<
     ['bls', path.join(ASSETS, 'bls/cu.item')],
     ['bls', path.join(ASSETS, 'bls/cu.series')],
     ['bls', path.join(ASSETS, 'bls/relative_importance_dec2021_to_dec2024.csv')],
+    // Oldest vintage first, so that a value revised by a later publication ends current: FRED's of December
+    // 2023, the components of August 2025, all items of March 2026.
     ...fred,
+    ...readdirSync(path.join(ASSETS, 'bls/cu_2025-08'))
+      .sort()
+      .map((f) => ['bls', path.join(ASSETS, 'bls/cu_2025-08', f)] as [string, string]),
     ['bls', path.join(ASSETS, 'bls/cu.data.1.AllItems')],
     ...MARKET_BARS.map(
       ([file, options]) =>

@@ -120,5 +120,29 @@ for (const { engine, skip } of ENGINES) {
         disclaimer: expect.stringMatching(/Bureau of Labor Statistics/),
       });
     });
+
+    it('shows the newest month that holds components when all items runs ahead, and says so in gaps', async () => {
+      const file = path.join(env.dataDir, 'cpi-ahead.ndjson');
+      const ahead: [string, number][] = [
+        ['2025-01', 317.671],
+        ['2025-02', 319.082],
+      ];
+      const records = [
+        { type: 'item', code: 'SAH', label: 'Housing', depth: 0, parent: null, sortSequence: 136 },
+        ...index('SA0', 'U', ahead),
+        ...index('SA0', 'S', ahead),
+      ];
+      writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n'));
+      await importFile(env.deps, cpiImporter, file);
+      const { data, meta } = await board();
+      expect(data.release.period).toBe('2024-12');
+      expect(data.status).toBe('partial');
+      expect(data.rows.map((r: { code: string }) => r.code)).toEqual(['SA0', 'SAF1']);
+      expect(data.gaps).toContain(
+        'all items only for 2025-01 to 2025-02 (2 months): no component index is held after 2024-12, so the board shows 2024-12',
+      );
+      expect(data.gaps).toContain('no index value for 2024-12 of the major group housing');
+      expect(meta.asOf).toBe('2025-01-15T13:30:00.000Z');
+    });
   });
 }

@@ -109,17 +109,26 @@ describe('boards on real data', () => {
     expect(gas.fiveYear).not.toBeNull();
   });
 
-  it('cpi board of the latest release, with weights and contributions', async () => {
+  it('cpi board of the newest month with components, with weights and contributions', async () => {
     const { data, meta } = await get('/v1/macro/cpi');
-    // The bundle's all-items values reach March 2026; its components end November 2023.
-    expect(data.release).toMatchObject({ period: '2026-03', weightsPeriod: '2024-12' });
-    const all = data.rows.find((r: { code: string }) => r.code === 'SA0');
-    // Worked from cu.data.1.AllItems: 330.213 / 319.799 (NSA, March) and 330.293 / 327.460 (SA, Feb to March).
-    expect(all).toMatchObject({ weight: 100, change: 0.9, yoy: 3.3 });
-    expect(data.rows.find((r: { code: string }) => r.code === 'SAH1')).toBeUndefined();
-    expect(data.gaps).toContain(
-      'no all-items index value for 2025-10: the changes across those months are null',
-    );
+    // The bundle's components (the August 2025 vintage) end 2025-08; all items reach 2026-03.
+    expect(data.release).toMatchObject({ period: '2025-08', weightsPeriod: '2024-12' });
+    const row = (code: string) => data.rows.find((r: { code: string }) => r.code === code);
+    // The BLS's release of 2025-09-11 published for August 2025: shelter +0.4 % (3.6 % on the year), energy
+    // +0.7 % (0.2 %), all items less food and energy +0.3 % (3.1 %), all items 2.9 % on the year.
+    expect(row('SAH1')).toMatchObject({ label: 'Shelter', change: 0.4, yoy: 3.6 });
+    expect(row('SA0E')).toMatchObject({ label: 'Energy', change: 0.7, yoy: 0.2 });
+    expect(row('SA0L1E')).toMatchObject({ change: 0.3, yoy: 3.1 });
+    // All items' August change is 0.3 as the seasonal factors of February 2026 revised it (first printed 0.4).
+    expect(row('SA0')).toMatchObject({ weight: 100, change: 0.3, yoy: 2.9 });
+    // Shelter weighed 35.483 % of all items in December 2024 (the BLS's relative importance table).
+    expect(row('SAH1').weight).toBe(35.483);
+    expect(row('SAH1').contribution).toBeGreaterThan(0.1);
+    expect(data.rows.length).toBeGreaterThan(200);
+    expect(data.gaps).toEqual([
+      'all items only for 2025-09 to 2026-03 (6 months): no component index is held after 2025-08, so the board shows 2025-08',
+      'no index value for 2025-08 of the major group food and beverages',
+    ]);
     expect(meta.disclaimer).toMatch(
       /^The Bureau of Labor Statistics does not vouch for data derived from its statistics/,
     );

@@ -19,6 +19,8 @@ import { blsCollection } from './load/collection.js';
 /** Headline rows shown first by clients. */
 const PINNED = new Set(['SA0', 'SA0L1E', 'SAF1', 'SA0E']);
 const ALL_ITEMS = 'SA0';
+/** All items (on both bases) and the purchasing power of the dollar: the board's frame, not its components. */
+const NOT_COMPONENTS = new Set([ALL_ITEMS, 'AA0', 'SA0R', 'AA0R']);
 const HISTORY_MONTHS = 13;
 
 type Levels = Map<string, Map<string, number>>;
@@ -49,26 +51,36 @@ export async function readBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
 
 async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
-  const release = await db
-    .selectFrom('cpi_releases')
-    .selectAll()
-    .where('is_current', '=', 1)
-    .orderBy('period', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  const newest = await db
-    .selectFrom('cpi_index')
-    .select((eb) => [eb.fn.max('period').as('last'), eb.fn.min('period').as('first')])
-    .where('is_current', '=', 1)
-    .where('item_code', '=', ALL_ITEMS)
-    .executeTakeFirst();
-  const period = release?.period ?? newest?.last ?? null;
-  const gaps: string[] = [];
-  if (!period) {
+  const allPeriods = (
+    await db
+      .selectFrom('cpi_index')
+      .select('period')
+      .distinct()
+      .where('is_current', '=', 1)
+      .where('item_code', '=', ALL_ITEMS)
+      .orderBy('period', 'desc')
+      .execute()
+  ).map((r) => r.period);
+  const newestAll = allPeriods[0];
+  if (!newestAll) {
     return {
       data: frame(deps, [], ['no index values loaded'], null, null),
       meta: storedMeta('cpi', [SOURCES.bls], { asOf: null }),
     };
+  }
+  const period = await boardPeriod(deps, allPeriods);
+  const release = await db
+    .selectFrom('cpi_releases')
+    .selectAll()
+    .where('is_current', '=', 1)
+    .where('period', '=', period)
+    .executeTakeFirst();
+  const gaps: string[] = [];
+  if (period < newestAll) {
+    const allOnly = allPeriods.filter((p) => p > period).reverse();
+    gaps.push(
+      `all items only for ${span(allOnly)}: no component index is held after ${period}, so the board shows ${period}`,
+    );
   }
 
   const weightsPeriod = (
@@ -110,7 +122,7 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
     .orderBy('sort_sequence')
     .execute();
 
-  const rows = [];
+  const rows: ({ code: string } & Record<string, unknown>)[] = [];
   for (const item of items) {
     const sa: IndexSeries | undefined = adjusted.get(item.item_code) ?? unadjusted.get(item.item_code);
     const nsa: IndexSeries | undefined = unadjusted.get(item.item_code) ?? adjusted.get(item.item_code);
@@ -149,6 +161,16 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
     });
   }
   if (rows.length === 0) gaps.push('no component has an index value for this release');
+  const missingGroups = items.filter(
+    (i) => i.depth === 0 && !NOT_COMPONENTS.has(i.item_code) && !rows.some((r) => r.code === i.item_code),
+  );
+  if (rows.length > 0 && missingGroups.length) {
+    gaps.push(
+      `no index value for ${period} of the major group${missingGroups.length > 1 ? 's' : ''} ${missingGroups
+        .map((i) => i.label.toLowerCase())
+        .join(', ')}`,
+    );
+  }
   const missing = missingMonths(allNsa, monthsBefore(period, 12 + HISTORY_MONTHS - 1), period);
   if (missing.length) {
     gaps.push(`no all-items index value for ${missing.join(', ')}: the changes across those months are null`);
@@ -166,7 +188,7 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
     meta: {
       ...storedMeta('cpi', [SOURCES.bls], {
         asOf: release?.released_at ?? null,
-        historyStarts: newest?.first ? `${newest.first}-01` : null,
+        historyStarts: `${allPeriods.at(-1)}-01`,
         coverage: { components: rows.length, period, weightsPeriod: weightsPeriod ?? null },
       }),
       disclaimer: BLS_DISCLAIMER,
@@ -202,6 +224,29 @@ function frame(
     },
     rows,
   };
+}
+
+/**
+ * The month the board shows: the newest one for which a component is held beside all items, so that a
+ * release of all items alone does not empty the board; the newest all-items month when no component is held.
+ */
+async function boardPeriod(deps: Deps, allPeriods: string[]): Promise<string> {
+  const newestComponent = await deps.store.db
+    .selectFrom('cpi_index')
+    .select((eb) => eb.fn.max('period').as('p'))
+    .where('is_current', '=', 1)
+    .where('item_code', 'not in', [...NOT_COMPONENTS])
+    .where('period', '<=', allPeriods[0] as string)
+    .executeTakeFirst();
+  const held = newestComponent?.p;
+  return (held && allPeriods.find((p) => p <= held)) ?? (allPeriods[0] as string);
+}
+
+/** "2025-09" or "2025-09 to 2026-03 (6 months)". */
+function span(periods: string[]): string {
+  const first = periods[0];
+  const last = periods.at(-1);
+  return periods.length === 1 ? `${first}` : `${first} to ${last} (${periods.length} months)`;
 }
 
 /** Months from `from` to `to` that the series has no value for, after its first value. */
