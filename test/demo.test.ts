@@ -79,6 +79,15 @@ describe('quarry serve --demo', () => {
       ['ok', '2025-06-27'],
       ['ok', '2026-06-26'],
     ]);
+    // Statement fields from the same company facts as kpis: NVIDIA's fiscal 2026 revenue, 215,938 million.
+    const statements = await fetch(`${server.url}/v1/data?tickers=NVDA&fields=SALES_REV_TURN`, {
+      headers: { 'x-api-key': keyOf('market-data key') },
+    });
+    expect(((await statements.json()) as { items: unknown[] }).items[0]).toMatchObject({
+      status: 'ok',
+      values: { SALES_REV_TURN: 215938 },
+      periods: { SALES_REV_TURN: '2026-01-25' },
+    });
     // Short interest from the bundled key statistics: Amazon's of 2025-01-31 as Yahoo gave it on 2025-02-24.
     const agent = await connect(server.url, keyOf('market-data key'));
     try {

@@ -111,6 +111,10 @@ export function bundledFiles(): [loader: string, file: string, options?: Record<
       ([file, options]) =>
         ['sec', path.join(ASSETS, 'sec', file), options] as [string, string, Record<string, string>?],
     ),
+    // The same company facts as the market API's statement fields (SALES_REV_TURN, …).
+    ...['CIK0000320193.json', 'CIK0001045810.json'].map(
+      (f) => ['sec-facts', path.join(ASSETS, 'sec/companyfacts', f)] as [string, string],
+    ),
     ...AWARD_FILES.map(([loader, file]) => [loader, path.join(ASSETS, 'awards', file)] as [string, string]),
     ['yahoo', path.join(ASSETS, 'market/quote-AAPL.json')],
     ['yahoo', path.join(ASSETS, 'market/quote-OCDO.L.json')],

@@ -1,12 +1,12 @@
 // EDGAR's registrants (www.sec.gov/files/company_tickers.json): every listed ticker with its CIK and name.
-// Filings that carry only a CIK (a proxy, an 8-K cover) find their ticker here; the file's order ranks a
-// CIK's tickers, the first being its main listing (BRK-B before BRK-A).
-import type { Kysely } from 'kysely';
+// Filings that carry only a CIK (a proxy, an 8-K cover) find their ticker in what it loads
+// (ingest/sec/registrants.ts); the file's order ranks a CIK's tickers, the first its main listing (BRK-B
+// before BRK-A).
 import { type Static, Type } from 'typebox';
 import type { Importer } from '../ingest/import.js';
 import type { FileKind, LoadContext } from '../ingest/run.js';
+import { cik10 } from '../ingest/sec/registrants.js';
 import { SourceError, type SourceFile, wholeJson } from '../ingest/source.js';
-import type { Database } from '../store/schema.js';
 
 export const RegistrantRecord = Type.Object(
   {
@@ -30,9 +30,6 @@ export const COMPANY_TICKERS: FileKind = {
   name: 'company_tickers.json (tickers and CIKs)',
   recognises: (head) => /^\s*\{\s*"0"\s*:\s*\{\s*"cik_str"\s*:/.test(head),
 };
-
-/** Ten digits, as EDGAR's paths and the companies table write a CIK. */
-export const cik10 = (cik: string | number) => String(cik).padStart(10, '0');
 
 export async function* registrantRecords(
   source: SourceFile,
@@ -60,28 +57,3 @@ export async function* registrantRecords(
 }
 
 /** CIK (ten digits) → main ticker, from the registrants held. */
-export async function tickersByCik(db: Kysely<Database>): Promise<Map<string, string>> {
-  const rows = await db
-    .selectFrom('registrants')
-    .select(['cik', 'ticker'])
-    .where('is_current', '=', 1)
-    .orderBy('rank', 'desc')
-    .execute();
-  // Later ranks first, so the first-ranked ticker of each CIK is the one left in the map.
-  return new Map(rows.map((r) => [r.cik, r.ticker]));
-}
-
-/**
- * The ticker of a filing that names only its CIK: --ticker, else the registrants held (a loader's prepare
- * step reads them with tickersByCik); without either the file is refused, saying what to load first.
- */
-export function tickerForCik(source: SourceFile, context: LoadContext, cik: string, name: string): string {
-  const ticker = context.options.ticker?.toUpperCase() ?? (context.prepared as Map<string, string>).get(cik);
-  if (!ticker)
-    throw new SourceError(
-      source.name,
-      null,
-      `CIK ${cik} (${name}) has no ticker in the store: load company_tickers.json first, or give --ticker`,
-    );
-  return ticker;
-}

@@ -10,6 +10,7 @@ import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 import { haveShared } from '../helpers/shared.js';
 
 const NVDA = path.resolve('../shared/data/sec/kpis-guidance/companyfacts/CIK0001045810.json');
+const TICKERS = path.resolve('../shared/data/sec/company_tickers.json');
 
 // The SEC's file sits in ../shared beside the project: required in CI, skipped (and said) elsewhere.
 describe.skipIf(!haveShared(NVDA))('statements from SEC company facts', () => {
@@ -70,6 +71,31 @@ describe.skipIf(!haveShared(NVDA))('statements from SEC company facts', () => {
         { date: '2024-01-28', totalAssets: 65728000000 },
         { date: '2025-01-26', totalAssets: 111601000000 },
         { date: '2026-01-25', totalAssets: 206803000000 },
+      ]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('without --ticker the file finds its ticker by CIK among the registrants, after company_tickers.json', async () => {
+    const other = await testEnv();
+    const facts = LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>;
+    try {
+      await expect(loadFile(other.deps, facts, NVDA)).rejects.toThrow(
+        'CIK 0001045810 (NVIDIA CORP) has no ticker in the store: load company_tickers.json first, or give --ticker',
+      );
+      await loadFile(other.deps, LOADERS.sec as NonNullable<typeof LOADERS.sec>, TICKERS);
+      await loadFile(other.deps, facts, NVDA);
+      const answer = await HISTORY.run(other.deps, {
+        tickers: ['NVDA'],
+        fields: ['totalRevenue'],
+        period: 'annual',
+        start: '2025-06-01',
+        end: '2026-06-01',
+      });
+      // NVIDIA's fiscal 2026 revenue, as its 10-K of 2026-02-25 states it: 215,938 million USD.
+      expect(JSON.parse(JSON.stringify(answer.items[0])).rows).toEqual([
+        { date: '2026-01-25', totalRevenue: 215938000000 },
       ]);
     } finally {
       await other.close();

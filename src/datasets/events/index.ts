@@ -1,7 +1,8 @@
 // The events dataset: 8-K events.
 import { loader } from '../../ingest/run.js';
+import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { describe } from '../descriptor.js';
-import { COMPANY_TICKERS, registrantRecords, registrantsImporter, tickersByCik } from '../registrants.js';
+import { COMPANY_TICKERS, registrantRecords, registrantsImporter } from '../registrants.js';
 import { SOURCES } from '../sources.js';
 import { eventsImporter } from './import.js';
 import {

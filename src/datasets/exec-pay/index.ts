@@ -1,7 +1,7 @@
 // The exec-pay dataset: Executive compensation.
 import { loader } from '../../ingest/run.js';
+import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { describe } from '../descriptor.js';
-import { tickersByCik } from '../registrants.js';
 import { SOURCES } from '../sources.js';
 import { execPayImporter } from './import.js';
 import { CEO_PAY_TABLE, ceoPayTableRecords } from './load/ceo-pay-table.js';

@@ -1,7 +1,7 @@
 // The kpis-guidance dataset: Company KPIs and guidance.
 import { loader } from '../../ingest/run.js';
+import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { describe } from '../descriptor.js';
-import { tickersByCik } from '../registrants.js';
 import { SOURCES } from '../sources.js';
 import { kpisImporter } from './import.js';
 import { COMPANY_FACTS, companyFactsRecords } from './load/companyfacts.js';

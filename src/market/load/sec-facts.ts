@@ -1,7 +1,9 @@
 // SEC XBRL company facts (data.sec.gov/api/xbrl/companyfacts): the us-gaap concepts behind each statement
-// field, as statement records. The ticker is given with --ticker; values are in the reporting currency.
+// field, as statement records. The ticker is --ticker, else the first-ranked registrant of the file's CIK
+// (load company_tickers.json first); values are in the reporting currency.
 import { readFileSync } from 'node:fs';
 import type { LoadContext } from '../../ingest/run.js';
+import { cik10, tickerForCik } from '../../ingest/sec/registrants.js';
 import { SourceError, type SourceFile } from '../../ingest/source.js';
 import { CONCEPTS, type ConceptFacts, type ConceptList, factsByPeriod } from '../../ingest/xbrl/concepts.js';
 import { annualEnds, FiscalCalendar, kindOf } from '../../ingest/xbrl/periods.js';
@@ -66,12 +68,7 @@ export async function* secFactsRecords(
   source: SourceFile,
   context: LoadContext,
 ): AsyncGenerator<{ line: number; value: MarketRecordValue }> {
-  const ticker = context.options.ticker;
-  if (!ticker) throw new SourceError(source.name, null, 'name the company with --ticker');
-  const resolution = resolveTicker(ticker);
-  if (resolution.status !== 'ok')
-    throw new SourceError(source.name, null, `--ticker ${ticker}: ${resolution.error.message}`);
-  let body: { facts?: Record<string, Record<string, ConceptFacts>> };
+  let body: { cik?: unknown; entityName?: unknown; facts?: Record<string, Record<string, ConceptFacts>> };
   try {
     body = JSON.parse(readFileSync(source.path, 'utf8'));
   } catch (error) {
@@ -79,6 +76,16 @@ export async function* secFactsRecords(
   }
   const gaap = body.facts?.['us-gaap'];
   if (!gaap) throw new SourceError(source.name, null, 'not SEC company facts (no us-gaap facts)');
+  const ticker =
+    context.options.ticker ??
+    (typeof body.cik === 'number' || typeof body.cik === 'string'
+      ? tickerForCik(source, context, cik10(body.cik), String(body.entityName ?? ''))
+      : null);
+  if (!ticker)
+    throw new SourceError(source.name, null, 'the file names no CIK: name the company with --ticker');
+  const resolution = resolveTicker(ticker);
+  if (resolution.status !== 'ok')
+    throw new SourceError(source.name, null, `--ticker ${ticker}: ${resolution.error.message}`);
   yield* statementRecords(gaap, resolution.resolved.ticker);
 }
 

@@ -7,11 +7,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { cik10, tickerForCik } from '../../../ingest/sec/registrants.js';
 import { accessionOf, submissionDocuments, submissionHeader } from '../../../ingest/sec/submission.js';
 import { SourceError, type SourceFile, wholeText } from '../../../ingest/source.js';
 import { facts, plainText } from '../../../ingest/xbrl/inline.js';
 import { eastern } from '../../../kernel/eastern.js';
-import { cik10, tickerForCik } from '../../registrants.js';
 import { itemOfTitle } from '../derive.js';
 import type { EventRecordValue } from '../import.js';
 import { itemPeople } from './people.js';
