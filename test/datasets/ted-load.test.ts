@@ -1,6 +1,6 @@
 // quarry ingest ted: TED award notices (R2.0.9 export XML) as notice rows, one per awarded lot; the notice's
 // own total kept as published, never a sum the loader makes, and never a sum across currencies.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
@@ -109,6 +109,124 @@ describe.skipIf(!haveShared(SPAIN, UK, POLAND, NORWAY))('quarry ingest ted', () 
     expect((await env.deps.store.db.selectFrom('awards').select('row_id').execute()).length).toBe(held);
   });
 });
+
+const UTILITIES_FR = path.join(TED, '18-412273-001-EXP.xml');
+const TRANSPARENCY_FR = path.join(TED, '21-298854-001-EXP.xml');
+const TRANSPARENCY_UK = path.join(TED, '21-139343-001-EXP.xml');
+const CONCESSION_FR = path.join(TED, '19-318420-001-EXP.xml');
+const SOCIAL_DE = path.join(TED, '21-635824-001-EXP.xml');
+
+describe.skipIf(!haveShared(UTILITIES_FR, TRANSPARENCY_FR, TRANSPARENCY_UK, CONCESSION_FR, SOCIAL_DE))(
+  'quarry ingest ted: the other award forms',
+  () => {
+    let env: TestEnv;
+    const load = (file: string) => loadFile(env.deps, LOADERS.ted as NonNullable<typeof LOADERS.ted>, file);
+    const rows = async (notice: string) =>
+      (
+        await env.deps.store.db
+          .selectFrom('awards')
+          .selectAll()
+          .where('source', '=', 'ted')
+          .where('source_award_id', 'like', `${notice}#%`)
+          .where('is_current', '=', 1)
+          .orderBy('source_award_id')
+          .execute()
+      ).map((r) => ({
+        lot: r.source_award_id.split('#')[1],
+        date: r.award_date,
+        amount: r.obligated_amount,
+        currency: r.currency,
+        winner: r.recipient_name,
+        details: JSON.parse(r.details ?? '{}'),
+      }));
+    beforeAll(async () => {
+      env = await testEnv();
+    });
+    afterAll(() => env.close());
+
+    it('F06, utilities: the three awarded lots of five, a group of two contractors one row naming both', async () => {
+      expect(await load(UTILITIES_FR)).toMatchObject({ inserted: 3 });
+      const lots = await rows('2018/S 178-404080');
+      expect(lots.map(({ lot, date, amount, winner }) => [lot, date, amount, winner])).toEqual([
+        [
+          '1',
+          '2018-08-23',
+          '4625137.40',
+          'Eiffage route mediterranée (mandataire); Gagneraud Construction (cotraitant)',
+        ],
+        ['2', '2018-08-24', '535873.21', 'NGE Génie Civil'],
+        ['3', '2018-08-23', '369648.37', 'Paysages méditerranéens'],
+      ]);
+      expect(lots[0]?.details).toMatchObject({
+        form: 'F06',
+        amountKind: 'contract_value',
+        noticeTotal: { amount: '5530658.98', currency: 'EUR' },
+      });
+    });
+
+    it('F15, voluntary ex ante transparency: six contracts awarded without prior publication', async () => {
+      expect(await load(TRANSPARENCY_FR)).toMatchObject({ inserted: 6 });
+      const lots = await rows('2021/S 112-295428');
+      expect(lots.map((l) => l.amount)).toEqual(['10900', '5510', '1920', '4030', '11700', '1300']);
+      expect(lots.map((l) => l.winner)).toEqual([
+        ...Array(4).fill('Discobus — AZ-Production'),
+        'Concept Audio',
+        'Concept Audio',
+      ]);
+      expect(lots.every((l) => l.details.form === 'F15' && l.date === '2021-05-21')).toBe(true);
+    });
+
+    it('F15 from the UK: a GBP framework lot of thirteen firms and a EUR lot, the mix flagged', async () => {
+      expect(await load(TRANSPARENCY_UK)).toMatchObject({ inserted: 2 });
+      const [gbp, eur] = await rows('2021/S 055-140295');
+      expect(gbp).toMatchObject({ lot: '1', amount: '200000000.00', currency: 'GBP', date: '2016-10-10' });
+      expect(gbp?.winner.split('; ')).toHaveLength(13);
+      expect(
+        gbp?.winner.startsWith('Palladium International Ltd; Tetra Tech International Development Ltd'),
+      ).toBe(true);
+      expect(eur).toMatchObject({ lot: '2', amount: '200000000.00', currency: 'EUR' });
+      expect(eur?.winner.split('; ')).toHaveLength(16);
+      expect(eur?.details.alerts).toEqual(["the notice's total (GBP) adds lots valued in other currencies"]);
+    });
+
+    it('F25, concession award: the concession with its value', async () => {
+      expect(await load(CONCESSION_FR)).toMatchObject({ inserted: 1 });
+      expect(await rows('2019/S 128-315003')).toEqual([
+        expect.objectContaining({
+          lot: '1',
+          date: '2019-05-30',
+          amount: '6883000',
+          currency: 'EUR',
+          winner: 'SO Space',
+          details: expect.objectContaining({ form: 'F25' }),
+        }),
+      ]);
+    });
+
+    it("F21 in 24 languages: the original (English) form's two award sections, not the translations", async () => {
+      expect(await load(SOCIAL_DE)).toMatchObject({ inserted: 2 });
+      const lots = await rows('2021/S 238-625923');
+      expect(lots.map(({ lot, date, amount, winner }) => [lot, date, amount, winner])).toEqual([
+        ['1', '2021-11-24', '1500000.00', 'Krisolis Ltd'],
+        ['2', '2021-11-19', '1500000.00', 'IE University'],
+      ]);
+    });
+
+    it('a form without awards is refused naming the form; an F21 contract notice too', async () => {
+      const original = readFileSync(SOCIAL_DE, 'utf8');
+      const contractNotice = path.join(env.dataDir, 'f02.xml');
+      writeFileSync(contractNotice, original.replaceAll('F21_2014', 'F02_2014'));
+      await expect(load(contractNotice)).rejects.toThrow(
+        'f02.xml: notice 2021/S 238-625923 is form F02 (contract notice), which awards no contract: the award forms are F03, F06, F15, F21, F22, F23, F25',
+      );
+      const noAwards = path.join(env.dataDir, 'f21-notice.xml');
+      writeFileSync(noAwards, original.replace(/<AWARD_CONTRACT[\s\S]*?<\/AWARD_CONTRACT>/g, ''));
+      await expect(load(noAwards)).rejects.toThrow(
+        'f21-notice.xml: notice 2021/S 238-625923 (form F21, social and other specific services, public contracts) has no award section: not an award notice',
+      );
+    });
+  },
+);
 
 const EFORMS = path.join(SHARED_DATA, 'usaspending/ted-eforms');
 const POLISH_HOSPITAL = path.join(EFORMS, '2024-OJS072-00215550.xml');

@@ -16,6 +16,13 @@ export const AwardDetails = Type.Object(
         },
       ),
     ),
+    form: Type.Optional(
+      Type.String({
+        pattern: '^F[0-9]{2}$',
+        description:
+          "A TED notice's form: F03 contract award, F06 utilities, F15 voluntary ex ante transparency (awarded without prior publication), F21–F23 social and other specific services, F25 concession award.",
+      }),
+    ),
     faceValue: Type.Optional(
       Type.String({ pattern: '^-?[0-9]{1,24}(\\.[0-9]{1,6})?$', description: "A loan's face value." }),
     ),

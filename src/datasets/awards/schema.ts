@@ -110,7 +110,7 @@ export const AwardDetailData = Type.Object({
   details: Nullable(
     Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'What the source says beyond the row: amountKind (obligation, action_obligation, loan_subsidy_cost, contract_value or estimated_value), faceValue (a loan), subAgency, parentAward, modificationNumber, lastModified, noticeTotal (the own total of a notice, as published), alerts.',
+        'What the source says beyond the row: amountKind (obligation, action_obligation, loan_subsidy_cost, contract_value or estimated_value), form (the form of a TED notice: F03, F06, F15, F21–F23, F25), faceValue (a loan), subAgency, parentAward, modificationNumber, lastModified, noticeTotal (the own total of a notice, as published), alerts.',
     }),
   ),
   revisions: Type.Array(AwardRevision, { description: 'Earlier versions of the record, newest first.' }),

@@ -1,6 +1,7 @@
-// TED contract award notices in the R2.0.9 export XML (TED_EXPORT, form F03_2014) → notice rows: one per
-// awarded lot, with its winner(s), the buyer, the lot's value and currency and the contract's conclusion
-// date. A lot not awarded is no award. The notice's own total is kept as published, never recomputed: lots
+// TED award notices in the R2.0.9 export XML (TED_EXPORT) → notice rows: one per awarded lot, with its
+// winner(s) (a group award is one row naming them all), the buyer, the lot's value and currency and the
+// contract's conclusion date, from every form that awards contracts (AWARD_FORMS); a notice of any other form
+// is refused naming it. A lot not awarded is no award. The notice's own total is kept as published, never recomputed: lots
 // of a framework may exceed it, and a total that adds lots of other currencies is flagged, not repaired.
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
@@ -10,12 +11,44 @@ import type { AwardRecordValue } from '../import.js';
 import type { Held } from './usaspending.js';
 
 export const TED_R209: FileKind = {
-  name: 'TED award notice, R2.0.9 export XML (F03_2014)',
+  name: 'TED award notice, R2.0.9 export XML (forms F03, F06, F15, F21–F23, F25)',
   recognises: (head) => head.includes('<TED_EXPORT') && head.includes('R2.0.9'),
 };
 
 type Node = Record<string, unknown>;
-const LISTS = new Set(['AWARD_CONTRACT', 'CONTRACTOR', 'F03_2014', 'P', 'URI_DOC']);
+
+/** The R2.0.9 forms that award contracts, by their number. F21–F23 award only as award notices. */
+const AWARD_FORMS: Record<string, string> = {
+  F03: 'contract award',
+  F06: 'contract award, utilities',
+  F15: 'voluntary ex ante transparency: awarded without prior publication',
+  F21: 'social and other specific services, public contracts',
+  F22: 'social and other specific services, utilities',
+  F23: 'social and other specific services, concessions',
+  F25: 'concession award',
+};
+/** Forms that carry no award, named when refused. */
+const OTHER_FORMS: Record<string, string> = {
+  F01: 'prior information notice',
+  F02: 'contract notice',
+  F04: 'periodic indicative notice, utilities',
+  F05: 'contract notice, utilities',
+  F07: 'qualification system, utilities',
+  F08: 'notice on a buyer profile',
+  F12: 'design contest notice',
+  F13: 'results of a design contest',
+  F14: 'corrigendum',
+  F20: 'modification notice',
+  F24: 'concession notice',
+};
+const FORM_NAME = /^(F\d{2})_2014$/;
+const LISTS = new Set([
+  'AWARD_CONTRACT',
+  'CONTRACTOR',
+  'P',
+  'URI_DOC',
+  ...[...Object.keys(AWARD_FORMS), ...Object.keys(OTHER_FORMS)].map((f) => `${f}_2014`),
+]);
 
 const text = (node: unknown): string | null => {
   if (node === undefined || node === null) return null;
@@ -40,15 +73,25 @@ export async function* tedNotice(
   const ted = doc.TED_EXPORT as Node | undefined;
   const coded = ted?.CODED_DATA_SECTION as Node | undefined;
   const notice = coded?.NOTICE_DATA as Node | undefined;
-  const forms = ((ted?.FORM_SECTION as Node | undefined)?.F03_2014 as Node[] | undefined) ?? [];
+  const section = (ted?.FORM_SECTION as Node | undefined) ?? {};
+  const formKey = Object.keys(section).find((k) => FORM_NAME.test(k));
+  const formNumber = formKey ? (FORM_NAME.exec(formKey)?.[1] as string) : null;
+  const forms = ((formKey && section[formKey]) as Node[] | undefined) ?? [];
   const form = forms.find((f) => f['@CATEGORY'] === 'ORIGINAL') ?? forms[0];
   const number = text(notice?.NO_DOC_OJS);
   const published = text((coded?.REF_OJS as Node | undefined)?.DATE_PUB);
-  if (!form || !number || !published)
+  if (!form || !formNumber || !number || !published)
     throw new SourceError(
       source.name,
       null,
-      'not a TED award notice (F03_2014 form, OJ S number and publication date expected)',
+      'not a TED award notice (a form such as F03_2014, OJ S number and publication date expected)',
+    );
+  const kind = AWARD_FORMS[formNumber];
+  if (!kind)
+    throw new SourceError(
+      source.name,
+      null,
+      `notice ${number} is form ${formNumber}${OTHER_FORMS[formNumber] ? ` (${OTHER_FORMS[formNumber]})` : ''}, which awards no contract: the award forms are ${Object.keys(AWARD_FORMS).join(', ')}`,
     );
   const country = String((notice?.ISO_COUNTRY as Node | undefined)?.['@VALUE'] ?? '');
   const uris = ((notice?.URI_LIST as Node | undefined)?.URI_DOC as Node[] | undefined) ?? [];
@@ -59,6 +102,12 @@ export async function* tedNotice(
   if (!page || !buyer)
     throw new SourceError(source.name, null, `notice ${number} names no TED page or buyer`);
   const lots = ((form.AWARD_CONTRACT as Node[] | undefined) ?? []).filter((a) => a.AWARDED_CONTRACT);
+  if (lots.length === 0 && !form.AWARD_CONTRACT)
+    throw new SourceError(
+      source.name,
+      null,
+      `notice ${number} (form ${formNumber}, ${kind}) has no award section: not an award notice`,
+    );
   const currencies = new Set(
     lots.map((a) => money(((a.AWARDED_CONTRACT as Node).VALUES as Node)?.VAL_TOTAL)?.currency),
   );
@@ -107,6 +156,7 @@ export async function* tedNotice(
         entity: entity ? { ...entity } : null,
         revenueComparison: null,
         details: {
+          form: formNumber,
           amountKind: value.kind,
           ...(total ? { noticeTotal: total } : {}),
           ...(mixed
