@@ -1,13 +1,17 @@
 // Yahoo's 100× unit slips on minor-unit listings, found in a real file: the BARC.L daily history (in pence) has
 // one day, 2022-06-14, at 1.5676 among days near 156. Served repaired and noted; nothing else in the file
 // (over two years of bars) is touched, and a listing in main units is never repaired.
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
+import type { Bar } from '../../src/kernel/market-provider.js';
 import { repairUnitSlips } from '../../src/market/compute/repair.js';
 import { HISTORY } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
+import { splitLine } from '../helpers/csv.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
+import { haveShared, SHARED_DATA } from '../helpers/shared.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
 
@@ -76,5 +80,107 @@ describe('100× unit slips', () => {
       { date: '2024-01-03', field: 'close', from: 10_150, to: 101.5 },
     ]);
     expect(repairUnitSlips(bars.filter((b) => b.date !== '2024-01-03')).repairs).toEqual([]);
+  });
+});
+
+// Vodafone in London (pence), as yfinance saved it: Price,Adj Close,Close,High,Low,Open,Volume after three
+// header rows. Runs of its real days are divided by 100, as Yahoo sends a run of days in pounds.
+const VOD = path.join(SHARED_DATA, 'market/prices/Imman-dot-quant-pairs-trading/VOD.L.csv');
+
+function vodBars(from: string, to: string): Bar[] {
+  return readFileSync(VOD, 'utf8')
+    .split('\n')
+    .slice(3)
+    .map(splitLine)
+    .filter(([date]) => date !== undefined && date >= from && date <= to)
+    .map(([date, , close, high, low, open, volume]) => ({
+      date: date as string,
+      open: Number(open),
+      high: Number(high),
+      low: Number(low),
+      close: Number(close),
+      volume: Number(volume),
+    }));
+}
+
+const inPounds = (bar: Bar): Bar => ({
+  ...bar,
+  open: (bar.open as number) / 100,
+  high: (bar.high as number) / 100,
+  low: (bar.low as number) / 100,
+  close: bar.close / 100,
+});
+
+describe.skipIf(!haveShared(VOD))('runs of slipped days', () => {
+  // 2023-01-03 to 2023-06-30: 124 trading days.
+  const real = vodBars('2023-01-03', '2023-06-30');
+  const closes = (bars: readonly Bar[]) => bars.map((b) => b.close);
+
+  for (const length of [1, 5, 25]) {
+    for (const [where, first] of [
+      ['start', 0],
+      ['middle', 50],
+      ['end', real.length - length],
+    ] as const) {
+      it(`a run of ${length} day(s) at the ${where} is scaled back, every field, and nothing else`, () => {
+        const run = real.slice(first, first + length).map((b) => b.date);
+        const slipped = real.map((b, i) => (i >= first && i < first + length ? inPounds(b) : b));
+        const { bars, repairs } = repairUnitSlips(slipped);
+        expect(real).toHaveLength(124);
+        bars.forEach((bar, i) => {
+          for (const field of ['open', 'high', 'low', 'close'] as const)
+            expect(bar[field]).toBeCloseTo((real[i] as Bar)[field] as number, 5);
+        });
+        expect(repairs).toHaveLength(4 * length);
+        expect([...new Set(repairs.map((r) => r.date))]).toEqual(run);
+        expect(repairUnitSlips(real).repairs).toEqual([]);
+      });
+    }
+  }
+
+  it("a month in the other unit beside a month in the listing's own: the minor unit (pence) wins", () => {
+    // May 2023 in pounds (20 days), June in pence (22 days): neither is a slip among the other by count.
+    const may = vodBars('2023-05-01', '2023-05-31');
+    const june = vodBars('2023-06-01', '2023-06-30');
+    const { bars, repairs } = repairUnitSlips([...may.map(inPounds), ...june]);
+    expect(closes(bars).map((c) => Math.round(c * 1000))).toEqual(
+      closes([...may, ...june]).map((c) => Math.round(c * 1000)),
+    );
+    expect(repairs.filter((r) => r.field === 'close').map((r) => r.date)).toEqual(may.map((b) => b.date));
+  });
+
+  it('through /v1/history, a window starting inside the run is served repaired and says so', async () => {
+    const env = await testEnv();
+    try {
+      const lines = readFileSync(VOD, 'utf8').split('\n');
+      // Days 50 to 74 of 2023 (2023-03-15 to 2023-04-20 in the file) in pounds.
+      const run = new Set(real.slice(50, 75).map((b) => b.date));
+      const scaled = lines.map((line) => {
+        const f = splitLine(line);
+        if (!run.has(f[0] as string)) return line;
+        return [f[0], ...f.slice(1, 6).map((v) => String(Number(v) / 100)), f[6]].join(',');
+      });
+      const file = path.join(env.dataDir, 'VOD.L.csv');
+      writeFileSync(file, scaled.join('\n'));
+      await loadFile(env.deps, LOADERS.prices as NonNullable<typeof LOADERS.prices>, file, {
+        ticker: 'VOD.L',
+      });
+      const start = real[60]?.date as string;
+      const end = real[80]?.date as string;
+      const answer = JSON.parse(
+        JSON.stringify(
+          await HISTORY.run(env.deps, { tickers: ['VOD LN Equity'], fields: ['PX_LAST'], start, end }),
+        ),
+      );
+      const item = answer.items[0];
+      expect(item.rows.map((r: { PX_LAST: number }) => Math.round(r.PX_LAST * 1000))).toEqual(
+        closes(real.slice(60, 81)).map((c) => Math.round(c * 1000)),
+      );
+      expect(new Set(item.repaired.map((r: { date: string }) => r.date))).toEqual(
+        new Set(real.slice(60, 75).map((b) => b.date)),
+      );
+    } finally {
+      await env.close();
+    }
   });
 });

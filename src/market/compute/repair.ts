@@ -1,48 +1,63 @@
 // Yahoo's 100× unit slips: on listings quoted in minor units (London pence, Johannesburg cents, Tel Aviv
-// agorot), a day's price now and then arrives in the other unit — 1.5676 among 156-ish, or 15,676 among
-// 156-ish. Each open, high, low and close is compared with the median close of the ten bars around it; a value
-// about 100 times too small or too large (within a factor of two of exactly 100) is scaled back, and the
-// repair is reported so that the answer can say so. No real day-to-day move is a factor of 50 to 200.
+// agorot), a day's price — or a run of days, a whole month at times — now and then arrives in the other unit:
+// 1.5676 among 156-ish. No real day-to-day move is a factor of 50 to 200, so a close that far from the one
+// before it is a step into the other unit, and the steps cut the series into runs, each at a level (0, one
+// step up, one step down, …). The series' own level is the one holding the most days; when two levels are
+// within a factor of two of each other in days (neither is a slip among the other), the higher one wins, for
+// these listings are quoted in minor units and a price in minor units is the larger. Every day of another
+// level is scaled to the series' level, and its open, high and low are each checked against its close, so a
+// single slipped field is found too. The repairs are reported so that the answer can say so. The whole series
+// is judged at once: where a requested window starts changes nothing.
 import type { Bar, Repair } from '../../kernel/market-provider.js';
 
 const FIELDS = ['open', 'high', 'low', 'close'] as const;
-const NEIGHBOURS = 5;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+/** The power of 100 that brings `value` to the scale of `reference`: 1, -1 or 0 when in scale. */
+function step(value: number, reference: number): number {
+  if (value <= 0 || reference <= 0) return 0;
+  const ratio = value / reference;
+  if (ratio > 50 && ratio < 200) return 1;
+  if (ratio > 1 / 200 && ratio < 1 / 50) return -1;
+  return 0;
 }
 
-/** The factor that brings `value` back to the scale of `typical`: 100, 1/100, or 1 when it is in scale. */
-function slip(value: number, typical: number): number {
-  if (value <= 0 || typical <= 0) return 1;
-  const ratio = typical / value;
-  if (ratio > 50 && ratio < 200) return 100;
-  if (ratio > 1 / 200 && ratio < 1 / 50) return 1 / 100;
-  return 1;
+/** Each bar's level: how many 100× steps up (or down) its close is from the first bar's. */
+function levels(bars: readonly Bar[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < bars.length; i += 1) {
+    const previous = i === 0 ? 0 : (out[i - 1] as number);
+    out.push(i === 0 ? 0 : previous + step((bars[i] as Bar).close, (bars[i - 1] as Bar).close));
+  }
+  return out;
+}
+
+/** The series' own level: the most days, the higher of two within a factor of two of each other. */
+function ownLevel(levelOf: number[]): number {
+  const days = new Map<number, number>();
+  for (const level of levelOf) days.set(level, (days.get(level) ?? 0) + 1);
+  const [first, second] = [...days.entries()].sort((a, b) => b[1] - a[1]);
+  if (!first) return 0;
+  return second && second[1] * 2 > first[1] ? Math.max(first[0], second[0]) : first[0];
 }
 
 /** Bars with unit slips scaled back (the same array when there are none), and what was changed. */
 export function repairUnitSlips(bars: readonly Bar[]): { bars: readonly Bar[]; repairs: Repair[] } {
+  const levelOf = levels(bars);
+  const own = ownLevel(levelOf);
   const repairs: Repair[] = [];
   let out: Bar[] | null = null;
   for (let i = 0; i < bars.length; i += 1) {
-    const around: number[] = [];
-    for (let j = Math.max(0, i - NEIGHBOURS); j <= Math.min(bars.length - 1, i + NEIGHBOURS); j += 1)
-      if (j !== i) around.push((bars[j] as Bar).close);
-    if (around.length < 4) continue;
-    const typical = median(around);
     const bar = bars[i] as Bar;
+    const factor = 100 ** (own - (levelOf[i] as number));
+    const close = bar.close * factor;
     let fixed: Bar | null = null;
     for (const field of FIELDS) {
       const value = bar[field];
       if (value === null) continue;
-      const factor = slip(value, typical);
-      if (factor === 1) continue;
-      const to = Math.round(value * factor * 1e6) / 1e6;
+      // A field may have slipped on its own: each is brought to the scale of the day's (repaired) close.
+      const scale = field === 'close' ? factor : factor * 100 ** -step(value * factor, close);
+      if (scale === 1) continue;
+      const to = Math.round(value * scale * 1e6) / 1e6;
       fixed = { ...(fixed ?? bar), [field]: to };
       repairs.push({ date: bar.date, field, from: value, to });
     }
