@@ -41,6 +41,8 @@ export interface StatementFact {
   currency: string;
   /** When the filing that reported it was made (YYYY-MM-DD), where known. */
   filed?: string;
+  /** The XBRL concept it was read from, where the source names one. */
+  concept?: string;
 }
 
 /** A symbol's short interest as of a settlement date; percents as 1.5 = 1.5 %. */

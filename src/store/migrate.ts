@@ -25,6 +25,7 @@ import * as m021 from './migrations/021-award-indexes.js';
 import * as m022 from './migrations/022-market-cache.js';
 import * as m023 from './migrations/023-award-filter-indexes.js';
 import * as m024 from './migrations/024-award-words-in-memory.js';
+import * as m025 from './migrations/025-statement-concepts.js';
 
 type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '022-market-cache': m022,
   '023-award-filter-indexes': m023,
   '024-award-words-in-memory': m024,
+  '025-statement-concepts': m025,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -411,6 +411,8 @@ export interface MarketStatementsTable {
   fp: string;
   form: string;
   filed: string;
+  /** the XBRL concept it was read from ('' where the source names none) */
+  concept: Generated<string>;
   source: string;
   loaded_at: string;
 }

@@ -1,10 +1,12 @@
 // kpis from EDGAR's company facts: one series per metric under one concept per period, periods named by
 // their own dates, restatements as revisions read at asOf dates on either side of the restating filing.
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import { FiscalCalendar, kindOf, sameUpToRounding } from '../../src/ingest/xbrl/periods.js';
+import { HISTORY } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, customer, type TestEnv, testEnv } from '../helpers/env.js';
 import { haveShared, SHARED_DATA } from '../helpers/shared.js';
@@ -57,6 +59,7 @@ describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company fa
     value: number;
     period: { label: string; kind: string };
     evidence: { quote: string; documentId: string }[];
+    concept?: string | null;
   };
   const observation = (
     data: { series: { key: string; observations: Fact[] }[] },
@@ -156,21 +159,95 @@ describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company fa
     for (const concepts of byPeriod.values()) expect(concepts.size).toBe(1);
   });
 
-  it("one concept states all of a fiscal year's periods: NVIDIA's fiscal 2020 quarters and year", async () => {
+  it("each period from the first concept of the order that states it, a change of concept said: NVIDIA's fiscal 2019–2021", async () => {
     // NVIDIA tagged fiscal 2020's first three quarters and its year both as Revenues and as
-    // RevenueFromContractWithCustomerExcludingAssessedTax, its fourth quarter only as the latter: the whole year
-    // comes from the latter, so a fourth quarter is never one concept's year less another's quarters.
+    // RevenueFromContractWithCustomerExcludingAssessedTax, its fourth quarter only as the latter; fiscal 2019's
+    // year only as the latter.
     const data = await kpis('NVDA', 'metric=revenue');
     const labels = ['Q1 FY2020', 'Q2 FY2020', 'Q3 FY2020', 'Q4 FY2020'];
     const quarters = labels.map((l) => observation(data, 'revenue:reported:frequency=quarterly', l));
-    const year = observation(data, 'revenue:reported:frequency=annual', 'FY2020');
-    // NVIDIA's published fiscal 2020: 2,220 + 2,579 + 3,014 + 3,105 = 10,918 million.
+    // NVIDIA's published fiscal 2020: 2,220 + 2,579 + 3,014 + 3,105 = 10,918 million; fiscal 2019: 11,716 million.
     expect(quarters.map((q) => q?.value)).toEqual([
       2_220_000_000, 2_579_000_000, 3_014_000_000, 3_105_000_000,
     ]);
-    expect(year?.value).toBe(10_918_000_000);
-    const concepts = new Set([...quarters, year].map((f) => f?.evidence[0]?.quote.split(' ')[0]));
-    expect(concepts).toEqual(new Set(['us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax']));
+    const REVENUES = 'us-gaap:Revenues';
+    const CONTRACTS = 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax';
+    expect(quarters.map((q) => q?.concept)).toEqual([REVENUES, REVENUES, REVENUES, CONTRACTS]);
+    expect(observation(data, 'revenue:reported:frequency=annual', 'FY2020')).toMatchObject({
+      value: 10_918_000_000,
+      concept: REVENUES,
+    });
+    expect(observation(data, 'revenue:reported:frequency=annual', 'FY2019')).toMatchObject({
+      value: 11_716_000_000,
+      concept: CONTRACTS,
+    });
+    const quarterly = data.series.find(
+      (x: { key: string }) => x.key === 'revenue:reported:frequency=quarterly',
+    ) as { conceptChanges: { periodEnd: string; from: string; to: string }[] };
+    expect(quarterly.conceptChanges).toEqual(
+      expect.arrayContaining([
+        { periodEnd: '2020-01-26', from: REVENUES, to: CONTRACTS },
+        { periodEnd: '2020-04-26', from: CONTRACTS, to: REVENUES },
+      ]),
+    );
+    expect(data.coverage.conceptChanges).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the documented order, not the concept with the most periods in a year, states each period', async () => {
+    // The real file, with fiscal 2022's revenue repeated under RevenueFromContract… at other values (as a
+    // company that changed its definition would), and Revenues' own second quarter taken out: the second
+    // concept now states more of the year's periods than the first.
+    const facts = JSON.parse(readFileSync(NVDA, 'utf8'));
+    const gaap = facts.facts['us-gaap'];
+    type F = { start?: string; end: string; val: number };
+    const inFy2022 = (f: F) => (f.start ?? '') >= '2021-02-01' && f.end <= '2022-01-30';
+    const revenues = gaap.Revenues.units.USD as F[];
+    const repeated = revenues.filter(inFy2022).map((f) => ({ ...f, val: Math.round(f.val * 0.6) }));
+    gaap.RevenueFromContractWithCustomerExcludingAssessedTax.units.USD.push(...repeated);
+    gaap.Revenues.units.USD = revenues.filter((f) => !(f.start === '2021-05-03' && f.end === '2021-08-01'));
+    const dir = mkdtempSync(path.join(tmpdir(), 'quarry-concepts-'));
+    const copy = path.join(dir, 'CIK0001045810.json');
+    writeFileSync(copy, JSON.stringify(facts));
+    const other = await testEnv();
+    try {
+      await loadFile(other.deps, sec(), TICKERS);
+      await loadFile(other.deps, sec(), copy);
+      const user = await customer(other.deps);
+      const res = await other.app.inject({ url: '/v1/kpis/NVDA?metric=revenue', headers: bearer(user.key) });
+      const served = res.json().data;
+      const q = (label: string) => observation(served, 'revenue:reported:frequency=quarterly', label);
+      // Q1 FY2022 as NVIDIA filed it under Revenues: 5,661 million, not the repeated 3,397 million.
+      expect(q('Q1 FY2022')).toMatchObject({ value: 5_661_000_000, concept: 'us-gaap:Revenues' });
+      expect(q('Q2 FY2022')).toMatchObject({
+        value: Math.round(6_507_000_000 * 0.6),
+        concept: 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax',
+      });
+      expect(q('Q3 FY2022')).toMatchObject({ value: 7_103_000_000, concept: 'us-gaap:Revenues' });
+      // The market's statements read the same file: no fourth quarter derived across two concepts.
+      await loadFile(other.deps, LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>, copy);
+      const answer = JSON.parse(
+        JSON.stringify(
+          await HISTORY.run(other.deps, {
+            tickers: ['NVDA'],
+            fields: ['totalRevenue'],
+            period: 'quarterly',
+            start: '2020-12-01',
+            end: '2022-02-28',
+          }),
+        ),
+      ).items[0];
+      expect(answer.rows.map((r: { date: string }) => r.date)).toEqual([
+        '2021-01-31',
+        '2021-05-02',
+        '2021-08-01',
+        '2021-10-31',
+      ]);
+      // Fiscal 2021's fourth quarter, all four figures under Revenues: 16,675 - 3,080 - 3,866 - 4,726 = 5,003.
+      expect(answer.rows[0].totalRevenue).toBe(5_003_000_000);
+      expect(answer.derived).toEqual(['2021-01-31']);
+    } finally {
+      await other.close();
+    }
   });
 
   it("Apple's FY2008 net income: 4,834 million as first filed, 6,119 million after the 10-K/A of 2010-01-25", async () => {

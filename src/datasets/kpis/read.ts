@@ -10,6 +10,8 @@ import { SOURCES } from '../sources.js';
 type Row = Selectable<KpiFactsTable>;
 type Evidence = {
   documentId: string;
+  quote: string;
+  quoteMatchMode: string;
   sourceKind: string;
   country: string;
   language: string;
@@ -35,7 +37,27 @@ export function asKnown(rows: readonly Row[], cutoff: string | null): { shown: R
   return { shown, superseded };
 }
 
+/** The XBRL concept a figure was read from ("us-gaap:Revenues"), as its evidence quotes it; null for text. */
+function conceptOf(evidence: readonly Evidence[]): string | null {
+  const first = evidence[0];
+  return first?.quoteMatchMode === 'xbrl_fact' ? (first.quote.split(' ')[0] ?? null) : null;
+}
+
+/** Where a series' figures move from one concept to another, in period order. */
+function conceptChanges(observations: readonly { end: string; concept: string | null }[]) {
+  const changes: { periodEnd: string; from: string; to: string }[] = [];
+  let previous: string | null = null;
+  for (const o of [...observations].sort((a, b) => a.end.localeCompare(b.end))) {
+    if (o.concept === null) continue;
+    if (previous !== null && o.concept !== previous)
+      changes.push({ periodEnd: o.end, from: previous, to: o.concept });
+    previous = o.concept;
+  }
+  return changes;
+}
+
 function toFact(row: Row, metricName: string) {
+  const evidence = JSON.parse(row.evidence) as Evidence[];
   return {
     id: row.id,
     symbol: row.symbol,
@@ -63,7 +85,8 @@ function toFact(row: Row, metricName: string) {
     revision: row.revision,
     current: row.is_current === 1,
     conflict: row.conflict === 1,
-    evidence: JSON.parse(row.evidence) as Evidence[],
+    concept: conceptOf(evidence),
+    evidence,
   };
 }
 
@@ -78,9 +101,18 @@ function heldRows(deps: Deps, ticker: string, kind: 'kpi' | 'guidance'): Promise
     .execute();
 }
 
-/** What the store holds for the company: documents, observations, periods, publication, sources, conflicts. */
+/**
+ * What the store holds for the company: documents, observations, periods, publication, sources, conflicts,
+ * and how many times a series changes concept.
+ */
 function holding(rows: readonly Row[], kind: 'kpi' | 'guidance') {
   const evidence = rows.flatMap((r) => JSON.parse(r.evidence) as Evidence[]);
+  const bySeries = new Map<string, { end: string; concept: string | null }[]>();
+  for (const r of rows) {
+    const list = bySeries.get(r.series_key) ?? [];
+    list.push({ end: r.period_end, concept: conceptOf(JSON.parse(r.evidence) as Evidence[]) });
+    bySeries.set(r.series_key, list);
+  }
   const periods = rows.map((r) => r.period_end).sort();
   const published = rows.map((r) => r.as_of).sort();
   return {
@@ -94,6 +126,7 @@ function holding(rows: readonly Row[], kind: 'kpi' | 'guidance') {
     lastPublishedAt: published.at(-1) ?? null,
     sourceKinds: [...new Set(evidence.map((e) => e.sourceKind))].sort(),
     conflicts: rows.filter((r) => r.conflict === 1).length,
+    conceptChanges: [...bySeries.values()].reduce((n, list) => n + conceptChanges(list).length, 0),
   };
 }
 
@@ -135,6 +168,9 @@ function readCompany(kind: 'kpi' | 'guidance') {
           basis: first.basis,
           dimensions: first.dimensions,
           latest: observations.at(-1) ?? null,
+          conceptChanges: conceptChanges(
+            observations.map((o) => ({ end: o.period.end, concept: o.concept })),
+          ),
           observations,
         };
       });

@@ -26,6 +26,7 @@ const fact = (metricId: string, metric: string, unit: string, value: number, qua
   revision: 1,
   current: true,
   conflict: false,
+  concept: null,
   evidence: [
     {
       id: `ev-${metricId}-${quarter}`,
@@ -56,6 +57,7 @@ const series = (metricId: string, metric: string, unit: string, values: number[]
     basis: 'reported' as const,
     dimensions: {},
     latest: observations[observations.length - 1] ?? null,
+    conceptChanges: [],
     observations,
   };
 };
@@ -75,6 +77,7 @@ export const kpisSample = {
     lastPublishedAt: '2025-10-30T20:05:00.000Z',
     sourceKinds: ['filing'],
     conflicts: 0,
+    conceptChanges: 0,
   },
   series: [
     series('subscribers', 'Paid subscribers', 'count', [1_000_000, 1_050_000, 1_120_000]),

@@ -57,6 +57,12 @@ export const Fact = Type.Object(
     revision: Type.Integer(),
     current: Type.Boolean(),
     conflict: Type.Boolean(),
+    concept: Nullable(
+      Type.String({
+        description:
+          'The XBRL concept the figure was read from (us-gaap:Revenues); null for a figure read from text.',
+      }),
+    ),
     evidence: Type.Array(Evidence),
   },
   { title: 'KpiFact' },
@@ -71,6 +77,13 @@ export const Series = Type.Object(
     basis: Basis,
     dimensions: Dimensions,
     latest: Nullable(Fact),
+    conceptChanges: Type.Array(
+      Type.Object({ periodEnd: DateString, from: Type.String(), to: Type.String() }),
+      {
+        description:
+          "Where the series' figures move from one XBRL concept to another, in period order: each period's figure comes from the first concept of the metric's order that states that period.",
+      },
+    ),
     observations: Type.Array(Fact),
   },
   { title: 'KpiSeries' },
@@ -104,6 +117,9 @@ export const KpisData = Type.Object({
     lastPublishedAt: Nullable(Timestamp),
     sourceKinds: Type.Array(Type.String()),
     conflicts: Type.Integer(),
+    conceptChanges: Type.Integer({
+      description: 'Concept changes across the series shown (see series[].conceptChanges).',
+    }),
   }),
   series: Type.Array(Series),
   revisions: Type.Array(

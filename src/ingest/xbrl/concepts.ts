@@ -1,8 +1,9 @@
 // Which us-gaap concept states a figure, in one fallback order per figure, shared by the kpis loader and the
-// market statements: all the periods of one fiscal year (its quarters, its full year, its balances) come from
-// one concept of the list, and every revision of a period keeps to it, so two concepts never mix in a year.
-// Apple's revenue, for one, is SalesRevenueNet to fiscal 2017 and
-// RevenueFromContractWithCustomerExcludingAssessedTax from fiscal 2018.
+// market statements: each period's figure comes from the first concept of the list that states that period,
+// and every revision of the period keeps to it. Where a company moved from one concept to another, a series
+// changes concept at a period, and says so: Apple's revenue is SalesRevenueNet to fiscal 2016, Revenues in
+// fiscal 2017 and 2018 (as its 10-K for 2018 restated them), then
+// RevenueFromContractWithCustomerExcludingAssessedTax.
 
 export const CONCEPTS = {
   revenue: [
@@ -50,48 +51,27 @@ export interface XbrlFact {
 export type ConceptFacts = { label?: string; units?: Record<string, XbrlFact[]> };
 
 /**
- * The facts of each period, every period of one fiscal year under one concept, so a year's quarters and its
- * full year (and a fourth quarter derived from them) never mix two concepts. A year's concept is the one that
- * states the most of its periods, the list's order breaking ties. `periodOf` names a fact's period (null
- * leaves the fact out), so filings that state a period's start differently still meet; `yearOf` names the
- * fiscal year a period belongs to.
+ * The facts of each period under the first concept of the list that states it. `periodOf` names a fact's
+ * period (null leaves the fact out), so filings that state a period's start differently still meet.
  */
 export function factsByPeriod(
   taxonomy: Record<string, ConceptFacts>,
   concepts: ConceptList,
   unitOf: (unit: string) => boolean,
   periodOf: (fact: XbrlFact) => string | null,
-  yearOf: (fact: XbrlFact) => number,
 ): Map<string, { concept: string; unit: string; facts: XbrlFact[] }> {
-  // Each concept's facts by fiscal year, then by period.
-  const byConcept = concepts.map((concept) => {
-    const years = new Map<number, Map<string, { unit: string; facts: XbrlFact[] }>>();
+  const out = new Map<string, { concept: string; unit: string; facts: XbrlFact[] }>();
+  for (const concept of concepts) {
     for (const [unit, facts] of Object.entries(taxonomy[concept]?.units ?? {})) {
       if (!unitOf(unit)) continue;
       for (const fact of facts) {
         const key = periodOf(fact);
         if (key === null) continue;
-        const year = yearOf(fact);
-        const periods = years.get(year) ?? new Map<string, { unit: string; facts: XbrlFact[] }>();
-        years.set(year, periods);
-        const held = periods.get(key);
-        if (held) held.facts.push(fact);
-        else periods.set(key, { unit, facts: [fact] });
+        const held = out.get(key);
+        if (!held) out.set(key, { concept, unit, facts: [fact] });
+        else if (held.concept === concept) held.facts.push(fact);
       }
     }
-    return { concept, years };
-  });
-  const out = new Map<string, { concept: string; unit: string; facts: XbrlFact[] }>();
-  const allYears = new Set(byConcept.flatMap(({ years }) => [...years.keys()]));
-  for (const year of [...allYears].sort((a, b) => a - b)) {
-    let best: (typeof byConcept)[number] | undefined;
-    for (const candidate of byConcept) {
-      const count = candidate.years.get(year)?.size ?? 0;
-      if (count > (best?.years.get(year)?.size ?? 0)) best = candidate;
-    }
-    if (!best) continue;
-    for (const [key, { unit, facts }] of best.years.get(year) ?? [])
-      out.set(key, { concept: best.concept, unit, facts });
   }
   return out;
 }

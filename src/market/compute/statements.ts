@@ -1,5 +1,6 @@
 // Statement series from reported facts: annual and quarterly periods, with a missing fiscal Q4 derived as the
-// full year less Q1 to Q3 (balance-sheet fields take the year-end figure; average share counts are left out).
+// full year less Q1 to Q3 when the four figures come from one concept (balance-sheet fields take the year-end
+// figure; average share counts are left out).
 // Pure: tested on hand-worked and SEC-published numbers.
 
 export interface Fact {
@@ -9,6 +10,8 @@ export interface Fact {
   end: string;
   value: number;
   fp: string;
+  /** The XBRL concept it was read from, where known: a derived quarter never mixes two. */
+  concept?: string;
 }
 
 export interface StatementPoint {
@@ -50,7 +53,7 @@ export function statementSeries(
         if (quarters.some((q) => q.end === year.end)) continue;
         const inside = quarters.filter((q) => q.start >= year.start && q.end < year.end);
         const distinct = [...new Map(inside.map((q) => [q.end, q])).values()];
-        if (distinct.length !== 3) continue;
+        if (distinct.length !== 3 || distinct.some((q) => q.concept !== year.concept)) continue;
         put(year.end, year.value - distinct.reduce((a, q) => a + q.value, 0), true);
       }
     }

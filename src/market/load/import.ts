@@ -33,6 +33,7 @@ export const MarketRecord = Type.Union([
       fp: Type.String(),
       form: Type.String(),
       filed: Type.String(),
+      concept: Type.Optional(Type.String({ maxLength: 200 })),
     },
     { additionalProperties: false },
   ),
@@ -102,14 +103,20 @@ export const marketImporter: Importer<MarketRecordValue> = {
       };
       const existing = await tx
         .selectFrom('market_statements')
-        .select(['value', 'filed'])
+        .select(['value', 'filed', 'concept'])
         .where('symbol', '=', key.symbol)
         .where('field', '=', key.field)
         .where('kind', '=', key.kind)
         .where('start', '=', key.start)
         .where('end', '=', key.end)
         .executeTakeFirst();
-      if (existing && existing.value === record.value && existing.filed === record.filed) return 'unchanged';
+      if (
+        existing &&
+        existing.value === record.value &&
+        existing.filed === record.filed &&
+        existing.concept === (record.concept ?? '')
+      )
+        return 'unchanged';
       const row = {
         ...key,
         value: record.value,
@@ -117,6 +124,7 @@ export const marketImporter: Importer<MarketRecordValue> = {
         fp: record.fp,
         form: record.form,
         filed: record.filed,
+        concept: record.concept ?? '',
         source: meta.source,
         loaded_at: meta.loadedAt,
       };

@@ -109,9 +109,8 @@ export function* statementRecords(
         const kind = PERIODIC.test(fact.form ?? '') ? kindOf(fact.start, fact.end) : null;
         return kind && `${fact.start ?? ''}|${fact.end}`;
       },
-      (fact) => calendar.fiscalYear(fact.end),
     );
-    for (const { unit, facts } of periods.values()) {
+    for (const { concept, unit, facts } of periods.values()) {
       const fact = facts.reduce((a, b) => (b.filed > a.filed ? b : a));
       const quarter = calendar.fiscalQuarter(fact.end);
       const kind = kindOf(fact.start, fact.end);
@@ -131,6 +130,7 @@ export function* statementRecords(
           fp,
           form: fact.form ?? '',
           filed: fact.filed ?? '',
+          concept: `us-gaap:${concept}`,
         },
       };
     }

@@ -144,7 +144,7 @@ export class StoredProvider implements MarketProvider {
   async statements(ticker: string): Promise<Map<string, StatementFact[]>> {
     const rows = await this.db
       .selectFrom('market_statements')
-      .select(['field', 'kind', 'start', 'end', 'value', 'fp', 'currency', 'filed'])
+      .select(['field', 'kind', 'start', 'end', 'value', 'fp', 'currency', 'filed', 'concept'])
       .where('symbol', '=', ticker)
       .execute();
     const out = new Map<string, StatementFact[]>();
@@ -158,6 +158,7 @@ export class StoredProvider implements MarketProvider {
         fp: r.fp,
         currency: r.currency,
         filed: r.filed,
+        ...(r.concept ? { concept: r.concept } : {}),
       });
       out.set(r.field, list);
     }

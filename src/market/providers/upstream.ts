@@ -45,9 +45,18 @@ export function factsOf(records: Iterable<{ value: MarketRecordValue }>): Map<st
   const out = new Map<string, StatementFact[]>();
   for (const { value } of records) {
     if (value.type !== 'statement') continue;
-    const { field, kind, start, end, value: amount, fp, currency, filed } = value;
+    const { field, kind, start, end, value: amount, fp, currency, filed, concept } = value;
     const list = out.get(field) ?? [];
-    list.push({ kind, start, end, value: amount, fp, currency, ...(filed ? { filed } : {}) });
+    list.push({
+      kind,
+      start,
+      end,
+      value: amount,
+      fp,
+      currency,
+      ...(filed ? { filed } : {}),
+      ...(concept ? { concept } : {}),
+    });
     out.set(field, list);
   }
   return out;

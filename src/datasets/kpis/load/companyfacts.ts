@@ -46,7 +46,6 @@ export async function* companyFactsRecords(source: SourceFile, context: LoadCont
         const kind = PERIODIC.test(fact.form ?? '') ? kindOf(fact.start, fact.end) : null;
         return kind && `${kind}|${fact.end}`;
       },
-      (fact) => calendar.fiscalYear(fact.end),
     );
     for (const [key, { concept, unit, facts }] of periods) {
       const kind = key.slice(0, key.indexOf('|')) as 'year' | 'quarter' | 'point';
