@@ -31,7 +31,8 @@ export async function ingestCommand(
   const failed = [];
   for (const file of files) {
     try {
-      loaded.push(await loadFile(deps, loader, file, options));
+      const companions = files.filter((other) => other !== file);
+      loaded.push(await loadFile(deps, loader, file, options, companions));
     } catch (error) {
       const message = explain(error);
       say(message);

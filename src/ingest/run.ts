@@ -13,6 +13,8 @@ export interface LoadContext {
   notes: string[];
   /** Options given on the command line (e.g. --ticker). */
   options: Record<string, string>;
+  /** The other files given in the same command (an 8-K's exhibits beside its primary document). */
+  companions: readonly string[];
   /** When the load happens, from the caller's clock: when Quarry observed what it reads. */
   now: Date;
 }
@@ -79,6 +81,7 @@ export async function loadFile(
   loaders: SourceLoaders,
   file: string,
   options: Record<string, string> = {},
+  companions: readonly string[] = [],
 ): Promise<LoadReport> {
   const db = deps.store.db;
   const now = deps.clock();
@@ -87,7 +90,13 @@ export async function loadFile(
   const loader = chooseLoader(loaders, source);
   let count = 0;
   const stop = showProgress(source, loader.importer.dataset, () => count);
-  const context: LoadContext = { prepared: await loader.prepare?.(db), notes: [], options, now };
+  const context: LoadContext = {
+    prepared: await loader.prepare?.(db),
+    notes: [],
+    options,
+    companions,
+    now,
+  };
   try {
     const records = counted(loader.read(source, context), () => {
       count += 1;

@@ -118,6 +118,64 @@ describe.skipIf(!haveShared(NVDA_DOC, NVDA_TXT, ADBE_TXT, ADBE_INDEX, ADBE_DOC, 
       expect(told.summary).toMatch(/^SAN JOSE, Calif\. – March 15, 2023 – Adobe/);
     });
 
+    it('an exhibit given in the same command is attached, whatever its name or folder', async () => {
+      const { copyFileSync, mkdirSync } = await import('node:fs');
+      const { ingestCommand } = await import('../../src/cli/ingest.js');
+      const docs = path.join(env.dataDir, 'given', 'documents');
+      const exhibits = path.join(env.dataDir, 'given', 'exhibits');
+      mkdirSync(docs, { recursive: true });
+      mkdirSync(exhibits, { recursive: true });
+      copyFileSync(ADBE_DOC, path.join(docs, '8-K.htm'));
+      copyFileSync(ADBE_RELEASE, path.join(exhibits, 'EX-99.1.htm'));
+      const accession = ['--accession', '0000796343-23-000044'];
+      // Each case in a store of its own: a held event keeps what an earlier load told it.
+      const headline = async (files: string[]) => {
+        const fresh = await testEnv();
+        try {
+          await loadFile(fresh.deps, sec(), TICKERS);
+          const { report, failed } = await ingestCommand(fresh.deps, ['sec', ...files, ...accession]);
+          expect(failed, JSON.stringify(report)).toBe(false);
+          const user = await customer(fresh.deps);
+          const res = await fresh.app.inject({ url: '/v1/events/ADBE', headers: bearer(user.key) });
+          return res.json().data.events[0] as { headline: string; summary: string };
+        } finally {
+          await fresh.close();
+        }
+      };
+      // Alone, neither the linked name nor a file beside it: the item's own heading.
+      expect((await headline([path.join(docs, '8-K.htm')])).headline).toBe(
+        'ADOBE INC. 8-K: Results of Operations and Financial Condition',
+      );
+      // With the exhibit named in the same command (under another name, in another folder): its title.
+      const told = await headline([path.join(docs, '8-K.htm'), path.join(exhibits, 'EX-99.1.htm')]);
+      expect(told.headline).toBe('Adobe Reports Record Revenue in Q1 Fiscal 2023');
+      expect(told.summary).toMatch(/^SAN JOSE, Calif\. – March 15, 2023 – Adobe/);
+    });
+
+    it("a release's title, not the letterhead's address above it", async () => {
+      const { mkdirSync } = await import('node:fs');
+      const folder = path.join(env.dataDir, 'letterhead', '0000796343-23-000044');
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'adbe-20230315.htm'), readFileSync(ADBE_DOC, 'utf8'));
+      // Adobe's address as its 8-K cover gives it, moved above the release's title as a letterhead.
+      const release = readFileSync(ADBE_RELEASE, 'utf8');
+      const title = release.indexOf('Adobe Reports Record Revenue in Q1');
+      const block = release.lastIndexOf('<div', title);
+      for (const letterhead of [
+        '<div>Adobe Inc.</div><div>345 Park Avenue</div><div>San Jose, California 95110-2704</div>',
+        '<div>Adobe Inc., P.O. Box 1480, San Jose, California</div>',
+      ]) {
+        writeFileSync(
+          path.join(folder, 'adbeex991q123.htm'),
+          `${release.slice(0, block)}${letterhead}${release.slice(block)}`,
+        );
+        await loadFile(env.deps, sec(), path.join(folder, 'adbe-20230315.htm'));
+        expect((await event('ADBE', '0000796343-23-000044')).headline).toBe(
+          'Adobe Reports Record Revenue in Q1 Fiscal 2023',
+        );
+      }
+    });
+
     it("Adobe's earnings 8-K: the press release's title is the headline, its first paragraph the summary", async () => {
       await loadFile(env.deps, sec(), ADBE_TXT);
       const e = await event('ADBE', '0000796343-23-000044');

@@ -3,7 +3,8 @@
 // INFORMATION lines), its EX-99.1 the headline (the press release's title) and summary; the primary document
 // gives an item's sub-heading, first paragraph and the people of Item 5.02. A primary document read alone
 // knows only its cover: the company from its dei tags, the date of report, the items from its headings, and
-// its press release when the exhibit its index links sits beside it (as EDGAR's folder holds them).
+// its press release: an exhibit given in the same command (the file its index links, else one headed
+// "Exhibit 99.1"), else the exhibit its index links when it sits beside it (as EDGAR's folder holds them).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
@@ -141,9 +142,24 @@ export function exhibitFile(html: string): string | null {
   return null;
 }
 
-function besideIt(source: SourceFile, html: string): string | null {
-  const file = exhibitFile(html);
-  const beside = file ? path.join(path.dirname(source.path), file) : null;
+/** Whether an HTML document is headed as exhibit 99.1 (or 99) in its first blocks. */
+function headedAsRelease(html: string): boolean {
+  return blocks(html)
+    .slice(0, 5)
+    .some((b) => /^(Exhibit|EX-)\s*99(\.1|\.01)?$/i.test(b));
+}
+
+/** The press release of a primary document: given in the same command, else beside it on disk. */
+function releaseOf(source: SourceFile, html: string, context: LoadContext): string | null {
+  const linked = exhibitFile(html);
+  const given = context.companions.filter((f) => /\.html?$/i.test(f) && existsSync(f));
+  const named = given.find((f) => linked !== null && path.basename(f) === linked);
+  if (named) return readFileSync(named, 'utf8');
+  for (const file of given) {
+    const text = readFileSync(file, 'utf8');
+    if (headedAsRelease(text)) return text;
+  }
+  const beside = linked ? path.join(path.dirname(source.path), linked) : null;
   return beside && existsSync(beside) ? readFileSync(beside, 'utf8') : null;
 }
 
@@ -165,7 +181,7 @@ export async function* primaryDocumentEvents(source: SourceFile, context: LoadCo
       'the cover tags no CIK, registrant name, form or date of report',
     );
   const accession = accessionOf(source, context);
-  const { headline, summary, people, headings } = said(html, besideIt(source, html));
+  const { headline, summary, people, headings } = said(html, releaseOf(source, html, context));
   if (headings.length === 0) throw new SourceError(source.name, null, 'the document has no Item headings');
   const cik = cik10(cikText);
   const ticker =

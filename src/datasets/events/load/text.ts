@@ -21,13 +21,20 @@ export function blocks(html: string): string[] {
 
 const words = (text: string) => text.split(' ').length;
 const NOT_A_TITLE = /@|^(exhibit|document|contacts?|for immediate release)\b|contact$|^\(?\d|^[-–—•]/i;
+/** A letterhead's address: a post office box, or a line ending in a US ZIP code (68848 or 68848-1480). */
+const ADDRESS = /\bP\.?\s?O\.?\s+Box\b|\b\d{5}(-\d{4})?$/i;
 /** A paragraph: a sentence or more that ends as sentences do. */
 const paragraph = (b: string) => words(b) >= 15 && /[.”"]$/.test(b);
 
-/** A press release's title: its first block of four or more words that is not a label, contact or date. */
+/**
+ * A press release's title: its first block of four or more words that is not a label, contact, date or a line
+ * of the letterhead's address.
+ */
 export function releaseTitle(parts: readonly string[]): string | null {
   return (
-    parts.find((b) => words(b) >= 4 && b.length <= 250 && !NOT_A_TITLE.test(b) && !/[.:]$/.test(b)) ?? null
+    parts.find(
+      (b) => words(b) >= 4 && b.length <= 250 && !NOT_A_TITLE.test(b) && !ADDRESS.test(b) && !/[.:]$/.test(b),
+    ) ?? null
   );
 }
 
