@@ -92,7 +92,7 @@ describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company fa
   });
 
   it('NVIDIA fiscal 2026 revenue is 215,938 million, from its 10-K', async () => {
-    const data = await kpis('NVDA', 'metric=revenue');
+    const data = await kpis('NVDA', 'metric=revenue&from=2000-01-01');
     const fy2026 = observation(data, 'revenue:reported:frequency=annual', 'FY2026');
     expect(fy2026).toMatchObject({
       value: 215_938_000_000,
@@ -128,8 +128,39 @@ describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company fa
     expect(q1).toMatchObject({ value: 81_615_000_000, period: { end: '2026-04-26', fiscalQuarter: 1 } });
   });
 
+  it('without from or to, the three years to the newest period held; from reaches the whole history', async () => {
+    const call = async (query: string) => {
+      const res = await env.app.inject({ url: `/v1/kpis/NVDA?${query}`, headers: bearer(key) });
+      expect(res.statusCode).toBe(200);
+      return { data: res.json().data, bytes: res.body.length, credits: res.headers['x-credits-cost'] };
+    };
+    const recent = await call('metric=revenue');
+    // NVIDIA's newest period held is Q1 FY2027, ended 2026-04-26.
+    expect(recent.data.window).toEqual({ from: '2023-04-26', to: null, default: true });
+    const count = (data: { series: { key: string; observations: unknown[] }[] }) =>
+      data.series.map((s) => [s.key, s.observations.length]);
+    // FY2024 to FY2026; Q1 FY2024 (ended 2023-04-30) to Q1 FY2027, but for the fourth quarters, which NVIDIA
+    // reports only within its years: ten quarters.
+    expect(count(recent.data)).toEqual([
+      ['revenue:reported:frequency=annual', 3],
+      ['revenue:reported:frequency=quarterly', 10],
+    ]);
+    const whole = await call('metric=revenue&from=1900-01-01');
+    expect(whole.data.window).toEqual({ from: '1900-01-01', to: null, default: false });
+    expect(count(whole.data)).toEqual([
+      ['revenue:reported:frequency=annual', 19],
+      ['revenue:reported:frequency=quarterly', 66],
+    ]);
+    // The spec's prices stay: 2 credits for the company, 4 when from or to is given.
+    expect([recent.credits, whole.credits]).toEqual(['2', '4']);
+    // Every metric: the default answer is a small part of the whole history.
+    const [everything, lately] = [await call('from=1900-01-01'), await call('')];
+    expect(lately.bytes * 4).toBeLessThan(everything.bytes);
+    expect(lately.data.coverage).toEqual(everything.data.coverage);
+  });
+
   it("Apple's revenue changes concept over the years, never within a period", async () => {
-    const data = await kpis('AAPL', 'metric=revenue');
+    const data = await kpis('AAPL', 'metric=revenue&from=2000-01-01');
     const year = (label: string) => observation(data, 'revenue:reported:frequency=annual', label);
     // Apple's published totals: 233,715 (FY2015), 229,234 (FY2017), 265,595 (FY2018), 260,174 (FY2019) million.
     expect([year('FY2015'), year('FY2017'), year('FY2018'), year('FY2019')].map((f) => f?.value)).toEqual([
@@ -163,7 +194,7 @@ describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company fa
     // NVIDIA tagged fiscal 2020's first three quarters and its year both as Revenues and as
     // RevenueFromContractWithCustomerExcludingAssessedTax, its fourth quarter only as the latter; fiscal 2019's
     // year only as the latter.
-    const data = await kpis('NVDA', 'metric=revenue');
+    const data = await kpis('NVDA', 'metric=revenue&from=2000-01-01');
     const labels = ['Q1 FY2020', 'Q2 FY2020', 'Q3 FY2020', 'Q4 FY2020'];
     const quarters = labels.map((l) => observation(data, 'revenue:reported:frequency=quarterly', l));
     // NVIDIA's published fiscal 2020: 2,220 + 2,579 + 3,014 + 3,105 = 10,918 million; fiscal 2019: 11,716 million.
@@ -213,7 +244,10 @@ describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company fa
       await loadFile(other.deps, sec(), TICKERS);
       await loadFile(other.deps, sec(), copy);
       const user = await customer(other.deps);
-      const res = await other.app.inject({ url: '/v1/kpis/NVDA?metric=revenue', headers: bearer(user.key) });
+      const res = await other.app.inject({
+        url: '/v1/kpis/NVDA?metric=revenue&from=2000-01-01',
+        headers: bearer(user.key),
+      });
       const served = res.json().data;
       const q = (label: string) => observation(served, 'revenue:reported:frequency=quarterly', label);
       // Q1 FY2022 as NVIDIA filed it under Revenues: 5,661 million, not the repeated 3,397 million.
@@ -256,7 +290,7 @@ describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company fa
     expect(observation(before, series, 'FY2008')).toMatchObject({ value: 4_834_000_000, revision: 1 });
     const after = await kpis('AAPL', 'metric=net_income&asOf=2010-01-25');
     expect(observation(after, series, 'FY2008')).toMatchObject({ value: 6_119_000_000, revision: 2 });
-    const now = await kpis('AAPL', 'metric=net_income');
+    const now = await kpis('AAPL', 'metric=net_income&from=2000-01-01');
     const current = observation(now, series, 'FY2008') as Fact & { id: string; supersedesId: string };
     expect(current).toMatchObject({ value: 6_119_000_000, current: true, asOf: '2010-01-25T00:00:00.000Z' });
     const earlier = now.revisions.find((r: { id: string }) => r.id === current.supersedesId);

@@ -130,6 +130,23 @@ function holding(rows: readonly Row[], kind: 'kpi' | 'guidance') {
   };
 }
 
+/** Years of periods a call without `from` or `to` answers, back from the newest period held. */
+export const DEFAULT_YEARS = 3;
+
+/**
+ * Without `from` or `to`, the periods that ended in the three years to the newest one held (as known at asOf):
+ * a company's recent figures, not its whole history, which `from` reaches (at the spec's history price).
+ */
+function defaultWindow(rows: readonly Row[]) {
+  const newest = rows.reduce<string | null>(
+    (a, r) => (a === null || r.period_end > a ? r.period_end : a),
+    null,
+  );
+  if (newest === null) return { from: null, to: null, default: true };
+  const year = Number(newest.slice(0, 4)) - DEFAULT_YEARS;
+  return { from: `${year}${newest.slice(4)}`.replace(/-02-29$/, '-02-28'), to: null, default: true };
+}
+
 function readCompany(kind: 'kpi' | 'guidance') {
   return async (deps: Deps, { params, query }: OperationInput): Promise<EnvelopeValue<unknown>> => {
     const db = deps.store.db;
@@ -145,7 +162,12 @@ function readCompany(kind: 'kpi' | 'guidance') {
     if (from) q = q.where('period_end', '>=', from);
     if (to) q = q.where('period_end', '<=', to);
     const rows = await q.orderBy('period_end').orderBy('revision').execute();
-    const { shown, superseded } = asKnown(rows, asOf ? `${asOf}T23:59:59.999Z` : null);
+    const known = asKnown(rows, asOf ? `${asOf}T23:59:59.999Z` : null);
+    const window =
+      from || to ? { from: from ?? null, to: to ?? null, default: false } : defaultWindow(known.shown);
+    const inWindow = (r: Row) => window.from === null || r.period_end >= window.from;
+    const shown = known.shown.filter(inWindow);
+    const superseded = known.superseded.filter(inWindow);
 
     const metrics = await db.selectFrom('kpi_metrics').selectAll().execute();
     const metricById = new Map(metrics.map((m) => [m.id, m]));
@@ -190,7 +212,7 @@ function readCompany(kind: 'kpi' | 'guidance') {
 
     const published = facts.map((f) => f.asOf).sort();
     const periods = facts.map((f) => f.period.end).sort();
-    const filtered = Boolean(metric || basis || from || to || asOf);
+    const filtered = Boolean(metric || basis || from || to || asOf || window.from);
     const coverage = holding(filtered ? await heldRows(deps, company.ticker, kind) : shown, kind);
     const dictionary = [...new Set(facts.map((f) => f.metricId))]
       .map((id) => metricById.get(id))
@@ -209,6 +231,7 @@ function readCompany(kind: 'kpi' | 'guidance') {
       status: 'available',
       asOf: published.at(-1) ?? null,
       coverage,
+      window,
       series,
       revisions,
       dictionary,

@@ -79,6 +79,7 @@ export const kpisSample = {
     conflicts: 0,
     conceptChanges: 0,
   },
+  window: { from: null, to: null, default: true },
   series: [
     series('subscribers', 'Paid subscribers', 'count', [1_000_000, 1_050_000, 1_120_000]),
     series('arpu', 'Average revenue per user', 'USD', [11.2, 11.4, 11.5]),

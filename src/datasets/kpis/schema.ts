@@ -121,6 +121,17 @@ export const KpisData = Type.Object({
       description: 'Concept changes across the series shown (see series[].conceptChanges).',
     }),
   }),
+  window: Type.Object(
+    {
+      from: Nullable(DateString),
+      to: Nullable(DateString),
+      default: Type.Boolean(),
+    },
+    {
+      description:
+        'The periods served, by their end dates. Without from or to (default true): those that ended on or after the date three years before the newest period held (as known at asOf); give from (for example from=1900-01-01) for the whole history, priced as the spec prices from and to.',
+    },
+  ),
   series: Type.Array(Series),
   revisions: Type.Array(
     Type.Object({
