@@ -199,6 +199,21 @@ describe.runIf(haveChromium())('the console in a browser', () => {
     const width = await page.evaluate('document.documentElement.scrollWidth');
     expect(width).toBeLessThanOrEqual(390);
     await shot('10-overview-phone');
+    // Every column of the usage tables is on screen at phone width: each row stacks its cells, labelled.
+    await page.getByRole('link', { name: 'Usage' }).click();
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    // Run in the page (a string, as the page's own script: the test's types hold no DOM).
+    const cells = (await page.evaluate(`[...document.querySelectorAll('table td')].map((td) => {
+      const box = td.getBoundingClientRect();
+      return { left: box.left, right: box.right, label: getComputedStyle(td, '::before').content };
+    })`)) as { left: number; right: number; label: string }[];
+    expect(cells.length).toBeGreaterThan(0);
+    for (const cell of cells) {
+      expect(cell.left).toBeGreaterThanOrEqual(0);
+      expect(cell.right).toBeLessThanOrEqual(390);
+      expect(cell.label).not.toBe('none');
+    }
+    await shot('11-usage-phone');
 
     // No password, key text or session token in any line the server wrote.
     const cookies = await page.context().cookies();

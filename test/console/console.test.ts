@@ -263,10 +263,18 @@ describe('keys', () => {
     await client.get('/console/keys');
     const refused = await client.post('/console/keys', { api: 'datasets' });
     expect(refused.status).toBe(402);
-    expect(refused.body).toContain('has no active plan');
+    // Told as the owner needs it: what is missing and where to get it, not the operator's account id.
+    expect(refused.body).toContain(
+      'A datasets key needs an active plan, and this account has none yet. Choose a plan on the Overview page',
+    );
+    expect(refused.body).not.toContain(accountId);
     const market = await client.post('/console/keys', { api: 'market', access: 'market-data' });
     expect(market.status).toBe(200);
     expect(market.body).toMatch(/<code class="key" id="new-key">svc_mcp_[A-Za-z0-9]{33}<\/code>/);
+    // On the free market-data plan the new key would be refused: the page says so at once.
+    expect(market.body).toContain(
+      'This account is on the free market-data plan: calls with this key are refused (402 plan_required)',
+    );
     const keys = await env.deps.store.db
       .selectFrom('api_keys')
       .selectAll()
@@ -417,11 +425,15 @@ describe('overview and usage', () => {
     await env.deps.usage.flush();
     const page = (await client.get('/console/usage')).body;
     expect(page).toContain('<svg class="chart"');
-    expect(page).toMatch(
-      /<td>2026-11-24<\/td><td class="num">4<\/td><td class="num">4<\/td><td class="num">8<\/td>/,
+    expect(page).toContain(
+      '<td data-label="Day">2026-11-24</td><td class="num" data-label="awards">4</td><td class="num" data-label="cpi">4</td><td class="num" data-label="Total">8</td>',
     );
-    expect(page).toContain('<td>cpi</td><td>lookup</td><td class="num">4</td><td class="num">4</td>');
-    expect(page).toContain('<td>awards</td><td>search</td><td class="num">1</td><td class="num">4</td>');
+    expect(page).toContain(
+      '<td data-label="Dataset">cpi</td><td data-label="Call type">lookup</td><td class="num" data-label="Calls">4</td><td class="num" data-label="Credits">4</td>',
+    );
+    expect(page).toContain(
+      '<td data-label="Dataset">awards</td><td data-label="Call type">search</td><td class="num" data-label="Calls">1</td><td class="num" data-label="Credits">4</td>',
+    );
     const csv = await client.get('/console/usage.csv');
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.body.trim().split('\r\n')).toEqual([
@@ -459,10 +471,42 @@ describe('overview and usage', () => {
         .where('account_id', '=', accountId)
         .executeTakeFirstOrThrow()
     ).id;
+    const prefix = (
+      await env.deps.store.db
+        .selectFrom('api_keys')
+        .select('prefix')
+        .where('id', '=', keyId)
+        .executeTakeFirstOrThrow()
+    ).prefix;
+    expect(prefix).toMatch(/^svc_mcp_/);
+    // The key as the Keys page names it, by the start of its text, never its internal id.
     const usage = (await client.get('/console/usage')).body;
     expect(usage).toContain(
-      `<tr><td>2026-11-24</td><td><code>${keyId}</code></td><td>market</td><td class="num">3</td><td class="num">3</td></tr>`,
+      `<tr><td data-label="Day">2026-11-24</td><td data-label="Key"><code>${prefix}…</code></td><td data-label="Via">market</td><td class="num" data-label="Calls">3</td><td class="num" data-label="Units">3</td></tr>`,
     );
+    expect(usage).not.toContain(keyId);
+    // A paid plan gives no warning.
+    const paid = await client.post('/console/keys', { api: 'market', access: 'market-data' });
+    expect(paid.body).not.toContain('free market-data plan');
+  });
+
+  it('the previous period is named by its own start and end, to the second', async () => {
+    const { client, accountId } = await signedInClient('periods');
+    await setPlan(env.deps, accountId, 'basic');
+    const basicFrom = (await getAccount(env.deps.store.db, accountId)).periodStart;
+    const was = now;
+    try {
+      now = new Date(now.getTime() + 20_000);
+      await setPlan(env.deps, accountId, 'desk');
+      const deskFrom = (await getAccount(env.deps.store.db, accountId)).periodStart;
+      const at = (iso: string) => iso.slice(0, 19).replace('T', ' ');
+      expect(at(deskFrom)).not.toBe(at(basicFrom));
+      const usage = (await client.get('/console/usage')).body;
+      expect(usage).toContain(`Current period, from ${at(deskFrom)} UTC`);
+      expect(usage).toContain(`Previous period, ${at(basicFrom)} to ${at(deskFrom)} UTC`);
+    } finally {
+      now = was;
+    }
   });
 });
 

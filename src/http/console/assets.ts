@@ -37,7 +37,13 @@ code.key { display: block; padding: .75rem; background: #f3f5f7; border: 1px sol
 svg.chart { width: 100%; height: auto; max-width: 48rem; }
 .legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; padding: 0; }
 .legend svg { vertical-align: -2px; }
-@media (max-width: 40rem) { dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: .5rem; } }
+@media (max-width: 40rem) {
+  dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: .5rem; }
+  table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.cards tr { display: block; padding: .4rem 0; border-bottom: 1px solid var(--line); }
+  table.cards td { display: flex; justify-content: space-between; gap: 1rem; border: 0; padding: .15rem .25rem; }
+  table.cards td::before { content: attr(data-label); font-weight: 600; text-align: left; }
+}
 `;
 
 /** Copies the new key's text; the page works without it (the key can be selected by hand). */

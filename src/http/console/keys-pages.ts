@@ -13,7 +13,7 @@ export function registerKeyPages(scope: FastifyInstance, deps: Deps): void {
   const keysPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    shown: { created?: CreatedKey; error?: string; status?: number } = {},
+    shown: { created?: CreatedKey; warning?: string; error?: string; status?: number } = {},
   ) => {
     const { context, viewer, account } = await signedIn(deps, request, reply);
     const keys = await keysWithUse(deps, account.id);
@@ -21,7 +21,7 @@ export function registerKeyPages(scope: FastifyInstance, deps: Deps): void {
     const notice = /^[A-Za-z0-9_]{1,20}$/.test(revoked)
       ? `Key ${revoked}… is revoked; calls with it are refused within two seconds.`
       : null;
-    const body = html`${shown.created ? createdKey(shown.created) : ''}
+    const body = html`${shown.created ? createdKey(shown.created) : ''}${shown.warning ? html`<p class="warning" role="status">${shown.warning}</p>` : ''}
 <h2>Your keys</h2>
 ${
   keys.length === 0
@@ -82,10 +82,23 @@ ${keys.map(
         ...(api === 'market' ? { access: form.access as MarketAccess } : {}),
         actor: actorOf(account.email, request),
       });
-      return keysPage(request, reply, { created });
+      return keysPage(request, reply, {
+        created,
+        ...(api === 'market' && account.marketPlan !== 'paid'
+          ? {
+              warning:
+                'This account is on the free market-data plan: calls with this key are refused (402 plan_required) until a paid market-data plan is set. Ask the operator of this service for one.',
+            }
+          : {}),
+      });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      return keysPage(request, reply, { error: error.message, status: error.status });
+      // The owner is told what to do, not the operator's wording.
+      const message =
+        error.code === 'plan_required'
+          ? 'A datasets key needs an active plan, and this account has none yet. Choose a plan on the Overview page (or ask the operator of this service for one), then create the key. A market-data key needs no datasets plan.'
+          : error.message;
+      return keysPage(request, reply, { error: message, status: error.status });
     }
   });
 

@@ -1,7 +1,7 @@
 // Usage: credits by day and dataset for the current and previous period (chart, table, CSV), credits by
 // dataset and call type, and market units by day and key.
 import type { FastifyInstance } from 'fastify';
-import { creditsByDay, type PeriodUsage } from '../../accounts/console-views.js';
+import { creditsByDay, keysWithUse, type PeriodUsage } from '../../accounts/console-views.js';
 import { usageByDay } from '../../accounts/usage-days.js';
 import { OPERATIONS } from '../../datasets/registry.js';
 import type { Deps } from '../../kernel/deps.js';
@@ -18,17 +18,26 @@ export function registerUsagePages(scope: FastifyInstance, deps: Deps): void {
     const periods = await creditsByDay(deps, account);
     const oldest = periods.at(-1)?.start.slice(0, 10) ?? account.periodStart.slice(0, 10);
     const units = (await usageByDay(deps, account.id, oldest)).units;
+    // Keys are shown as the Keys page shows them, by the start of their text.
+    const prefixOf = new Map((await keysWithUse(deps, account.id)).map((k) => [k.id, k.prefix]));
     const body = html`<p><a href="/console/usage.csv" download>Download credits by day as CSV</a></p>
 ${periods.map((period, i) => {
-  const until = i === 0 ? deps.clock().toISOString() : (periods[i - 1] as PeriodUsage).start;
-  return periodSection(period, until, i === 0 ? 'Current period' : 'Previous period', i);
+  if (i === 0)
+    return periodSection(
+      period,
+      deps.clock().toISOString(),
+      `Current period, from ${when(period.start)} UTC`,
+      i,
+    );
+  const until = (periods[i - 1] as PeriodUsage).start;
+  return periodSection(period, until, `Previous period, ${when(period.start)} to ${when(until)} UTC`, i);
 })}
 <h2>Market-data units by day and key</h2>
 ${
   units.length === 0
     ? html`<p class="muted">No market-data units used since ${oldest}.</p>`
-    : html`<div class="table-wrap"><table><thead><tr><th scope="col">Day</th><th scope="col">Key</th><th scope="col">Via</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Units</th></tr></thead><tbody>
-${units.map((u) => html`<tr><td>${u.day}</td><td><code>${u.keyId}</code></td><td>${u.door}</td><td class="num">${count(u.calls)}</td><td class="num">${count(u.units)}</td></tr>`)}
+    : html`<div class="table-wrap"><table class="cards"><thead><tr><th scope="col">Day</th><th scope="col">Key</th><th scope="col">Via</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Units</th></tr></thead><tbody>
+${units.map((u) => html`<tr><td data-label="Day">${u.day}</td><td data-label="Key"><code>${prefixOf.get(u.keyId) ?? u.keyId}…</code></td><td data-label="Via">${u.door}</td><td class="num" data-label="Calls">${count(u.calls)}</td><td class="num" data-label="Units">${count(u.units)}</td></tr>`)}
 </tbody></table></div>`
 }`;
     return sendPage(
@@ -72,6 +81,9 @@ function daysBetween(from: string, until: string): string[] {
   return days;
 }
 
+/** A period boundary to the second: two periods opened within a minute still read apart. */
+const when = (iso: string) => iso.slice(0, 19).replace('T', ' ');
+
 function periodSection(period: PeriodUsage, until: string, title: string, index: number): Html {
   const days = new Map<string, StackedDay>(
     daysBetween(period.start, until).map((day) => [day, { day, parts: new Map() }]),
@@ -87,21 +99,21 @@ function periodSection(period: PeriodUsage, until: string, title: string, index:
   const series = [...datasets].sort();
   const { byCallType } = period;
   const spent = [...days.values()].filter((d) => d.parts.size > 0);
-  return html`<section aria-labelledby="period-${index}"><h2 id="period-${index}">${title}, from ${period.start.slice(0, 16).replace('T', ' ')} UTC</h2>
+  return html`<section aria-labelledby="period-${index}"><h2 id="period-${index}">${title}</h2>
 ${
   spent.length === 0
     ? html`<p class="muted">No credits spent in this period.</p>`
     : html`
-${stackedBars(`chart-${index}`, `Credits by day and dataset, ${title.toLowerCase()}`, [...days.values()], series)}
-<div class="table-wrap"><table><caption class="muted">Credits by day and dataset</caption><thead><tr><th scope="col">Day</th>${series.map((s) => html`<th scope="col" class="num">${s}</th>`)}<th scope="col" class="num">Total</th></tr></thead><tbody>
-${spent.map((d) => html`<tr><td>${d.day}</td>${series.map((s) => html`<td class="num">${count(d.parts.get(s) ?? 0)}</td>`)}<td class="num">${count([...d.parts.values()].reduce((a, b) => a + b, 0))}</td></tr>`)}
+${stackedBars(`chart-${index}`, `Credits by day and dataset, ${title.split(',')[0]?.toLowerCase()}`, [...days.values()], series)}
+<div class="table-wrap"><table class="cards"><caption class="muted">Credits by day and dataset</caption><thead><tr><th scope="col">Day</th>${series.map((s) => html`<th scope="col" class="num">${s}</th>`)}<th scope="col" class="num">Total</th></tr></thead><tbody>
+${spent.map((d) => html`<tr><td data-label="Day">${d.day}</td>${series.map((s) => html`<td class="num" data-label="${s}">${count(d.parts.get(s) ?? 0)}</td>`)}<td class="num" data-label="Total">${count([...d.parts.values()].reduce((a, b) => a + b, 0))}</td></tr>`)}
 </tbody></table></div>`
 }
 ${
   byCallType.datasets.length === 0
     ? ''
-    : html`<div class="table-wrap"><table><caption class="muted">By dataset and call type</caption><thead><tr><th scope="col">Dataset</th><th scope="col">Call type</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Credits</th></tr></thead><tbody>
-${byCallType.datasets.flatMap((d) => d.callTypes.map((t) => html`<tr><td>${d.dataset}</td><td>${t.callType}</td><td class="num">${count(t.calls)}</td><td class="num">${count(t.credits)}</td></tr>`))}
+    : html`<div class="table-wrap"><table class="cards"><caption class="muted">By dataset and call type</caption><thead><tr><th scope="col">Dataset</th><th scope="col">Call type</th><th scope="col" class="num">Calls</th><th scope="col" class="num">Credits</th></tr></thead><tbody>
+${byCallType.datasets.flatMap((d) => d.callTypes.map((t) => html`<tr><td data-label="Dataset">${d.dataset}</td><td data-label="Call type">${t.callType}</td><td class="num" data-label="Calls">${count(t.calls)}</td><td class="num" data-label="Credits">${count(t.credits)}</td></tr>`))}
 </tbody></table></div>`
 }</section>`;
 }
