@@ -2,7 +2,7 @@
 // store that holds data it loads nothing (the keys are still made when there are no accounts); a store with
 // accounts is left as it is.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -128,6 +128,46 @@ describe('quarry serve --demo', () => {
     // the two contracts of spending_by_award_contracts.json and all ten actions of the transactions sample.
     expect(found).toHaveLength(14);
     expect((await data(`/v1/awards/${found[0]?.id}`)).award).toMatchObject({ id: found[0]?.id });
+
+    // Every curl example of the README answers real data on the demo, with the keys it printed.
+    const examples = readFileSync('README.md', 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('curl '));
+    expect(examples.length).toBeGreaterThanOrEqual(17);
+    for (const line of examples) {
+      const address = /'?localhost:8080([^'\s]*)'?/.exec(line)?.[1] as string;
+      const header = /-H "([^:]+): ([^"]+)"/.exec(line);
+      const headers: Record<string, string> = header
+        ? {
+            [header[1] as string]: (header[2] as string)
+              .replace('$MKEY', keyOf('market-data key'))
+              .replace('$KEY', key),
+          }
+        : {};
+      const answer = await fetch(`${server.url}${address}`, { headers });
+      expect(answer.status, line).toBe(200);
+      const body = (await answer.json()) as Record<string, unknown>;
+      const items = body.items as { status: string }[] | undefined;
+      if (items) {
+        // Market examples: every item answered in full.
+        expect(items.length, line).toBeGreaterThan(0);
+        expect(
+          items.map((i) => i.status ?? 'ok'),
+          line,
+        ).toEqual(items.map(() => 'ok'));
+      } else {
+        // Dataset and reference examples: a board's rows (or series, reports) hold something; any other
+        // answer holds values.
+        const held = (body.data ?? body) as Record<string, unknown>;
+        const lists = ['rows', 'series', 'reports', 'events', 'proxies'].filter((k) =>
+          Array.isArray(held[k]),
+        );
+        const filled = lists.length
+          ? lists.every((k) => (held[k] as unknown[]).length > 0)
+          : Object.values(held).some((v) => v !== null && v !== '');
+        expect(filled, line).toBe(true);
+      }
+    }
   }, 120_000);
 
   it('a store with data and no accounts: the demo account and keys, and nothing of the bundle loaded', async () => {
