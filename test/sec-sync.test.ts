@@ -92,7 +92,10 @@ describe.skipIf(!haveShared(TICKERS, SUBMISSIONS, FACTS, FILING))('quarry sync s
       headline: 'Adoption of Fiscal Year 2027 Variable Compensation Plan',
     });
     expect(filed.people).toHaveLength(5);
-    const kpis = await env.app.inject({ url: '/v1/kpis/NVDA?metric=revenue', headers: bearer(key) });
+    const kpis = await env.app.inject({
+      url: '/v1/kpis/NVDA?metric=revenue&from=2000-01-01',
+      headers: bearer(key),
+    });
     // NVIDIA's revenue from its company facts: 19 fiscal years (FY2008 to FY2026) and 66 quarters.
     expect(
       kpis
