@@ -73,7 +73,7 @@ describe('metrics on a loopback server without a token', () => {
     const broken = await testEnv();
     try {
       const user = await customer(broken.deps);
-      await sql`DROP TABLE cpi_releases`.execute(broken.deps.store.db);
+      await sql`DROP TABLE cpi_index`.execute(broken.deps.store.db);
       const failed = await broken.app.inject({ url: '/v1/macro/cpi', headers: bearer(user.key) });
       expect(failed.statusCode).toBe(500);
       const text = (await broken.app.inject({ url: '/metrics' })).body;
