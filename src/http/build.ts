@@ -82,7 +82,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   registerCompression(app);
   app.decorateRequest('meter', null as unknown as Meter);
   app.addHook('onRequest', (request, reply, done) => {
-    request.meter = { principal: null, call: null, receipt: null, balance: null, rate: null, units: null };
+    request.meter = { principal: null, metered: null };
     reply.header('x-request-id', request.id);
     done();
   });

@@ -1,7 +1,7 @@
 // What a request carries through the hooks, and what a route declares in its config.
 
 import type { Principal } from '../accounts/keys.js';
-import type { CreditCall, CreditReceipt, RateWindow, UnitsReceipt } from '../accounts/metering.js';
+import type { MeteredCall } from '../accounts/metered-call.js';
 import type { Price } from '../accounts/pricing.js';
 
 /** Which API description a route belongs to. */
@@ -9,13 +9,8 @@ export type ApiDoc = 'datasets' | 'market' | 'none';
 
 export interface Meter {
   principal: Principal | null;
-  /** The charged call and its receipt, until refunded. */
-  call: CreditCall | null;
-  receipt: CreditReceipt | null;
-  balance: number | null;
-  rate: RateWindow | null;
-  /** Market-data units charged for this call, until refunded. */
-  units: UnitsReceipt | null;
+  /** The admitted call's metering: what it was charged, given back, and the caller's standing. */
+  metered: MeteredCall | null;
 }
 
 export interface RouteMeta {

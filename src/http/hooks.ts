@@ -4,21 +4,13 @@
 // request.meter for the credit and unit headers.
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { admit, type Door } from '../accounts/admit.js';
-import {
-  type CreditCall,
-  CreditRefusal,
-  chargeCredits,
-  chargeUnits,
-  creditBalance,
-  MINUTE,
-  refundCredits,
-  refundUnits,
-} from '../accounts/metering.js';
+import { MeteredCall } from '../accounts/metered-call.js';
+import { MINUTE } from '../accounts/metering.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import { andThen, type MaybePromise } from '../kernel/steps.js';
 import { checkRawQuery, checkText, checkWholeNumbers, integerMembers } from '../kernel/validation.js';
-import type { Meter, RouteMeta } from './context.js';
+import type { RouteMeta } from './context.js';
 import { readKey } from './key.js';
 import { rateHeaders } from './rate-headers.js';
 import { requestHook, sendHook } from './steps.js';
@@ -55,6 +47,7 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
     requestHook((request) =>
       andThen(admit(deps, readKey(request), door), (principal) => {
         request.meter.principal = principal;
+        request.meter.metered = new MeteredCall(deps, principal);
         if (strict) checkRawQuery(request.query as Record<string, unknown>);
       }),
     );
@@ -63,7 +56,7 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
     append(
       route,
       'onSend',
-      sendHook((request, reply) => settle(deps, request, reply)),
+      sendHook((request, reply) => settle(request, reply)),
     );
   } else if (meta.marketKeyed) {
     append(route, 'onRequest', admitAt('market'));
@@ -72,14 +65,13 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       'preHandler',
       requestHook(async (request) => {
         const units = meta.units?.({ query: request.query as Record<string, unknown>, body: request.body });
-        const { principal } = request.meter;
-        if (units && principal) request.meter.units = await chargeUnits(deps, principal, units, 'market');
+        if (units) await request.meter.metered?.chargeUnits(units, 'market');
       }),
     );
     append(
       route,
       'onSend',
-      sendHook((request, reply) => settleUnits(deps, request, reply)),
+      sendHook((request, reply) => settleUnits(request, reply)),
     );
   } else {
     if (strict) {
@@ -140,7 +132,7 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
           params: request.params as Record<string, unknown>,
           query: request.query as Record<string, unknown>,
         });
-        if (meta.keyed) return charge(deps, meta, request);
+        if (meta.keyed) return charge(meta, request);
       }),
     );
   }
@@ -154,90 +146,50 @@ function refuseBody(request: FastifyRequest): void {
 }
 
 /** Charges the route's price before its handler runs; a refusal keeps the standing for the headers. */
-function charge(deps: Deps, meta: RouteMeta, request: FastifyRequest): MaybePromise<void> {
-  const { meter } = request;
-  if (!meta.price || !meter.principal) return;
-  const call: CreditCall = {
-    principal: meter.principal,
+function charge(meta: RouteMeta, request: FastifyRequest): MaybePromise<void> {
+  const { metered } = request.meter;
+  if (!meta.price || !metered) return;
+  return metered.chargeCredits({
     price: meta.price(request.query as Record<string, unknown>),
     operation: meta.operationId,
     requestId: request.id,
     ...(meta.dataset ? { dataset: meta.dataset } : {}),
-  };
-  try {
-    const charged = chargeCredits(deps, call);
-    const kept = andThen(charged, (receipt) => {
-      if (!receipt) return;
-      meter.call = call;
-      meter.receipt = receipt;
-      meter.balance = receipt.balance;
-      meter.rate = receipt.rate;
-    });
-    return kept instanceof Promise ? kept.catch((error) => keepStanding(meter, error)) : kept;
-  } catch (error) {
-    keepStanding(meter, error);
-  }
+  });
 }
 
-function keepStanding(meter: Meter, error: unknown): never {
-  if (error instanceof CreditRefusal) {
-    meter.rate = error.standing.rate;
-    meter.balance = error.standing.balance;
-  }
-  throw error;
-}
-
-/**
- * Refunds a charged call that failed with a server error, then sets the credit headers. A call that
- * needs neither a refund nor a fresh balance (every charged success) settles without waiting.
- */
-function settle(deps: Deps, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
-  const { meter } = request;
-  const refund = meter.receipt !== null && reply.statusCode >= 500;
-  if (!refund && (meter.principal === null || meter.balance !== null)) {
-    creditHeaders(meter, reply);
-    return;
-  }
-  return reconcile(deps, request, refund).then(() => creditHeaders(meter, reply));
+/** Settles a call (a server error gets its credits back, a balance no charge told is read), then the headers. */
+function settle(request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
+  const { metered } = request.meter;
+  const headers = () => creditHeaders(metered, reply);
+  if (!metered) return headers();
+  const settled = metered.settle({ failed: reply.statusCode >= 500, balance: true }, (error) =>
+    request.log.error({ err: error, reqId: request.id }, 'credit settlement failed'),
+  );
+  return settled instanceof Promise ? settled.then(headers) : headers();
 }
 
 /** A market call's units header; a call that failed with a server error gets its units back first. */
-function settleUnits(deps: Deps, request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
-  const { meter } = request;
+function settleUnits(request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
+  const { metered } = request.meter;
   const headers = () => {
     reply.header('cache-control', 'private');
-    reply.header('x-service-units', String(meter.units?.units ?? 0));
+    reply.header('x-service-units', String(metered?.units?.units ?? 0));
   };
-  const receipt = meter.units;
-  if (receipt === null || meter.principal === null || reply.statusCode < 500) return headers();
-  meter.units = null;
-  return refundUnits(deps, meter.principal, receipt)
-    .catch((error) => request.log.error({ err: error, reqId: request.id }, 'unit refund failed'))
-    .then(headers);
+  if (!metered) return headers();
+  const settled = metered.settle({ failed: reply.statusCode >= 500, balance: false }, (error) =>
+    request.log.error({ err: error, reqId: request.id }, 'unit refund failed'),
+  );
+  return settled instanceof Promise ? settled.then(headers) : headers();
 }
 
-/** The refund of a failed call and the balance of a call that was not charged; never throws. */
-async function reconcile(deps: Deps, request: FastifyRequest, refund: boolean): Promise<void> {
-  const { meter } = request;
-  try {
-    if (refund && meter.call && meter.receipt) {
-      const balance = await refundCredits(deps, meter.call, meter.receipt);
-      meter.call = null;
-      meter.receipt = null;
-      if (balance !== null) meter.balance = balance;
-    }
-    if (meter.principal && meter.balance === null) meter.balance = await creditBalance(deps, meter.principal);
-  } catch (error) {
-    request.log.error({ err: error, reqId: request.id }, 'credit settlement failed');
-  }
-}
-
-function creditHeaders(meter: Meter, reply: FastifyReply): void {
+function creditHeaders(metered: MeteredCall | null, reply: FastifyReply): void {
   reply.header('cache-control', 'private');
-  reply.header('x-credits-cost', String(meter.receipt?.cost ?? 0));
-  if (meter.balance !== null) reply.header('x-credits-remaining', String(meter.balance));
-  if (meter.principal) reply.header('x-plan', meter.principal.account.plan);
-  if (meter.rate) {
-    reply.headers(rateHeaders('credits', meter.rate.limit, MINUTE, meter.rate.remaining, meter.rate.resetMs));
+  reply.header('x-credits-cost', String(metered?.receipt?.cost ?? 0));
+  if (!metered) return;
+  if (metered.balance !== null) reply.header('x-credits-remaining', String(metered.balance));
+  reply.header('x-plan', metered.principal.account.plan);
+  if (metered.rate) {
+    const { limit, remaining, resetMs } = metered.rate;
+    reply.headers(rateHeaders('credits', limit, MINUTE, remaining, resetMs));
   }
 }

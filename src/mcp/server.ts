@@ -10,17 +10,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Principal } from '../accounts/keys.js';
-import {
-  type CreditCall,
-  type CreditReceipt,
-  chargeCredits,
-  chargeUnits,
-  creditBalance,
-  type RateWindow,
-  refundCredits,
-  refundUnits,
-  type UnitsReceipt,
-} from '../accounts/metering.js';
+import { MeteredCall } from '../accounts/metered-call.js';
+import type { RateWindow } from '../accounts/metering.js';
 import { decodeCursor, encodeCursor, listingOf } from '../kernel/cursor.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
@@ -103,66 +94,75 @@ async function call(
   given: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const { tool } = prepared;
-  const meta: Record<string, unknown> = {};
-  let charge: { call: CreditCall; receipt: CreditReceipt } | null = null;
-  let units: UnitsReceipt | null = null;
+  const metered = new MeteredCall(deps, caller.principal);
+  let continued = false;
+  // A dataset call reports the balance once it was charged (or free), and on a free later page.
+  const settle = (failed: boolean) =>
+    metered.settle(
+      { failed, balance: tool.api !== 'market' && (continued || metered.creditsSettled) },
+      (error) => caller.failed(error),
+    );
   try {
-    const { args, from, continued } = readArguments(deps, caller, tool, given);
-    if (!continued) tool.check?.(deps, args);
-    if (tool.api === 'market' && continued) {
-      // The call was paid once, by its first page: the pages after it are free.
-      meta.units = { used: 0, continuation: true };
-    } else if (tool.api === 'market') {
-      units = await chargeUnits(deps, caller.principal, 1, 'mcp');
-      meta.units = unitsMeta(units, deps.clock());
-    } else if (!continued) {
-      charge = await chargeTool(deps, caller, tool, args, meta);
-    } else {
-      meta.credits = { cost: 0, remaining: await creditBalance(deps, caller.principal) };
+    const read = readArguments(deps, caller, tool, given);
+    continued = read.continued;
+    if (!continued) tool.check?.(deps, read.args);
+    // A call is paid once, by its first page: the pages after it are free.
+    if (!continued && tool.api === 'market') await metered.chargeUnits(1, 'mcp');
+    if (!continued && tool.api !== 'market') {
+      await metered.chargeCredits({
+        price: (tool.price as NonNullable<Tool['price']>)(read.args),
+        operation: tool.operation as string,
+        requestId: caller.requestId,
+        ...(tool.dataset ? { dataset: tool.dataset } : {}),
+      });
     }
-    const answer = await tool.run(deps, args);
+    const answer = await tool.run(deps, read.args);
     const body = prepared.wire(answer);
-    return result(deps, caller, tool, args, body, from, continued, meta);
+    await settle(false);
+    return result(
+      deps,
+      caller,
+      tool,
+      read.args,
+      body,
+      read.from,
+      continued,
+      meteredMeta(deps, tool, metered, continued),
+    );
   } catch (error) {
     if (!(error instanceof AppError)) caller.failed(error);
-    if (charge && !(error instanceof AppError)) {
-      const remaining = await refundCredits(deps, charge.call, charge.receipt).catch(() => null);
-      meta.credits = { ...(meta.credits as object), cost: 0, remaining, refunded: charge.receipt.cost };
-    }
-    if (units && !(error instanceof AppError)) {
-      const given = units;
-      await refundUnits(deps, caller.principal, given).catch(() => {});
-      meta.units = { ...(meta.units as object), used: 0, refunded: given.units };
-    }
-    return failure(error, meta);
+    await settle(!(error instanceof AppError));
+    return failure(error, meteredMeta(deps, tool, metered, continued));
   }
 }
 
-async function chargeTool(
-  deps: Deps,
-  caller: Who,
-  tool: Tool,
-  args: Record<string, unknown>,
-  meta: Record<string, unknown>,
-) {
-  const call: CreditCall = {
-    principal: caller.principal,
-    price: (tool.price as NonNullable<Tool['price']>)(args),
-    operation: tool.operation as string,
-    requestId: caller.requestId,
-    ...(tool.dataset ? { dataset: tool.dataset } : {}),
+/** The result's _meta: the units or credits the call took (or gave back), and the caller's standing. */
+function meteredMeta(deps: Deps, tool: Tool, metered: MeteredCall, continued: boolean) {
+  const now = deps.clock();
+  if (tool.api === 'market') {
+    if (continued) return { units: { used: 0, continuation: true } };
+    const { units, refunded } = metered;
+    if (refunded.units) return { units: { used: 0, refunded: refunded.units } };
+    return units
+      ? {
+          units: {
+            used: units.units,
+            minute: windowMeta(units.minute, now),
+            day: windowMeta(units.day, now),
+          },
+        }
+      : {};
+  }
+  if (continued) return { credits: { cost: 0, remaining: metered.balance } };
+  if (!metered.creditsSettled) return {};
+  const { plan } = metered.principal.account;
+  const { receipt, refunded, rate } = metered;
+  if (refunded.credits)
+    return { credits: { cost: 0, remaining: metered.balance, plan, refunded: refunded.credits } };
+  if (!receipt || !rate) return { credits: { cost: 0, remaining: metered.balance, plan } };
+  return {
+    credits: { cost: receipt.cost, remaining: metered.balance, plan, perMinute: windowMeta(rate, now) },
   };
-  const receipt = await chargeCredits(deps, call);
-  const { plan } = caller.principal.account;
-  meta.credits = receipt
-    ? {
-        cost: receipt.cost,
-        remaining: receipt.balance,
-        plan,
-        perMinute: windowMeta(receipt.rate, deps.clock()),
-      }
-    : { cost: 0, remaining: await creditBalance(deps, caller.principal), plan };
-  return receipt ? { call, receipt } : null;
 }
 
 /** The arguments of a call, and where its page starts: from the top, or where a continuation says. */
@@ -242,8 +242,4 @@ function windowMeta(window: RateWindow, now: Date) {
     remaining: Math.max(0, window.remaining),
     resetAt: new Date(now.getTime() + window.resetMs).toISOString(),
   };
-}
-
-function unitsMeta(receipt: Awaited<ReturnType<typeof chargeUnits>>, now: Date) {
-  return { used: receipt.units, minute: windowMeta(receipt.minute, now), day: windowMeta(receipt.day, now) };
 }

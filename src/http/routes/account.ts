@@ -29,7 +29,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps): void {
     },
     handler: async (request) => {
       const view = await accountView(deps, principalOf(request));
-      request.meter.balance = view.credits.balance;
+      if (request.meter.metered) request.meter.metered.balance = view.credits.balance;
       return view;
     },
   });
@@ -46,7 +46,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps): void {
     },
     handler: async (request) => {
       const { balance, view } = await usageView(deps, principalOf(request));
-      request.meter.balance = balance;
+      if (request.meter.metered) request.meter.metered.balance = balance;
       return view;
     },
   });
