@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { loadConfig } from '../kernel/config.js';
 import { createDeps } from '../runtime/deps.js';
+import { MIGRATIONS } from '../runtime/migrations.js';
 import { openStore } from '../store/engine.js';
 import { migrate } from '../store/migrate.js';
 import { accountsCommand } from './accounts.js';
@@ -108,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'migrate') {
     const store = openStore(config);
     try {
-      printResult({ applied: await migrate(store) });
+      printResult({ applied: await migrate(store, MIGRATIONS) });
     } finally {
       await store.close();
     }

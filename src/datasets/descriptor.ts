@@ -4,6 +4,7 @@ import type { TSchema } from 'typebox';
 import type { Collection } from '../ingest/collect.js';
 import type { Importer } from '../ingest/import.js';
 import type { SourceLoaders } from '../ingest/run.js';
+import type { Migrations } from '../store/migrate.js';
 import type { DatasetOperation } from './operation.js';
 
 export interface Source {
@@ -27,6 +28,11 @@ export interface DatasetDescriptor {
   loaders?: Record<string, SourceLoaders>;
   /** Where the agencies publish those files, by the same source name (quarry sync cftc …). */
   collections?: Record<string, Collection>;
+  /**
+   * The migrations of the tables only it uses (its tables.ts types them), by their landed names: the store
+   * runs them among its own in the order of their numbers.
+   */
+  migrations?: Migrations;
   sources: readonly Source[];
   /** On every response of the dataset, where a source asks for one. */
   disclaimer?: string;

@@ -1,15 +1,17 @@
 // A board with the store's freshness (ingest/freshness.ts): the cot, energy-inventories and cpi boards read
 // the same way, so each adds it in one call.
 import type { Collection } from '../ingest/collect.js';
-import { type Freshness, freshness, type RecordsTable } from '../ingest/freshness.js';
+import { type Freshness, freshness } from '../ingest/freshness.js';
 import type { Deps } from '../kernel/deps.js';
+import type { Database } from '../store/schema.js';
 import type { EnvelopeValue } from './envelope.js';
 
 /** The board `read` gives, with what the store holds of `dataset` and how its collection stands. */
 export async function freshBoard(
   deps: Deps,
   dataset: string,
-  records: RecordsTable,
+  /** The dataset's revisioned table whose current rows are its records. */
+  records: keyof Database & string,
   collection: Collection,
   read: () => Promise<EnvelopeValue<unknown>>,
 ): Promise<EnvelopeValue<unknown>> {

@@ -23,7 +23,12 @@ export type RegistrantRecordValue = Static<typeof RegistrantRecord>;
 export const registrantsImporter: Importer<RegistrantRecordValue> = {
   dataset: 'registrants',
   record: RegistrantRecord,
-  revision: (record) => ({ table: 'registrants', key: { ticker: record.ticker }, row: { ...record } }),
+  revision: (record) => ({
+    table: 'registrants',
+    rowId: 'row_id',
+    key: { ticker: record.ticker },
+    row: { ...record },
+  }),
 };
 
 export const COMPANY_TICKERS: FileKind = {

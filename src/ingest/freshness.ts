@@ -1,7 +1,7 @@
 // How fresh a dataset is: what the store holds (first and last dates, the newest load and its file), the next
 // release expected, and the gaps a reader should know of — a release the collector has not loaded hours after
 // it came out, or a collection that failed. Read at most once a second per store and dataset.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { collectionStatus, type ScheduleRef } from './status.js';
 
@@ -25,13 +25,10 @@ const TTL_MS = 1000;
 
 const held = new WeakMap<object, Map<string, { at: number; value: Promise<Freshness> }>>();
 
-/** Tables whose current rows are a dataset's records. */
-export type RecordsTable = 'cot_records' | 'energy_observations' | 'cpi_index';
-
 export function freshness(
   db: Kysely<Database>,
   dataset: string,
-  records: RecordsTable,
+  records: string,
   schedules: readonly ScheduleRef[],
   now: Date,
 ): Promise<Freshness> {
@@ -51,16 +48,17 @@ export function freshness(
 async function compute(
   db: Kysely<Database>,
   dataset: string,
-  table: RecordsTable,
+  table: string,
   schedules: readonly ScheduleRef[],
   now: Date,
 ): Promise<Freshness> {
   const status = await collectionStatus(db, dataset, schedules, now);
-  const counted = await db
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('is_current', '=', 1)
-    .executeTakeFirst();
+  // The dataset names its records table (a revisioned table: is_current marks its current rows).
+  const counted = (
+    await sql<{
+      n: number | string;
+    }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE is_current = 1`.execute(db)
+  ).rows[0];
   const gaps: string[] = [];
   for (const job of status.jobs) {
     if (job.lastOutcome === 'failed') gaps.push(`the last collection (${job.job}, ${job.lastRunAt}) failed`);

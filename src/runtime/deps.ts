@@ -15,6 +15,7 @@ import { storeSecret } from '../store/secrets.js';
 import { UsageBuffer } from '../store/usage-buffer.js';
 import { createMailer } from './mailers.js';
 import { createMarketProvider } from './market.js';
+import { MIGRATIONS } from './migrations.js';
 import { createTelemetry } from './telemetry.js';
 
 export type { Deps };
@@ -32,7 +33,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   let consoleSecret: string;
   let market: MarketProvider;
   try {
-    await migrate(store);
+    await migrate(store, MIGRATIONS);
     cursorSecret = await storeSecret(store.db, 'cursor_secret');
     consoleSecret = await storeSecret(store.db, 'console_secret');
   } catch (error) {

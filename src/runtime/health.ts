@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { Deps } from '../kernel/deps.js';
 import { pendingMigrations } from '../store/migrate.js';
+import { MIGRATIONS } from './migrations.js';
 
 /** How long a part may take to answer before it counts as down. */
 const PART_TIMEOUT_MS = 2000;
@@ -42,7 +43,7 @@ export async function readiness(
       () => (deps.config.redisUrl ? 'ok' : 'ok (in process)'),
       failure('counters'),
     ),
-    within(pendingMigrations(deps.store), 'the store').then(
+    within(pendingMigrations(deps.store, MIGRATIONS), 'the store').then(
       (pending) => (pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`),
       failure('migrations'),
     ),

@@ -12,58 +12,28 @@ export function contentHash(value: unknown): string {
   return hash('sha256', canonicalJson(value), 'hex');
 }
 
-export type RevisionedTable =
-  | 'cot_records'
-  | 'energy_series'
-  | 'energy_observations'
-  | 'energy_reports'
-  | 'cpi_items'
-  | 'cpi_index'
-  | 'cpi_weights'
-  | 'cpi_releases'
-  | 'cpi_series'
-  | 'events'
-  | 'exec_pay'
-  | 'registrants';
-
-/** The column naming each stored row: `id`, or `row_id` where `id` is the record's own key (an accession). */
-const ROW_ID: Record<RevisionedTable, 'id' | 'row_id'> = {
-  cot_records: 'id',
-  energy_series: 'id',
-  energy_observations: 'id',
-  energy_reports: 'id',
-  cpi_items: 'id',
-  cpi_index: 'id',
-  cpi_weights: 'id',
-  cpi_releases: 'id',
-  cpi_series: 'id',
-  events: 'row_id',
-  exec_pay: 'row_id',
-  registrants: 'row_id',
-};
-
-/**
- * Writes `row` (without the revision columns) under `key`, at once: a batch of one. The key columns must be
- * part of `row`.
- */
+/** Writes one record as a revision, at once: a batch of one. */
 export async function writeRevision(
   db: Kysely<Database> | Transaction<Database>,
-  table: RevisionedTable,
-  key: Record<string, string>,
-  row: Record<string, unknown>,
+  write: RevisionWrite,
   meta: RevisionMeta,
 ): Promise<WriteOutcome> {
   const batch = new RevisionBatch(db);
-  batch.add({ table, key, row }, meta);
+  batch.add(write, meta);
   const [outcome] = await batch.flush();
   return outcome as WriteOutcome;
 }
 
-/** One record written as a revision: its table, its key columns and the row (key columns included). */
+/**
+ * One record written as a revision: its table (a dataset's revisioned table, with the revision columns), its
+ * key columns and the row (key columns included, revision columns not).
+ */
 export interface RevisionWrite {
-  table: RevisionedTable;
+  table: string;
   key: Record<string, string>;
   row: Record<string, unknown>;
+  /** The column naming each stored row: `id`, or `row_id` where `id` is the record's own key (an accession). */
+  rowId?: 'id' | 'row_id';
 }
 
 export interface RevisionMeta {
@@ -109,7 +79,7 @@ export class RevisionBatch {
     const queue = this.queue;
     this.queue = [];
     const outcomes = new Array<WriteOutcome>(queue.length);
-    const byTable = new Map<RevisionedTable, number[]>();
+    const byTable = new Map<string, number[]>();
     queue.forEach(({ write }, i) => {
       const indices = byTable.get(write.table) ?? [];
       indices.push(i);
@@ -128,14 +98,16 @@ export class RevisionBatch {
   }
 
   private async writeTable(
-    table: RevisionedTable,
+    table: string,
     entries: { write: RevisionWrite; meta: RevisionMeta }[],
   ): Promise<WriteOutcome[]> {
-    const columns = Object.keys((entries[0] as (typeof entries)[number]).write.key);
+    const first = (entries[0] as (typeof entries)[number]).write;
+    const columns = Object.keys(first.key);
+    const rowIdColumn = first.rowId ?? 'id';
     const keyText = (key: Record<string, unknown>) => JSON.stringify(columns.map((c) => key[c]));
     const keys = new Map(entries.map(({ write }) => [keyText(write.key), write.key]));
     const states = new Map<string, KeyState>();
-    const rowId = sql.ref(ROW_ID[table]);
+    const rowId = sql.ref(rowIdColumn);
     for (const chunk of chunks([...keys.values()], CHUNK)) {
       const refs = sql.join(columns.map((c) => sql.ref(c)));
       const tuples = sql.join(chunk.map((key) => sql`(${sql.join(columns.map((c) => key[c]))})`));
@@ -175,7 +147,7 @@ export class RevisionBatch {
     });
     const dyn = this.db as unknown as Dynamic;
     for (const ids of chunks(retired, CHUNK)) {
-      await dyn.updateTable(table).set({ is_current: 0 }).where(ROW_ID[table], 'in', ids).execute();
+      await dyn.updateTable(table).set({ is_current: 0 }).where(rowIdColumn, 'in', ids).execute();
     }
     const perInsert = Math.floor(VALUES_PER_INSERT / Object.keys(inserts[0] ?? { one: 1 }).length);
     for (const rows of chunks(inserts, perInsert)) await dyn.insertInto(table).values(rows).execute();

@@ -99,131 +99,10 @@ export interface JobsTable {
   last_new_at: string | null;
 }
 
-export interface CotRecordsTable {
-  id: Generated<number>;
-  report_family: string;
-  contract_code: string;
-  report_date: string;
-  market_name: string;
-  exchange_code: string;
-  commodity_code: string;
-  open_interest: number;
-  /** JSON: {traderClass: {long, short, spreading}} */
-  positions: string;
-  content_hash: string;
-  revision: number;
-  is_current: number;
-  source: string;
-  loaded_at: string;
-}
-
-export interface EnergySeriesTable extends RevisionColumns {
-  id: Generated<number>;
-  series_id: string;
-  /** wpsr | wngsr */
-  report: string;
-  tab: string;
-  label: string;
-  unit: string;
-  /** Order of the series on the board. */
-  position: number;
-}
-
-export interface EnergyObservationsTable extends RevisionColumns {
-  id: Generated<number>;
-  series_id: string;
-  week_ending: string;
-  value: number;
-}
-
-export interface EnergyReportsTable extends RevisionColumns {
-  id: Generated<number>;
-  report: string;
-  week_ending: string;
-  released_at: string | null;
-  release_holiday: number;
-  next_week_ending: string | null;
-  next_release_at: string | null;
-  next_release_holiday: number;
-}
-
-export interface CpiItemsTable extends RevisionColumns {
-  id: Generated<number>;
-  item_code: string;
-  label: string;
-  depth: number;
-  parent: string | null;
-  sort_sequence: number;
-}
-
-export interface CpiIndexTable extends RevisionColumns {
-  id: Generated<number>;
-  item_code: string;
-  /** S seasonally adjusted, U not */
-  seasonal: string;
-  /** YYYY-MM */
-  period: string;
-  value: number;
-}
-
-export interface CpiWeightsTable extends RevisionColumns {
-  id: Generated<number>;
-  item_code: string;
-  /** YYYY-MM of the December the relative importance refers to */
-  weights_period: string;
-  /** percent of all items */
-  weight: number;
-}
-
-export interface CpiReleasesTable extends RevisionColumns {
-  id: Generated<number>;
-  period: string;
-  released_at: string | null;
-  next_period: string | null;
-  next_release_at: string | null;
-}
-
 export interface DatasetVersionsTable {
   dataset: string;
   version: number;
   updated_at: string;
-}
-
-export interface AwardsTable {
-  row_id: Generated<number>;
-  /** sha1 of source and source award id: 40 lowercase hex */
-  id: string;
-  /** sha1 of the record's content */
-  revision_id: string;
-  source: string;
-  source_award_id: string;
-  jurisdiction: string;
-  award_type: string;
-  title: string;
-  award_date: string;
-  fiscal_year: number;
-  currency: string;
-  /** exact decimal text */
-  obligated_amount: string;
-  /** fixed-width text whose order is the order of nonnegative amounts; negative amounts sort first */
-  amount_key: string;
-  /** the amount in millionths, where it fits in 53 bits */
-  amount_micros: number | null;
-  recipient_name: string;
-  agency_name: string;
-  sector: string | null;
-  ticker: string | null;
-  parent_id: string | null;
-  source_url: string;
-  observed_at: string;
-  entity: string | null;
-  revenue_comparison: string | null;
-  revision: number;
-  is_current: number;
-  loaded_at: string;
-  load_source: string;
-  /** JSON: what the source says beyond the common fields (amount kind, face value, sub-agency, …) */
-  details: Generated<string | null>;
 }
 
 export interface SettingsTable {
@@ -239,42 +118,6 @@ export interface CompaniesTable {
   updated_at: string;
 }
 
-export interface EventsTable extends RevisionColumns {
-  row_id: Generated<number>;
-  /** accession number */
-  id: string;
-  ticker: string;
-  form: string;
-  filed_at: string;
-  filing_date: string;
-  doc_url: string;
-  /** JSON array of item codes */
-  items: string;
-  headline: string | null;
-  summary: string | null;
-  /** JSON array */
-  people: string;
-}
-
-export interface ExecPayTable extends RevisionColumns {
-  row_id: Generated<number>;
-  id: string;
-  ticker: string;
-  proxy_year: number;
-  fiscal_year: number;
-  fiscal_year_label: string;
-  filed_at: string;
-  meeting_date: string | null;
-  ceo_name: string;
-  ceo_title: string;
-  ceo_total: number;
-  ceo_prior_year_total: number | null;
-  pay_ratio: number | null;
-  median_employee_pay: number | null;
-  /** filing (read from the proxy itself) or ceo-pay-table (a secondary compilation) */
-  source_kind: Generated<string>;
-}
-
 export interface RegistrantsTable extends RevisionColumns {
   row_id: Generated<number>;
   ticker: string;
@@ -283,53 +126,6 @@ export interface RegistrantsTable extends RevisionColumns {
   name: string;
   /** position in company_tickers.json */
   rank: number;
-}
-
-export interface KpiFactsTable extends RevisionColumns {
-  row_id: Generated<number>;
-  /** sha1 of the fact key and revision */
-  id: string;
-  /** what stays the same across revisions: kind, symbol, metric, period, basis, dimensions */
-  fact_key: string;
-  /** kpi | guidance */
-  kind: string;
-  symbol: string;
-  metric_id: string;
-  series_key: string;
-  period_start: string | null;
-  period_end: string;
-  period_kind: string;
-  fiscal_year: number;
-  fiscal_quarter: number | null;
-  period_label: string;
-  value: number;
-  /** a guided range's ends; null for a point or approximate figure */
-  low: Generated<number | null>;
-  high: Generated<number | null>;
-  unit: string;
-  currency: string | null;
-  basis: string;
-  /** JSON object */
-  dimensions: string;
-  confidence: number;
-  /** when the fact became known (its document's publication time) */
-  as_of: string;
-  supersedes_id: string | null;
-  conflict: number;
-  /** JSON array */
-  evidence: string;
-}
-
-export interface KpiMetricsTable {
-  id: string;
-  name: string;
-  sector: string;
-  unit: string;
-  definition: string;
-  /** JSON object */
-  aliases: string;
-  favorable: string;
-  updated_at: string;
 }
 
 export interface SourceFilesTable {
@@ -345,16 +141,6 @@ export interface SourceFilesTable {
   revised: number;
   unchanged: number;
   loaded_at: string;
-}
-
-export interface CpiSeriesTable extends RevisionColumns {
-  id: Generated<number>;
-  series_id: string;
-  item_code: string;
-  seasonal: string;
-  title: string;
-  first_period: string | null;
-  last_period: string | null;
 }
 
 /** Fields recorded without a quote; they add to the symbol's quote at read time. */
@@ -471,24 +257,10 @@ export interface Database {
   fetches: FetchesTable;
   jobs: JobsTable;
   registrants: RegistrantsTable;
-  cot_records: CotRecordsTable;
-  energy_series: EnergySeriesTable;
-  energy_observations: EnergyObservationsTable;
-  energy_reports: EnergyReportsTable;
-  cpi_items: CpiItemsTable;
-  cpi_index: CpiIndexTable;
-  cpi_weights: CpiWeightsTable;
-  cpi_releases: CpiReleasesTable;
   dataset_versions: DatasetVersionsTable;
-  awards: AwardsTable;
   settings: SettingsTable;
   companies: CompaniesTable;
-  events: EventsTable;
-  exec_pay: ExecPayTable;
-  kpi_facts: KpiFactsTable;
-  kpi_metrics: KpiMetricsTable;
   source_files: SourceFilesTable;
-  cpi_series: CpiSeriesTable;
   market_quotes: MarketQuotesTable;
   market_bars: MarketBarsTable;
   market_statements: MarketStatementsTable;

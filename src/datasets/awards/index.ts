@@ -21,6 +21,10 @@ import {
   heldForAwards,
   namesHeld,
 } from './load/usaspending.js';
+import * as m019 from './migrations/019-award-details.js';
+import * as m021 from './migrations/021-award-indexes.js';
+import * as m023 from './migrations/023-award-filter-indexes.js';
+import * as m024 from './migrations/024-award-words-in-memory.js';
 import { awardsOperations } from './operations.js';
 import { awardsSample } from './sample.js';
 import { AwardsData } from './schema.js';
@@ -45,6 +49,12 @@ export const awardsDataset = describe({
       loader(awardsImporter, tedNotice, { kind: TED_R209, prepare: namesHeld }),
       loader(awardsImporter, eformsNotice, { kind: TED_EFORMS, prepare: namesHeld }),
     ],
+  },
+  migrations: {
+    '019-award-details': m019,
+    '021-award-indexes': m021,
+    '023-award-filter-indexes': m023,
+    '024-award-words-in-memory': m024,
   },
   sources: [SOURCES.usaspending, SOURCES.ted],
   sample: { data: awardsSample, schema: AwardsData },

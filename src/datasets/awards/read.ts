@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor, listingOf } from '../../kernel/cursor.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
 import { rowIdIn } from '../../store/row-ids.js';
-import type { AwardsTable, Database } from '../../store/schema.js';
+import type { Database } from '../../store/schema.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
 import { SOURCES } from '../sources.js';
@@ -14,6 +14,7 @@ import { amountKey } from './derive.js';
 import { awardsMatching } from './query.js';
 import { annualRevenue, compareToRevenue } from './revenue.js';
 import { type SummaryFilters, summarizeAll, summarizeFiltered } from './summarize.js';
+import type { AwardsTable } from './tables.js';
 
 const DEFAULT_LIMIT = 50;
 const REVISIONS_PAGE = 20;

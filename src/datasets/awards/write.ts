@@ -5,9 +5,9 @@ import { hash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { BatchEntry } from '../../ingest/import.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
-import { type AwardRow, heldAwards, insertAwardRows } from '../../store/awards-writes.js';
 import type { WriteOutcome } from '../../store/revisions.js';
 import type { Database } from '../../store/schema.js';
+import { type AwardRow, heldAwards, insertAwardRows } from './bulk-writes.js';
 import { amountEchoingId, amountKey, amountMicros, fiscalYear } from './derive.js';
 import type { AwardRecordValue } from './record.js';
 

@@ -5,6 +5,7 @@ import { SOURCES } from '../sources.js';
 import { energyImporter } from './import.js';
 import { eiaCollection } from './load/collection.js';
 import { eiaRecords } from './load/records.js';
+import * as m003 from './migrations/003-energy.js';
 import { energyOperations } from './operations.js';
 import { energySample } from './sample.js';
 import { EnergyData } from './schema.js';
@@ -16,6 +17,7 @@ export const energyDataset = describe({
   importer: energyImporter,
   loaders: { eia: loader(energyImporter, eiaRecords) },
   collections: { eia: eiaCollection },
+  migrations: { '003-energy': m003 },
   sources: [SOURCES.eia],
   sample: { data: energySample, schema: EnergyData },
 });

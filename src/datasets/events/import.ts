@@ -6,8 +6,8 @@ import type { Selectable } from 'kysely';
 import { type Static, Type } from 'typebox';
 import type { Importer } from '../../ingest/import.js';
 import { contentHash, writeRevision } from '../../store/revisions.js';
-import type { EventsTable } from '../../store/schema.js';
 import { CompanyFields, upsertCompany } from '../companies.js';
+import type { EventsTable } from './tables.js';
 
 export const Person = Type.Object(
   {
@@ -107,6 +107,10 @@ export const eventsImporter: Importer<EventRecordValue> = {
       .executeTakeFirst();
     const row = mergedRow(record, held);
     // The hash of what is held, so a file that adds nothing new is unchanged whichever file came first.
-    return writeRevision(tx, 'events', { id: row.id }, { ...row }, { ...meta, hash: contentHash(row) });
+    return writeRevision(
+      tx,
+      { table: 'events', rowId: 'row_id', key: { id: row.id }, row: { ...row } },
+      { ...meta, hash: contentHash(row) },
+    );
   },
 };

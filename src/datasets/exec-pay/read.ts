@@ -1,11 +1,11 @@
 // exec-pay reads: a company's proxy statements, and those covering one fiscal year.
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../kernel/deps.js';
-import type { ExecPayTable } from '../../store/schema.js';
 import { type Company, companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
 import { SOURCES } from '../sources.js';
+import type { ExecPayTable } from './tables.js';
 
 function toProxy(row: Selectable<ExecPayTable>, company: Company) {
   return {

@@ -6,6 +6,8 @@ import { SOURCES } from '../sources.js';
 import { kpisImporter } from './import.js';
 import { COMPANY_FACTS, companyFactsRecords } from './load/companyfacts.js';
 import { EARNINGS_RELEASE, releaseContext, releaseGuidance } from './load/release.js';
+import * as m008 from './migrations/008-kpis.js';
+import * as m018 from './migrations/018-guidance-range.js';
 import { kpisOperations } from './operations.js';
 import { kpisSample } from './sample.js';
 import { KpisData } from './schema.js';
@@ -23,6 +25,7 @@ export const kpisDataset = describe({
       loader(kpisImporter, releaseGuidance, { kind: EARNINGS_RELEASE, prepare: releaseContext }),
     ],
   },
+  migrations: { '008-kpis': m008, '018-guidance-range': m018 },
   sources: [SOURCES['sec-edgar']],
   sample: { data: kpisSample, schema: KpisData },
 });

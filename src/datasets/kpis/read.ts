@@ -1,11 +1,11 @@
 // kpis-guidance reads: a company's facts as series, optionally as they were known on a date.
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../kernel/deps.js';
-import type { KpiFactsTable } from '../../store/schema.js';
 import { companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
 import { SOURCES } from '../sources.js';
+import type { KpiFactsTable } from './tables.js';
 
 type Row = Selectable<KpiFactsTable>;
 type Evidence = {

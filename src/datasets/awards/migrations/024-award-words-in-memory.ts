@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../../../store/engine.js';
 
 /**
  * The words of `query` are found in memory beside the listing's columns (ADR 016), so the stores' own

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type Engine, serialId } from '../engine.js';
+import { type Engine, serialId } from '../../../store/engine.js';
 
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema

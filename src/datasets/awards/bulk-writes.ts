@@ -4,8 +4,9 @@
 
 import type SQLite from 'better-sqlite3';
 import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
-import { sqliteHandle } from './engine.js';
-import type { AwardsTable, Database } from './schema.js';
+import { sqliteHandle } from '../../store/engine.js';
+import type { Database } from '../../store/schema.js';
+import type { AwardsTable } from './tables.js';
 
 const COLUMNS = [
   'id',

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type Engine, serialId } from '../engine.js';
+import { type Engine, serialId } from '../../../store/engine.js';
 
 /** The BLS series catalogue (cu.series), U.S. city average monthly series. */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {

@@ -1,0 +1,28 @@
+// The tables of the exec-pay dataset, added to the store's Database type: the store itself names no dataset table.
+import type { Generated } from 'kysely';
+import type { RevisionColumns } from '../../store/schema.js';
+
+export interface ExecPayTable extends RevisionColumns {
+  row_id: Generated<number>;
+  id: string;
+  ticker: string;
+  proxy_year: number;
+  fiscal_year: number;
+  fiscal_year_label: string;
+  filed_at: string;
+  meeting_date: string | null;
+  ceo_name: string;
+  ceo_title: string;
+  ceo_total: number;
+  ceo_prior_year_total: number | null;
+  pay_ratio: number | null;
+  median_employee_pay: number | null;
+  /** filing (read from the proxy itself) or ceo-pay-table (a secondary compilation) */
+  source_kind: Generated<string>;
+}
+
+declare module '../../store/schema.js' {
+  interface Database {
+    exec_pay: ExecPayTable;
+  }
+}
