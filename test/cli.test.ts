@@ -215,7 +215,25 @@ describe('quarry CLI', () => {
     ]) {
       expect(all).toContain(`quarry ${command}`);
     }
-    expect(all).toContain('cftc, eia, bls, prices, yahoo, sec-facts');
+    // Every source ingest reads and every agency sync fetches, as the registry and the market declare them.
+    const ingest = /quarry ingest SOURCE FILE\.\.\. +load the sources' own files: (.+)/
+      .exec(all)?.[1]
+      ?.split(', ');
+    expect(ingest?.sort()).toEqual([
+      'bls',
+      'cftc',
+      'eia',
+      'prices',
+      'sec',
+      'sec-facts',
+      'ted',
+      'usaspending',
+      'yahoo',
+    ]);
+    const sync = /quarry sync SOURCE +fetch an agency's current files and load what changed: (.+)/.exec(
+      all,
+    )?.[1];
+    expect(sync?.split(', ').sort()).toEqual(['bls', 'cftc', 'eia']);
     expect((await run('--version')).stdout).toBe('0.1.0\n');
   });
 

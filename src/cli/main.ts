@@ -2,8 +2,10 @@
 // The quarry command: serve, mcp, migrate, and the admin commands for accounts, keys and loads.
 import { readFileSync } from 'node:fs';
 import pino from 'pino';
+import { COLLECTIONS } from '../datasets/registry.js';
 import { loadConfig } from '../kernel/config.js';
 import { createDeps } from '../runtime/deps.js';
+import { LOADERS } from '../runtime/loaders.js';
 import { MIGRATIONS } from '../runtime/migrations.js';
 import { openStore } from '../store/engine.js';
 import { migrate } from '../store/migrate.js';
@@ -45,8 +47,8 @@ const HELP = `quarry — financial and economic data over HTTP
   quarry keys revoke KEY_ID
   quarry keys list ID
   quarry import DATASET FILE        load newline-delimited JSON records (docs/interchange.md)
-  quarry ingest SOURCE FILE...      load the sources' own files: cftc, eia, bls, prices, yahoo, sec-facts, sec
-  quarry sync SOURCE                fetch an agency's current files and load what changed: cftc, eia, bls
+  quarry ingest SOURCE FILE...      load the sources' own files: ${Object.keys(LOADERS).join(', ')}
+  quarry sync SOURCE                fetch an agency's current files and load what changed: ${[...COLLECTIONS.keys()].join(', ')}
   quarry sync sec [--tickers T,...]  a watch list's EDGAR filings (default QUARRY_SEC_TICKERS), paced to 10/s
   quarry sync usaspending [--agency A]... [--recipient R]... [--from D] [--to D]   prime contracts from USAspending
   quarry status                     what the store holds of each dataset, and how its collection stands
