@@ -20,7 +20,7 @@ import {
 import { shortInterest } from '../market/short-interest.js';
 import { DATA, HISTORY, QUOTES, SEARCH, todayOf } from '../market/verbs.js';
 import { csvLine, type Layout } from './pages.js';
-import type { Tool } from './tool.js';
+import { type Tool, tool } from './tool.js';
 
 type Item = Record<string, unknown> & {
   input: string;
@@ -196,7 +196,7 @@ const FieldsQuery = Type.Object(
 const market = { api: 'market' as const };
 
 export const MARKET_TOOLS: Tool[] = [
-  {
+  tool({
     ...market,
     name: 'market.quotes',
     title: 'Quotes',
@@ -206,10 +206,10 @@ export const MARKET_TOOLS: Tool[] = [
     input: QuotesBody,
     output: QuotesResponse,
     layout: quoteLayout,
-    check: (deps, args) => QUOTES.units(args as never, todayOf(deps)),
-    run: (deps, args) => QUOTES.run(deps, args as never),
-  },
-  {
+    check: (deps, args) => QUOTES.units(args, todayOf(deps)),
+    run: (deps, args) => QUOTES.run(deps, args),
+  }),
+  tool({
     ...market,
     name: 'market.data',
     title: 'Current values by field',
@@ -220,12 +220,12 @@ export const MARKET_TOOLS: Tool[] = [
     input: DataBody,
     output: DataResponse,
     layout: dataLayout,
-    check: (deps, args) => DATA.units(args as never, todayOf(deps)),
-    run: (deps, args) => DATA.run(deps, args as never),
+    check: (deps, args) => DATA.units(args, todayOf(deps)),
+    run: (deps, args) => DATA.run(deps, args),
     // Every member of a data answer is in the route's schema (resolved is open): it is its own wire form.
     wire: (answer) => answer,
-  },
-  {
+  }),
+  tool({
     ...market,
     name: 'market.history',
     title: 'History',
@@ -236,11 +236,11 @@ export const MARKET_TOOLS: Tool[] = [
     input: HistoryBody,
     output: HistoryResponse,
     layout: historyLayout,
-    check: (deps, args) => HISTORY.units(args as never, todayOf(deps)),
-    run: (deps, args) => HISTORY.run(deps, args as never),
+    check: (deps, args) => HISTORY.units(args, todayOf(deps)),
+    run: (deps, args) => HISTORY.run(deps, args),
     wire: (answer) => JSON.parse(historyJson(answer as { items: object[] })) as object,
-  },
-  {
+  }),
+  tool({
     ...market,
     name: 'market.fields',
     title: 'Field dictionary',
@@ -250,9 +250,9 @@ export const MARKET_TOOLS: Tool[] = [
     input: FieldsQuery,
     output: FieldsResponse,
     layout: fieldsLayout,
-    run: async (_deps, args) => searchFields(args as never),
-  },
-  {
+    run: async (_deps, args) => searchFields(args),
+  }),
+  tool({
     ...market,
     name: 'market.short_interest',
     title: 'Short interest',
@@ -263,10 +263,10 @@ export const MARKET_TOOLS: Tool[] = [
     input: Tickers,
     output: ShortInterestResponse,
     layout: shortLayout,
-    check: (deps, args) => QUOTES.units(args as never, todayOf(deps)),
-    run: (deps, args) => shortInterest(deps, args as never),
-  },
-  {
+    check: (deps, args) => QUOTES.units(args, todayOf(deps)),
+    run: (deps, args) => shortInterest(deps, args),
+  }),
+  tool({
     ...market,
     name: 'market.resolve',
     title: 'Resolve tickers',
@@ -277,10 +277,10 @@ export const MARKET_TOOLS: Tool[] = [
     input: Tickers,
     output: ResolveResponse,
     layout: resolveLayout,
-    check: (deps, args) => QUOTES.units(args as never, todayOf(deps)),
-    run: (deps, args) => resolveTickers(deps, args as never),
-  },
-  {
+    check: (deps, args) => QUOTES.units(args, todayOf(deps)),
+    run: (deps, args) => resolveTickers(deps, args),
+  }),
+  tool({
     ...market,
     name: 'market.search',
     title: 'Find instruments',
@@ -290,7 +290,7 @@ export const MARKET_TOOLS: Tool[] = [
     input: SearchBody,
     output: SearchResponse,
     layout: searchLayout,
-    check: (deps, args) => SEARCH.units(args as never, todayOf(deps)),
-    run: (deps, args) => SEARCH.run(deps, args as never),
-  },
+    check: (deps, args) => SEARCH.units(args, todayOf(deps)),
+    run: (deps, args) => SEARCH.run(deps, args),
+  }),
 ];
