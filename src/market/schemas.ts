@@ -1,6 +1,6 @@
 // The market verbs' requests and answers as schemas: the HTTP routes validate and serialise with them, the
 // OpenAPI document and the MCP tools' input and output schemas are written from them.
-import { type TSchema, Type } from 'typebox';
+import { type TProperties, Type } from 'typebox';
 import { Nullable } from '../kernel/schema.js';
 import { PERIODS } from './history-request.js';
 
@@ -297,7 +297,7 @@ const Held = Type.Object({
 });
 
 /** An answer of one item per ticker: its head, `members` when it is answered, its error when not. */
-const PerTicker = (members: Record<string, TSchema>, errors: string) =>
+const PerTicker = <M extends TProperties>(members: M, errors: string) =>
   Type.Object({
     access: Type.String(),
     items: Type.Array(

@@ -1,6 +1,6 @@
 // The market tools: each is a market verb with the REST route's arguments and answer, laid out as compact
 // tables. Every call of one takes one unit from the key's minute and day, shared with the REST routes.
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { historyJson } from '../market/bar-rows.js';
 import { searchFields } from '../market/fields/search.js';
 import { resolveTickers } from '../market/resolve.js';
@@ -22,47 +22,61 @@ import { DATA, HISTORY, QUOTES, SEARCH, todayOf } from '../market/verbs.js';
 import { csvLine, type Layout } from './pages.js';
 import { type Tool, tool } from './tool.js';
 
-type Item = Record<string, unknown> & {
+type Quotes = Static<typeof QuotesResponse>;
+type Data = Static<typeof DataResponse>;
+type History = Static<typeof HistoryResponse>;
+type Fields = Static<typeof FieldsResponse>;
+type Search = Static<typeof SearchResponse>;
+type Short = Static<typeof ShortInterestResponse>;
+type Resolve = Static<typeof ResolveResponse>;
+
+/** What every per-ticker item has. */
+interface Item {
   input: string;
   status: string;
-  resolved?: Record<string, unknown>;
   error?: { code: string; message: string };
-};
-type Answer = { items: Item[]; fields?: { input: string }[] };
+}
 
 const failed = (item: Item) => (item.error ? `${item.error.code}: ${item.error.message}` : '');
 
 /** A flat table of the answer's items: one line each. */
-function itemTable(columns: string[], cells: (item: Item) => unknown[]): Layout {
+function itemTable<B extends { items: E[] }, E extends Item>(
+  columns: string[],
+  cells: (item: E) => unknown[],
+): Layout<B, E> {
   return {
-    list: (body) => (body as Answer).items,
+    list: (body) => body.items,
     withList: (body, items) => ({ ...body, items }),
     preamble: () => csvLine(['input', 'status', ...columns]),
     head: () => '',
-    line: (item) => {
-      const it = item as Item;
-      return csvLine([it.input, it.status, ...(it.status === 'error' ? [failed(it)] : cells(it))]);
-    },
+    line: (item) =>
+      csvLine([item.input, item.status, ...(item.status === 'error' ? [failed(item)] : cells(item))]),
   };
 }
 
-const quoteColumns = ['symbol', 'name', 'price', 'currency', 'changePercent', 'previousClose', 'volume'];
-const quoteLayout = itemTable([...quoteColumns, 'marketCap', 'marketState', 'asOf'], (item) => {
-  const q = (item.quote ?? {}) as Record<string, unknown>;
-  return [...quoteColumns, 'marketCap', 'marketState', 'asOf'].map((c) => q[c]);
-});
+const quoteColumns = [
+  'symbol',
+  'name',
+  'price',
+  'currency',
+  'changePercent',
+  'previousClose',
+  'volume',
+  'marketCap',
+  'marketState',
+  'asOf',
+] as const;
+const quoteLayout = itemTable<Quotes, Quotes['items'][number]>([...quoteColumns], (item) =>
+  quoteColumns.map((c) => item.quote?.[c]),
+);
 
 /** Data: a column per field as sent; a field's error shows as !code. */
-const dataLayout: Layout = {
-  list: (body) => (body as Answer).items,
+const dataLayout: Layout<Data, Data['items'][number]> = {
+  list: (body) => body.items,
   withList: (body, items) => ({ ...body, items }),
-  preamble: (body) => csvLine(['input', 'status', ...((body as Answer).fields ?? []).map((f) => f.input)]),
+  preamble: (body) => csvLine(['input', 'status', ...body.fields.map((f) => f.input)]),
   head: () => '',
-  line: (element) => {
-    const item = element as Item & {
-      values?: Record<string, unknown>;
-      errors?: Record<string, { code: string }>;
-    };
+  line: (item) => {
     if (item.status === 'error') return csvLine([item.input, item.status, failed(item)]);
     const names = Object.keys(item.values ?? {});
     return csvLine([
@@ -74,55 +88,45 @@ const dataLayout: Layout = {
 };
 
 /** History: a block per ticker, its rows under a date column and the fields as sent. */
-const historyLayout: Layout = {
-  list: (body) => (body as Answer).items,
+const historyLayout: Layout<History, History['items'][number]> = {
+  list: (body) => body.items,
   withList: (body, items) => ({ ...body, items }),
   rows: 'rows',
-  preamble: (body) => {
-    const b = body as { period: string; start: string; end: string };
-    return `period ${b.period}, ${b.start} to ${b.end}`;
-  },
-  head: (element) => {
-    const item = element as Item & { rows?: Record<string, unknown>[] };
+  preamble: (body) => `period ${body.period}, ${body.start} to ${body.end}`,
+  head: (item) => {
     const r = item.resolved;
     const title = `# ${item.input}: ${item.status}${r ? ` (${r.ticker}, ${r.currency})` : ''}`;
     const first = item.rows?.[0];
     return first ? `${title}\n${csvLine(Object.keys(first))}` : title;
   },
-  line: (element, row) => {
-    const item = element as Item & { rows?: Record<string, unknown>[] };
+  line: (item, row) => {
     if (row === null) return failed(item) || 'no rows';
     return csvLine(Object.values(item.rows?.[row] ?? {}));
   },
 };
 
-const fieldsLayout: Layout = {
-  list: (body) => (body as { fields: object[] }).fields,
+const fieldsLayout: Layout<Fields, Fields['fields'][number]> = {
+  list: (body) => body.fields,
   withList: (body, fields) => ({ ...body, fields }),
   preamble: (body) => {
-    const notServed = (body as { notServed: { name: string; reason: string }[] }).notServed;
-    const lines = notServed.map((n) => `not served: ${n.name} (${n.reason})`);
+    const lines = body.notServed.map((n) => `not served: ${n.name} (${n.reason})`);
     return [...lines, csvLine(['id', 'aliases', 'unit', 'appliesTo', 'history', 'group'])].join('\n');
   },
   head: () => '',
-  line: (element) => {
-    const f = element as { id: string; aliases: { name: string; millions: boolean }[]; unit: string };
-    const rest = element as unknown as { appliesTo: string[]; history: boolean; group: string };
+  line: (f) => {
     const aliases = f.aliases.map((a) => (a.millions ? `${a.name} [m]` : a.name)).join(' ');
-    return csvLine([f.id, aliases, f.unit, rest.appliesTo.join(' '), rest.history, rest.group]);
+    return csvLine([f.id, aliases, f.unit, f.appliesTo.join(' '), f.history, f.group]);
   },
 };
 
 const searchColumns = ['service', 'suffix', 'terminal', 'name', 'exchange', 'type', 'source'];
-const searchLayout: Layout = {
-  list: (body) => (body as { items: object[] }).items,
+const searchLayout: Layout<Search, Search['items'][number]> = {
+  list: (body) => body.items,
   withList: (body, items) => ({ ...body, items }),
   preamble: () => csvLine(searchColumns),
   head: () => '',
-  line: (element) => {
-    const f = element as { forms: Record<string, string | null> } & Record<string, unknown>;
-    return csvLine([f.forms.service, f.forms.suffix, f.forms.terminal, f.name, f.exchange, f.type, f.source]);
-  },
+  line: (f) =>
+    csvLine([f.forms.service, f.forms.suffix, f.forms.terminal, f.name, f.exchange, f.type, f.source]),
 };
 
 const shortColumns = [
@@ -135,13 +139,12 @@ const shortColumns = [
   'percentOfSharesOutstanding',
   'stale',
   'asOf',
-];
-const shortLayout = itemTable(shortColumns, (item) => {
-  const s = (item.shortInterest ?? {}) as Record<string, unknown>;
-  return shortColumns.map((c) => s[c]);
-});
+] as const;
+const shortLayout = itemTable<Short, Short['items'][number]>([...shortColumns], (item) =>
+  shortColumns.map((c) => item.shortInterest?.[c]),
+);
 
-const resolveLayout = itemTable(
+const resolveLayout = itemTable<Resolve, Resolve['items'][number]>(
   [
     'ticker',
     'symbol',
@@ -155,24 +158,20 @@ const resolveLayout = itemTable(
     'shortInterest',
   ],
   (item) => {
-    const r = item.resolved ?? {};
-    const held = (item.held ?? {}) as {
-      quote?: boolean;
-      bars?: { first: string; last: string; count: number } | null;
-    };
-    const bars = held.bars ? `${held.bars.count} ${held.bars.first}..${held.bars.last}` : null;
-    const rest = item.held as { statementFields?: number; shortInterest?: boolean } | undefined;
+    const r = item.resolved;
+    const held = item.held;
+    const bars = held?.bars ? `${held.bars.count} ${held.bars.first}..${held.bars.last}` : null;
     return [
-      r.ticker,
-      r.symbol,
-      r.exchange,
-      r.assetType,
-      r.currency,
-      r.name,
-      held.quote,
+      r?.ticker,
+      r?.symbol,
+      r?.exchange,
+      r?.assetType,
+      r?.currency,
+      r?.name,
+      held?.quote,
       bars,
-      rest?.statementFields,
-      rest?.shortInterest,
+      held?.statementFields,
+      held?.shortInterest,
     ];
   },
 );

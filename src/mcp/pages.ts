@@ -3,19 +3,23 @@
 // an element that has rows (a history item). Page after page, the units in order make the whole answer again.
 
 /** How a tool's answer is laid out as a list and written as compact text (CSV-like lines). */
-export interface Layout {
+/**
+ * How an answer is cut into pages and written as text: `B` is the answer as written (the REST route's
+ * response), `E` an element of the list it is cut along.
+ */
+export interface Layout<B extends object = object, E extends object = object> {
   /** The list the answer is cut along. */
-  list(body: object): readonly object[];
+  list(body: B): readonly E[];
   /** The body with its list replaced. */
-  withList(body: object, list: object[]): object;
+  withList(body: B, list: E[]): object;
   /** An element's member that holds its rows (history items), if elements have rows. */
   rows?: string;
   /** Lines before the page's list (column names of a flat table). */
-  preamble(body: object): string;
+  preamble(body: B): string;
   /** Lines that open an element on a page (an item's head and its columns); '' for a flat table. */
-  head(element: object): string;
+  head(element: E): string;
   /** One line: the element itself (flat), or row `row` of it. */
-  line(element: object, row: number | null, body: object): string;
+  line(element: E, row: number | null, body: B): string;
 }
 
 /** Where a page starts: an element, and a row within it (0 for elements without rows). */
