@@ -77,9 +77,7 @@ export const DATASET_TOOLS: Tool[] = OPERATIONS.map((op) => ({
   input: argumentsSchema(op),
   output: Envelope(op.data),
   layout: datasetLayout,
-  operation: op.id,
-  dataset: op.dataset,
-  price: (args) => op.price(args),
+  credits: { operation: op.id, dataset: op.dataset, price: (args) => op.price(args) },
   check: (_deps, args) => {
     operationInput(op, args);
   },

@@ -108,12 +108,13 @@ async function call(
     if (!continued) tool.check?.(deps, read.args);
     // A call is paid once, by its first page: the pages after it are free.
     if (!continued && tool.api === 'market') await metered.chargeUnits(1, 'mcp');
-    if (!continued && tool.api !== 'market') {
+    const { credits } = tool;
+    if (!continued && credits) {
       await metered.chargeCredits({
-        price: (tool.price as NonNullable<Tool['price']>)(read.args),
-        operation: tool.operation as string,
+        price: credits.price(read.args),
+        operation: credits.operation,
         requestId: caller.requestId,
-        ...(tool.dataset ? { dataset: tool.dataset } : {}),
+        ...(credits.dataset ? { dataset: credits.dataset } : {}),
       });
     }
     const answer = await tool.run(deps, read.args);

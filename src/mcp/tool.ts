@@ -24,9 +24,7 @@ export interface Tool<I extends TObject = TObject> {
    */
   wire?(answer: object): object;
   /** Dataset tools: the REST route's operation and price, charged in credits. */
-  operation?: string;
-  dataset?: string;
-  price?(args: Static<I>): Price;
+  credits?: { operation: string; dataset?: string; price(args: Static<I>): Price };
 }
 
 /**
