@@ -13,7 +13,7 @@ import { AppError } from '../kernel/errors.js';
 import { compile, compileStrict } from '../kernel/validation.js';
 import { registerCompression } from './compress.js';
 import { registerConsole } from './console/index.js';
-import type { Meter } from './context.js';
+import { type Meter, pathOf } from './context.js';
 import { clientError, sendError } from './error-reply.js';
 import { attachHooks } from './hooks.js';
 import { RouteMethods } from './methods.js';
@@ -112,7 +112,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] as string;
+    const path = pathOf(request.url);
     const allowed = methods.allowed(path);
     // A message names the path, but never echoes more than a person reads of it.
     const shown = path.length > 120 ? `${path.slice(0, 120)}…` : path;

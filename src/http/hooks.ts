@@ -10,7 +10,7 @@ import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import { andThen, type MaybePromise } from '../kernel/steps.js';
 import { checkRawQuery, checkText, checkWholeNumbers, integerMembers } from '../kernel/validation.js';
-import type { RouteMeta } from './context.js';
+import { membersOf, type RouteMeta } from './context.js';
 import { readKey } from './key.js';
 import { rateHeaders } from './rate-headers.js';
 import { requestHook, sendHook } from './steps.js';
@@ -48,7 +48,7 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       andThen(admit(deps, readKey(request), door), (principal) => {
         request.meter.principal = principal;
         request.meter.metered = new MeteredCall(deps, principal);
-        if (strict) checkRawQuery(request.query as Record<string, unknown>);
+        if (strict) checkRawQuery(membersOf(request.query));
       }),
     );
   if (meta.keyed) {
@@ -64,7 +64,7 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       route,
       'preHandler',
       requestHook(async (request) => {
-        const units = meta.units?.({ query: request.query as Record<string, unknown>, body: request.body });
+        const units = meta.units?.({ query: membersOf(request.query), body: request.body });
         if (units) await request.meter.metered?.chargeUnits(units, 'market');
       }),
     );
@@ -78,7 +78,7 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       append(
         route,
         'onRequest',
-        requestHook((request) => checkRawQuery(request.query as Record<string, unknown>)),
+        requestHook((request) => checkRawQuery(membersOf(request.query))),
       );
     }
     // Public reads may be fetched from any web page; keyed routes send no CORS header, so a browser page
@@ -129,8 +129,8 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       'preHandler',
       requestHook((request) => {
         refine?.({
-          params: request.params as Record<string, unknown>,
-          query: request.query as Record<string, unknown>,
+          params: membersOf(request.params),
+          query: membersOf(request.query),
         });
         if (meta.keyed) return charge(meta, request);
       }),
@@ -150,7 +150,7 @@ function charge(meta: RouteMeta, request: FastifyRequest): MaybePromise<void> {
   const { metered } = request.meter;
   if (!meta.price || !metered) return;
   return metered.chargeCredits({
-    price: meta.price(request.query as Record<string, unknown>),
+    price: meta.price(membersOf(request.query)),
     operation: meta.operationId,
     requestId: request.id,
     ...(meta.dataset ? { dataset: meta.dataset } : {}),

@@ -1,5 +1,6 @@
 // What the router refuses before a route exists (a path it cannot read, a parameter past its length): the
 // house error, judged after the key as every other parameter is, with the headers of the door it came to.
+
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { admit, type Door } from '../accounts/admit.js';
 import type { Principal } from '../accounts/keys.js';
@@ -7,6 +8,7 @@ import { creditBalance } from '../accounts/metering.js';
 import { OPERATIONS } from '../datasets/registry.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
+import { pathOf } from './context.js';
 import { sendError } from './error-reply.js';
 import { readKey } from './key.js';
 import { MARKET_SEGMENTS } from './routes/market.js';
@@ -57,7 +59,7 @@ async function nothingTaken(deps: Deps, door: Door, principal: Principal | null,
 export function routerErrors(deps: Deps) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const refusal = refusalOf(error);
-    const door = doorOfPath(request.url.split('?')[0] as string);
+    const door = doorOfPath(pathOf(request.url));
     if (door === null) return sendError(refusal, request, reply);
     return Promise.resolve()
       .then(() => admit(deps, readKey(request), door))

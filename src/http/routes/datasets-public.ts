@@ -1,4 +1,5 @@
 // Public routes of the stored-datasets API: catalog, cost estimate, API description, samples. No key.
+
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Catalog, catalog } from '../../datasets/catalog.js';
@@ -8,6 +9,7 @@ import { DATASET_IDS } from '../../datasets/registry.js';
 import { SAMPLES, SampleData } from '../../datasets/samples.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError, secondsUntil } from '../../kernel/errors.js';
+import { membersOf } from '../context.js';
 import { rateHeaders } from '../rate-headers.js';
 import { responses } from '../responses.js';
 
@@ -46,7 +48,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
           'validated exactly as that endpoint validates them. Spends nothing and needs no key.',
       },
     },
-    handler: async (request) => estimateCost(request.query as Record<string, unknown>),
+    handler: async (request) => estimateCost(membersOf(request.query)),
   });
 
   const document = { value: null as object | null };
@@ -83,7 +85,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
       },
     },
     handler: async (request, reply) => {
-      const { dataset } = request.params as { dataset: string };
+      const dataset = String(membersOf(request.params).dataset);
       const sample = SAMPLE_JSON.get(dataset);
       if (!sample)
         throw new AppError(

@@ -1,9 +1,11 @@
 // Registers the eleven keyed dataset routes from their definitions.
+
 import type { FastifyInstance } from 'fastify';
 import { Envelope } from '../../datasets/envelope.js';
 import { describePrice } from '../../datasets/estimate.js';
 import { OPERATIONS } from '../../datasets/registry.js';
 import type { Deps } from '../../kernel/deps.js';
+import { membersOf } from '../context.js';
 import { JsonBytes, KEYED_STATUSES, responses } from '../responses.js';
 
 export function registerDatasetRoutes(app: FastifyInstance, deps: Deps): void {
@@ -33,8 +35,8 @@ export function registerDatasetRoutes(app: FastifyInstance, deps: Deps): void {
       },
       handler: async (request, reply) => {
         const payload = await op.read(deps, {
-          params: (request.params ?? {}) as Record<string, unknown>,
-          query: request.query as Record<string, unknown>,
+          params: membersOf(request.params),
+          query: membersOf(request.query),
         });
         return json.send(reply, payload);
       },

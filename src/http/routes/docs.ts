@@ -1,10 +1,12 @@
 // GET /docs: an interactive reference of both OpenAPI documents, served from the project's own dependencies
 // (swagger-ui-dist), no CDN. The page and its start-up script are ours; the viewer's files are read once.
+
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../kernel/errors.js';
+import { membersOf } from '../context.js';
 
 const VIEWER = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -53,7 +55,7 @@ export function registerDocsRoutes(app: FastifyInstance): void {
     reply.type('application/javascript; charset=utf-8').send(START),
   );
   app.get('/docs/:file', async (request, reply) => {
-    const { file } = request.params as { file: string };
+    const file = String(membersOf(request.params).file);
     const type = ASSETS[file];
     if (!type) throw new AppError('not_found', `No file /docs/${file}.`);
     let bytes = files.get(file);

@@ -1,5 +1,6 @@
 // The market-data routes /v1/quotes, /v1/data and /v1/history: GET with comma lists, POST with JSON arrays.
 // Each is its market verb (src/market/verbs.ts) behind a svc_mcp_ key; the units hook charges the verb's units.
+
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type TObject, type TSchema, Type } from 'typebox';
 import type { Deps } from '../../kernel/deps.js';
@@ -20,6 +21,7 @@ import {
   SearchResponse,
 } from '../../market/schemas.js';
 import { DATA, HISTORY, type MarketVerb, QUOTES, SEARCH, todayOf } from '../../market/verbs.js';
+import { membersOf } from '../context.js';
 import { responses, sendTagged } from '../responses.js';
 
 interface MarketRoute<I> {
@@ -123,10 +125,7 @@ export function registerMarketRoutes(app: FastifyInstance, deps: Deps): void {
         route.verb.units(requestOf(query, body), todayOf(deps)),
     };
     const handler = async (request: { query: unknown; body: unknown }, reply: FastifyReply) => {
-      const answer = await route.verb.run(
-        deps,
-        requestOf(request.query as Record<string, unknown>, request.body),
-      );
+      const answer = await route.verb.run(deps, requestOf(membersOf(request.query), request.body));
       return route.send ? route.send(reply, answer) : answer;
     };
     const operation = route.path.slice('/v1/'.length);
