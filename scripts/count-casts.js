@@ -17,7 +17,10 @@ for (const file of files(path.resolve('src'))) {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   let count = 0;
   const visit = (node) => {
-    if (ts.isAsExpression(node) && !(ts.isTypeReferenceNode(node.type) && node.type.typeName.getText() === 'const'))
+    if (
+      ts.isAsExpression(node) &&
+      !(ts.isTypeReferenceNode(node.type) && node.type.typeName.getText() === 'const')
+    )
       count += 1;
     ts.forEachChild(node, visit);
   };
