@@ -194,16 +194,14 @@ export async function history(
   }
 }
 
-async function historyItem(
-  provider: MarketProvider,
-  r: Window,
-  fields: FieldAnswer[],
-  input: string,
-): Promise<HistoryItem> {
-  const resolution = resolveTicker(input);
-  if (resolution.status !== 'ok') return { input, status: 'error', error: resolution.error };
-  const resolved = resolution.resolved;
-  const errors: Record<string, { code: string; message: string }> = {};
+type FieldError = { code: string; message: string };
+
+/** A field the item serves: known, and applying to the instrument. */
+type ServedField = FieldAnswer & { def: FieldDef };
+
+/** Each field the instrument cannot have, by the field as sent: unknown, not served, or not applicable. */
+function fieldErrors(fields: FieldAnswer[], resolved: Resolved): Record<string, FieldError> {
+  const errors: Record<string, FieldError> = {};
   for (const f of fields) {
     if (f.error) errors[f.input] = f.error;
     else if (f.def && !f.def.appliesTo.includes(resolved.assetType)) {
@@ -213,64 +211,106 @@ async function historyItem(
       };
     }
   }
-  const served = fields.filter((f) => !errors[f.input]);
-  let rows: Row[] | BarRows = [];
-  const extra: Pick<HistoryItem, 'held' | 'stale' | 'repaired'> = {};
-  const derivedDates: string[] = [];
+  return errors;
+}
+
+async function historyItem(
+  provider: MarketProvider,
+  r: Window,
+  fields: FieldAnswer[],
+  input: string,
+): Promise<HistoryItem> {
+  const resolution = resolveTicker(input);
+  if (resolution.status !== 'ok') return { input, status: 'error', error: resolution.error };
+  const resolved = resolution.resolved;
+  const errors = fieldErrors(fields, resolved);
+  const served = fields.filter((f): f is ServedField => f.def !== null && !errors[f.input]);
+  let found: Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'repaired' | 'derived'> = { rows: [] };
   if (served.length && isStatementPeriod(r.period)) {
-    const statements = await provider.statements(resolved.ticker);
-    if (provider.staleStatements?.(resolved.ticker)) extra.stale = true;
-    const byDate = new Map<string, Record<string, string | number | null>>();
-    for (const f of served) {
-      const def = f.def as FieldDef;
-      const series = statementSeries(
-        def.id,
-        statements.get(def.id) ?? [],
-        r.period === 'annual' ? 'annual' : 'quarterly',
-      );
-      const inRange = series.filter((p) => p.end >= r.start && p.end <= r.end);
-      if (inRange.length === 0)
-        errors[f.input] = { code: 'not_found', message: `no ${r.period} ${def.id} stored for ${input}` };
-      for (const p of inRange) {
-        const row = byDate.get(p.end) ?? { date: p.end };
-        row[f.input] = f.millions ? p.value / 1e6 : p.value;
-        byDate.set(p.end, row);
-        if (p.derived && !derivedDates.includes(p.end)) derivedDates.push(p.end);
-      }
-    }
-    rows = [...byDate.values()].sort((a, b) => String(a.date).localeCompare(String(b.date)));
-    for (const f of served) for (const row of rows) if (!(f.input in row)) row[f.input] = null;
+    found = await statementHistory(provider, resolved, served, r, input, errors);
   } else if (served.length) {
-    const columns = served.map((f) => {
-      const column = BAR_FIELDS[(f.def as FieldDef).id] as BarColumnName;
-      return { input: f.input, column, scaled: column !== 'volume' };
-    });
-    const range = { from: r.from, end: r.end, period: r.period as BarPeriod };
-    const found = await barRows(provider, resolved, range, columns);
-    if (!found)
-      return {
-        input,
-        status: 'error',
-        resolved: shown(resolved),
-        error: { code: 'not_found', message: await noHistory(provider, resolved, input, r) },
-      };
-    rows = found.rows;
-    if (shortOf(r, found.held)) extra.held = found.held;
-    if (provider.staleBars?.(found.symbol)) extra.stale = true;
-    const repaired = ((await provider.repairs?.(found.symbol)) ?? []).filter(
-      (p) => p.date >= r.from && p.date <= r.end,
-    );
-    if (repaired.length) extra.repaired = repaired;
+    const bars = await barHistory(provider, resolved, served, r);
+    if (!bars) {
+      const message = await noHistory(provider, resolved, input, r);
+      return { input, status: 'error', resolved: shown(resolved), error: { code: 'not_found', message } };
+    }
+    found = bars;
   }
-  const status = Object.keys(errors).length ? 'partial' : 'ok';
+  const { rows, derived, ...extra } = found;
+  const failed = Object.keys(errors).length > 0;
   return {
     input,
-    status,
+    status: failed ? 'partial' : 'ok',
     resolved: shown(resolved),
     rows,
-    ...(Object.keys(errors).length ? { errors } : {}),
-    ...(derivedDates.length ? { derived: derivedDates.sort() } : {}),
+    ...(failed ? { errors } : {}),
+    ...(derived ? { derived } : {}),
     ...(r.truncated ? { truncated: { requestedStart: r.start, start: r.from } } : {}),
     ...extra,
+  };
+}
+
+/**
+ * Statement fields by fiscal period end in the window, a row per period and null where a field has none; a
+ * field with no period in the window is an error of the item (added to `errors`).
+ */
+async function statementHistory(
+  provider: MarketProvider,
+  resolved: Resolved,
+  served: ServedField[],
+  r: Window,
+  input: string,
+  errors: Record<string, FieldError>,
+): Promise<Pick<HistoryItem, 'rows' | 'stale' | 'derived'>> {
+  const statements = await provider.statements(resolved.ticker);
+  const byDate = new Map<string, Row>();
+  const derived = new Set<string>();
+  for (const f of served) {
+    const period = r.period === 'annual' ? 'annual' : 'quarterly';
+    const series = statementSeries(f.def.id, statements.get(f.def.id) ?? [], period);
+    const inRange = series.filter((p) => p.end >= r.start && p.end <= r.end);
+    if (inRange.length === 0)
+      errors[f.input] = {
+        code: 'not_found',
+        message: `no ${r.period} ${f.def.id} stored for ${input}`,
+      };
+    for (const p of inRange) {
+      const row = byDate.get(p.end) ?? { date: p.end };
+      row[f.input] = f.millions ? p.value / 1e6 : p.value;
+      byDate.set(p.end, row);
+      if (p.derived) derived.add(p.end);
+    }
+  }
+  const rows = [...byDate.values()].sort((a, b) => String(a.date).localeCompare(String(b.date)));
+  for (const f of served) for (const row of rows) if (!(f.input in row)) row[f.input] = null;
+  return {
+    rows,
+    ...(provider.staleStatements?.(resolved.ticker) ? { stale: true } : {}),
+    ...(derived.size ? { derived: [...derived].sort() } : {}),
+  };
+}
+
+/** Price and volume fields from the daily bars in the window, with what was held, stale or repaired. */
+async function barHistory(
+  provider: MarketProvider,
+  resolved: Resolved,
+  served: ServedField[],
+  r: Window,
+): Promise<Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'repaired'> | null> {
+  const columns = served.flatMap((f) => {
+    const column = BAR_FIELDS[f.def.id];
+    return column ? [{ input: f.input, column, scaled: column !== 'volume' }] : [];
+  });
+  const range = { from: r.from, end: r.end, period: r.period as BarPeriod };
+  const found = await barRows(provider, resolved, range, columns);
+  if (!found) return null;
+  const repaired = ((await provider.repairs?.(found.symbol)) ?? []).filter(
+    (p) => p.date >= r.from && p.date <= r.end,
+  );
+  return {
+    rows: found.rows,
+    ...(shortOf(r, found.held) ? { held: found.held } : {}),
+    ...(provider.staleBars?.(found.symbol) ? { stale: true } : {}),
+    ...(repaired.length ? { repaired } : {}),
   };
 }

@@ -329,37 +329,14 @@ export function summarize(
   } else {
     for (let i = 0; i < cols.size; i += 1) visit(i);
   }
-  const coverage: { source: string; jurisdiction: string; awards: number; first: number; last: number }[] =
-    [];
-  for (let place = 0; place < places; place += 1) {
-    const awards = placeAwards[place] as number;
-    if (awards === 0) continue;
-    coverage.push({
-      source: cols.dict.source.names[Math.floor(place / jurisdictions)] as string,
-      jurisdiction: cols.dict.jurisdiction.names[place % jurisdictions] as string,
-      awards,
-      first: placeFirst[place] as number,
-      last: placeLast[place] as number,
-    });
-  }
+  const coverage = coverageOf(cols, { awards: placeAwards, first: placeFirst, last: placeLast });
   const total = coverage.reduce((n, c) => n + c.awards, 0);
   const first = Math.min(...coverage.map((c) => c.first));
   const last = Math.max(...coverage.map((c) => c.last));
 
   const names = (dict: keyof AwardColumns['dict']) => (g: number) => cols.dict[dict].names[g] as string;
   const currencyNames = cols.dict.currency.names;
-  // The most negative first; enough of them that ties at the tenth are all kept for the caller to order.
-  negatives.sort(
-    (a, b) =>
-      (cols.hi[a] as number) - (cols.hi[b] as number) || (cols.lo[a] as number) - (cols.lo[b] as number),
-  );
-  const cut = negatives[ALERTS - 1];
-  const deobligations =
-    cut === undefined
-      ? negatives
-      : negatives.filter(
-          (i, k) => k < ALERTS || (cols.hi[i] === cols.hi[cut] && cols.lo[i] === cols.lo[cut]),
-        );
+  const deobligations = largestNegatives(cols, negatives);
   return {
     agencies: tallies.agency.groupsOf(names('agency'), currencyNames, TOP),
     sectors: tallies.sector.groupsOf(names('sector'), currencyNames, TOP),
@@ -378,6 +355,42 @@ export function summarize(
     deobligationRows: deobligations.map((i) => cols.rowIds[i] as number),
     flaggedRows: flagged.slice(0, ALERTS).map((i) => cols.rowIds[i] as number),
   };
+}
+
+/** Awards and first and last dates by (source, jurisdiction), from the flat arrays the loop filled. */
+function coverageOf(
+  cols: AwardColumns,
+  places: { awards: Float64Array; first: Int32Array; last: Int32Array },
+): { source: string; jurisdiction: string; awards: number; first: number; last: number }[] {
+  const jurisdictions = cols.dict.jurisdiction.names.length;
+  const out = [];
+  for (let place = 0; place < places.awards.length; place += 1) {
+    const awards = places.awards[place] as number;
+    if (awards === 0) continue;
+    out.push({
+      source: cols.dict.source.names[Math.floor(place / jurisdictions)] as string,
+      jurisdiction: cols.dict.jurisdiction.names[place % jurisdictions] as string,
+      awards,
+      first: places.first[place] as number,
+      last: places.last[place] as number,
+    });
+  }
+  return out;
+}
+
+/**
+ * The most negative amounts first (de-obligations): the first ten, and every other tied with the tenth, for
+ * the caller to order.
+ */
+function largestNegatives(cols: AwardColumns, negatives: number[]): number[] {
+  negatives.sort(
+    (a, b) =>
+      (cols.hi[a] as number) - (cols.hi[b] as number) || (cols.lo[a] as number) - (cols.lo[b] as number),
+  );
+  const cut = negatives[ALERTS - 1];
+  return cut === undefined
+    ? negatives
+    : negatives.filter((i, k) => k < ALERTS || (cols.hi[i] === cols.hi[cut] && cols.lo[i] === cols.lo[cut]));
 }
 
 /** The awards in range dated `since` or later, as row ids. */
