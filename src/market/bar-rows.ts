@@ -4,7 +4,7 @@
 // call takes the slice of it that its dates cover.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Bar } from '../kernel/market-provider.js';
-import { scalePrice } from './quotes.js';
+import { scalePrice } from './price-units.js';
 
 export type BarColumnName = Exclude<keyof Bar, 'date'>;
 

@@ -9,7 +9,9 @@ import { statementSeries } from './compute/statements.js';
 import { barsSince, computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { lookupField } from './fields/dictionary.js';
-import { inPriceCurrency, type Looked, lookupOne, uniqueInputs } from './quotes.js';
+import { type Looked, lookupOne } from './lookup.js';
+import { inPriceCurrency } from './price-units.js';
+import { uniqueInputs } from './request.js';
 import { type Resolved, resolveTicker, shown } from './symbology/resolve.js';
 
 export const MAX_DATA_TICKERS = 50;

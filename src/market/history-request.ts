@@ -1,6 +1,6 @@
 // A history request: its limits, periods and default dates, checked before any data is read, and its units.
 import { AppError } from '../kernel/errors.js';
-import { uniqueInputs } from './quotes.js';
+import { uniqueInputs } from './request.js';
 
 export const MAX_HISTORY_TICKERS = 10;
 export const MAX_HISTORY_FIELDS = 5;

@@ -14,3 +14,9 @@ export function fromQuery<T>(
   for (const name of options) if (q[name]) request[name] = q[name];
   return request as T;
 }
+
+/** Inputs answered once each, in the order first given. */
+export function uniqueInputs(inputs: string[]): string[] {
+  const seen = new Set<string>();
+  return inputs.map((i) => i.trim()).filter((i) => i !== '' && !seen.has(i) && seen.add(i));
+}

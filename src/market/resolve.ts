@@ -1,6 +1,7 @@
 // market.resolve: what each ticker, in any of the three forms, resolves to, and what data is held for it.
 import type { Deps } from '../kernel/deps.js';
-import { checkedTickers, lookup, type QuotesRequest } from './quotes.js';
+import { lookup } from './lookup.js';
+import { checkedTickers, type QuotesRequest } from './quotes.js';
 import { shown } from './symbology/resolve.js';
 
 export async function resolveTickers(deps: Pick<Deps, 'market'>, request: QuotesRequest) {

@@ -3,7 +3,8 @@
 import type { Deps } from '../kernel/deps.js';
 import type { ShortInterest } from '../kernel/market-provider.js';
 import { isoDate } from './history-request.js';
-import { checkedTickers, lookup, type QuotesRequest } from './quotes.js';
+import { lookup } from './lookup.js';
+import { checkedTickers, type QuotesRequest } from './quotes.js';
 import { type Resolved, shown } from './symbology/resolve.js';
 
 /** A settlement older than this many days is stale: FINRA publishes twice a month. */
