@@ -66,9 +66,12 @@ const account = await createAccount(deps, {
   emailConfirmed: true,
 });
 // Enough credits and rate that the benchmark measures the path, not the limits.
-await setContract(deps, account.id, {
-  creditsPerMonth: 1_000_000_000,
-  creditsPerMinute: 1_000_000_000,
+await setContract(deps, {
+  accountId: account.id,
+  change: {
+    creditsPerMonth: 1_000_000_000,
+    creditsPerMinute: 1_000_000_000,
+  },
 });
 const key = (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
 await deps.close();

@@ -30,9 +30,12 @@ async function keyOn(env) {
       plan: 'enterprise',
       emailConfirmed: true,
     });
-    await setContract(deps, account.id, {
-      creditsPerMonth: 1_000_000_000,
-      creditsPerMinute: 1_000_000_000,
+    await setContract(deps, {
+      accountId: account.id,
+      change: {
+        creditsPerMonth: 1_000_000_000,
+        creditsPerMinute: 1_000_000_000,
+      },
     });
     return (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
   } finally {

@@ -95,7 +95,11 @@ for (const { engine, skip } of ENGINES) {
 
     it('402 plan_required when the plan has ended', async () => {
       const other = await customer(env.deps);
-      await setPlan(env.deps, other.accountId, 'basic', '2020-01-01T00:00:00.000Z');
+      await setPlan(env.deps, {
+        accountId: other.accountId,
+        plan: 'basic',
+        endsAt: '2020-01-01T00:00:00.000Z',
+      });
       const res = await get(bearer(other.key));
       expect(res.statusCode).toBe(402);
       expect(res.json().error).toBe('plan_required');
@@ -110,20 +114,22 @@ for (const { engine, skip } of ENGINES) {
       const before = await get(bearer(key.key));
       expect(before.statusCode).toBe(403);
       expect(before.json().error).toBe('key_disabled');
-      await confirmEmail(env.deps, account.id);
+      await confirmEmail(env.deps, { accountId: account.id });
       await expect.poll(async () => (await get(bearer(key.key))).statusCode, { timeout: 2000 }).toBe(200);
     });
 
     it('401 invalid_key for a revoked key, within 2 seconds of the revocation', async () => {
       const other = await customer(env.deps);
-      const res = await afterASecond(other.key, () => revokeKey(env.deps, other.keyId));
+      const res = await afterASecond(other.key, () => revokeKey(env.deps, { keyId: other.keyId }));
       expect(res.statusCode).toBe(401);
       expect(res.json().error).toBe('invalid_key');
     });
 
     it('a plan change takes effect within 2 seconds', async () => {
       const other = await customer(env.deps);
-      const res = await afterASecond(other.key, () => setPlan(env.deps, other.accountId, 'none'));
+      const res = await afterASecond(other.key, () =>
+        setPlan(env.deps, { accountId: other.accountId, plan: 'none' }),
+      );
       expect(res.json().error).toBe('plan_required');
     });
 

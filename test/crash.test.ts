@@ -48,9 +48,12 @@ async function killUnderLoad(
     emailConfirmed: true,
   });
   // A rate far above the load, so every call is charged rather than limited.
-  await setContract(deps, account.id, {
-    creditsPerMonth: 1_000_000,
-    creditsPerMinute: 10_000_000,
+  await setContract(deps, {
+    accountId: account.id,
+    change: {
+      creditsPerMonth: 1_000_000,
+      creditsPerMinute: 10_000_000,
+    },
   });
   const key = (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
   await deps.close();

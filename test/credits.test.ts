@@ -93,7 +93,7 @@ for (const { engine, skip } of ENGINES) {
 
     it('402 insufficient_credits when the balance is short, never below zero', async () => {
       const user = await customer(env.deps);
-      await setBalance(env.deps, user.accountId, 5);
+      await setBalance(env.deps, { accountId: user.accountId, balance: 5 });
       expect((await get(user, '/v1/awards')).statusCode).toBe(200);
       const refused = await get(user, '/v1/awards');
       expect(refused.statusCode).toBe(402);
@@ -133,8 +133,11 @@ for (const { engine, skip } of ENGINES) {
 
     it('429 rate_limited past the plan credits per minute, with Retry-After and RateLimit headers', async () => {
       const user = await customer(env.deps);
-      await setPlan(env.deps, user.accountId, 'enterprise');
-      await setContract(env.deps, user.accountId, { creditsPerMonth: 1000, creditsPerMinute: 20 });
+      await setPlan(env.deps, { accountId: user.accountId, plan: 'enterprise' });
+      await setContract(env.deps, {
+        accountId: user.accountId,
+        change: { creditsPerMonth: 1000, creditsPerMinute: 20 },
+      });
       // 20 credits a minute admit exactly two 10-credit calls in the minute 10:00; the award does not exist, so
       // each answers 404, charged like any answered call.
       const first = await get(user, `/v1/awards/${A}`);
@@ -187,7 +190,7 @@ for (const { engine, skip } of ENGINES) {
 
     it('concurrent calls never take the balance below zero, and each charge is one ledger row', async () => {
       const user = await customer(env.deps);
-      await setBalance(env.deps, user.accountId, 40);
+      await setBalance(env.deps, { accountId: user.accountId, balance: 40 });
       const results = await Promise.all(Array.from({ length: 30 }, () => get(user, '/v1/awards')));
       const codes = results.map((r) => r.statusCode);
       expect(codes.filter((c) => c === 200)).toHaveLength(10);

@@ -75,8 +75,11 @@ describe('plans', () => {
 
     it('an enterprise contract sets the monthly credits, rate and keys', async () => {
       const user = await customer(env.deps);
-      await setPlan(env.deps, user.accountId, 'enterprise');
-      await setContract(env.deps, user.accountId, { creditsPerMonth: 3_000_000, maxKeys: 150 });
+      await setPlan(env.deps, { accountId: user.accountId, plan: 'enterprise' });
+      await setContract(env.deps, {
+        accountId: user.accountId,
+        change: { creditsPerMonth: 3_000_000, maxKeys: 150 },
+      });
       await new Promise((r) => setTimeout(r, 1100));
       const view = await account(user.key);
       expect(view.limits).toEqual({ creditsPerMonth: 3_000_000, creditsPerMinute: 6000, maxKeys: 150 });
@@ -93,7 +96,7 @@ describe('plans', () => {
           code: 'key_limit_reached',
         },
       );
-      await revokeKey(env.deps, made[0]?.id as string);
+      await revokeKey(env.deps, { keyId: made[0]?.id as string });
       await expect(
         createKey(env.deps, { accountId: user.accountId, api: 'datasets' }),
       ).resolves.toMatchObject({

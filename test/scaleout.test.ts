@@ -20,7 +20,7 @@ async function prepare(deps: Deps): Promise<{ accountId: string; key: string }> 
     emailConfirmed: true,
   });
   const key = await createKey(deps, { accountId: account.id, api: 'datasets' });
-  await setBalance(deps, account.id, 100);
+  await setBalance(deps, { accountId: account.id, balance: 100 });
   return { accountId: account.id, key: key.key };
 }
 

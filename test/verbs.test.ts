@@ -115,7 +115,7 @@ describe('verbs without a transport', () => {
       const unconfirmed = await account({ confirmed: false });
       const free = await account({ market: 'free' });
       const revoked = await createKey(env.deps, { accountId: (await account({})).id, api: 'market' });
-      await revokeKey(env.deps, revoked.id);
+      await revokeKey(env.deps, { keyId: revoked.id });
       const key = async (id: string, api: 'datasets' | 'market') =>
         (await createKey(env.deps, { accountId: id, api })).key;
       expect(await refusal(async () => admit(env.deps, await key(unconfirmed.id, 'datasets'), 'mcp'))).toBe(
@@ -131,7 +131,7 @@ describe('verbs without a transport', () => {
       // A key made while the plan ran stops when the plan ends.
       const ended = await account({});
       const gds = await key(ended.id, 'datasets');
-      await setPlan(env.deps, ended.id, 'none');
+      await setPlan(env.deps, { accountId: ended.id, plan: 'none' });
       expect(await refusal(() => admit(env.deps, gds, 'datasets'))).toBe('plan_required');
     });
   });
@@ -145,7 +145,7 @@ describe('verbs without a transport', () => {
         (await createKey(env.deps, { accountId: id, api: 'datasets' })).key,
         'datasets',
       );
-      await setBalance(env.deps, id, 7);
+      await setBalance(env.deps, { accountId: id, balance: 7 });
       const call = { principal, price: price('history', 2), operation: 'test.op', requestId: 'req_verbs' };
       const receipt = await chargeCredits(env.deps, call);
       expect(receipt).toMatchObject({ cost: 4, balance: 3, callType: 'history', rate: { limit: 1200 } });

@@ -146,30 +146,39 @@ export async function listAccounts(
   return (await query.execute()).map(toAccount);
 }
 
-export async function confirmEmail(deps: AccountDeps, id: string) {
+export async function confirmEmail(deps: AccountDeps, { accountId: id }: { accountId: string }) {
   await update(deps.store.db, id, { email_confirmed: 1, updated_at: deps.clock().toISOString() });
   return getAccount(deps.store.db, id);
 }
 
 /** Ends the plan at `at`: from then on its keys get plan_required, and no key can be made. */
-export async function endPlan(deps: AccountDeps, id: string, at: Date) {
+export async function endPlan(deps: AccountDeps, { accountId: id, at }: { accountId: string; at: Date }) {
   await update(deps.store.db, id, { plan_ends_at: at.toISOString(), updated_at: deps.clock().toISOString() });
   return getAccount(deps.store.db, id);
 }
 
 /** Marks an account as an operator's (or not): operators see the console's operator view. */
-export async function setAdmin(deps: AccountDeps, id: string, admin: boolean) {
+export async function setAdmin(
+  deps: AccountDeps,
+  { accountId: id, admin }: { accountId: string; admin: boolean },
+) {
   await update(deps.store.db, id, { admin: admin ? 1 : 0, updated_at: deps.clock().toISOString() });
   return getAccount(deps.store.db, id);
 }
 
-export async function setMarketPlan(deps: AccountDeps, id: string, plan: MarketPlan) {
+export async function setMarketPlan(
+  deps: AccountDeps,
+  { accountId: id, plan }: { accountId: string; plan: MarketPlan },
+) {
   await update(deps.store.db, id, { market_plan: plan, updated_at: deps.clock().toISOString() });
   return getAccount(deps.store.db, id);
 }
 
 /** A plan change opens a new period at once, with the new plan's monthly credits. */
-export async function setPlan(deps: AccountDeps, id: string, plan: PlanId, endsAt: string | null = null) {
+export async function setPlan(
+  deps: AccountDeps,
+  { accountId: id, plan, endsAt = null }: { accountId: string; plan: PlanId; endsAt?: string | null },
+) {
   const db = deps.store.db;
   const now = deps.clock();
   const account = await getAccount(db, id);
@@ -182,7 +191,10 @@ export async function setPlan(deps: AccountDeps, id: string, plan: PlanId, endsA
 }
 
 /** Contract values for an enterprise account; a change of monthly credits opens a new period. */
-export async function setContract(deps: AccountDeps, id: string, change: Partial<Contract>) {
+export async function setContract(
+  deps: AccountDeps,
+  { accountId: id, change }: { accountId: string; change: Partial<Contract> },
+) {
   const db = deps.store.db;
   const now = deps.clock();
   const account = await getAccount(db, id);
@@ -201,7 +213,10 @@ export async function setContract(deps: AccountDeps, id: string, change: Partial
 }
 
 /** Sets the balance of the current period, recording the difference as an adjustment. */
-export async function setBalance(deps: AccountDeps, id: string, balance: number) {
+export async function setBalance(
+  deps: AccountDeps,
+  { accountId: id, balance }: { accountId: string; balance: number },
+) {
   const db = deps.store.db;
   const now = deps.clock();
   if (!Number.isSafeInteger(balance) || balance < 0) {

@@ -81,7 +81,7 @@ async function apply(deps: Deps, event: StripeEvent, account: Account): Promise<
     event.type === 'customer.subscription.deleted' ||
     (event.type === 'customer.subscription.updated' && !PAYING.has(object.status ?? 'active'));
   if (ending) {
-    await endPlan(deps, account.id, now);
+    await endPlan(deps, { accountId: account.id, at: now });
     await recordActivity(db, account.id, PROCESSOR, 'plan ended', `${account.plan} (${event.id})`, now);
     return 'applied';
   }
@@ -89,7 +89,7 @@ async function apply(deps: Deps, event: StripeEvent, account: Account): Promise<
   if (!plan || !isPlanId(plan) || !PAID_PLANS.includes(plan as PlanId)) return 'no plan named';
   // A plan already running as asked is left alone: a repeated event must not grant a second period.
   if (account.plan === plan && account.planEndsAt === null) return 'applied';
-  await setPlan(deps, account.id, plan as PlanId);
+  await setPlan(deps, { accountId: account.id, plan: plan as PlanId });
   await recordActivity(db, account.id, PROCESSOR, 'plan set', `${plan} (${event.id})`, now);
   return 'applied';
 }

@@ -58,7 +58,7 @@ export async function sendConfirmation(deps: Deps, account: Account): Promise<vo
 /** Confirms the address a confirmation link names; an expired or altered link is refused with the reason. */
 export async function confirmAddress(deps: Deps, token: string): Promise<Account> {
   const account = await accountOfLink(deps, token, 'confirm');
-  return account.emailConfirmed ? account : confirmEmail(deps, account.id);
+  return account.emailConfirmed ? account : confirmEmail(deps, { accountId: account.id });
 }
 
 export interface SignInInput {
@@ -120,7 +120,7 @@ export async function resetPassword(deps: Deps, token: string, password: string)
     .execute();
   await endAccountSessions(deps.store.db, account.id, now);
   // Following the link proves the address, as a confirmation link would.
-  return account.emailConfirmed ? account : confirmEmail(deps, account.id);
+  return account.emailConfirmed ? account : confirmEmail(deps, { accountId: account.id });
 }
 
 /** Checks a link without using it: whether the page that takes a new password should be shown. */

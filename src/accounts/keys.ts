@@ -105,8 +105,7 @@ export async function countActiveKeys(db: Kysely<Database>, accountId: string, a
  */
 export async function revokeKey(
   deps: AccountDeps,
-  keyId: string,
-  scope: { accountId?: string; actor?: Actor } = {},
+  { keyId, ...scope }: { keyId: string; accountId?: string; actor?: Actor },
 ): Promise<KeyInfo> {
   const db = deps.store.db;
   const now = deps.clock();

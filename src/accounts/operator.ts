@@ -8,7 +8,7 @@ import type { PlanId } from './plans.js';
 
 export async function operatorSetPlan(deps: Deps, actor: Actor, accountId: string, plan: PlanId) {
   const now = deps.clock();
-  const account = await setPlan(deps, accountId, plan);
+  const account = await setPlan(deps, { accountId, plan });
   await recordActivity(deps.store.db, accountId, actor, 'plan set', plan, now);
   return account;
 }

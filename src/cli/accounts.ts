@@ -53,13 +53,13 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
     }
     case 'confirm-email': {
       const { args } = parse(rest, {}, ['ID']);
-      return view(await confirmEmail(deps, args.ID as string));
+      return view(await confirmEmail(deps, { accountId: args.ID as string }));
     }
     case 'set-plan': {
       const { args, values } = parse(rest, { 'ends-at': { type: 'string' } }, ['ID', 'PLAN']);
       const plan = oneOf(args.PLAN as string, PLAN_IDS, 'PLAN');
       const endsAt = values['ends-at'] === undefined ? null : isoTime(values['ends-at']);
-      const account = await setPlan(deps, args.ID as string, plan, endsAt);
+      const account = await setPlan(deps, { accountId: args.ID as string, plan, endsAt });
       const detail = endsAt === null ? plan : `${plan}, ending ${endsAt}`;
       await recordActivity(deps.store.db, account.id, CLI_ACTOR, 'plan set', detail, deps.clock());
       if (plan === 'enterprise' && account.contract.creditsPerMonth === null) {
@@ -87,18 +87,20 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
           'set-contract needs at least one of --credits-per-month, --credits-per-minute, --max-keys',
         );
       }
-      return view(await setContract(deps, args.ID as string, change));
+      return view(await setContract(deps, { accountId: args.ID as string, change }));
     }
     case 'set-market-plan': {
       const { args } = parse(rest, {}, ['ID', 'PLAN']);
       const plan = oneOf(args.PLAN as string, MARKET_PLANS, 'PLAN');
-      const account = await setMarketPlan(deps, args.ID as string, plan);
+      const account = await setMarketPlan(deps, { accountId: args.ID as string, plan });
       await recordActivity(deps.store.db, account.id, CLI_ACTOR, 'market plan set', plan, deps.clock());
       return view(account);
     }
     case 'set-balance': {
       const { args } = parse(rest, {}, ['ID', 'N']);
-      return view(await setBalance(deps, args.ID as string, wholeNumber(args.N, 'N') as number));
+      return view(
+        await setBalance(deps, { accountId: args.ID as string, balance: wholeNumber(args.N, 'N') as number }),
+      );
     }
     case 'list': {
       const { values } = parse(rest, { email: { type: 'string' } }, []);
@@ -116,7 +118,7 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
     }
     case 'set-admin': {
       const { args, values } = parse(rest, { off: { type: 'boolean' } }, ['ID']);
-      const account = await setAdmin(deps, args.ID as string, values.off !== true);
+      const account = await setAdmin(deps, { accountId: args.ID as string, admin: values.off !== true });
       return { id: account.id, email: account.email, admin: account.admin };
     }
     case 'sign-out': {

@@ -26,7 +26,7 @@ export async function keysCommand(deps: Deps, argv: string[]): Promise<object> {
     }
     case 'revoke': {
       const { args } = parse(rest, {}, ['KEY_ID']);
-      const key = await revokeKey(deps, args.KEY_ID as string, { actor: CLI_ACTOR });
+      const key = await revokeKey(deps, { keyId: args.KEY_ID as string, actor: CLI_ACTOR });
       return { id: key.id, prefix: key.prefix, api: key.api, revokedAt: key.revokedAt };
     }
     case 'list': {

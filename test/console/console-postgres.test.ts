@@ -49,7 +49,7 @@ describe.skipIf(pgUrl() === null || redisUrl() === null)(
           .where('email', '=', `pg-owner-${run}@example.com`)
           .executeTakeFirstOrThrow()
       ).id;
-      await setPlan(a.deps, accountId, 'basic');
+      await setPlan(a.deps, { accountId, plan: 'basic' });
 
       const onB = new ConsoleClient(b.app, `10.77.${octet}.5`);
       for (const [name, value] of onA.cookies) onB.cookies.set(name, value);

@@ -172,7 +172,7 @@ describe('sessions and forms', () => {
     ).toBeUndefined();
 
     const { client: owner, accountId } = await signedInClient('csrf-keys');
-    await setPlan(env.deps, accountId, 'basic');
+    await setPlan(env.deps, { accountId, plan: 'basic' });
     await owner.get('/console/keys');
     const forged = await owner.post('/console/keys', { api: 'datasets', _csrf: client.csrf });
     expect(forged.status).toBe(403);
@@ -285,7 +285,7 @@ describe('keys', () => {
 
   it('the full key text is shown once, works, and is never shown again; only its hash is stored', async () => {
     const { client, accountId } = await signedInClient('once');
-    await setPlan(env.deps, accountId, 'basic');
+    await setPlan(env.deps, { accountId, plan: 'basic' });
     await client.get('/console/keys');
     const created = await client.post('/console/keys', { api: 'datasets' });
     const key = /id="new-key">(gds_[A-Za-z0-9]+)</.exec(created.body)?.[1] as string;
@@ -320,7 +320,7 @@ describe('keys', () => {
       .select('id')
       .where('email', '=', address)
       .executeTakeFirstOrThrow();
-    await setPlan(env.deps, id, 'basic');
+    await setPlan(env.deps, { accountId: id, plan: 'basic' });
     await client.get('/console/keys');
     const key = /id="new-key">(gds_[A-Za-z0-9]+)</.exec(
       (await client.post('/console/keys', { api: 'datasets' })).body,
@@ -334,7 +334,7 @@ describe('keys', () => {
 
   it('the plan key limit refuses one more key with the reason (basic: 5)', async () => {
     const { client, accountId } = await signedInClient('limit');
-    await setPlan(env.deps, accountId, 'basic');
+    await setPlan(env.deps, { accountId, plan: 'basic' });
     await client.get('/console/keys');
     for (let i = 0; i < 5; i += 1)
       expect((await client.post('/console/keys', { api: 'datasets' })).status).toBe(200);
@@ -345,7 +345,7 @@ describe('keys', () => {
 
   it("another account's key id cannot be revoked (404), and the key keeps working", async () => {
     const owner = await signedInClient('owner');
-    await setPlan(env.deps, owner.accountId, 'basic');
+    await setPlan(env.deps, { accountId: owner.accountId, plan: 'basic' });
     const key = await createKey(env.deps, { accountId: owner.accountId, api: 'datasets' });
     const { client: intruder } = await signedInClient('intruder');
     expect((await intruder.get(`/console/keys/${key.id}/revoke`)).status).toBe(404);
@@ -361,7 +361,7 @@ describe('keys', () => {
 
   it('revoking asks first, then refuses the key; both actions are in the activity with who and from where', async () => {
     const { client, accountId, email: address } = await signedInClient('revoke', '192.0.2.44');
-    await setPlan(env.deps, accountId, 'basic');
+    await setPlan(env.deps, { accountId, plan: 'basic' });
     await client.get('/console/keys');
     const created = await client.post('/console/keys', { api: 'datasets' });
     const key = /id="new-key">(gds_[A-Za-z0-9]+)</.exec(created.body)?.[1] as string;
@@ -397,7 +397,7 @@ describe('overview and usage', () => {
     const before = (await client.get('/console/overview')).body;
     expect(before).toContain('<dt>Status</dt><dd>no plan');
     expect(before).toContain('Plans are set by the operator of this service');
-    await setPlan(env.deps, accountId, 'desk');
+    await setPlan(env.deps, { accountId, plan: 'desk' });
     await client.get('/console/keys');
     const key = /id="new-key">(gds_[A-Za-z0-9]+)</.exec(
       (await client.post('/console/keys', { api: 'datasets' })).body,
@@ -415,7 +415,7 @@ describe('overview and usage', () => {
 
   it('the usage page and its CSV give credits by day and dataset, with call types, for the period', async () => {
     const { client, accountId } = await signedInClient('usage');
-    await setPlan(env.deps, accountId, 'basic');
+    await setPlan(env.deps, { accountId, plan: 'basic' });
     await client.get('/console/keys');
     const key = /id="new-key">(gds_[A-Za-z0-9]+)</.exec(
       (await client.post('/console/keys', { api: 'datasets' })).body,
@@ -492,12 +492,12 @@ describe('overview and usage', () => {
 
   it('the previous period is named by its own start and end, to the second', async () => {
     const { client, accountId } = await signedInClient('periods');
-    await setPlan(env.deps, accountId, 'basic');
+    await setPlan(env.deps, { accountId, plan: 'basic' });
     const basicFrom = (await getAccount(env.deps.store.db, accountId)).periodStart;
     const was = now;
     try {
       now = new Date(now.getTime() + 20_000);
-      await setPlan(env.deps, accountId, 'desk');
+      await setPlan(env.deps, { accountId, plan: 'desk' });
       const deskFrom = (await getAccount(env.deps.store.db, accountId)).periodStart;
       const at = (iso: string) => iso.slice(0, 19).replace('T', ' ');
       expect(at(deskFrom)).not.toBe(at(basicFrom));
@@ -661,7 +661,7 @@ describe('operator view', () => {
       access: 'full',
     });
     const op = await signedInClient('operator', '198.51.100.7');
-    await setAdmin(env.deps, op.accountId, true);
+    await setAdmin(env.deps, { accountId: op.accountId, admin: true });
     const found = await op.client.get(`/console/admin?q=${encodeURIComponent(target.email)}`);
     expect(found.body).toContain(`/console/admin/accounts/${target.accountId}`);
     const base = `/console/admin/accounts/${target.accountId}`;

@@ -118,7 +118,8 @@ export async function customer(
     emailConfirmed: options.confirmed ?? true,
   });
   const key = await createKey(deps, { accountId: account.id, api: 'datasets' });
-  if (options.plan && options.plan !== 'desk') await setPlan(deps, account.id, options.plan);
+  if (options.plan && options.plan !== 'desk')
+    await setPlan(deps, { accountId: account.id, plan: options.plan });
   return { accountId: account.id, key: key.key, keyId: key.id };
 }
 

@@ -193,7 +193,7 @@ for (const { engine, skip } of ENGINES) {
       }
       const revoked = await marketKey('paid');
       expect((await get('AAPL', bearer(revoked.key))).statusCode).toBe(200);
-      await revokeKey(env.deps, revoked.id);
+      await revokeKey(env.deps, { keyId: revoked.id });
       await expect
         .poll(async () => (await get('AAPL', bearer(revoked.key))).statusCode, { timeout: 2000 })
         .toBe(401);
@@ -202,7 +202,7 @@ for (const { engine, skip } of ENGINES) {
     it('a paid plan turned free is refused within 2 seconds', async () => {
       const k = await marketKey('paid');
       expect((await get('AAPL', bearer(k.key))).statusCode).toBe(200);
-      await setMarketPlan(env.deps, k.accountId, 'free');
+      await setMarketPlan(env.deps, { accountId: k.accountId, plan: 'free' });
       await expect
         .poll(async () => (await get('AAPL', bearer(k.key))).statusCode, { timeout: 2000 })
         .toBe(402);

@@ -175,8 +175,8 @@ describe('dataset tools charged as the routes', () => {
 
   it("the plan's credits per minute hold across both doors", async () => {
     const { key, accountId } = await customer(env.deps);
-    await setPlan(env.deps, accountId, 'enterprise');
-    await setContract(env.deps, accountId, { creditsPerMonth: 1000, creditsPerMinute: 3 });
+    await setPlan(env.deps, { accountId, plan: 'enterprise' });
+    await setContract(env.deps, { accountId, change: { creditsPerMonth: 1000, creditsPerMinute: 3 } });
     const res = await env.app.inject({ url: '/v1/cftc/cot/contracts/067651', headers: bearer(key) });
     expect(res.headers['x-credits-cost']).toBe('2');
     const client = await connect(url, key);

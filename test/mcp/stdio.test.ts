@@ -60,7 +60,7 @@ describe('quarry mcp over stdio', () => {
   });
 
   it('a key revoked during the session is refused on the next call', async () => {
-    await revokeKey(deps, key.id);
+    await revokeKey(deps, { keyId: key.id });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const result = await callTool(client, 'market.quotes', { tickers: ['AAPL'] });
     expect(result.isError).toBe(true);

@@ -257,7 +257,7 @@ describe('MCP tools over Streamable HTTP', () => {
         emailConfirmed: true,
       });
       const created = await createKey(env.deps, { accountId: account.id, api: 'market' });
-      await revokeKey(env.deps, created.id);
+      await revokeKey(env.deps, { keyId: created.id });
       const res = await post(bearer(created.key));
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);

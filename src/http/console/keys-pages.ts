@@ -118,7 +118,8 @@ ${keys.map(
   scope.post('/keys/:id/revoke', async (request, reply) => {
     const { account } = await signedIn(deps, request, reply);
     const id = (request.params as { id: string }).id;
-    const key = await revokeKey(deps, id, {
+    const key = await revokeKey(deps, {
+      keyId: id,
       accountId: account.id,
       actor: actorOf(account.email, request),
     });

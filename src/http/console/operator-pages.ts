@@ -91,7 +91,7 @@ ${all.map((k) => html`<tr><td><code>${k.prefix}…</code></td><td>${k.api}${k.ac
   scope.post('/admin/accounts/:id/keys/:keyId/revoke', async (request, reply) => {
     const { actor } = await operator(request, reply);
     const { keyId } = request.params as { keyId: string };
-    await revokeKey(deps, keyId, { accountId: accountId(request), actor });
+    await revokeKey(deps, { keyId, accountId: accountId(request), actor });
     throw new Redirect(`/console/admin/accounts/${accountId(request)}`);
   });
 }
