@@ -4,6 +4,7 @@ import { listActivity } from '../../accounts/activity.js';
 import { sendConfirmation } from '../../accounts/console-auth.js';
 import { marketKeyUnits, standing } from '../../accounts/console-views.js';
 import type { Deps } from '../../kernel/deps.js';
+import { membersOf } from '../context.js';
 import { count, csrfField, type Html, html, page } from './html.js';
 import { sendPage, signedIn } from './plugin.js';
 
@@ -13,7 +14,7 @@ export function registerAccountPages(scope: FastifyInstance, deps: Deps): void {
     const { account, status, keys, unitLimits } = await standing(deps, signedInAs.id);
     const marketKeys = await marketKeyUnits(deps, account.id);
     const notice =
-      (request.query as Record<string, unknown>).notice === 'confirmation-sent'
+      membersOf(request.query).notice === 'confirmation-sent'
         ? `A confirmation link was sent to ${account.email}.`
         : null;
     const body = html`

@@ -12,8 +12,9 @@ import { MIN_PASSWORD } from '../../accounts/passwords.js';
 import { endSession, SESSION_MS } from '../../accounts/sessions.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
+import { membersOf } from '../context.js';
 import { csrfField, type Html, html, page } from './html.js';
-import { addressOf, type Form, Redirect, sendPage } from './plugin.js';
+import { addressOf, formOf, Redirect, sendPage } from './plugin.js';
 import { consoleContext, SESSION_COOKIE, setCookie } from './session.js';
 
 const NOTICES: Record<string, string> = {
@@ -52,7 +53,7 @@ export function registerAuthPages(scope: FastifyInstance, deps: Deps): void {
     return show(request, reply, 'Create an account', signUpForm);
   });
   scope.post('/sign-up', async (request, reply) => {
-    const form = request.body as Form;
+    const form = formOf(request.body);
     try {
       await signUp(deps, {
         email: form.email ?? '',
@@ -76,7 +77,7 @@ export function registerAuthPages(scope: FastifyInstance, deps: Deps): void {
   });
 
   scope.get('/confirm', async (request, reply) => {
-    const token = String((request.query as Record<string, unknown>).token ?? '');
+    const token = String(membersOf(request.query).token ?? '');
     const account = await confirmAddress(deps, token);
     return show(
       request,
@@ -89,11 +90,11 @@ export function registerAuthPages(scope: FastifyInstance, deps: Deps): void {
 
   scope.get('/sign-in', async (request, reply) => {
     await anonymous(request, reply);
-    const notice = NOTICES[String((request.query as Record<string, unknown>).notice ?? '')] ?? null;
+    const notice = NOTICES[String(membersOf(request.query).notice ?? '')] ?? null;
     return show(request, reply, 'Sign in', signInForm, { notice });
   });
   scope.post('/sign-in', async (request, reply) => {
-    const form = request.body as Form;
+    const form = formOf(request.body);
     let token: string;
     try {
       ({ token } = await signIn(deps, {
@@ -122,7 +123,7 @@ export function registerAuthPages(scope: FastifyInstance, deps: Deps): void {
 
   scope.get('/reset', (request, reply) => show(request, reply, 'Reset your password', resetForm));
   scope.post('/reset', async (request, reply) => {
-    const form = request.body as Form;
+    const form = formOf(request.body);
     await requestReset(deps, form.email ?? '', addressOf(request));
     return show(
       request,
@@ -134,7 +135,7 @@ export function registerAuthPages(scope: FastifyInstance, deps: Deps): void {
   });
 
   scope.get('/reset/new', async (request, reply) => {
-    const token = String((request.query as Record<string, unknown>).token ?? '');
+    const token = String(membersOf(request.query).token ?? '');
     const check = await checkLink(deps, token, 'reset');
     if (check !== 'ok') {
       const why =
@@ -147,7 +148,7 @@ export function registerAuthPages(scope: FastifyInstance, deps: Deps): void {
     return show(request, reply, 'Choose a new password', (csrf) => newPasswordForm(csrf, token));
   });
   scope.post('/reset/new', async (request, reply) => {
-    const form = request.body as Form;
+    const form = formOf(request.body);
     try {
       await resetPassword(deps, form.token ?? '', form.password ?? '');
     } catch (error) {

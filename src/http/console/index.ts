@@ -6,7 +6,7 @@ import { registerAccountPages } from './account-pages.js';
 import { registerAuthPages } from './auth-pages.js';
 import { registerKeyPages } from './keys-pages.js';
 import { registerOperatorPages } from './operator-pages.js';
-import { type Form, PageError, Redirect, registerConsolePlugin, signedIn } from './plugin.js';
+import { formOf, PageError, Redirect, registerConsolePlugin, signedIn } from './plugin.js';
 import { registerUsagePages } from './usage-pages.js';
 
 export function registerConsole(app: FastifyInstance, deps: Deps): void {
@@ -18,7 +18,7 @@ export function registerConsole(app: FastifyInstance, deps: Deps): void {
     registerOperatorPages(scope, deps);
     scope.post('/checkout', async (request, reply) => {
       const { account } = await signedIn(deps, request, reply);
-      const plan = (request.body as Form).plan;
+      const plan = formOf(request.body).plan;
       if (plan !== 'basic' && plan !== 'desk') throw new PageError(400, 'Choose the basic or the desk plan.');
       throw new Redirect(await startCheckout(deps, account, plan));
     });

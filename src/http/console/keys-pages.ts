@@ -6,8 +6,9 @@ import { MARKET_ACCESS, type MarketAccess } from '../../accounts/key-text.js';
 import { type CreatedKey, createKey, revokeKey } from '../../accounts/keys.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
+import { membersOf } from '../context.js';
 import { csrfField, type Html, html, page } from './html.js';
-import { addressOf, type Form, PageError, Redirect, sendPage, signedIn } from './plugin.js';
+import { addressOf, formOf, PageError, Redirect, sendPage, signedIn } from './plugin.js';
 
 export function registerKeyPages(scope: FastifyInstance, deps: Deps): void {
   const keysPage = async (
@@ -17,7 +18,7 @@ export function registerKeyPages(scope: FastifyInstance, deps: Deps): void {
   ) => {
     const { context, viewer, account } = await signedIn(deps, request, reply);
     const keys = await keysWithUse(deps, account.id);
-    const revoked = String((request.query as Record<string, unknown>).revoked ?? '');
+    const revoked = String(membersOf(request.query).revoked ?? '');
     const notice = /^[A-Za-z0-9_]{1,20}$/.test(revoked)
       ? `Key ${revoked}… is revoked; calls with it are refused within two seconds.`
       : null;
@@ -69,7 +70,7 @@ ${keys.map(
 
   scope.post('/keys', async (request, reply) => {
     const { account } = await signedIn(deps, request, reply);
-    const form = request.body as Form;
+    const form = formOf(request.body);
     const api = form.api === 'market' ? 'market' : form.api === 'datasets' ? 'datasets' : null;
     if (!api) throw new PageError(400, 'Choose which API the key is for.');
     if (api === 'market' && !(MARKET_ACCESS as readonly string[]).includes(form.access ?? '')) {
@@ -104,7 +105,7 @@ ${keys.map(
 
   scope.get('/keys/:id/revoke', async (request, reply) => {
     const { context, viewer, account } = await signedIn(deps, request, reply);
-    const id = (request.params as { id: string }).id;
+    const id = String(membersOf(request.params).id);
     const key = (await keysWithUse(deps, account.id)).find((k) => k.id === id && k.revokedAt === null);
     if (!key) throw new PageError(404, 'There is no active key of yours with that id.');
     const body = html`<p>Revoke <code>${key.prefix}…</code> (${key.api})? Calls made with it are refused from then on. This cannot be undone.</p>
@@ -117,7 +118,7 @@ ${keys.map(
 
   scope.post('/keys/:id/revoke', async (request, reply) => {
     const { account } = await signedIn(deps, request, reply);
-    const id = (request.params as { id: string }).id;
+    const id = String(membersOf(request.params).id);
     const key = await revokeKey(deps, {
       keyId: id,
       accountId: account.id,

@@ -8,10 +8,11 @@ import { revokeKey } from '../../accounts/keys.js';
 import { adjustBalance, operatorSetPlan } from '../../accounts/operator.js';
 import { isPlanId, PLAN_IDS } from '../../accounts/plans.js';
 import type { Deps } from '../../kernel/deps.js';
+import { membersOf } from '../context.js';
 import { activityTable } from './account-pages.js';
 import { count, csrfField, html, page } from './html.js';
 import { actorOf } from './keys-pages.js';
-import { type Form, PageError, Redirect, sendPage, signedIn } from './plugin.js';
+import { formOf, PageError, Redirect, sendPage, signedIn } from './plugin.js';
 
 export function registerOperatorPages(scope: FastifyInstance, deps: Deps): void {
   const operator = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -19,11 +20,11 @@ export function registerOperatorPages(scope: FastifyInstance, deps: Deps): void 
     if (!signed.account.admin) throw new PageError(403, 'This page is for the operators of this service.');
     return { ...signed, actor: actorOf(`operator ${signed.account.email}`, request) };
   };
-  const accountId = (request: FastifyRequest) => (request.params as { id: string }).id;
+  const accountId = (request: FastifyRequest) => String(membersOf(request.params).id);
 
   scope.get('/admin', async (request, reply) => {
     const { context, viewer } = await operator(request, reply);
-    const q = String((request.query as Record<string, unknown>).q ?? '').trim();
+    const q = String(membersOf(request.query).q ?? '').trim();
     const byId = q.startsWith('acct_') ? await findAccount(deps.store.db, q) : null;
     const found =
       q === '' ? [] : byId ? [byId] : (await listAccounts(deps.store.db, { email: q })).slice(0, 50);
@@ -74,7 +75,7 @@ ${all.map((k) => html`<tr><td><code>${k.prefix}…</code></td><td>${k.api}${k.ac
 
   scope.post('/admin/accounts/:id/plan', async (request, reply) => {
     const { actor } = await operator(request, reply);
-    const plan = (request.body as Form).plan ?? '';
+    const plan = formOf(request.body).plan ?? '';
     if (!isPlanId(plan)) throw new PageError(400, `Choose one of ${PLAN_IDS.join(', ')}.`);
     await operatorSetPlan(deps, actor, accountId(request), plan);
     throw new Redirect(`/console/admin/accounts/${accountId(request)}`);
@@ -82,7 +83,7 @@ ${all.map((k) => html`<tr><td><code>${k.prefix}…</code></td><td>${k.api}${k.ac
 
   scope.post('/admin/accounts/:id/credits', async (request, reply) => {
     const { actor } = await operator(request, reply);
-    const form = request.body as Form;
+    const form = formOf(request.body);
     const delta = /^-?\d{1,12}$/.test((form.delta ?? '').trim()) ? Number(form.delta) : Number.NaN;
     await adjustBalance(deps, actor, accountId(request), delta, form.reason ?? '');
     throw new Redirect(`/console/admin/accounts/${accountId(request)}`);
@@ -90,7 +91,7 @@ ${all.map((k) => html`<tr><td><code>${k.prefix}…</code></td><td>${k.api}${k.ac
 
   scope.post('/admin/accounts/:id/keys/:keyId/revoke', async (request, reply) => {
     const { actor } = await operator(request, reply);
-    const { keyId } = request.params as { keyId: string };
+    const keyId = String(membersOf(request.params).keyId);
     await revokeKey(deps, { keyId, accountId: accountId(request), actor });
     throw new Redirect(`/console/admin/accounts/${accountId(request)}`);
   });

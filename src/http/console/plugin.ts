@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Account } from '../../accounts/accounts.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError, ERROR_STATUS } from '../../kernel/errors.js';
+import { membersOf } from '../context.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
 import { html, page, type Viewer } from './html.js';
 import { type ConsoleContext, consoleContext, csrfMatches } from './session.js';
@@ -27,6 +28,14 @@ export class PageError extends Error {
 
 export type Form = Record<string, string>;
 
+/** A console form's fields, as the urlencoded parser made them ({} for a request without a form). */
+export function formOf(body: unknown): Form {
+  const fields: Form = {};
+  for (const [name, value] of Object.entries(membersOf(body)))
+    if (typeof value === 'string') fields[name] = value;
+  return fields;
+}
+
 const HEADERS = {
   'content-security-policy':
     "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self' https://checkout.stripe.com; frame-ancestors 'none'; base-uri 'none'",
@@ -46,7 +55,7 @@ export function registerConsolePlugin(
       scope.addContentTypeParser(
         'application/x-www-form-urlencoded',
         { parseAs: 'string', bodyLimit: 16 * 1024 },
-        (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+        (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
       );
       scope.addHook('onSend', async (_request, reply, payload) => {
         reply.headers(HEADERS);
@@ -55,8 +64,7 @@ export function registerConsolePlugin(
       scope.addHook('preHandler', async (request, reply) => {
         if (request.method !== 'POST') return;
         const context = await consoleContext(deps, request, reply);
-        const body = request.body as Form | undefined;
-        if (!csrfMatches(context, body?._csrf)) {
+        if (!csrfMatches(context, formOf(request.body)._csrf)) {
           throw new PageError(
             403,
             'This form has expired or did not come from this console. Go back, reload the page and try again.',
