@@ -18,6 +18,7 @@ import {
 } from './derive.js';
 import { classesOf } from './import.js';
 import { cftcCollection } from './load/collection.js';
+import type { CotRecordsTable } from './tables.js';
 
 type Family = 'legacy' | 'disaggregated';
 
@@ -46,16 +47,11 @@ const DEFAULT_CLASS: Record<Family, string> = { legacy: 'noncommercial', disaggr
 /** History needed for the longest window (3 years of weekly reports). */
 const LOOKBACK_DAYS = 156 * 7;
 
-interface Record_ {
-  contract_code: string;
-  report_date: string;
-  market_name: string;
-  exchange_code: string;
-  commodity_code: string;
-  open_interest: number;
-  positions: string;
-  loaded_at: string;
-}
+/** A stored report row as the board reads it. */
+type Record_ = Omit<
+  CotRecordsTable,
+  'id' | 'report_family' | 'content_hash' | 'revision' | 'is_current' | 'source'
+>;
 
 interface Selection {
   family: Family;

@@ -106,11 +106,13 @@ function heldRows(deps: Deps, ticker: string, kind: 'kpi' | 'guidance'): Promise
  * and how many times a series changes concept.
  */
 function holding(rows: readonly Row[], kind: 'kpi' | 'guidance') {
-  const evidence = rows.flatMap((r) => JSON.parse(r.evidence) as Evidence[]);
+  const evidence: Evidence[] = [];
   const bySeries = new Map<string, { end: string; concept: string | null }[]>();
   for (const r of rows) {
+    const cited = JSON.parse(r.evidence) as Evidence[];
+    evidence.push(...cited);
     const list = bySeries.get(r.series_key) ?? [];
-    list.push({ end: r.period_end, concept: conceptOf(JSON.parse(r.evidence) as Evidence[]) });
+    list.push({ end: r.period_end, concept: conceptOf(cited) });
     bySeries.set(r.series_key, list);
   }
   const periods = rows.map((r) => r.period_end).sort();
