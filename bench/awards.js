@@ -11,7 +11,7 @@ import { awardsImporter } from '../dist/datasets/awards/import.js';
 import { listAwards } from '../dist/datasets/awards/read.js';
 import { importFile } from '../dist/ingest/import.js';
 import { csvFields } from '../dist/ingest/source.js';
-import { loadConfig } from '../dist/kernel/config.js';
+import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 
 const ROWS = Number(process.env.AWARDS_ROWS ?? 1_000_000);

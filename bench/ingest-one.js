@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadFile } from '../dist/ingest/run.js';
-import { loadConfig } from '../dist/kernel/config.js';
+import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { LOADERS } from '../dist/runtime/loaders.js';
 

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { createAccount } from '../dist/accounts/accounts.js';
 import { createKey } from '../dist/accounts/keys.js';
 import { importRecords } from '../dist/ingest/import.js';
-import { loadConfig } from '../dist/kernel/config.js';
 import { marketImporter } from '../dist/market/load/import.js';
+import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 
 export const SYMBOLS = Array.from({ length: 50 }, (_, i) => `SYN${i}`);

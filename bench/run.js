@@ -12,7 +12,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { createAccount, setContract } from '../dist/accounts/accounts.js';
 import { createKey } from '../dist/accounts/keys.js';
-import { loadConfig } from '../dist/kernel/config.js';
+import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { start } from './process.js';
 

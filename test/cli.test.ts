@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listActivity } from '../src/accounts/activity.js';
-import { loadConfig } from '../src/kernel/config.js';
+import { loadConfig } from '../src/runtime/config.js';
 import { createDeps } from '../src/runtime/deps.js';
 import { NO_AGENCIES } from './helpers/agency.js';
 import { type ServerProcess, startServer } from './helpers/server.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/kernel/config.js';
+import { loadConfig } from '../src/runtime/config.js';
 import { createDeps } from '../src/runtime/deps.js';
 import { MockAgency, NO_AGENCIES } from './helpers/agency.js';
 import { freshPostgres, pgUrl } from './helpers/env.js';

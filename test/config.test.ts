@@ -1,7 +1,8 @@
 // Config: read once from the environment; a bad value stops the process with a message naming the variable.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/kernel/config.js';
+import { ConfigError } from '../src/kernel/config.js';
+import { loadConfig } from '../src/runtime/config.js';
 
 describe('config', () => {
   it('has the documented defaults', () => {
@@ -22,10 +23,14 @@ describe('config', () => {
       maxConnections: 10_000,
       metricsToken: null,
       contact: null,
-      agencies: { cftc: 'https://www.cftc.gov', eia: 'https://ir.eia.gov', bls: 'https://download.bls.gov' },
+      agencies: {
+        usaspending: 'https://api.usaspending.gov',
+        bls: 'https://download.bls.gov',
+        eia: 'https://ir.eia.gov',
+        cftc: 'https://www.cftc.gov',
+      },
       sec: { www: 'https://www.sec.gov', data: 'https://data.sec.gov' },
       secTickers: [],
-      usaspendingUrl: 'https://api.usaspending.gov',
       fetchTimeoutMs: 120_000,
       collectLeaseMs: 600_000,
       collectPollMs: 30_000,
@@ -113,10 +118,10 @@ describe('config', () => {
         cftc: 'http://127.0.0.1:9001',
         eia: 'https://eia.example',
         bls: 'http://bls.example/mirror',
+        usaspending: 'http://usaspending.example',
       },
       sec: { www: 'http://edgar.example', data: 'http://edgar.example' },
       secTickers: ['AAPL', 'BRK-B'],
-      usaspendingUrl: 'http://usaspending.example',
       fetchTimeoutMs: 5000,
       collectLeaseMs: 1500,
       collectPollMs: 200,

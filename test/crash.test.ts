@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAccount, setContract } from '../src/accounts/accounts.js';
 import { createKey } from '../src/accounts/keys.js';
-import { loadConfig } from '../src/kernel/config.js';
+import { loadConfig } from '../src/runtime/config.js';
 import { createDeps } from '../src/runtime/deps.js';
 import { freshPostgres, pgUrl, redisUrl } from './helpers/env.js';
 import { type ServerProcess, startServer } from './helpers/server.js';

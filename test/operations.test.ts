@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/accounts/accounts.js';
 import { createKey } from '../src/accounts/keys.js';
-import { loadConfig } from '../src/kernel/config.js';
+import { loadConfig } from '../src/runtime/config.js';
 import { createDeps } from '../src/runtime/deps.js';
 import { bearer, type Customer, customer, type TestEnv, testEnv } from './helpers/env.js';
 import { startServer } from './helpers/server.js';

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awardId } from '../src/datasets/awards/import.js';
-import { searchBody, subawardBody, syncUsaspending } from '../src/ingest/usaspending-sync.js';
+import { searchBody, subawardBody, syncUsaspending } from '../src/datasets/awards/load/usaspending-sync.js';
 import { LOADERS } from '../src/runtime/loaders.js';
 import { MockAgency } from './helpers/agency.js';
 import { type TestEnv, testEnv } from './helpers/env.js';

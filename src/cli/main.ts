@@ -2,8 +2,8 @@
 // The quarry command: serve, mcp, migrate, and the admin commands for accounts, keys and loads.
 import { readFileSync } from 'node:fs';
 import pino from 'pino';
-import { COLLECTIONS } from '../datasets/registry.js';
-import { loadConfig } from '../kernel/config.js';
+import { AGENCY_HOSTS, COLLECTIONS } from '../datasets/registry.js';
+import { loadConfig } from '../runtime/config.js';
 import { createDeps } from '../runtime/deps.js';
 import { LOADERS } from '../runtime/loaders.js';
 import { MIGRATIONS } from '../runtime/migrations.js';
@@ -55,7 +55,7 @@ const HELP = `quarry — financial and economic data over HTTP
 
 Configuration comes from the environment: PORT, HOST, QUARRY_DATA_DIR, DATABASE_URL, REDIS_URL,
 DATA_API_ENABLED, TRUST_PROXY, LOG_LEVEL, QUARRY_MCP_RESULT_BYTES, QUARRY_API_KEY, QUARRY_CONTACT,
-QUARRY_CFTC_URL, QUARRY_EIA_URL, QUARRY_BLS_URL, QUARRY_SEC_URL, QUARRY_SEC_TICKERS, QUARRY_USASPENDING_URL,
+${AGENCY_HOSTS.map((h) => h.variable).join(', ')}, QUARRY_SEC_URL, QUARRY_SEC_TICKERS,
 QUARRY_FETCH_TIMEOUT_MS
 (see the README).
 `;

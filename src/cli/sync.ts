@@ -1,8 +1,9 @@
 // quarry sync SOURCE: fetch the agency's current files and load those that changed.
+
+import { syncUsaspending } from '../datasets/awards/load/usaspending-sync.js';
 import { COLLECTIONS } from '../datasets/registry.js';
 import { collect } from '../ingest/collect.js';
 import { syncSec } from '../ingest/sec/sync.js';
-import { syncUsaspending } from '../ingest/usaspending-sync.js';
 import type { Deps } from '../kernel/deps.js';
 import { LOADERS } from '../runtime/loaders.js';
 import { parse } from './args.js';

@@ -3,7 +3,8 @@
 import type { TSchema } from 'typebox';
 import type { Collection } from '../ingest/collect.js';
 import type { Importer } from '../ingest/import.js';
-import type { SourceLoaders } from '../ingest/run.js';
+import type { DemoFile, SourceLoaders } from '../ingest/run.js';
+import type { AgencyHost } from '../kernel/config.js';
 import type { Migrations } from '../store/migrate.js';
 import type { DatasetOperation } from './operation.js';
 
@@ -28,6 +29,14 @@ export interface DatasetDescriptor {
   loaders?: Record<string, SourceLoaders>;
   /** Where the agencies publish those files, by the same source name (quarry sync cftc …). */
   collections?: Record<string, Collection>;
+  /** Hosts it fetches from other than its collections' agencies (each a configurable address). */
+  hosts?: readonly AgencyHost[];
+  /**
+   * The real files bundled in assets/ that `quarry serve --demo` loads into an empty store, in load order, after
+   * those of the datasets named in `after` (whose loads it reads: registrants, say). A path ending in `/` is
+   * every file in that folder, in name order.
+   */
+  demo?: { files: readonly DemoFile[]; after?: readonly string[] };
   /**
    * The migrations of the tables only it uses (its tables.ts types them), by their landed names: the store
    * runs them among its own in the order of their numbers.

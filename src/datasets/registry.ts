@@ -1,6 +1,7 @@
 // The datasets Quarry serves, in the catalog's order. A new dataset is its folder plus one line here.
 
 import { loaderList, type SourceLoaders } from '../ingest/run.js';
+import type { AgencyHost } from '../kernel/config.js';
 import { awardsDataset } from './awards/index.js';
 import { cotDataset } from './cot/index.js';
 import { cpiDataset } from './cpi/index.js';
@@ -54,3 +55,13 @@ export const COLLECTIONS = new Map(
     }),
   ),
 );
+
+/** Every agency host a dataset fetches from, once each: the configuration reads their addresses. */
+export const AGENCY_HOSTS: readonly AgencyHost[] = [
+  ...new Map(
+    DATASETS.flatMap((d) => [
+      ...Object.values(d.collections ?? {}).map((c) => c.agency),
+      ...(d.hosts ?? []),
+    ]).map((host) => [host.id, host]),
+  ).values(),
+];

@@ -131,8 +131,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     openapi.document('datasets', {
       title: 'Quarry stored-datasets API',
       description:
-        'Read-only access to stored datasets: awards, kpis-guidance, exec-pay, events, cpi, energy-inventories ' +
-        'and cot. Keyed routes take gds_ keys and spend credits from the account’s monthly period.',
+        `Read-only access to stored datasets: ${DATASETS.map((d) => d.id).join(', ')}. ` +
+        'Keyed routes take gds_ keys and spend credits from the account’s monthly period.',
       contact: config.contact,
       tags: {
         public: 'The catalog, the cost estimate, this description and synthetic samples: no key, no credits.',

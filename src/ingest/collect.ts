@@ -2,7 +2,7 @@
 // A dataset names what to fetch (its collections); `quarry sync` and the scheduled collector run them.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Agency, ConfigError } from '../kernel/config.js';
+import { type AgencyHost, ConfigError } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
 import type { ReleaseCalendar } from './calendar.js';
 import { download, type Validators } from './fetch.js';
@@ -11,7 +11,7 @@ import { loaderList, loadFile, type SourceLoaders } from './run.js';
 
 /** The files of one source, as paths on its agency's host (the host is configuration). */
 export interface Collection {
-  agency: Agency;
+  agency: AgencyHost;
   /** In load order (a later file may read what an earlier one loaded); `now` picks dated files. */
   files(now: Date): string[];
   /** The collector's jobs: each on its report's release calendar, over the paths it matches (all by default). */
@@ -62,11 +62,11 @@ export async function collect(
       'not set: the agencies ask for a contact email in the User-Agent of every request',
     );
   }
-  const dir = path.join(config.dataDir, 'downloads', collection.agency);
+  const dir = path.join(config.dataDir, 'downloads', collection.agency.id);
   mkdirSync(dir, { recursive: true });
   const files: FileReport[] = [];
   for (const filePath of collection.files(deps.clock()).filter((p) => !paths || paths.test(p))) {
-    const url = `${config.agencies[collection.agency]}${filePath}`;
+    const url = `${config.agencies[collection.agency.id] ?? collection.agency.url}${filePath}`;
     const name = path.posix.basename(filePath);
     files.push({ name, url, ...(await collectFile(deps, url, path.join(dir, name), loaders)) });
   }

@@ -6,6 +6,9 @@ import { type Importer, importRecords, type LoadReport } from './import.js';
 import { showProgress } from './progress.js';
 import { openSource, SourceError, type SourceFile } from './source.js';
 
+/** A bundled file: the source whose loader reads it, its path under assets/, and the loader's options. */
+export type DemoFile = readonly [source: string, file: string, options?: Readonly<Record<string, string>>];
+
 /** What a reader may need besides its file: the store (to match names to codes) and notes for the report. */
 export interface LoadContext {
   /** Whatever the loader's prepare step read from the store before the load's transaction began. */

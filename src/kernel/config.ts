@@ -30,8 +30,8 @@ export interface Config {
   metricsToken: string | null;
   /** The operator's email, sent in the User-Agent of every request to an agency (BLS refuses anonymous clients). */
   contact: string | null;
-  /** Base URLs of the agencies' hosts: configuration, so that a local server can stand in for them. */
-  agencies: Record<Agency, string>;
+  /** Base URLs of the agencies' hosts by id: configuration, so that a local server can stand in for them. */
+  agencies: Record<string, string>;
   /**
    * SEC EDGAR's hosts (www.sec.gov: archives and company_tickers.json; data.sec.gov: submissions and company
    * facts); QUARRY_SEC_URL stands in for both.
@@ -39,8 +39,6 @@ export interface Config {
   sec: { www: string; data: string };
   /** Tickers whose EDGAR filings the collector keeps current (QUARRY_SEC_TICKERS, comma-separated). */
   secTickers: string[];
-  /** USAspending's API host (QUARRY_USASPENDING_URL). */
-  usaspendingUrl: string;
   /** How long one download may take before it is given up. */
   fetchTimeoutMs: number;
   /** The collector: how long a job's lease lasts (renewed while it runs), and how often due jobs are looked for. */
@@ -79,13 +77,15 @@ export interface MarketConfig {
   upstreamConcurrency: number;
 }
 
-export type Agency = 'cftc' | 'eia' | 'bls';
-
-const AGENCY_HOSTS: Record<Agency, [variable: string, host: string]> = {
-  cftc: ['QUARRY_CFTC_URL', 'https://www.cftc.gov'],
-  eia: ['QUARRY_EIA_URL', 'https://ir.eia.gov'],
-  bls: ['QUARRY_BLS_URL', 'https://download.bls.gov'],
-};
+/**
+ * An agency's host, as the dataset that fetches from it declares it: its real address, and the variable that
+ * names a stand-in for it (a mirror, or a local server replaying its files).
+ */
+export interface AgencyHost {
+  id: string;
+  variable: string;
+  url: string;
+}
 
 export class ConfigError extends Error {
   constructor(
@@ -213,7 +213,8 @@ function optional<K extends string>(key: K, value: string | null): Partial<Recor
   return value === null ? {} : ({ [key]: value } as Record<K, string>);
 }
 
-export function loadConfig(env: Env): Config {
+/** The configuration `env` gives, with the base URL of each of the agency hosts the datasets declare. */
+export function readConfig(env: Env, hosts: readonly AgencyHost[]): Config {
   return {
     port: port(env, 'PORT', 8080),
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -232,16 +233,13 @@ export function loadConfig(env: Env): Config {
     mcpResultBytes: wholeNumber(env, 'QUARRY_MCP_RESULT_BYTES', 80_000, 2_000, 10_000_000),
     contact: email(env, 'QUARRY_CONTACT'),
     agencies: Object.fromEntries(
-      Object.entries(AGENCY_HOSTS).map(([agency, [variable, host]]) => [
-        agency,
-        (url(env, variable, ['https:', 'http:']) ?? host).replace(/\/+$/, ''),
+      hosts.map((host) => [
+        host.id,
+        (url(env, host.variable, ['https:', 'http:']) ?? host.url).replace(/\/+$/, ''),
       ]),
-    ) as Record<Agency, string>,
+    ),
     sec: secHosts(url(env, 'QUARRY_SEC_URL', ['https:', 'http:'])),
     secTickers: tickerList(env, 'QUARRY_SEC_TICKERS'),
-    usaspendingUrl: (
-      url(env, 'QUARRY_USASPENDING_URL', ['https:', 'http:']) ?? 'https://api.usaspending.gov'
-    ).replace(/\/+$/, ''),
     fetchTimeoutMs: wholeNumber(env, 'QUARRY_FETCH_TIMEOUT_MS', 120_000, 100, 3_600_000),
     collectLeaseMs: wholeNumber(env, 'QUARRY_COLLECT_LEASE_MS', 600_000, 300, 86_400_000),
     collectPollMs: wholeNumber(env, 'QUARRY_COLLECT_POLL_MS', 30_000, 50, 3_600_000),

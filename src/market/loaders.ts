@@ -1,6 +1,6 @@
 // The market sources' own files, by the name `quarry ingest` takes.
 
-import { type Loader, loader } from '../ingest/run.js';
+import { type DemoFile, type Loader, loader } from '../ingest/run.js';
 import { tickersByCik } from '../ingest/sec/registrants.js';
 import { marketImporter } from './load/import.js';
 import { priceRecords } from './load/prices.js';
@@ -12,3 +12,28 @@ export const MARKET_LOADERS: Record<string, Loader<never>> = {
   yahoo: loader(marketImporter, yahooRecords),
   'sec-facts': loader(marketImporter, secFactsRecords, { prepare: tickersByCik }),
 };
+
+/**
+ * The market's bundled files (`quarry serve --demo`), after the datasets' (the company facts find their ticker
+ * among the registrants). Daily bars, split-adjusted as the history is (each file's own Close column, never its
+ * dividend-adjusted one), with the options each needs: most name their instrument themselves. ^GSPC is two
+ * files, the second's last bar (2026-06-29) a day still trading when it was saved. Then statement fields from
+ * the company facts, Yahoo's quotes, and short interest as Yahoo's key statistics gave it on 2025-02-24.
+ */
+export const MARKET_DEMO: readonly DemoFile[] = [
+  ...['AAPL', 'MSFT', 'NVDA', 'TSLA', 'CL=F', 'EURUSD=X'].map(
+    (t) => ['prices', `market/ahmedhussain47-Praktikum-Equity-Analysis-Embedding/${t}.csv`] as const,
+  ),
+  ['prices', 'market/Imman-dot-quant-pairs-trading/BARC.L.csv'],
+  ['prices', 'market/Imman-dot-quant-pairs-trading/VOD.L.csv'],
+  ['prices', 'market/elvisbinks-risk-on-risk-off-crypto/BTC-USD.csv'],
+  ['prices', 'market/jaiveer28-ets-simulator/^GSPC.csv', { ticker: '^GSPC' }],
+  ['prices', 'market/fsoaz-financial-market-dashboard/^GSPC.csv', { through: '2026-06-26' }],
+  ['sec-facts', 'sec/companyfacts/CIK0000320193.json'],
+  ['sec-facts', 'sec/companyfacts/CIK0001045810.json'],
+  ['yahoo', 'market/quote-AAPL.json'],
+  ['yahoo', 'market/quote-OCDO.L.json'],
+  ...['AAPL', 'AMZN-2025-02-24', 'CRM-2025-02-24', 'GOOG-2025-02-24'].map(
+    (name) => ['yahoo', `market/quoteSummary-defaultKeyStatistics-${name}.json`] as const,
+  ),
+];

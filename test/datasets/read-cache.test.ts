@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cotImporter } from '../../src/datasets/cot/import.js';
 import { importFile } from '../../src/ingest/import.js';
-import { loadConfig } from '../../src/kernel/config.js';
 import type { Deps } from '../../src/kernel/deps.js';
+import { loadConfig } from '../../src/runtime/config.js';
 import { createDeps } from '../../src/runtime/deps.js';
 import { bearer, type Customer, customer, type TestEnv, testEnv } from '../helpers/env.js';
 

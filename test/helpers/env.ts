@@ -10,8 +10,9 @@ import { randomToken } from '../../src/accounts/key-text.js';
 import { createKey } from '../../src/accounts/keys.js';
 import type { MarketPlan, PlanId } from '../../src/accounts/plans.js';
 import { buildApp } from '../../src/http/build.js';
-import { type Config, loadConfig } from '../../src/kernel/config.js';
+import type { Config } from '../../src/kernel/config.js';
 import type { Deps } from '../../src/kernel/deps.js';
+import { loadConfig } from '../../src/runtime/config.js';
 import { createDeps } from '../../src/runtime/deps.js';
 import { NO_AGENCIES } from './agency.js';
 

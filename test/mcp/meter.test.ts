@@ -8,7 +8,7 @@ import { createAccount, getAccount, setContract, setPlan } from '../../src/accou
 import { createKey } from '../../src/accounts/keys.js';
 import { cotImporter } from '../../src/datasets/cot/import.js';
 import { importFile } from '../../src/ingest/import.js';
-import { loadConfig } from '../../src/kernel/config.js';
+import { loadConfig } from '../../src/runtime/config.js';
 import { createDeps } from '../../src/runtime/deps.js';
 import {
   bearer,

@@ -1,7 +1,6 @@
 // The awards dataset: Government awards.
 import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
-import { SOURCES } from '../sources.js';
 import { awardsImporter } from './import.js';
 import { LEGACY_BULK, legacyBulk } from './load/bulk.js';
 import {
@@ -21,6 +20,7 @@ import {
   heldForAwards,
   namesHeld,
 } from './load/usaspending.js';
+import { USASPENDING } from './load/usaspending-sync.js';
 import * as m019 from './migrations/019-award-details.js';
 import * as m021 from './migrations/021-award-indexes.js';
 import * as m023 from './migrations/023-award-filter-indexes.js';
@@ -28,6 +28,7 @@ import * as m024 from './migrations/024-award-words-in-memory.js';
 import { awardsOperations } from './operations.js';
 import { awardsSample } from './sample.js';
 import { AwardsData } from './schema.js';
+import { TED, USASPENDING_SOURCE } from './source.js';
 
 export const awardsDataset = describe({
   id: 'awards',
@@ -56,6 +57,37 @@ export const awardsDataset = describe({
     '023-award-filter-indexes': m023,
     '024-award-words-in-memory': m024,
   },
-  sources: [SOURCES.usaspending, SOURCES.ted],
+  // USAspending's responses (searches and details before the transactions under them), then TED's notices;
+  // after the registrants and company facts that recipients are matched to.
+  demo: {
+    files: [
+      ...[
+        '01-award-search-dod-mit.json',
+        '03-award-detail-sample.json',
+        '04-transactions-sample.json',
+        'search_results_subawards.json',
+        'grant.json',
+        'idv.json',
+        'loan.json',
+        'spending_by_award_contracts.json',
+        'search_results_grants.json',
+        'search_results_idvs.json',
+        'usaspending_treasury_contracts.csv',
+      ].map((f) => ['usaspending', `awards/usaspending/${f}`] as const),
+      ...[
+        '20-157399-001-EXP.xml',
+        '20-157543-001-EXP.xml',
+        '21-000061-001-EXP.xml',
+        '22-086633-001-EXP.xml',
+        '2024-OJS065-00191534.xml',
+        '2024-OJS065-00191536.xml',
+        '2024-OJS072-00215550.xml',
+        '2024-OJS198-00611835.xml',
+      ].map((f) => ['ted', `awards/ted/${f}`] as const),
+    ],
+    after: ['events', 'kpis-guidance'],
+  },
+  hosts: [USASPENDING],
+  sources: [USASPENDING_SOURCE, TED],
   sample: { data: awardsSample, schema: AwardsData },
 });

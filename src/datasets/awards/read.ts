@@ -8,17 +8,17 @@ import { rowIdIn } from '../../store/row-ids.js';
 import type { Database } from '../../store/schema.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
-import { SOURCES } from '../sources.js';
 import { buildColumns } from './columns.js';
 import { amountKey } from './derive.js';
 import { awardsMatching } from './query.js';
 import { annualRevenue, compareToRevenue } from './revenue.js';
+import { TED, USASPENDING_SOURCE } from './source.js';
 import { type SummaryFilters, summarizeAll, summarizeFiltered } from './summarize.js';
 import type { AwardsTable } from './tables.js';
 
 const DEFAULT_LIMIT = 50;
 const REVISIONS_PAGE = 20;
-const AWARD_SOURCES = [SOURCES.usaspending, SOURCES.ted];
+const AWARD_SOURCES = [USASPENDING_SOURCE, TED];
 
 type Row = Selectable<AwardsTable>;
 type Query = SelectQueryBuilder<Database, 'awards', object>;

@@ -1,7 +1,6 @@
 // The cot dataset: Commitments of Traders.
 import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
-import { SOURCES } from '../sources.js';
 import { cotImporter } from './import.js';
 import { cftcRecords } from './load/cftc.js';
 import { cftcCollection } from './load/collection.js';
@@ -9,6 +8,7 @@ import * as m002 from './migrations/002-cot.js';
 import { cotOperations } from './operations.js';
 import { cotSample } from './sample.js';
 import { CotData } from './schema.js';
+import { CFTC } from './source.js';
 
 export const cotDataset = describe({
   id: 'cot',
@@ -18,6 +18,15 @@ export const cotDataset = describe({
   loaders: { cftc: loader(cotImporter, cftcRecords) },
   collections: { cftc: cftcCollection },
   migrations: { '002-cot': m002 },
-  sources: [SOURCES.cftc],
+  // Five consecutive disaggregated years (three complete ones make 3-year percentiles complete), and the
+  // legacy report for 2021 and 2025.
+  demo: {
+    files: [
+      ...[2017, 2018, 2019, 2020, 2021].map((y) => ['cftc', `cftc/fut_disagg_txt_${y}.zip`] as const),
+      ['cftc', 'cftc/deacot2021.zip'],
+      ['cftc', 'cftc/deacot2025.zip'],
+    ],
+  },
+  sources: [CFTC],
   sample: { data: cotSample, schema: CotData },
 });

@@ -7,7 +7,6 @@ import { AppError } from '../../kernel/errors.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
 import type { OperationInput } from '../operation.js';
-import { SOURCES } from '../sources.js';
 import {
   type NetPoint,
   net,
@@ -18,6 +17,7 @@ import {
 } from './derive.js';
 import { classesOf } from './import.js';
 import { cftcCollection } from './load/collection.js';
+import { CFTC } from './source.js';
 import type { CotRecordsTable } from './tables.js';
 
 type Family = 'legacy' | 'disaggregated';
@@ -126,7 +126,7 @@ function frame(deps: Deps, sel: Selection, rows: unknown[], asOf: string | null,
 }
 
 function meta(asOf: string | null, historyStarts: string | null, coverage: Record<string, unknown> | null) {
-  return storedMeta('cot', [SOURCES.cftc], {
+  return storedMeta('cot', [CFTC], {
     asOf: asOf ? `${asOf}T00:00:00.000Z` : null,
     historyStarts,
     coverage,

@@ -1,7 +1,6 @@
 // The cpi dataset: Consumer price index components.
 import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
-import { BLS_DISCLAIMER, SOURCES } from '../sources.js';
 import { cpiImporter } from './import.js';
 import { blsRecords, knownItems } from './load/bls.js';
 import { blsCollection } from './load/collection.js';
@@ -10,6 +9,7 @@ import * as m010 from './migrations/010-cpi-series.js';
 import { cpiOperations } from './operations.js';
 import { cpiSample } from './sample.js';
 import { CpiData } from './schema.js';
+import { BLS, BLS_DISCLAIMER } from './source.js';
 
 export const cpiDataset = describe({
   id: 'cpi',
@@ -19,7 +19,20 @@ export const cpiDataset = describe({
   loaders: { bls: loader(cpiImporter, blsRecords, { prepare: knownItems }) },
   collections: { bls: blsCollection },
   migrations: { '004-cpi': m004, '010-cpi-series': m010 },
-  sources: [SOURCES.bls],
+  // The items first (the other files are matched to them), then the vintages oldest first, so that a value
+  // revised by a later publication ends current: FRED's of December 2023, the components of August 2025, all
+  // items of March 2026.
+  demo: {
+    files: [
+      ['bls', 'bls/cu.item'],
+      ['bls', 'bls/cu.series'],
+      ['bls', 'bls/relative_importance_dec2021_to_dec2024.csv'],
+      ['bls', 'bls/fred/'],
+      ['bls', 'bls/cu_2025-08/'],
+      ['bls', 'bls/cu.data.1.AllItems'],
+    ],
+  },
+  sources: [BLS],
   disclaimer: BLS_DISCLAIMER,
   sample: { data: cpiSample, schema: CpiData },
 });

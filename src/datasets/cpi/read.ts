@@ -4,7 +4,6 @@ import { cachedRead } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
-import { BLS_DISCLAIMER, SOURCES } from '../sources.js';
 import {
   annualized,
   contribution,
@@ -15,6 +14,7 @@ import {
   weightAt,
 } from './derive.js';
 import { blsCollection } from './load/collection.js';
+import { BLS, BLS_DISCLAIMER } from './source.js';
 
 /** Headline rows shown first by clients. */
 const PINNED = new Set(['SA0', 'SA0L1E', 'SAF1', 'SA0E']);
@@ -65,7 +65,7 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
   if (!newestAll) {
     return {
       data: frame(deps, [], ['no index values loaded'], null, null),
-      meta: storedMeta('cpi', [SOURCES.bls], { asOf: null }),
+      meta: storedMeta('cpi', [BLS], { asOf: null }),
     };
   }
   const period = await boardPeriod(deps, allPeriods);
@@ -186,7 +186,7 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
   return {
     data: frame(deps, rows, gaps, releaseView, release?.loaded_at ?? null),
     meta: {
-      ...storedMeta('cpi', [SOURCES.bls], {
+      ...storedMeta('cpi', [BLS], {
         asOf: release?.released_at ?? null,
         historyStarts: `${allPeriods.at(-1)}-01`,
         coverage: { components: rows.length, period, weightsPeriod: weightsPeriod ?? null },

@@ -1,7 +1,6 @@
 // The energy-inventories dataset: Energy inventories.
 import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
-import { SOURCES } from '../sources.js';
 import { energyImporter } from './import.js';
 import { eiaCollection } from './load/collection.js';
 import { eiaRecords } from './load/records.js';
@@ -9,6 +8,7 @@ import * as m003 from './migrations/003-energy.js';
 import { energyOperations } from './operations.js';
 import { energySample } from './sample.js';
 import { EnergyData } from './schema.js';
+import { EIA } from './source.js';
 
 export const energyDataset = describe({
   id: 'energy-inventories',
@@ -18,6 +18,13 @@ export const energyDataset = describe({
   loaders: { eia: loader(energyImporter, eiaRecords) },
   collections: { eia: eiaCollection },
   migrations: { '003-energy': m003 },
-  sources: [SOURCES.eia],
+  demo: {
+    files: [
+      ['eia', 'eia/psw01.xls'],
+      ['eia', 'eia/wpsr_table1_week_ending_2026-06-05.csv'],
+      ['eia', 'eia/ngshistory.xls'],
+    ],
+  },
+  sources: [EIA],
   sample: { data: energySample, schema: EnergyData },
 });

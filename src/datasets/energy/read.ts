@@ -4,7 +4,6 @@ import { cachedRead } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
-import { SOURCES } from '../sources.js';
 import {
   fiveYearAverage,
   type Observation,
@@ -15,6 +14,7 @@ import {
   yearAgo,
 } from './derive.js';
 import { eiaCollection } from './load/collection.js';
+import { EIA } from './source.js';
 
 /** Observations needed for a five-year average of the latest week, with a week of margin. */
 const LOOKBACK_DAYS = 6 * 366;
@@ -126,7 +126,7 @@ async function computeInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
       reports: latestReports,
       series: rows,
     },
-    meta: storedMeta('energy-inventories', [SOURCES.eia], {
+    meta: storedMeta('energy-inventories', [EIA], {
       asOf: released.length ? released.sort().at(-1) : null,
       historyStarts: weeks[0] ?? null,
       coverage: series.length ? { series: series.length, firstWeek: weeks[0], lastWeek: weeks.at(-1) } : null,

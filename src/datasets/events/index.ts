@@ -3,7 +3,7 @@ import { loader } from '../../ingest/run.js';
 import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { describe } from '../descriptor.js';
 import { COMPANY_TICKERS, registrantRecords, registrantsImporter } from '../registrants.js';
-import { SOURCES } from '../sources.js';
+import { SEC_EDGAR } from '../sources.js';
 import { eventsImporter } from './import.js';
 import {
   EIGHT_K_DOCUMENT,
@@ -31,6 +31,18 @@ export const eventsDataset = describe({
       loader(eventsImporter, primaryDocumentEvents, { kind: EIGHT_K_DOCUMENT, prepare: tickersByCik }),
     ],
   },
-  sources: [SOURCES['sec-edgar']],
+  // The registrants first (the other EDGAR files find their ticker by CIK), the submissions of Apple,
+  // Microsoft, NVIDIA and Tesla, and two 8-Ks read from their documents (Adobe's earnings, NVIDIA's 5.02).
+  demo: {
+    files: [
+      ['sec', 'sec/company_tickers.json'],
+      ...['0000320193', '0000789019', '0001045810', '0001318605'].map(
+        (cik) => ['sec', `sec/submissions/CIK${cik}.json`] as const,
+      ),
+      ['sec', 'sec/8-K/0000796343-23-000044/0000796343-23-000044.txt'],
+      ['sec', 'sec/8-K/0001045810-26-000024/0001045810-26-000024.txt'],
+    ],
+  },
+  sources: [SEC_EDGAR],
   sample: { data: eventsSample, schema: EventsData },
 });

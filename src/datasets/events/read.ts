@@ -3,7 +3,7 @@ import type { Deps } from '../../kernel/deps.js';
 import { companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
-import { SOURCES } from '../sources.js';
+import { SEC_EDGAR } from '../sources.js';
 import { describeItems, headlineFor } from './derive.js';
 
 const DEFAULT_LIMIT = 50;
@@ -63,7 +63,7 @@ export async function listEvents(
   });
   return {
     data: { company, events },
-    meta: storedMeta('events', [SOURCES['sec-edgar']], {
+    meta: storedMeta('events', [SEC_EDGAR], {
       asOf: events[0]?.filedAt ?? null,
       historyStarts: (span?.first as string | null) ?? null,
       coverage: span?.first

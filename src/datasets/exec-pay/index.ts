@@ -2,7 +2,7 @@
 import { loader } from '../../ingest/run.js';
 import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { describe } from '../descriptor.js';
-import { SOURCES } from '../sources.js';
+import { SEC_EDGAR } from '../sources.js';
 import { execPayImporter } from './import.js';
 import { CEO_PAY_TABLE, ceoPayTableRecords } from './load/ceo-pay-table.js';
 import { PROXY, proxyRecords } from './load/proxy.js';
@@ -22,6 +22,14 @@ export const execPayDataset = describe({
       loader(execPayImporter, ceoPayTableRecords, { kind: CEO_PAY_TABLE, prepare: tickersByCik }),
     ],
   },
-  sources: [SOURCES['sec-edgar']],
+  // Cabot's proxy, and the CEO-pay table's fiscal 2021 pay.
+  demo: {
+    files: [
+      ['sec', 'sec/exec-pay/cabot.DEF14A.ixbrl.html'],
+      ['sec', 'sec/exec-pay/ceo_data_pay_merged_sp500.csv', { 'fiscal-year': '2021' }],
+    ],
+    after: ['events'],
+  },
+  sources: [SEC_EDGAR],
   sample: { data: execPaySample, schema: ExecPayData },
 });

@@ -4,7 +4,7 @@ import type { Deps } from '../../kernel/deps.js';
 import { type Company, companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
-import { SOURCES } from '../sources.js';
+import { SEC_EDGAR } from '../sources.js';
 import type { ExecPayTable } from './tables.js';
 
 function toProxy(row: Selectable<ExecPayTable>, company: Company) {
@@ -58,7 +58,7 @@ export function fromFilingsFirst<R extends { source_kind: string; fiscal_year: n
 function meta(rows: Selectable<ExecPayTable>[]) {
   const filed = rows.map((r) => r.filed_at).sort();
   const years = rows.map((r) => r.fiscal_year).sort();
-  return storedMeta('exec-pay', [SOURCES['sec-edgar']], {
+  return storedMeta('exec-pay', [SEC_EDGAR], {
     asOf: filed.at(-1) ?? null,
     coverage: rows.length
       ? { proxies: rows.length, firstFiscalYear: years[0], lastFiscalYear: years.at(-1) }

@@ -2,7 +2,7 @@
 import { loader } from '../../ingest/run.js';
 import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { describe } from '../descriptor.js';
-import { SOURCES } from '../sources.js';
+import { SEC_EDGAR } from '../sources.js';
 import { kpisImporter } from './import.js';
 import { COMPANY_FACTS, companyFactsRecords } from './load/companyfacts.js';
 import { EARNINGS_RELEASE, releaseContext, releaseGuidance } from './load/release.js';
@@ -26,6 +26,15 @@ export const kpisDataset = describe({
     ],
   },
   migrations: { '008-kpis': m008, '018-guidance-range': m018 },
-  sources: [SOURCES['sec-edgar']],
+  // Apple's and NVIDIA's company facts, and Adobe's guidance in its earnings release.
+  demo: {
+    files: [
+      ['sec', 'sec/companyfacts/CIK0000320193.json'],
+      ['sec', 'sec/companyfacts/CIK0001045810.json'],
+      ['sec', 'sec/8-K/0000796343-23-000044/adbeex991q123.htm'],
+    ],
+    after: ['events'],
+  },
+  sources: [SEC_EDGAR],
   sample: { data: kpisSample, schema: KpisData },
 });

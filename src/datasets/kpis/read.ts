@@ -4,7 +4,7 @@ import type { Deps } from '../../kernel/deps.js';
 import { companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
-import { SOURCES } from '../sources.js';
+import { SEC_EDGAR } from '../sources.js';
 import type { KpiFactsTable } from './tables.js';
 
 type Row = Selectable<KpiFactsTable>;
@@ -246,7 +246,7 @@ function readCompany(kind: 'kpi' | 'guidance') {
     };
     return {
       data,
-      meta: storedMeta('kpis-guidance', [SOURCES['sec-edgar']], {
+      meta: storedMeta('kpis-guidance', [SEC_EDGAR], {
         asOf: data.asOf,
         historyStarts: periods[0] ?? null,
         coverage: coverage.observations

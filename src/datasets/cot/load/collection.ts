@@ -6,7 +6,7 @@ import { CFTC_COT } from '../../../ingest/calendar.js';
 import type { Collection } from '../../../ingest/collect.js';
 
 export const cftcCollection: Collection = {
-  agency: 'cftc',
+  agency: { id: 'cftc', variable: 'QUARRY_CFTC_URL', url: 'https://www.cftc.gov' },
   schedules: [{ job: 'cftc', calendar: CFTC_COT }],
   files(now) {
     const year = now.getUTCFullYear();

@@ -6,7 +6,7 @@ import type { Collection } from '../../../ingest/collect.js';
 const FLAT_FILES = '/pub/time.series/cu';
 
 export const blsCollection: Collection = {
-  agency: 'bls',
+  agency: { id: 'bls', variable: 'QUARRY_BLS_URL', url: 'https://download.bls.gov' },
   schedules: [{ job: 'bls-cpi', calendar: BLS_CPI }],
   files: () => ['cu.item', 'cu.series', 'cu.data.1.AllItems'].map((name) => `${FLAT_FILES}/${name}`),
 };

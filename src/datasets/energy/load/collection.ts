@@ -4,7 +4,7 @@ import { EIA_WNGSR, EIA_WPSR } from '../../../ingest/calendar.js';
 import type { Collection } from '../../../ingest/collect.js';
 
 export const eiaCollection: Collection = {
-  agency: 'eia',
+  agency: { id: 'eia', variable: 'QUARRY_EIA_URL', url: 'https://ir.eia.gov' },
   schedules: [
     { job: 'eia-petroleum', calendar: EIA_WPSR, paths: /^\/wpsr\// },
     { job: 'eia-gas-storage', calendar: EIA_WNGSR, paths: /^\/ngs\// },

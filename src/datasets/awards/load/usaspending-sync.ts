@@ -6,10 +6,17 @@
 // as unreachable. The host is configuration (QUARRY_USASPENDING_URL).
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Deps } from '../kernel/deps.js';
-import { type FileReport, type SyncReport, userAgent } from './collect.js';
-import { type Download, download } from './fetch.js';
-import { loadFile, type SourceLoaders } from './run.js';
+import { type FileReport, type SyncReport, userAgent } from '../../../ingest/collect.js';
+import { type Download, download } from '../../../ingest/fetch.js';
+import { loadFile, type SourceLoaders } from '../../../ingest/run.js';
+import type { AgencyHost } from '../../../kernel/config.js';
+import type { Deps } from '../../../kernel/deps.js';
+
+export const USASPENDING: AgencyHost = {
+  id: 'usaspending',
+  variable: 'QUARRY_USASPENDING_URL',
+  url: 'https://api.usaspending.gov',
+};
 
 export interface AwardFilters {
   agencies?: string[];
@@ -107,7 +114,7 @@ export async function syncUsaspending(
   const dir = path.join(config.dataDir, 'downloads', 'usaspending');
   mkdirSync(dir, { recursive: true });
   const files: FileReport[] = [];
-  const base = config.usaspendingUrl;
+  const base = config.agencies[USASPENDING.id] ?? USASPENDING.url;
   const fetchFile = async (url: string, dest: string, post?: unknown): Promise<Download> => {
     let wait = options.backoffMs ?? 1000;
     for (let attempt = 1; ; attempt += 1) {

@@ -1,0 +1,7 @@
+// The configuration of this process: the environment read once, with the agency hosts the datasets declare.
+import { AGENCY_HOSTS } from '../datasets/registry.js';
+import { type Config, readConfig } from '../kernel/config.js';
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  return readConfig(env, AGENCY_HOSTS);
+}
