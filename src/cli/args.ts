@@ -16,7 +16,7 @@ export function parse<O extends Options>(args: string[], options: O, positionals
   if (parsed.positionals.length !== positionals.length) {
     throw new UsageError(`expected ${positionals.length ? positionals.join(' ') : 'no arguments'}`);
   }
-  const named = Object.fromEntries(positionals.map((name, i) => [name, parsed.positionals[i] as string]));
+  const named = Object.fromEntries(positionals.map((name, i) => [name, parsed.positionals[i]!]));
   return { values: parsed.values, args: named };
 }
 

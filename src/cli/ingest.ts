@@ -13,7 +13,7 @@ export async function ingestCommand(
   const options: Record<string, string> = {};
   const files: string[] = [];
   for (let i = 0; i < rest.length; i += 1) {
-    const arg = rest[i] as string;
+    const arg = rest[i]!;
     if (['--ticker', '--fiscal-year', '--accession', '--award', '--date-format', '--through'].includes(arg)) {
       const value = rest[i + 1];
       if (!value || value.startsWith('--')) throw new UsageError(`${arg} needs a value`);

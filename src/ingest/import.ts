@@ -250,7 +250,7 @@ function recordJudge(schema: object): (value: unknown) => string | null {
   const branches = (schema as { anyOf?: { properties?: { type?: { const?: unknown } } }[] }).anyOf;
   const kinds = branches?.map((branch) => branch.properties?.type?.const);
   if (!branches || !kinds?.every((kind) => typeof kind === 'string')) return judge(compileStrict(schema));
-  const byKind = new Map(branches.map((branch, i) => [kinds[i] as string, judge(compileStrict(branch))]));
+  const byKind = new Map(branches.map((branch, i) => [kinds[i]!, judge(compileStrict(branch))]));
   return (value) => {
     const kind = (value as { type?: unknown } | null)?.type;
     const named = typeof kind === 'string' ? byKind.get(kind) : undefined;

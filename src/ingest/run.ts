@@ -62,7 +62,7 @@ export function loaderList(loaders: SourceLoaders): readonly Loader<never>[] {
 /** The loader that reads this file: the only one, or the one whose kind recognises the file's first bytes. */
 export function chooseLoader(loaders: SourceLoaders, source: SourceFile): Loader<never> {
   const list = loaderList(loaders);
-  if (list.length === 1) return list[0] as Loader<never>;
+  if (list.length === 1) return list[0]!;
   const head = source.head.toString('utf8');
   const chosen = list.find((l) => l.kind?.recognises(head));
   if (chosen) return chosen;

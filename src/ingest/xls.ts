@@ -64,7 +64,7 @@ function compoundStream(file: Buffer, wanted: string[]): Buffer {
     const nameLength = directory.readUInt16LE(off + 0x40);
     entries.push({
       name: directory.subarray(off, off + Math.max(0, nameLength - 2)).toString('utf16le'),
-      type: directory[off + 0x42] as number,
+      type: directory[off + 0x42]!,
       start: directory.readUInt32LE(off + 0x74),
       size: directory.readUInt32LE(off + 0x78),
     });
@@ -115,11 +115,11 @@ class Cursor {
       this.part += 1;
       this.off = 0;
     }
-    return this.parts[this.part] as Buffer;
+    return this.parts[this.part]!;
   }
   u8(): number {
     const b = this.current();
-    return b[this.off++] as number;
+    return b[this.off++]!;
   }
   u16(): number {
     return this.u8() | (this.u8() << 8);
@@ -135,7 +135,7 @@ class Cursor {
     let out = '';
     let twoBytes = wide;
     for (let i = 0; i < count; i += 1) {
-      const b = this.parts[this.part] as Buffer;
+      const b = this.parts[this.part]!;
       if (this.off >= b.length && this.part < this.parts.length - 1) {
         this.part += 1;
         this.off = 0;

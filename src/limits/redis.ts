@@ -82,7 +82,7 @@ export class RedisCounters implements Counters {
       redis.quarryHits(key, limit, ttl, ...hits.map((h) => h.amount)).then(
         (reply) => {
           hits.forEach((h, i) => {
-            h.resolve({ allowed: reply[2 * i] === 1, used: reply[2 * i + 1] as number, resetMs });
+            h.resolve({ allowed: reply[2 * i] === 1, used: reply[2 * i + 1]!, resetMs });
           });
         },
         (error) => {

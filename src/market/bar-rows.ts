@@ -33,7 +33,7 @@ export class BarRows {
   }
 
   row(index: number): Record<string, string | number | null> {
-    return rowOf(this.series[index] as Bar, this.columns, this.factor);
+    return rowOf(this.series[index]!, this.columns, this.factor);
   }
 
   /** The documented row objects: date plus one member per field, keyed as sent. */
@@ -84,7 +84,7 @@ export class BlockCache {
     if (!rows.shared) return JSON.stringify(rows);
     const block = this.block(rows);
     const { offsets } = block;
-    return `[${block.text.slice(offsets[rows.first], (offsets[rows.end] as number) - 1)}]`;
+    return `[${block.text.slice(offsets[rows.first], offsets[rows.end]! - 1)}]`;
   }
 
   /**
@@ -137,7 +137,7 @@ function write(rows: BarRows): Block {
   const offsets = new Int32Array(series.length + 1);
   let at = 0;
   for (let i = 0; i < series.length; i += 1) {
-    const text = JSON.stringify(rowOf(series[i] as Bar, columns, factor));
+    const text = JSON.stringify(rowOf(series[i]!, columns, factor));
     texts[i] = text;
     offsets[i] = at;
     at += text.length + 1;

@@ -86,7 +86,7 @@ async function barRows(
     const series = await provider.series(symbol);
     const [first, end] = barRange(series, range.from, range.end);
     if (first === end) continue;
-    const held = { start: (series[first] as Bar).date, end: (series[end - 1] as Bar).date };
+    const held = { start: series[first]!.date, end: series[end - 1]!.date };
     if (range.period === 'daily')
       return { rows: new BarRows(series, first, end, columns, factor, true), symbol, held };
     const rolled = rollUp(series.slice(first, end), range.period);
@@ -106,7 +106,7 @@ async function noHistory(
   for (const symbol of tried) {
     const series = await provider.series(symbol);
     if (series.length)
-      return `No history for ${input} between ${r.from} and ${r.end}: the bars held for ${symbol} run from ${(series[0] as Bar).date} to ${(series.at(-1) as Bar).date}. Ask for a window within them.`;
+      return `No history for ${input} between ${r.from} and ${r.end}: the bars held for ${symbol} run from ${series[0]!.date} to ${(series.at(-1) as Bar).date}. Ask for a window within them.`;
   }
   return `No history for ${input} between ${r.from} and ${r.end} (looked for ${tried.join(', ')} in the stored data and the upstream). An operator loads bars with "quarry ingest prices FILE --ticker ${resolved.symbol}".`;
 }

@@ -68,8 +68,8 @@ export function pageOf(layout: Layout, body: object, from: Position, budget: num
   let end = start;
   let open = -1;
   for (; end < units.length; end += 1) {
-    const unit = units[end] as Unit;
-    const element = list[unit.element] as object;
+    const unit = units[end]!;
+    const element = list[unit.element]!;
     const head = unit.element === open ? '' : layout.head(element);
     const line = layout.line(element, unit.row, body);
     const cost = Buffer.byteLength(head) + Buffer.byteLength(line) + (head ? 2 : 1);
@@ -80,7 +80,7 @@ export function pageOf(layout: Layout, body: object, from: Position, budget: num
     open = unit.element;
   }
   const taken = units.slice(start, end);
-  const next = end < units.length ? (units[end] as Unit) : null;
+  const next = end < units.length ? units[end]! : null;
   return {
     body: layout.withList(body, sliceList(layout, list, taken)),
     text: lines.join('\n'),
@@ -94,14 +94,14 @@ function sliceList(layout: Layout, list: readonly object[], units: Unit[]): obje
   const out: object[] = [];
   let i = 0;
   while (i < units.length) {
-    const { element } = units[i] as Unit;
+    const { element } = units[i]!;
     let j = i;
-    while (j < units.length && (units[j] as Unit).element === element) j += 1;
+    while (j < units.length && units[j]!.element === element) j += 1;
     const source = list[element] as Record<string, unknown>;
-    const first = (units[i] as Unit).row;
+    const first = units[i]!.row;
     if (layout.rows && first !== null) {
       const rows = source[layout.rows] as unknown[];
-      out.push({ ...source, [layout.rows]: rows.slice(first, ((units[j - 1] as Unit).row as number) + 1) });
+      out.push({ ...source, [layout.rows]: rows.slice(first, (units[j - 1]!.row as number) + 1) });
     } else out.push(source);
     i = j;
   }

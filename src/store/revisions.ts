@@ -88,10 +88,10 @@ export class RevisionBatch {
     for (const [table, indices] of byTable) {
       const written = await this.writeTable(
         table,
-        indices.map((i) => queue[i] as (typeof queue)[number]),
+        indices.map((i) => queue[i]!),
       );
       indices.forEach((queueIndex, i) => {
-        outcomes[queueIndex] = written[i] as WriteOutcome;
+        outcomes[queueIndex] = written[i]!;
       });
     }
     return outcomes;
@@ -101,7 +101,7 @@ export class RevisionBatch {
     table: string,
     entries: { write: RevisionWrite; meta: RevisionMeta }[],
   ): Promise<WriteOutcome[]> {
-    const first = (entries[0] as (typeof entries)[number]).write;
+    const first = entries[0]!.write;
     const columns = Object.keys(first.key);
     const rowIdColumn = first.rowId ?? 'id';
     const keyText = (key: Record<string, unknown>) => JSON.stringify(columns.map((c) => key[c]));

@@ -46,7 +46,7 @@ class Tally<R extends Row> {
       return;
     }
     const sums = found as Record<string, number>;
-    for (const s of this.sums) sums[s] = (sums[s] as number) + (row[s] as number);
+    for (const s of this.sums) sums[s] = sums[s]! + (row[s] as number);
   }
 
   rows(): R[] {

@@ -205,17 +205,17 @@ export function postingsOf(cols: AwardColumns, column: Int32Array, codes: number
   if (held) return held;
   const offsets = new Int32Array(codes + 1);
   for (let i = 0; i < cols.size; i += 1) {
-    const code = (column[i] as number) - base;
-    if (code >= 0 && code < codes) offsets[code + 1] = (offsets[code + 1] as number) + 1;
+    const code = column[i]! - base;
+    if (code >= 0 && code < codes) offsets[code + 1] = offsets[code + 1]! + 1;
   }
-  for (let c = 0; c < codes; c += 1) offsets[c + 1] = (offsets[c + 1] as number) + (offsets[c] as number);
-  const items = new Int32Array(offsets[codes] as number);
+  for (let c = 0; c < codes; c += 1) offsets[c + 1] = offsets[c + 1]! + offsets[c]!;
+  const items = new Int32Array(offsets[codes]!);
   const next = offsets.slice(0, codes);
   for (let i = 0; i < cols.size; i += 1) {
-    const code = (column[i] as number) - base;
+    const code = column[i]! - base;
     if (code >= 0 && code < codes) {
-      items[next[code] as number] = i;
-      next[code] = (next[code] as number) + 1;
+      items[next[code]!] = i;
+      next[code] = next[code]! + 1;
     }
   }
   held = { offsets, items };

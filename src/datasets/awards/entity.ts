@@ -64,5 +64,5 @@ export function soleWinnerEntity(
   held: { names: RegistrantNames } | undefined,
   winners: string[],
 ): Entity | null {
-  return held && winners.length === 1 ? entityOf(held.names, winners[0] as string) : null;
+  return held && winners.length === 1 ? entityOf(held.names, winners[0]!) : null;
 }

@@ -63,8 +63,8 @@ export function awardsMatching(cols: AwardColumns, query: string): Int32Array {
   const visit = (award: number) => {
     for (const check of checks) {
       if (check.inTitle[award] === 1) continue;
-      if (check.agencies && check.agencies[agency[award] as number] === 1) continue;
-      if (check.recipients && check.recipients[recipient[award] as number] === 1) continue;
+      if (check.agencies && check.agencies[agency[award]!] === 1) continue;
+      if (check.recipients && check.recipients[recipient[award]!] === 1) continue;
       return;
     }
     out[found] = award;

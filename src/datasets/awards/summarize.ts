@@ -60,9 +60,9 @@ class Tally {
   add(group: number, currency: number, hi: number, lo: number): void {
     let at = group * this.currencies + currency;
     if (this.slots) at = this.slotOf(at);
-    this.count[at] = (this.count[at] as number) + 1;
-    this.hi[at] = (this.hi[at] as number) + hi;
-    const sum = (this.lo[at] as number) + lo;
+    this.count[at] = this.count[at]! + 1;
+    this.hi[at] = this.hi[at]! + hi;
+    const sum = this.lo[at]! + lo;
     this.lo[at] = sum;
     // Each lo is below 10^12 in size: a sum carried before it passes 2^52 stays exact.
     if (sum > CARRY_AT || sum < -CARRY_AT) this.carry(at);
@@ -90,21 +90,19 @@ class Tally {
   }
 
   private carry(at: number): void {
-    const rest = this.lo[at] as number;
+    const rest = this.lo[at]!;
     const carried = Math.trunc(rest / SPLIT);
-    this.hi[at] = (this.hi[at] as number) + carried;
+    this.hi[at] = this.hi[at]! + carried;
     this.lo[at] = rest - carried * SPLIT;
   }
 
   /** Each occupied (cell, place in the arrays). */
   private *occupied(): Generator<[number, number]> {
     if (this.slots) {
-      for (let slot = 0; slot < this.cellOfSlot.length; slot += 1)
-        yield [this.cellOfSlot[slot] as number, slot];
+      for (let slot = 0; slot < this.cellOfSlot.length; slot += 1) yield [this.cellOfSlot[slot]!, slot];
       return;
     }
-    for (let cell = 0; cell < this.count.length; cell += 1)
-      if ((this.count[cell] as number) > 0) yield [cell, cell];
+    for (let cell = 0; cell < this.count.length; cell += 1) if (this.count[cell]! > 0) yield [cell, cell];
   }
 
   /**
@@ -120,7 +118,7 @@ class Tally {
     const places = new Map<number, [currency: number, at: number][]>();
     for (const [cell, at] of this.occupied()) {
       const group = Math.floor(cell / this.currencies);
-      awards.set(group, (awards.get(group) ?? 0) + (this.count[at] as number));
+      awards.set(group, (awards.get(group) ?? 0) + this.count[at]!);
       const list = places.get(group) ?? [];
       list.push([cell % this.currencies, at]);
       places.set(group, list);
@@ -140,8 +138,8 @@ class Tally {
         .map(([currency, at]) => {
           this.carry(at);
           return {
-            currency: currencyNames[currency] as string,
-            obligatedAmount: exact(this.hi[at] as number, this.lo[at] as number),
+            currency: currencyNames[currency]!,
+            obligatedAmount: exact(this.hi[at]!, this.lo[at]!),
           };
         })
         .sort((a, b) => a.currency.localeCompare(b.currency)),
@@ -223,8 +221,8 @@ function narrowestPostings(cols: AwardColumns, f: SummaryFilters) {
     const postings = postingsOf(cols, column, codes, base);
     const run = {
       items: postings.items,
-      from: postings.offsets[code] as number,
-      to: postings.offsets[code + 1] as number,
+      from: postings.offsets[code]!,
+      to: postings.offsets[code + 1]!,
     };
     if (!best || run.to - run.from < best.to - best.from) best = run;
   }
@@ -290,13 +288,13 @@ export function summarize(
   const before = page ? (page.before ?? Number.POSITIVE_INFINITY) : Number.NEGATIVE_INFINITY;
   const visit = (i: number) => {
     for (let k = 0; k < equal.length; k += 1) {
-      const [column, code] = equal[k] as [Int32Array, number];
+      const [column, code] = equal[k]!;
       if (column[i] !== code) return;
     }
-    const date = dates[i] as number;
+    const date = dates[i]!;
     if (date < from || date > to) return;
-    const hi = his[i] as number;
-    const lo = los[i] as number;
+    const hi = his[i]!;
+    const lo = los[i]!;
     if (least && (hi < leastHi || (hi === leastHi && lo < leastLo))) return;
     if (newest && date <= before) {
       inRange[ranged] = i;
@@ -306,26 +304,26 @@ export function summarize(
       if (date < before) newest.offer(date);
     }
     if (!aggregates) return;
-    const c = currency[i] as number;
-    const src = source[i] as number;
-    tallies.agency.add(agency[i] as number, c, hi, lo);
-    const sector = sectors[i] as number;
+    const c = currency[i]!;
+    const src = source[i]!;
+    tallies.agency.add(agency[i]!, c, hi, lo);
+    const sector = sectors[i]!;
     if (sector >= 0) tallies.sector.add(sector, c, hi, lo);
-    tallies.recipient.add(recipient[i] as number, c, hi, lo);
+    tallies.recipient.add(recipient[i]!, c, hi, lo);
     tallies.source.add(src, c, hi, lo);
-    years.add((fiscalYear[i] as number) - firstFiscalYear, c, hi, lo);
-    const place = src * jurisdictions + (jurisdiction[i] as number);
-    placeAwards[place] = (placeAwards[place] as number) + 1;
-    if (date < (placeFirst[place] as number)) placeFirst[place] = date;
-    if (date > (placeLast[place] as number)) placeLast[place] = date;
+    years.add(fiscalYear[i]! - firstFiscalYear, c, hi, lo);
+    const place = src * jurisdictions + jurisdiction[i]!;
+    placeAwards[place] = placeAwards[place]! + 1;
+    if (date < placeFirst[place]!) placeFirst[place] = date;
+    if (date > placeLast[place]!) placeLast[place] = date;
     if (hi < 0 || lo < 0) negatives.push(i);
     if (flags[i] === 1) flagged.push(i);
   };
   const narrowest = narrowestPostings(cols, f);
   if (matches) {
-    for (let k = 0; k < matches.length; k += 1) visit(matches[k] as number);
+    for (let k = 0; k < matches.length; k += 1) visit(matches[k]!);
   } else if (narrowest) {
-    for (let k = narrowest.from; k < narrowest.to; k += 1) visit(narrowest.items[k] as number);
+    for (let k = narrowest.from; k < narrowest.to; k += 1) visit(narrowest.items[k]!);
   } else {
     for (let i = 0; i < cols.size; i += 1) visit(i);
   }
@@ -334,7 +332,7 @@ export function summarize(
   const first = Math.min(...coverage.map((c) => c.first));
   const last = Math.max(...coverage.map((c) => c.last));
 
-  const names = (dict: keyof AwardColumns['dict']) => (g: number) => cols.dict[dict].names[g] as string;
+  const names = (dict: keyof AwardColumns['dict']) => (g: number) => cols.dict[dict].names[g]!;
   const currencyNames = cols.dict.currency.names;
   const deobligations = largestNegatives(cols, negatives);
   return {
@@ -352,8 +350,8 @@ export function summarize(
     /** Row ids of the awards the page can hold (the newest in range, all of the last day taken), when asked. */
     pageRows: newest ? pageRows(cols, inRange.subarray(0, ranged), newest.least()) : null,
     /** Row ids: the largest de-obligations (ties at the tenth included), and the first ten rows the loader flagged. */
-    deobligationRows: deobligations.map((i) => cols.rowIds[i] as number),
-    flaggedRows: flagged.slice(0, ALERTS).map((i) => cols.rowIds[i] as number),
+    deobligationRows: deobligations.map((i) => cols.rowIds[i]!),
+    flaggedRows: flagged.slice(0, ALERTS).map((i) => cols.rowIds[i]!),
   };
 }
 
@@ -365,14 +363,14 @@ function coverageOf(
   const jurisdictions = cols.dict.jurisdiction.names.length;
   const out = [];
   for (let place = 0; place < places.awards.length; place += 1) {
-    const awards = places.awards[place] as number;
+    const awards = places.awards[place]!;
     if (awards === 0) continue;
     out.push({
-      source: cols.dict.source.names[Math.floor(place / jurisdictions)] as string,
-      jurisdiction: cols.dict.jurisdiction.names[place % jurisdictions] as string,
+      source: cols.dict.source.names[Math.floor(place / jurisdictions)]!,
+      jurisdiction: cols.dict.jurisdiction.names[place % jurisdictions]!,
       awards,
-      first: places.first[place] as number,
-      last: places.last[place] as number,
+      first: places.first[place]!,
+      last: places.last[place]!,
     });
   }
   return out;
@@ -383,10 +381,7 @@ function coverageOf(
  * the caller to order.
  */
 function largestNegatives(cols: AwardColumns, negatives: number[]): number[] {
-  negatives.sort(
-    (a, b) =>
-      (cols.hi[a] as number) - (cols.hi[b] as number) || (cols.lo[a] as number) - (cols.lo[b] as number),
-  );
+  negatives.sort((a, b) => cols.hi[a]! - cols.hi[b]! || cols.lo[a]! - cols.lo[b]!);
   const cut = negatives[ALERTS - 1];
   return cut === undefined
     ? negatives
@@ -398,8 +393,8 @@ function pageRows(cols: AwardColumns, inRange: Int32Array, since: number) {
   const out: number[] = [];
   const { date, rowIds } = cols;
   for (let k = 0; k < inRange.length; k += 1) {
-    const i = inRange[k] as number;
-    if ((date[i] as number) >= since) out.push(rowIds[i] as number);
+    const i = inRange[k]!;
+    if (date[i]! >= since) out.push(rowIds[i]!);
   }
   return out;
 }
@@ -423,22 +418,22 @@ export class NewestDates {
       this.held += 1;
       while (at > 0) {
         const parent = (at - 1) >> 1;
-        if ((heap[parent] as number) <= date) break;
-        heap[at] = heap[parent] as number;
+        if (heap[parent]! <= date) break;
+        heap[at] = heap[parent]!;
         at = parent;
       }
       heap[at] = date;
       return;
     }
-    if (this.size === 0 || date <= (heap[0] as number)) return;
+    if (this.size === 0 || date <= heap[0]!) return;
     let at = 0;
     for (;;) {
       const left = 2 * at + 1;
       if (left >= this.size) break;
       const right = left + 1;
-      const child = right < this.size && (heap[right] as number) < (heap[left] as number) ? right : left;
-      if ((heap[child] as number) >= date) break;
-      heap[at] = heap[child] as number;
+      const child = right < this.size && heap[right]! < heap[left]! ? right : left;
+      if (heap[child]! >= date) break;
+      heap[at] = heap[child]!;
       at = child;
     }
     heap[at] = date;
@@ -446,7 +441,7 @@ export class NewestDates {
 
   /** The least of the newest dates; when fewer than `size` were offered, every date qualifies. */
   least(): number {
-    return this.held < this.size ? Number.NEGATIVE_INFINITY : (this.heap[0] as number);
+    return this.held < this.size ? Number.NEGATIVE_INFINITY : this.heap[0]!;
   }
 }
 

@@ -29,7 +29,7 @@ export class TitleWordsBuilder {
         this.codes.set(word, code);
         this.lists.push([]);
       }
-      const list = this.lists[code] as number[];
+      const list = this.lists[code]!;
       // A word twice in one title is one posting.
       if (list[list.length - 1] !== award) list.push(award);
     }
@@ -38,10 +38,9 @@ export class TitleWordsBuilder {
   build(): TitleWords {
     const offsets = new Int32Array(this.lists.length + 1);
     for (let code = 0; code < this.lists.length; code += 1)
-      offsets[code + 1] = (offsets[code] as number) + (this.lists[code] as number[]).length;
-    const items = new Int32Array(offsets[this.lists.length] as number);
-    for (let code = 0; code < this.lists.length; code += 1)
-      items.set(this.lists[code] as number[], offsets[code]);
+      offsets[code + 1] = offsets[code]! + this.lists[code]!.length;
+    const items = new Int32Array(offsets[this.lists.length]!);
+    for (let code = 0; code < this.lists.length; code += 1) items.set(this.lists[code]!, offsets[code]);
     return { codes: this.codes, offsets, items };
   }
 }

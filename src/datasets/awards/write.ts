@@ -56,7 +56,7 @@ async function writeRound(
   const retired: number[] = [];
   const inserts: AwardRow[] = [];
   const outcomes = entries.map(({ record: given, meta }, i): WriteOutcome => {
-    const id = ids[i] as string;
+    const id = ids[i]!;
     const current = held.get(id);
     // Two views of one award (a search row, its detail) each say some details: what one says adds to what
     // is held, so reading both again changes nothing.

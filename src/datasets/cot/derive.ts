@@ -109,8 +109,8 @@ export function everyWeekHeld(dates: readonly string[], start: string, end: stri
   for (let slot = start; slot <= end; slot = addDays(slot, 7)) {
     const from = addDays(slot, -3);
     const to = addDays(slot, 3);
-    while (i < dates.length && (dates[i] as string) < from) i += 1;
-    if (i >= dates.length || (dates[i] as string) > to) return false;
+    while (i < dates.length && dates[i]! < from) i += 1;
+    if (i >= dates.length || dates[i]! > to) return false;
   }
   return true;
 }

@@ -81,7 +81,7 @@ function row(
 ) {
   const { long, short, spreading } = longShort(record, traderClass);
   const value = net(long, short);
-  const previous = history.length >= 2 ? (history[history.length - 2] as NetPoint) : null;
+  const previous = history.length >= 2 ? history[history.length - 2]! : null;
   return {
     contractCode: record.contract_code,
     marketName: record.market_name,

@@ -236,10 +236,10 @@ async function boardPeriod(deps: Deps, allPeriods: string[]): Promise<string> {
     .select((eb) => eb.fn.max('period').as('p'))
     .where('is_current', '=', 1)
     .where('item_code', 'not in', [...NOT_COMPONENTS])
-    .where('period', '<=', allPeriods[0] as string)
+    .where('period', '<=', allPeriods[0]!)
     .executeTakeFirst();
   const held = newestComponent?.p;
-  return (held && allPeriods.find((p) => p <= held)) ?? (allPeriods[0] as string);
+  return (held && allPeriods.find((p) => p <= held)) ?? allPeriods[0]!;
 }
 
 /** "2025-09" or "2025-09 to 2026-03 (6 months)". */

@@ -79,8 +79,8 @@ async function computeInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
     const all = bySeries.get(s.series_id) ?? [];
     const history = week ? all.filter((o) => o.weekEnding >= daysBefore(week, LOOKBACK_DAYS)) : [];
     const index = week ? history.findIndex((o) => o.weekEnding === week) : -1;
-    const current = index >= 0 ? (history[index] as Observation) : null;
-    const previous = index > 0 ? (history[index - 1] as Observation) : null;
+    const current = index >= 0 ? history[index]! : null;
+    const previous = index > 0 ? history[index - 1]! : null;
     if (!current) gaps.push(`${s.series_id}: no value for the week ending ${week ?? '(none)'}`);
     const fiveYear = current ? fiveYearAverage(history, current.weekEnding) : null;
     return {

@@ -183,7 +183,7 @@ function readCompany(kind: 'kpi' | 'guidance') {
     const series = [...bySeries.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([key, observations]) => {
-        const first = observations[0] as ReturnType<typeof toFact>;
+        const first = observations[0]!;
         return {
           key,
           metric: first.metric,

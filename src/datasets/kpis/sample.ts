@@ -6,7 +6,7 @@ const fact = (metricId: string, metric: string, unit: string, value: number, qua
   metric,
   period: {
     start: `2025-${String(quarter * 3 - 2).padStart(2, '0')}-01`,
-    end: ['2025-03-31', '2025-06-30', '2025-09-30'][quarter - 1] as string,
+    end: ['2025-03-31', '2025-06-30', '2025-09-30'][quarter - 1]!,
     kind: 'quarter',
     fiscalYear: 2025,
     fiscalQuarter: quarter,

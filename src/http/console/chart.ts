@@ -11,7 +11,7 @@ export interface StackedDay {
 }
 
 export function colourOf(series: string[], name: string): string {
-  return PALETTE[series.indexOf(name) % PALETTE.length] as string;
+  return PALETTE[series.indexOf(name) % PALETTE.length]!;
 }
 
 export function stackedBars(id: string, title: string, days: StackedDay[], series: string[]): Html {

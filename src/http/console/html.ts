@@ -15,7 +15,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 type Part = Html | string | number | null | undefined | false | Part[];

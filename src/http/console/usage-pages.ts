@@ -29,7 +29,7 @@ ${periods.map((period, i) => {
       `Current period, from ${when(period.start)} UTC`,
       i,
     );
-  const until = (periods[i - 1] as PeriodUsage).start;
+  const until = periods[i - 1]!.start;
   return periodSection(period, until, `Previous period, ${when(period.start)} to ${when(until)} UTC`, i);
 })}
 <h2>Market-data units by day and key</h2>

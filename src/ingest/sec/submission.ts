@@ -15,9 +15,9 @@ const DOCUMENT = /<DOCUMENT>\s*<TYPE>([^\n]+)[\s\S]*?<FILENAME>([^\n]+)[\s\S]*?<
 
 export function submissionDocuments(text: string): SubmissionDocument[] {
   return [...text.matchAll(DOCUMENT)].map((m) => ({
-    type: (m[1] as string).trim(),
-    file: (m[2] as string).trim(),
-    body: m[3] as string,
+    type: m[1]!.trim(),
+    file: m[2]!.trim(),
+    body: m[3]!,
   }));
 }
 

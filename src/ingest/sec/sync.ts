@@ -75,8 +75,8 @@ export async function syncSec(
     if (!recent) continue;
     const rows = recent.form.map((form, i) => ({
       form,
-      accession: recent.accessionNumber[i] as string,
-      document: recent.primaryDocument[i] as string,
+      accession: recent.accessionNumber[i]!,
+      document: recent.primaryDocument[i]!,
       inline: recent.isInlineXBRL?.[i] === 1,
     }));
     for (const row of rows.filter((r) => r.form === '8-K' || r.form === '8-K/A').slice(0, RECENT_8KS)) {

@@ -60,7 +60,7 @@ function lowerBound(bars: readonly Bar[], date: string): number {
   let hi = bars.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if ((bars[mid] as Bar).date < date) lo = mid + 1;
+    if (bars[mid]!.date < date) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -25,8 +25,8 @@ function step(value: number, reference: number): number {
 function levels(bars: readonly Bar[]): number[] {
   const out: number[] = [];
   for (let i = 0; i < bars.length; i += 1) {
-    const previous = i === 0 ? 0 : (out[i - 1] as number);
-    out.push(i === 0 ? 0 : previous + step((bars[i] as Bar).close, (bars[i - 1] as Bar).close));
+    const previous = i === 0 ? 0 : out[i - 1]!;
+    out.push(i === 0 ? 0 : previous + step(bars[i]!.close, bars[i - 1]!.close));
   }
   return out;
 }
@@ -47,8 +47,8 @@ export function repairUnitSlips(bars: readonly Bar[]): { bars: readonly Bar[]; r
   const repairs: Repair[] = [];
   let out: Bar[] | null = null;
   for (let i = 0; i < bars.length; i += 1) {
-    const bar = bars[i] as Bar;
-    const factor = 100 ** (own - (levelOf[i] as number));
+    const bar = bars[i]!;
+    const factor = 100 ** (own - levelOf[i]!);
     const close = bar.close * factor;
     let fixed: Bar | null = null;
     for (const field of FIELDS) {

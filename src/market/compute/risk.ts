@@ -3,8 +3,7 @@
 /** Daily log returns of consecutive closes. */
 export function logReturns(closes: readonly number[]): number[] {
   const out: number[] = [];
-  for (let i = 1; i < closes.length; i += 1)
-    out.push(Math.log((closes[i] as number) / (closes[i - 1] as number)));
+  for (let i = 1; i < closes.length; i += 1) out.push(Math.log(closes[i]! / closes[i - 1]!));
   return out;
 }
 
@@ -31,8 +30,8 @@ export function slope(x: readonly number[], y: readonly number[]): number | null
   let cov = 0;
   let varx = 0;
   for (let i = 0; i < n; i += 1) {
-    cov += ((x[i] as number) - mx) * ((y[i] as number) - my);
-    varx += ((x[i] as number) - mx) ** 2;
+    cov += (x[i]! - mx) * (y[i]! - my);
+    varx += (x[i]! - mx) ** 2;
   }
   return varx === 0 ? null : cov / varx;
 }
@@ -48,7 +47,7 @@ export function betaRaw(
     c
       .slice(-(weeks + 1))
       .slice(1)
-      .map((v, i) => v / (c.slice(-(weeks + 1))[i] as number) - 1);
+      .map((v, i) => v / c.slice(-(weeks + 1))[i]! - 1);
   return slope(simple(indexWeeklyCloses), simple(weeklyCloses));
 }
 

@@ -174,7 +174,7 @@ export function dateReader(
     return (value, line) => {
       const iso =
         /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value);
-      if (iso && isRealDate(iso[1] as string)) return iso[1] as string;
+      if (iso && isRealDate(iso[1]!)) return iso[1]!;
       const hint = /^\d{1,2}[/.-]\d{1,2}[/.-]\d{4}$/.test(value)
         ? '; name its layout with --date-format DD/MM/YYYY or MM/DD/YYYY'
         : '';
@@ -189,7 +189,7 @@ export function dateReader(
       null,
       `--date-format ${format}: use DD, MM and YYYY once each, e.g. DD/MM/YYYY`,
     );
-  const separator = (layout[2] as string).replace(/[.-]/, '\\$&');
+  const separator = layout[2]!.replace(/[.-]/, '\\$&');
   const pattern = new RegExp(`^${parts.map((p) => DATE_PART[p as DatePart]).join(separator)}$`);
   return (value, line) => {
     const match = pattern.exec(value);

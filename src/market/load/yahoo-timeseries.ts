@@ -98,7 +98,7 @@ export function* timeSeriesRecords(
     line += 1;
     const type = s.meta?.type?.[0] ?? '';
     const match = /^(annual|quarterly)(.+)$/.exec(type);
-    const field = match ? TYPES[match[2] as string] : undefined;
+    const field = match ? TYPES[match[2]!] : undefined;
     const symbol = s.meta?.symbol?.[0];
     if (!match || !field || !symbol) continue;
     const resolution = resolveTicker(symbol);

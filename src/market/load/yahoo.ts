@@ -250,7 +250,7 @@ export function chartBars(chart: Chart): { bars: Bar[]; lines: number[] } {
     const volume = quote.volume?.[i];
     bars.push({
       // The bar's time is the session open; shifted to exchange time it falls on the trading day.
-      date: dayOfEpoch((timestamps[i] as number) + offset),
+      date: dayOfEpoch(timestamps[i]! + offset),
       open: chartValue(quote.open?.[i], places, factor),
       high: chartValue(quote.high?.[i], places, factor),
       low: chartValue(quote.low?.[i], places, factor),
@@ -271,7 +271,7 @@ export function* chartRecords(chart: Chart): Generator<{ line: number; value: Ma
   const [currency, factor] = units ?? ['', listingFactor(symbol)];
   const { bars, lines } = chartBars(chart);
   for (const [i, bar] of bars.entries()) {
-    yield { line: lines[i] as number, value: { type: 'bar', symbol, ...bar } };
+    yield { line: lines[i]!, value: { type: 'bar', symbol, ...bar } };
   }
   const fields: Record<string, number> = {};
   for (const [from, to] of [

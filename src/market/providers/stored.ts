@@ -77,8 +77,8 @@ export class StoredProvider implements MarketProvider {
         .slice(0, 10);
       let high52w = Number.NEGATIVE_INFINITY;
       let low52w = Number.POSITIVE_INFINITY;
-      for (let i = bars.length - 1; i >= 0 && (bars[i] as Bar).date > yearAgo; i -= 1) {
-        const b = bars[i] as Bar;
+      for (let i = bars.length - 1; i >= 0 && bars[i]!.date > yearAgo; i -= 1) {
+        const b = bars[i]!;
         high52w = Math.max(high52w, b.high ?? b.close);
         low52w = Math.min(low52w, b.low ?? b.close);
       }

@@ -108,7 +108,7 @@ function terminalEquity(input: string, body: string): Resolution {
       currency: 'USD',
     });
   }
-  const [first, ...rest] = listing.mics.map((mic) => VENUES[mic] as Venue);
+  const [first, ...rest] = listing.mics.map((mic) => VENUES[mic]!);
   const fallbacks = rest.map((v) => `${local}:${v.mic}`);
   const resolution = venueListing(
     input,
@@ -142,7 +142,7 @@ function terminalIndex(input: string, body: string): Resolution {
     });
   }
   const generic = /^([A-Z]{2,3})([1-9])$/.exec(code);
-  const future = generic ? INDEX_FUTURES[generic[1] as string] : undefined;
+  const future = generic ? INDEX_FUTURES[generic[1]!] : undefined;
   if (generic && future) {
     return ok(input, {
       ticker: code,
@@ -163,9 +163,9 @@ function commodity(input: string, body: string, dialect: Dialect): Resolution {
   const code = body.trim().toUpperCase();
   const generic = /^([A-Z]{1,2})([1-9])$/.exec(code);
   if (generic) {
-    const root = COMMODITY_ROOTS[generic[1] as string];
+    const root = COMMODITY_ROOTS[generic[1]!];
     if (!root) return refuse(input, `"${generic[1]}" is not a futures root this service reads`);
-    const n = generic[2] as string;
+    const n = generic[2]!;
     // The terminal generic rolls at expiry (read from the settlement archive: suffix E); the service's own
     // generic rolls when the next contract's open interest passes the front one.
     const terminal = dialect === 'terminal';
@@ -184,12 +184,12 @@ function commodity(input: string, body: string, dialect: Dialect): Resolution {
     });
   }
   const contract = /^([A-Z]{1,2})([A-Z])(\d{1,2})$/.exec(code);
-  if (contract && MONTH_CODES.includes(contract[2] as string) && COMMODITY_ROOTS[contract[1] as string]) {
-    const root = COMMODITY_ROOTS[contract[1] as string] as (typeof COMMODITY_ROOTS)[string];
+  if (contract && MONTH_CODES.includes(contract[2]!) && COMMODITY_ROOTS[contract[1]!]) {
+    const root = COMMODITY_ROOTS[contract[1] as string]!;
     return ok(input, {
       ticker: code,
       // A one-digit year is read in the 2020s (CLZ5 -> December 2025).
-      symbol: `${root.provider}${contract[2]}${(contract[3] as string).padStart(2, '2')}`,
+      symbol: `${root.provider}${contract[2]}${(contract[3]!).padStart(2, '2')}`,
       exchange: root.exchange,
       mic: root.mic,
       dialect,
@@ -298,9 +298,8 @@ function serviceForm(input: string, text: string): Resolution {
     return venueListing(input, text.slice(0, colon), venue, 'service');
   }
   const generic = /^([A-Z]{1,3})([1-9])$/.exec(text);
-  if (generic && COMMODITY_ROOTS[generic[1] as string]) return commodity(input, text, 'service');
-  if (generic && INDEX_FUTURES[generic[1] as string])
-    return withDialect(terminalIndex(input, text), 'service');
+  if (generic && COMMODITY_ROOTS[generic[1]!]) return commodity(input, text, 'service');
+  if (generic && INDEX_FUTURES[generic[1]!]) return withDialect(terminalIndex(input, text), 'service');
   const crypto = /^[A-Z0-9]{2,10}-(USD|EUR|GBP|USDT)$/.test(text);
   return ok(input, {
     ticker: text,
@@ -310,7 +309,7 @@ function serviceForm(input: string, text: string): Resolution {
     dialect: 'service',
     assetType: crypto ? 'crypto' : 'equity',
     name: text,
-    currency: crypto ? (text.split('-')[1] as string) : 'USD',
+    currency: crypto ? text.split('-')[1]! : 'USD',
   });
 }
 

@@ -35,7 +35,7 @@ export const LEGACY_BULK: FileKind = {
 /** "2044: UNITED STATES MINT" → code 2044 and its name. */
 const coded = (text: string) => {
   const m = /^\s*([0-9A-Z]+)\s*:\s*(.*)$/.exec(text);
-  return m ? { code: m[1] as string, name: (m[2] as string).trim() } : { code: text.trim(), name: '' };
+  return m ? { code: m[1]!, name: m[2]!.trim() } : { code: text.trim(), name: '' };
 };
 
 /** 4537.8500 → 4537.85: cents kept, the rest of the zeros dropped. */
@@ -43,13 +43,13 @@ const amountOf = (text: string) => {
   const m = /^(-?\d+)(?:\.(\d+))?$/.exec(text.trim());
   if (!m) return null;
   const fraction = (m[2] ?? '').replace(/0+$/, '');
-  return fraction ? `${m[1]}.${fraction.length < 2 ? fraction.padEnd(2, '0') : fraction}` : (m[1] as string);
+  return fraction ? `${m[1]}.${fraction.length < 2 ? fraction.padEnd(2, '0') : fraction}` : m[1]!;
 };
 
 /** M/D/YYYY → YYYY-MM-DD; null for anything else. */
 export const slashedDate = (text: string) => {
   const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim());
-  return m ? `${m[3]}-${(m[1] as string).padStart(2, '0')}-${(m[2] as string).padStart(2, '0')}` : null;
+  return m ? `${m[3]}-${(m[1]!).padStart(2, '0')}-${(m[2]!).padStart(2, '0')}` : null;
 };
 
 export async function* legacyBulk(

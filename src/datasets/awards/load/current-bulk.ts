@@ -52,7 +52,7 @@ export const CURRENT_SUMMARIES: FileKind = {
 export function downloadAmount(text: string): string | null {
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text.trim());
   if (!m) return null;
-  const whole = (m[2] as string).replace(/^0+(?=\d)/, '');
+  const whole = m[2]!.replace(/^0+(?=\d)/, '');
   const fraction = (m[3] ?? '').replace(/0+$/, '');
   const sign = m[1] && (whole !== '0' || fraction) ? '-' : '';
   return `${sign}${whole}${fraction ? `.${fraction}` : ''}`;

@@ -75,7 +75,7 @@ export async function* tedNotice(
   const notice = coded?.NOTICE_DATA as Node | undefined;
   const section = (ted?.FORM_SECTION as Node | undefined) ?? {};
   const formKey = Object.keys(section).find((k) => FORM_NAME.test(k));
-  const formNumber = formKey ? (FORM_NAME.exec(formKey)?.[1] as string) : null;
+  const formNumber = formKey ? (FORM_NAME.exec(formKey)?.[1] ?? null) : null;
   const forms = ((formKey && section[formKey]) as Node[] | undefined) ?? [];
   const form = forms.find((f) => f['@CATEGORY'] === 'ORIGINAL') ?? forms[0];
   const number = text(notice?.NO_DOC_OJS);

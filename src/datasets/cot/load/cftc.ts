@@ -21,10 +21,12 @@ export function columnKey(name: string): string {
 
 /** Each class's long, short and spread columns; a column of several names is read by whichever the file has. */
 type Names = string | string[];
+/** The legacy report's non-commercial long column: the one that tells its files apart. */
+const LEGACY_LONG: Names = ['noncommercial_positions_long_all', 'noncomm_positions_long_all'];
 const POSITIONS: Record<Family, Record<string, [Names, Names, Names | null]>> = {
   legacy: {
     noncommercial: [
-      ['noncommercial_positions_long_all', 'noncomm_positions_long_all'],
+      LEGACY_LONG,
       ['noncommercial_positions_short_all', 'noncomm_positions_short_all'],
       [
         'noncommercial_positions_spreading_all',
@@ -82,7 +84,7 @@ function layoutOf(file: string, header: string[]): Layout {
   const columns = new Map(header.map((name, i) => [columnKey(name), i]));
   const family: Family | null = columns.has('m_money_positions_long_all')
     ? 'disaggregated'
-    : FIRST_OF(columns, POSITIONS.legacy.noncommercial?.[0] as Names)
+    : FIRST_OF(columns, LEGACY_LONG)
       ? 'legacy'
       : null;
   if (!family)
@@ -97,7 +99,7 @@ function layoutOf(file: string, header: string[]): Layout {
   const missing: string[] = [];
   const found = (names: Names): string => {
     const name = FIRST_OF(columns, names);
-    if (!name) missing.push(asList(names)[0] as string);
+    if (!name) missing.push(asList(names)[0]!);
     return name ?? '';
   };
   for (const name of [

@@ -36,7 +36,7 @@ export function seriesOf(id: string): { code: string; seasonal: 'S' | 'U' } | nu
   const alias = FRED_ALIASES[id];
   if (alias) return { code: alias[0], seasonal: alias[1] };
   const match = /^CU([SU])R0000([A-Z0-9]+)$/.exec(id.trim());
-  return match ? { code: match[2] as string, seasonal: match[1] as 'S' | 'U' } : null;
+  return match ? { code: match[2]!, seasonal: match[1] as 'S' | 'U' } : null;
 }
 
 function tsv(text: string): string[] {

@@ -11,8 +11,8 @@ type Out = AsyncGenerator<{ line: number; value: EnergyRecordValue }>;
 export function usDate(text: string): string | null {
   const m = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(text.trim());
   if (!m) return null;
-  const year = (m[3] as string).length === 2 ? 2000 + Number(m[3]) : Number(m[3]);
-  const date = `${year}-${(m[1] as string).padStart(2, '0')}-${(m[2] as string).padStart(2, '0')}`;
+  const year = m[3]!.length === 2 ? 2000 + Number(m[3]) : Number(m[3]);
+  const date = `${year}-${(m[1]!).padStart(2, '0')}-${(m[2]!).padStart(2, '0')}`;
   return Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ? null : date;
 }
 
@@ -20,7 +20,7 @@ export function usDate(text: string): string | null {
 export function millionsToThousands(text: string): number | null {
   const m = /^(-?)([\d,]+)(?:\.(\d{1,3}))?$/.exec(text.trim());
   if (!m) return null;
-  const whole = Number((m[2] as string).replaceAll(',', ''));
+  const whole = Number(m[2]!.replaceAll(',', ''));
   const fraction = Number(((m[3] ?? '') as string).padEnd(3, '0'));
   return (m[1] ? -1 : 1) * (whole * 1000 + fraction);
 }

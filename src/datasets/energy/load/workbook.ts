@@ -104,7 +104,7 @@ async function* psw01(source: SourceFile, sheets: Sheet[]): Out {
       if (typeof value !== 'number') continue; // the series did not exist yet
       yield {
         line: row + 1,
-        value: { type: 'observation', series: ids[col] as string, weekEnding, value },
+        value: { type: 'observation', series: ids[col]!, weekEnding, value },
       };
     }
   }
@@ -177,7 +177,7 @@ async function* ngsHistory(source: SourceFile, sheet: Sheet): Out {
     .find((c) => typeof c === 'string' && /AS OF [A-Z]+ \d{1,2}, \d{4}/.test(c)) as string | undefined;
   const m = note ? /AS OF ([A-Z]+) (\d{1,2}), (\d{4})/.exec(note) : null;
   if (last && m) {
-    const released = `${m[3]}-${String(MONTHS.indexOf(m[1] as string) + 1).padStart(2, '0')}-${(m[2] as string).padStart(2, '0')}`;
+    const released = `${m[3]}-${String(MONTHS.indexOf(m[1]!) + 1).padStart(2, '0')}-${(m[2]!).padStart(2, '0')}`;
     yield {
       line: 0,
       value: {

@@ -68,7 +68,7 @@ export async function* submissionTextEvents(source: SourceFile, context: LoadCon
       null,
       'the SEC header lacks the accession, acceptance time, CIK, name or form',
     );
-  const titles = [...header.matchAll(/^\s*ITEM INFORMATION:\s*(.+)$/gm)].map((m) => (m[1] as string).trim());
+  const titles = [...header.matchAll(/^\s*ITEM INFORMATION:\s*(.+)$/gm)].map((m) => m[1]!.trim());
   const items = titles.map((t) => itemOfTitle(t));
   const unknown = titles.filter((_, i) => items[i] === null);
   if (unknown.length)
@@ -129,15 +129,15 @@ const MONTHS = [
 function coverDate(text: string): string | null {
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
   const m = /^([A-Za-z]+)\s+(\d{1,2}),\s*(\d{4})$/.exec(text.replace(/\s+/g, ' ').trim());
-  const month = m ? MONTHS.indexOf((m[1] as string).toLowerCase()) + 1 : 0;
-  return m && month ? `${m[3]}-${String(month).padStart(2, '0')}-${(m[2] as string).padStart(2, '0')}` : null;
+  const month = m ? MONTHS.indexOf(m[1]!.toLowerCase()) + 1 : 0;
+  return m && month ? `${m[3]}-${String(month).padStart(2, '0')}-${(m[2]!).padStart(2, '0')}` : null;
 }
 
 /** The document's exhibit 99.1, as its exhibit index links it: a file of that name in the same folder. */
 export function exhibitFile(html: string): string | null {
   for (const [row] of html.matchAll(/<tr\b[\s\S]*?<\/tr>/gi)) {
     const link = /href="([^"#/?]+\.html?)"/i.exec(row);
-    if (link && /^\s*(Exhibit\s+)?99(\.1|\.01)?\b/i.test(plainText(row))) return link[1] as string;
+    if (link && /^\s*(Exhibit\s+)?99(\.1|\.01)?\b/i.test(plainText(row))) return link[1]!;
   }
   return null;
 }

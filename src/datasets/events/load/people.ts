@@ -61,11 +61,11 @@ export function itemPeople(plain: string): Person[] {
   for (const m of section.matchAll(PERSON)) {
     if (m.index < body) continue;
     // A table's column heading can run into the first name ("Base Salary Jen-Hsun Huang"): drop it.
-    const tokens = (m[1] as string).split(' ');
-    while (tokens.length && NOT_A_NAME.has((tokens[0] as string).replace(/\.$/, ''))) tokens.shift();
+    const tokens = m[1]!.split(' ');
+    while (tokens.length && NOT_A_NAME.has(tokens[0]!.replace(/\.$/, ''))) tokens.shift();
     if (tokens.length < 2 || tokens.some((word) => NOT_A_NAME.has(word.replace(/\.$/, '')))) continue;
     const name = tokens.join(' ');
-    const skipped = (m[1] as string).length - name.length;
+    const skipped = m[1]!.length - name.length;
     if (people.some((p) => p.name === name)) continue;
     const sentence = section.slice(
       sentenceStart(section, m.index),
@@ -73,7 +73,7 @@ export function itemPeople(plain: string): Person[] {
     );
     people.push({
       name,
-      role: (m[2] as string).replace(/[ ,]+$/, ''),
+      role: m[2]!.replace(/[ ,]+$/, ''),
       change: changeOf(sentence),
       quote: m[0].slice(skipped),
       quoteOffset: start + m.index + skipped,

@@ -61,7 +61,7 @@ const LEGAL_SUFFIX =
 export function acceptedAt(text: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(text);
   if (!m) throw new Error(`acceptance time "${text}" is not YYYY-MM-DDTHH:MM:SS`);
-  return eastern(m[1] as string, Number(m[2]), Number(m[3]), Number(m[4]));
+  return eastern(m[1]!, Number(m[2]), Number(m[3]), Number(m[4]));
 }
 
 /** The name people use: Apple Inc. → Apple, NVIDIA CORP → NVIDIA. */
@@ -113,15 +113,15 @@ export async function* submissionEvents(source: SourceFile, context: LoadContext
       withoutItems += 1;
       continue;
     }
-    const accession = r.accessionNumber[i] as string;
+    const accession = r.accessionNumber[i]!;
     yield {
       line: 1,
       value: {
         ...company,
         accessionNumber: accession,
         form,
-        filedAt: acceptedAt(r.acceptanceDateTime[i] as string),
-        filingDate: r.filingDate[i] as string,
+        filedAt: acceptedAt(r.acceptanceDateTime[i]!),
+        filingDate: r.filingDate[i]!,
         docUrl: `https://www.sec.gov/Archives/edgar/data/${Number(cik)}/${accession.replace(/-/g, '')}/${r.primaryDocument[i]}`,
         items,
         headline: null,

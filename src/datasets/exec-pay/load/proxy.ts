@@ -25,7 +25,7 @@ function isoDate(month: string, day: string, year: string): string {
 
 function firstDate(text: string, pattern: string): string | null {
   const m = new RegExp(pattern, 'i').exec(text);
-  return m ? isoDate(m[1] as string, m[2] as string, m[3] as string) : null;
+  return m ? isoDate(m[1]!, m[2]!, m[3]!) : null;
 }
 
 /**
@@ -37,7 +37,7 @@ export function payRatioText(text: string): { payRatio: number | null; medianEmp
   if (!ratio) return { payRatio: null, medianEmployeePay: null };
   const passage = text.slice(Math.max(0, ratio.index - 3000), ratio.index);
   const median = [...passage.matchAll(/median[^$]{0,300}?\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?)/gi)].at(-1);
-  const number = (m: RegExpMatchArray | undefined) => (m ? Number((m[1] as string).replace(/,/g, '')) : null);
+  const number = (m: RegExpMatchArray | undefined) => (m ? Number(m[1]!.replace(/,/g, '')) : null);
   return { payRatio: number(ratio), medianEmployeePay: number(median) };
 }
 
@@ -88,7 +88,7 @@ export async function* proxyRecords(source: SourceFile, context: LoadContext): O
   const peoName = (member: string | null) =>
     all.find((f) => f.name === 'ecd:PeoName' && byContext.get(f.context)?.member === member)?.value ??
     all.find((f) => f.name === 'ecd:PeoName')?.value;
-  const period = when(latest[0] as InlineFact);
+  const period = when(latest[0]!);
   const fiscalYear = Number(latestEnd.slice(0, 4));
   const label = period.start
     ? `FY${fiscalYear} (${SHORT[Number(period.start.slice(5, 7)) - 1]} ${period.start.slice(0, 4)} - ${SHORT[Number(latestEnd.slice(5, 7)) - 1]} ${fiscalYear})`

@@ -49,7 +49,7 @@ export async function* companyFactsRecords(source: SourceFile, context: LoadCont
     );
     for (const [key, { concept, unit, facts }] of periods) {
       const kind = key.slice(0, key.indexOf('|')) as 'year' | 'quarter' | 'point';
-      const fiscalYear = calendar.fiscalYear((facts[0] as XbrlFact).end);
+      const fiscalYear = calendar.fiscalYear(facts[0]!.end);
       const served = servedUnit(metric.measure, unit);
       for (const fact of restatements(facts)) {
         yield {

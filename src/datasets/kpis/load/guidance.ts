@@ -32,7 +32,7 @@ export function periodNamed(text: string): Period | null {
       text,
     ) ?? /\bQ([1-4])\s*(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)(\d{4})\b/i.exec(text);
   if (quarter) {
-    const q = ORDINAL[(quarter[1] as string).toLowerCase()] ?? Number(quarter[1]);
+    const q = ORDINAL[quarter[1]!.toLowerCase()] ?? Number(quarter[1]);
     return { kind: 'quarter', fiscalYear: Number(quarter[2]), fiscalQuarter: q };
   }
   const year = /\b(?:fiscal\s+(?:year\s+)?|FY\s?)(\d{4})\b/i.exec(text);

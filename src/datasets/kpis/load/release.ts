@@ -51,9 +51,9 @@ export function periodEnd(text: string): (period: Period) => string | null {
     'i',
   ).exec(text);
   if (!m) return () => null;
-  const quarter = ORDINAL[(m[1] as string).toLowerCase()] as number;
+  const quarter = ORDINAL[(m[1] as string).toLowerCase()]!;
   const year = Number(m[2]);
-  const anchor = iso(m[3] as string, m[4] as string, m[5] as string);
+  const anchor = iso(m[3]!, m[4]!, m[5]!);
   const monthEnd = addDays(anchor, 1).slice(8, 10) === '01';
   return (period) => {
     const q = period.kind === 'year' ? 4 : (period.fiscalQuarter as number);
@@ -101,9 +101,7 @@ export async function* releaseGuidance(
   const accession = accessionOf(source, context);
   const dateline = new RegExp(`(${MONTHS}) (\\d{1,2}), (\\d{4})`).exec(plain);
   // The dateline's day (its start, US Eastern): the file alone says it, so loading it again changes nothing.
-  const published = dateline
-    ? eastern(iso(dateline[1] as string, dateline[2] as string, dateline[3] as string), 0, 0, 0)
-    : null;
+  const published = dateline ? eastern(iso(dateline[1]!, dateline[2]!, dateline[3]!), 0, 0, 0) : null;
   if (!published) throw new SourceError(source.name, null, 'the release states no date');
   const guided = guidanceIn(parts);
   if (guided.length === 0) context.notes.push('no outlook section with figures was found');
