@@ -8,6 +8,10 @@ export type KeyApi = (typeof KEY_APIS)[number];
 export const MARKET_ACCESS = ['market-data', 'full'] as const;
 export type MarketAccess = (typeof MARKET_ACCESS)[number];
 
+export function isMarketAccess(value: unknown): value is MarketAccess {
+  return MARKET_ACCESS.some((access) => access === value);
+}
+
 export const KEY_PREFIX: Record<KeyApi, string> = {
   datasets: 'gds_',
   market: 'svc_mcp_',

@@ -29,6 +29,6 @@ export function fixed(callType: CallType, multiplier: number): () => Price {
 }
 
 /** kpis.company and guidance.company: history price when a range (from or to) is asked for. */
-export function rangePriced(query: Record<string, unknown>): Price {
+export function rangePriced(query: { from?: string; to?: string }): Price {
   return query.from !== undefined || query.to !== undefined ? price('history', 2) : price('lookup', 2);
 }

@@ -1,16 +1,17 @@
 // A keyed dataset route, described once: the registrar, the cost estimate and the API description all
-// read the same definition.
-import type { TObject, TSchema } from 'typebox';
+// read the same definition. Its read, refine and price see the parameters as their schemas type them.
+import type { Static, TObject, TSchema } from 'typebox';
 import type { Price } from '../accounts/pricing.js';
 import type { Deps } from '../kernel/deps.js';
 import type { EnvelopeValue } from './envelope.js';
 
-export interface OperationInput {
-  params: Record<string, unknown>;
-  query: Record<string, unknown>;
+export interface OperationInput<Q = Record<string, unknown>, P = Record<string, unknown>> {
+  params: P;
+  query: Q;
 }
 
-export interface DatasetOperation {
+/** An operation whose query and path parameters are typed by its schemas `Q` and `P`. */
+export interface Operation<Q extends TObject, P extends TObject> {
   /** Operation id, as the cost estimate names it (e.g. cot.board). */
   id: string;
   /** The dataset it reads, whose usage a call counts towards. */
@@ -19,14 +20,20 @@ export interface DatasetOperation {
   url: string;
   summary: string;
   description: string;
-  params?: TObject;
-  querystring: TObject;
+  params?: P;
+  querystring: Q;
   data: TSchema;
-  price: (query: Record<string, unknown>) => Price;
-  refine?: (input: OperationInput) => void;
-  read: (deps: Deps, input: OperationInput) => Promise<EnvelopeValue<unknown>>;
+  price: (query: Static<Q>) => Price;
+  refine?: (input: OperationInput<Static<Q>, Static<P>>) => void;
+  read: (deps: Deps, input: OperationInput<Static<Q>, Static<P>>) => Promise<EnvelopeValue<unknown>>;
 }
 
-export function define(op: DatasetOperation): DatasetOperation {
-  return op;
+/** Every operation of the registry, under one type: the route, the estimate and the hooks hold them so. */
+export type DatasetOperation = Operation<TObject, TObject>;
+
+export function define<Q extends TObject, P extends TObject = TObject>(
+  op: Operation<Q, P>,
+): DatasetOperation {
+  // Each caller validates the query and path against these same schemas before price, refine or read runs.
+  return op as unknown as DatasetOperation;
 }

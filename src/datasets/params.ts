@@ -76,17 +76,17 @@ export const DISAGGREGATED_CLASSES = [
 ] as const;
 
 /** from must be on or before to. */
-export function checkRange({ query }: { query: Record<string, unknown> }): void {
-  const { from, to } = query as { from?: string; to?: string };
+export function checkRange({ query }: { query: { from?: string; to?: string } }): void {
+  const { from, to } = query;
   if (from !== undefined && to !== undefined && from > to) {
     throw new AppError('invalid_params', `parameter "from" (${from}) is after "to" (${to})`);
   }
 }
 
 /** traderClass must belong to the selected report. */
-export function checkTraderClass({ query }: { query: Record<string, unknown> }): void {
-  const report = (query.report as string | undefined) ?? 'legacy';
-  const traderClass = query.traderClass as string | undefined;
+export function checkTraderClass({ query }: { query: { report?: string; traderClass?: string } }): void {
+  const report = query.report ?? 'legacy';
+  const { traderClass } = query;
   if (traderClass === undefined) return;
   const allowed: readonly string[] = report === 'legacy' ? LEGACY_CLASSES : DISAGGREGATED_CLASSES;
   if (!allowed.includes(traderClass)) {

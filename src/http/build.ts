@@ -80,6 +80,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   });
 
   registerCompression(app);
+  // Fastify refuses an object as a decoration's starting value; onRequest gives each request its own.
   app.decorateRequest('meter', null as unknown as Meter);
   app.addHook('onRequest', (request, reply, done) => {
     request.meter = { principal: null, metered: null };

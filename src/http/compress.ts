@@ -53,12 +53,13 @@ type Done = (error: Error | null, payload?: unknown) => void;
 
 /** Small and already-encoded answers pass in the same turn; only a body being compressed waits. */
 function onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: Done): void {
+  const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : null;
   const skip =
     reply.statusCode === 204 ||
     reply.statusCode === 304 ||
     request.method === 'HEAD' ||
-    !(typeof payload === 'string' || Buffer.isBuffer(payload)) ||
-    (typeof payload === 'string' ? payload.length : payload.length) < MIN_BYTES ||
+    body === null ||
+    body.length < MIN_BYTES ||
     reply.getHeader('content-encoding') !== undefined;
   if (skip) {
     done(null, payload);
@@ -70,7 +71,6 @@ function onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, 
     done(null, payload);
     return;
   }
-  const body = payload as string | Buffer;
   const compressed =
     typeof body === 'string' ? compress(Buffer.from(body), encoding) : compressedOnce(body, encoding);
   compressed.then(

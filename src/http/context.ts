@@ -3,14 +3,11 @@
 import type { Principal } from '../accounts/keys.js';
 import type { MeteredCall } from '../accounts/metered-call.js';
 import type { Price } from '../accounts/pricing.js';
+import { isRecord } from '../kernel/validation.js';
 
 /** A request's query, path parameters or form as named members ({} when there are none). */
 export function membersOf(value: unknown): Record<string, unknown> {
   return isRecord(value) ? value : {};
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A request URL's path, without its query. */

@@ -67,7 +67,7 @@ function classify(error: FastifyError | AppError): {
     const where = error.validationContext === 'body' ? 'field' : 'parameter';
     return {
       code: 'invalid_params',
-      message: first ? describeError(first as never, where) : 'invalid request',
+      message: first ? describeError(first, where) : 'invalid request',
       headers: {},
     };
   }

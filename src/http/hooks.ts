@@ -22,7 +22,7 @@ function append(
 ) {
   const existing = route[name];
   const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
-  (route as unknown as Record<string, unknown>)[name] = [...list, hook];
+  Object.assign(route, { [name]: [...list, hook] });
 }
 
 /** A percent-escaped C0 control, DEL or C1 control (UTF-8 C2 80 to C2 9F). */
@@ -109,9 +109,8 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
     }),
   );
   // Integers in the query or the path: plain decimal digits only (after the key, like every parameter check).
-  const schema = route.schema as { querystring?: unknown; params?: unknown } | undefined;
-  const queryIntegers = integerMembers(schema?.querystring);
-  const pathIntegers = integerMembers(schema?.params);
+  const queryIntegers = integerMembers(route.schema?.querystring);
+  const pathIntegers = integerMembers(route.schema?.params);
   if (queryIntegers.length > 0 || pathIntegers.length > 0) {
     append(
       route,

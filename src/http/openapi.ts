@@ -6,6 +6,16 @@ import type { ApiDoc, RouteMeta } from './context.js';
 
 type Json = Record<string, unknown>;
 
+/** `value` if it is a JSON object (a schema, a map of them), else undefined. */
+function objectAt(value: unknown): Json | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...value } : undefined;
+}
+
+/** The strings of `value` if it is a list. */
+function stringsAt(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
 interface CollectedRoute {
   method: string;
   url: string;
@@ -94,7 +104,7 @@ export class OpenApiCollector {
         method: method.toLowerCase(),
         url: route.url,
         meta,
-        schema: (route.schema ?? {}) as Json,
+        schema: objectAt(route.schema) ?? {},
       });
     }
   }
@@ -109,7 +119,7 @@ export class OpenApiCollector {
     }
     const used = new Set(
       Object.values(paths).flatMap((ops) =>
-        Object.values(ops).flatMap((op) => (op as Json).tags as string[]),
+        Object.values(ops).flatMap((op) => stringsAt(objectAt(op)?.tags)),
       ),
     );
     return {
@@ -148,11 +158,11 @@ function errorSchema(): Json {
 function operation(route: CollectedRoute): Json {
   const { meta, schema } = route;
   const parameters = [
-    ...parametersOf(schema.params as Json | undefined, 'path'),
-    ...parametersOf((meta.documentedQuery ?? schema.querystring) as Json | undefined, 'query'),
+    ...parametersOf(objectAt(schema.params), 'path'),
+    ...parametersOf(objectAt(meta.documentedQuery ?? schema.querystring), 'query'),
   ];
   const headers = meta.keyed ? CREDIT_HEADERS : meta.marketKeyed ? UNIT_HEADERS : REQUEST_ID_HEADER;
-  const declared = (schema.response ?? {}) as Json;
+  const declared = objectAt(schema.response) ?? {};
   const statuses = new Set([
     ...Object.keys(declared),
     ...EVERY_ROUTE,
@@ -168,7 +178,7 @@ function operation(route: CollectedRoute): Json {
       headers: status === '429' ? { ...headers, ...RETRY_AFTER } : headers,
       content: {
         'application/json': {
-          schema: isError ? { $ref: '#/components/schemas/Error' } : strip(declared[status] as Json),
+          schema: isError ? { $ref: '#/components/schemas/Error' } : strip(objectAt(declared[status]) ?? {}),
         },
       },
     };
@@ -181,12 +191,8 @@ function operation(route: CollectedRoute): Json {
     responses,
   };
   if (meta.description) op.description = meta.description;
-  if (schema.body) {
-    op.requestBody = {
-      required: true,
-      content: { 'application/json': { schema: strip(schema.body as Json) } },
-    };
-  }
+  const body = objectAt(schema.body);
+  if (body) op.requestBody = { required: true, content: { 'application/json': { schema: strip(body) } } };
   // Public operations say so: no key is sent, and none is looked at.
   op.security = meta.keyed || meta.marketKeyed ? [{ bearer: [] }, { apiKey: [] }] : [];
   return op;
@@ -212,7 +218,7 @@ function named(value: Json, schemas: Record<string, Json>): Json {
     schemas[title] = out;
     return { $ref: `#/components/schemas/${title}` };
   };
-  return walk(value) as Json;
+  return objectAt(walk(value)) ?? {};
 }
 
 function errorDescription(status: string): string {
@@ -222,9 +228,9 @@ function errorDescription(status: string): string {
 
 function parametersOf(schema: Json | undefined, where: 'path' | 'query'): Json[] {
   if (!schema?.properties) return [];
-  const required = new Set((schema.required as string[] | undefined) ?? []);
-  return Object.entries(schema.properties as Record<string, Json>).map(([name, property]) => {
-    const { description, examples, ...rest } = strip(property);
+  const required = new Set(stringsAt(schema.required));
+  return Object.entries(objectAt(schema.properties) ?? {}).map(([name, property]) => {
+    const { description, examples, ...rest } = strip(objectAt(property) ?? {});
     const parameter: Json = {
       name,
       in: where,
@@ -239,5 +245,6 @@ function parametersOf(schema: Json | undefined, where: 'path' | 'query'): Json[]
 
 /** A plain JSON copy of a schema. */
 function strip(schema: object): Json {
-  return JSON.parse(JSON.stringify(schema)) as Json;
+  const copy: Json = JSON.parse(JSON.stringify(schema));
+  return copy;
 }

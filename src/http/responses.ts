@@ -28,8 +28,11 @@ export class JsonBytes {
   send(reply: FastifyReply, payload: object): FastifyReply {
     let written = this.written.get(payload);
     if (!written) {
-      // A route's response serialiser writes a string.
-      const bytes = Buffer.from(reply.serialize(payload) as string);
+      const serialised = reply.serialize(payload);
+      const bytes =
+        typeof serialised === 'string' || Buffer.isBuffer(serialised)
+          ? Buffer.from(serialised)
+          : Buffer.from(serialised);
       written = { bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
       this.written.set(payload, written);
     }

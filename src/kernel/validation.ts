@@ -46,16 +46,22 @@ export function compileStrict(schema: object): ValidateFunction {
   return validate;
 }
 
+/** What a validation error says, as the validator and Fastify both report it. */
+type ValidationError = Pick<ErrorObject, 'keyword' | 'instancePath' | 'params' | 'message'> & {
+  parentSchema?: Record<string, unknown>;
+};
+
 /** A message a person can act on, naming the parameter; `where` is e.g. "parameter" or "field". */
-export function describeError(error: ErrorObject, where = 'parameter'): string {
+export function describeError(error: ValidationError, where = 'parameter'): string {
   const name = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const { additionalProperty, missingProperty, allowedValues } = error.params;
   switch (error.keyword) {
     case 'additionalProperties':
-      return `unknown ${where} "${(error.params as { additionalProperty: string }).additionalProperty}"`;
+      return `unknown ${where} "${additionalProperty}"`;
     case 'required':
-      return `missing ${where} "${(error.params as { missingProperty: string }).missingProperty}"`;
+      return `missing ${where} "${missingProperty}"`;
     case 'enum':
-      return `${where} "${name}" must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+      return `${where} "${name}" must be one of ${Array.isArray(allowedValues) ? allowedValues.join(', ') : ''}`;
     case 'pattern':
       return `${where} "${name}" is not in the expected form${error.parentSchema?.description ? `: ${error.parentSchema.description}` : ''}`;
     default:
@@ -137,4 +143,9 @@ export function checkWholeNumbers(values: unknown, names: readonly string[], whe
       );
     }
   }
+}
+
+/** Whether `value` is a plain JSON object (not null, not a list): named members to read. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -18,14 +18,50 @@ const PageInfo = Type.Object(
   { description: 'Present when the answer is cut: where this page starts in the whole answer.' },
 );
 
+/** A JSON schema as tools/list gives it (plain JSON, as TypeBox writes it). */
+export interface ListedSchema {
+  type: 'object';
+  description?: string;
+  properties: Record<string, ListedMember>;
+  required?: string[];
+}
+
+/** A member's schema, as the tools reference reads it. */
+export interface ListedMember {
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, ListedMember>;
+  required?: string[];
+  items?: ListedMember;
+  enum?: unknown[];
+  anyOf?: ListedMember[];
+  maxItems?: number;
+  format?: string;
+}
+
+export interface ListedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: ListedSchema;
+  outputSchema: ListedSchema;
+  annotations: { title: string; readOnlyHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+}
+
+/** A TypeBox object schema as plain JSON. */
+function listedSchema(schema: TObject): ListedSchema {
+  const json: ListedSchema = JSON.parse(JSON.stringify(schema));
+  return json;
+}
+
 export interface Prepared {
   tool: Tool;
-  listed: object;
+  listed: ListedTool;
   wire: (answer: object) => object;
 }
 
 function prepare(tool: Tool): Prepared {
-  const output = tool.output as TObject;
+  const output = tool.output;
   const outputSchema = Type.Object({
     ...output.properties,
     continuation: Type.Optional(
@@ -42,22 +78,21 @@ function prepare(tool: Tool): Prepared {
       title: tool.title,
       description: tool.description,
       inputSchema: withContinuation(tool.input),
-      outputSchema: JSON.parse(JSON.stringify(outputSchema)),
+      outputSchema: listedSchema(outputSchema),
       annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    wire: tool.wire ?? serialiseWith(fastJson(output as never) as (answer: object) => string),
+    wire: tool.wire ?? serialiseWith(fastJson(output)),
   };
 }
 
-const serialiseWith = (serialise: (answer: object) => string) => (answer: object) =>
-  JSON.parse(serialise(answer)) as object;
+const serialiseWith = (serialise: (answer: object) => string) => (answer: object) => {
+  const written: object = JSON.parse(serialise(answer));
+  return written;
+};
 
 /** A tool's arguments, or {continuation} alone. */
-function withContinuation(input: TObject): object {
-  const schema = JSON.parse(JSON.stringify(input)) as {
-    properties: Record<string, unknown>;
-    required?: string[];
-  };
+function withContinuation(input: TObject): ListedSchema {
+  const schema = listedSchema(input);
   return {
     ...schema,
     properties: {

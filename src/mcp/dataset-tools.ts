@@ -10,28 +10,32 @@ import type { Tool } from './tool.js';
 /** The members that hold a dataset answer's list, in the order they are looked for. */
 const LISTS = ['rows', 'series', 'events', 'proxies', 'revisions'];
 
+/** A dataset answer: every dataset's data is an object, its list one of LISTS. */
 type Answer = { data: Record<string, unknown>; meta: Record<string, unknown> };
 
-function listName(body: object): string | null {
-  const { data } = body as Answer;
+function listName({ data }: Answer): string | null {
   return LISTS.find((name) => Array.isArray(data[name])) ?? null;
 }
 
+/** The answer's list, or the data alone as a list of one. */
+function listOf(body: Answer): object[] {
+  const name = listName(body);
+  const list = name ? body.data[name] : null;
+  return Array.isArray(list) ? list : [body.data];
+}
+
 /** A dataset answer's list as a table: a column per member of its elements, nested members by dotted path. */
-const datasetLayout: Layout = {
-  list: (body) => {
-    const name = listName(body);
-    return name ? ((body as Answer).data[name] as object[]) : [(body as Answer).data];
-  },
+const datasetLayout: Layout<Answer> = {
+  list: listOf,
   withList: (body, list) => {
     const name = listName(body);
-    const { data, meta } = body as Answer;
+    const { data, meta } = body;
     return name ? { data: { ...data, [name]: list }, meta } : body;
   },
   preamble: (body) => {
-    const { data, meta } = body as Answer;
+    const { meta } = body;
     const name = listName(body);
-    const first = name ? (data[name] as object[])[0] : data;
+    const first = listOf(body)[0];
     const about = `dataset ${meta.dataset}, as of ${meta.asOf ?? 'unknown'}${name ? `; ${name}:` : ''}`;
     return first ? `${about}\n${csvLine(columnsOf(body))}` : about;
   },
@@ -44,7 +48,7 @@ const datasetLayout: Layout = {
 
 /** The table's columns: every dotted path any element has, in the order first met. */
 const columns = new WeakMap<object, string[]>();
-function columnsOf(body: object): string[] {
+function columnsOf(body: Answer): string[] {
   let found = columns.get(body);
   if (!found) {
     const seen = new Set<string>();

@@ -237,7 +237,10 @@ export const MARKET_TOOLS: Tool[] = [
     layout: historyLayout,
     check: (deps, args) => HISTORY.units(args, todayOf(deps)),
     run: (deps, args) => HISTORY.run(deps, args),
-    wire: (answer) => JSON.parse(historyJson(answer as { items: object[] })) as object,
+    wire: (answer) => {
+      const written: object = JSON.parse(historyJson(answer));
+      return written;
+    },
   }),
   tool({
     ...market,

@@ -41,7 +41,7 @@ type Unit = { element: number; row: number | null };
 function unitsOf(layout: Layout, list: readonly object[]): Unit[] {
   const units: Unit[] = [];
   list.forEach((element, i) => {
-    const rows = layout.rows ? (element as Record<string, unknown>)[layout.rows] : undefined;
+    const rows = layout.rows ? Reflect.get(element, layout.rows) : undefined;
     if (Array.isArray(rows) && rows.length > 0)
       for (let j = 0; j < rows.length; j += 1) units.push({ element: i, row: j });
     else units.push({ element: i, row: null });
@@ -97,11 +97,12 @@ function sliceList(layout: Layout, list: readonly object[], units: Unit[]): obje
     const { element } = units[i]!;
     let j = i;
     while (j < units.length && units[j]!.element === element) j += 1;
-    const source = list[element] as Record<string, unknown>;
+    const source = list[element]!;
     const first = units[i]!.row;
-    if (layout.rows && first !== null) {
-      const rows = source[layout.rows] as unknown[];
-      out.push({ ...source, [layout.rows]: rows.slice(first, (units[j - 1]!.row as number) + 1) });
+    const rows: unknown = layout.rows ? Reflect.get(source, layout.rows) : null;
+    if (layout.rows && first !== null && Array.isArray(rows)) {
+      const last = units[j - 1]!.row ?? first;
+      out.push({ ...source, [layout.rows]: rows.slice(first, last + 1) });
     } else out.push(source);
     i = j;
   }

@@ -1,17 +1,7 @@
 // The tools reference (docs/mcp-tools.md), written from the tools' own descriptions and schemas.
-import { type Prepared, toolsFor } from './catalog.js';
+import { type ListedMember, type Prepared, toolsFor } from './catalog.js';
 
-type Schema = {
-  type?: string | string[];
-  description?: string;
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  enum?: unknown[];
-  anyOf?: Schema[];
-  maxItems?: number;
-  format?: string;
-};
+type Schema = ListedMember;
 
 function typeOf(schema: Schema): string {
   if (schema.enum) return schema.enum.map((v) => `\`${String(v)}\``).join(' \\| ');
@@ -24,14 +14,7 @@ function typeOf(schema: Schema): string {
   return schema.format ? `${type} (${schema.format})` : type;
 }
 
-function section({ listed }: Prepared): string {
-  const tool = listed as {
-    name: string;
-    title: string;
-    description: string;
-    inputSchema: Schema;
-    outputSchema: Schema;
-  };
+function section({ listed: tool }: Prepared): string {
   const required = new Set(tool.inputSchema.required ?? []);
   const rows = Object.entries(tool.inputSchema.properties ?? {}).map(
     ([name, schema]) =>

@@ -16,7 +16,7 @@ import { decodeCursor, encodeCursor, listingOf } from '../kernel/cursor.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import type { MaybePromise } from '../kernel/steps.js';
-import { checkText, compile, describeError } from '../kernel/validation.js';
+import { checkText, compile, describeError, isRecord } from '../kernel/validation.js';
 import { type Prepared, toolsFor } from './catalog.js';
 import { type Position, pageOf } from './pages.js';
 import type { Tool } from './tool.js';
@@ -57,7 +57,7 @@ export function createMcpServer(deps: Deps, caller: Caller): Server {
   });
   const tools = toolsFor(caller.api);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((t) => t.listed) as never,
+    tools: tools.map((t) => t.listed),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const found = tools.find((t) => t.tool.name === request.params.name);
@@ -174,8 +174,10 @@ function readArguments(deps: Deps, caller: Who, tool: Tool, given: Record<string
       throw new AppError('invalid_params', 'pass continuation alone, as the cut answer gave it');
     }
     const position = decodeCursor(deps.cursorSecret, listing(tool, caller), continuation, 'continuation');
+    if (!isRecord(position.a))
+      throw new AppError('invalid_params', 'continuation is not one this server gave');
     return {
-      args: position.a as Record<string, unknown>,
+      args: position.a,
       from: { element: Number(position.e), row: Number(position.r) },
       continued: true,
     };

@@ -64,9 +64,11 @@ async function withRevenue(db: Kysely<Database>, awards: ReturnType<typeof toAwa
 
 /** The listing's filters: those the summary applies to its columns, and the words of `query`. */
 type Filters = SummaryFilters & { query?: string };
+/** awards.list's query, as its schema types it. */
+type AwardsQuery = Filters & { cursor?: string; limit?: number };
 
-function filtersOf(query: Record<string, unknown>): Filters {
-  const f = { ...query } as Filters & { cursor?: string; limit?: number };
+function filtersOf(query: AwardsQuery): Filters {
+  const f: AwardsQuery = { ...query };
   delete f.cursor;
   delete f.limit;
   if (f.ticker) f.ticker = f.ticker.toUpperCase();
@@ -119,11 +121,14 @@ function amountOrder(a: Row, b: Row): number {
   return negative(x) ? -order : order;
 }
 
-export async function listAwards(deps: Deps, { query }: OperationInput): Promise<EnvelopeValue<unknown>> {
+export async function listAwards(
+  deps: Deps,
+  { query }: OperationInput<AwardsQuery, object>,
+): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
   const f = filtersOf(query);
-  const limit = (query.limit as number | undefined) ?? DEFAULT_LIMIT;
-  const listing = listingOf(f as Record<string, unknown>);
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const listing = listingOf(f);
   const position =
     typeof query.cursor === 'string'
       ? decodeCursor(deps.cursorSecret, listing, query.cursor, 'cursor')
@@ -225,10 +230,10 @@ export async function listAwards(deps: Deps, { query }: OperationInput): Promise
 
 export async function awardDetail(
   deps: Deps,
-  { params, query }: OperationInput,
+  { params, query }: OperationInput<{ revisionsCursor?: string }, { id: string }>,
 ): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
-  const id = String(params.id);
+  const id = params.id;
   const listing = listingOf({ award: id });
   const current = await db
     .selectFrom('awards')

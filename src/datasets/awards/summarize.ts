@@ -6,7 +6,7 @@ import { canonicalJson } from '../../kernel/canonical-json.js';
 import { type AwardColumns, postingsOf, SPLIT } from './columns.js';
 import { amountKey } from './derive.js';
 
-export interface SummaryFilters {
+export type SummaryFilters = {
   ticker?: string;
   jurisdiction?: string;
   currency?: string;
@@ -19,7 +19,7 @@ export interface SummaryFilters {
   to?: string;
   fiscalYear?: number;
   minAmount?: string;
-}
+};
 
 export interface GroupSummary {
   key: string;

@@ -58,9 +58,12 @@ interface Selection {
   traderClass: string;
 }
 
-function selection(query: Record<string, unknown>): Selection {
-  const family = (query.report as Family | undefined) ?? 'legacy';
-  return { family, traderClass: (query.traderClass as string | undefined) ?? DEFAULT_CLASS[family] };
+/** A cot route's query, as its schema types it. */
+type CotQuery = { report?: Family; traderClass?: string };
+
+function selection(query: CotQuery): Selection {
+  const family = query.report ?? 'legacy';
+  return { family, traderClass: query.traderClass ?? DEFAULT_CLASS[family] };
 }
 
 function longShort(record: Record_, traderClass: string) {
@@ -133,7 +136,10 @@ function meta(asOf: string | null, historyStarts: string | null, coverage: Recor
   });
 }
 
-async function computeBoard(deps: Deps, { query }: OperationInput): Promise<EnvelopeValue<unknown>> {
+async function computeBoard(
+  deps: Deps,
+  { query }: OperationInput<CotQuery, object>,
+): Promise<EnvelopeValue<unknown>> {
   const sel = selection(query);
   const db = deps.store.db;
 
@@ -200,10 +206,10 @@ async function computeBoard(deps: Deps, { query }: OperationInput): Promise<Enve
 
 async function computeContract(
   deps: Deps,
-  { params, query }: OperationInput,
+  { params, query }: OperationInput<CotQuery, { contractCode: string }>,
 ): Promise<EnvelopeValue<unknown>> {
   const sel = selection(query);
-  const code = String(params.contractCode).toUpperCase();
+  const code = params.contractCode.toUpperCase();
   const records = await deps.store.db
     .selectFrom('cot_records')
     .select([...RECORD_COLUMNS, 'report_family'])
@@ -234,7 +240,10 @@ async function computeContract(
   };
 }
 
-export async function readBoard(deps: Deps, input: OperationInput): Promise<EnvelopeValue<unknown>> {
+export async function readBoard(
+  deps: Deps,
+  input: OperationInput<CotQuery, object>,
+): Promise<EnvelopeValue<unknown>> {
   const sel = selection(input.query);
   return freshBoard(deps, 'cot', 'cot_records', cftcCollection, () =>
     cachedRead(deps.store.db, 'cot', `board:${sel.family}:${sel.traderClass}`, () =>
@@ -243,9 +252,12 @@ export async function readBoard(deps: Deps, input: OperationInput): Promise<Enve
   );
 }
 
-export function readContract(deps: Deps, input: OperationInput): Promise<EnvelopeValue<unknown>> {
+export function readContract(
+  deps: Deps,
+  input: OperationInput<CotQuery, { contractCode: string }>,
+): Promise<EnvelopeValue<unknown>> {
   const sel = selection(input.query);
-  const code = String(input.params.contractCode).toUpperCase();
+  const code = input.params.contractCode.toUpperCase();
   return cachedRead(deps.store.db, 'cot', `contract:${code}:${sel.family}:${sel.traderClass}`, () =>
     computeContract(deps, input),
   );

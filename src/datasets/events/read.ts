@@ -10,11 +10,11 @@ const DEFAULT_LIMIT = 50;
 
 export async function listEvents(
   deps: Deps,
-  { params, query }: OperationInput,
+  { params, query }: OperationInput<{ limit?: number }, { symbol: string }>,
 ): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
-  const company = await companyOrNotFound(db, String(params.symbol));
-  const limit = (query.limit as number | undefined) ?? DEFAULT_LIMIT;
+  const company = await companyOrNotFound(db, params.symbol);
+  const limit = query.limit ?? DEFAULT_LIMIT;
   const rows = await db
     .selectFrom('events')
     .selectAll()

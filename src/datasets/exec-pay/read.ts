@@ -66,18 +66,21 @@ function meta(rows: Selectable<ExecPayTable>[]) {
   });
 }
 
-export async function listProxies(deps: Deps, { params }: OperationInput): Promise<EnvelopeValue<unknown>> {
-  const company = await companyOrNotFound(deps.store.db, String(params.symbol));
+export async function listProxies(
+  deps: Deps,
+  { params }: OperationInput<object, { symbol: string }>,
+): Promise<EnvelopeValue<unknown>> {
+  const company = await companyOrNotFound(deps.store.db, params.symbol);
   const rows = await proxies(deps, company.ticker);
   return { data: { company, proxies: rows.map((r) => toProxy(r, company)) }, meta: meta(rows) };
 }
 
 export async function proxiesForYear(
   deps: Deps,
-  { params }: OperationInput,
+  { params }: OperationInput<object, { symbol: string; year: number }>,
 ): Promise<EnvelopeValue<unknown>> {
-  const company = await companyOrNotFound(deps.store.db, String(params.symbol));
-  const year = Number(params.year);
+  const company = await companyOrNotFound(deps.store.db, params.symbol);
+  const year = params.year;
   const rows = await proxies(deps, company.ticker, year);
   const latest = rows[0];
   return {

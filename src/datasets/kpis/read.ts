@@ -149,11 +149,14 @@ function defaultWindow(rows: readonly Row[]) {
   return { from: `${year}${newest.slice(4)}`.replace(/-02-29$/, '-02-28'), to: null, default: true };
 }
 
+/** The kpis and guidance routes' query, as their schema types it. */
+type KpisQuery = { metric?: string; basis?: string; from?: string; to?: string; asOf?: string };
+
 function readCompany(kind: 'kpi' | 'guidance') {
-  return async (deps: Deps, { params, query }: OperationInput): Promise<EnvelopeValue<unknown>> => {
+  return async (deps: Deps, { params, query }: OperationInput<KpisQuery, { symbol: string }>) => {
     const db = deps.store.db;
-    const company = await companyOrNotFound(db, String(params.symbol));
-    const { metric, basis, from, to, asOf } = query as Record<string, string | undefined>;
+    const company = await companyOrNotFound(db, params.symbol);
+    const { metric, basis, from, to, asOf } = query;
     let q = db
       .selectFrom('kpi_facts')
       .selectAll()

@@ -57,12 +57,11 @@ const NAV: [path: string, label: string][] = [
   ['/console/keys', 'Keys'],
   ['/console/activity', 'Activity'],
 ];
+const ADMIN_LINK: [path: string, label: string] = ['/console/admin', 'Operator'];
 
 export function page(options: PageOptions, body: Html): string {
   const { viewer } = options;
-  const links = viewer
-    ? [...NAV, ...(viewer.admin ? [['/console/admin', 'Operator'] as [string, string]] : [])]
-    : [];
+  const links = viewer ? [...NAV, ...(viewer.admin ? [ADMIN_LINK] : [])] : [];
   return html`<!doctype html>
 <html lang="en">
 <head>

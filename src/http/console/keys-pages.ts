@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../accounts/activity.js';
 import { keysWithUse } from '../../accounts/console-views.js';
-import { MARKET_ACCESS, type MarketAccess } from '../../accounts/key-text.js';
+import { isMarketAccess, MARKET_ACCESS } from '../../accounts/key-text.js';
 import { type CreatedKey, createKey, revokeKey } from '../../accounts/keys.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
@@ -73,14 +73,15 @@ ${keys.map(
     const form = formOf(request.body);
     const api = form.api === 'market' ? 'market' : form.api === 'datasets' ? 'datasets' : null;
     if (!api) throw new PageError(400, 'Choose which API the key is for.');
-    if (api === 'market' && !(MARKET_ACCESS as readonly string[]).includes(form.access ?? '')) {
+    const access = isMarketAccess(form.access) ? form.access : null;
+    if (api === 'market' && !access) {
       throw new PageError(400, 'Choose the market key access: market-data or full.');
     }
     try {
       const created = await createKey(deps, {
         accountId: account.id,
         api,
-        ...(api === 'market' ? { access: form.access as MarketAccess } : {}),
+        ...(api === 'market' && access ? { access } : {}),
         actor: actorOf(account.email, request),
       });
       return keysPage(request, reply, {

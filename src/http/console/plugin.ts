@@ -115,15 +115,20 @@ export function addressOf(request: FastifyRequest): string {
   return request.ip;
 }
 
-async function errorPage(deps: Deps, error: Error, request: FastifyRequest, reply: FastifyReply) {
+async function errorPage(
+  deps: Deps,
+  error: Error & { statusCode?: number },
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   if (error instanceof Redirect) return reply.redirect(error.location, 303);
   let status = 500;
   let message = 'The console failed on our side; try again in a moment.';
   if (error instanceof PageError) ({ status, message } = error);
   else if (error instanceof AppError)
     ({ status, message } = { status: ERROR_STATUS[error.code], message: error.message });
-  else if ((error as FastifyError).statusCode && ((error as FastifyError).statusCode ?? 500) < 500) {
-    status = (error as FastifyError).statusCode as number;
+  else if (error.statusCode && error.statusCode < 500) {
+    status = error.statusCode;
     message = status === 413 ? 'The form is too large.' : 'The request could not be read.';
   }
   if (status >= 500) request.log.error({ err: error, reqId: request.id }, 'console request failed');

@@ -1,5 +1,6 @@
 // Public routes of the stored-datasets API: catalog, cost estimate, API description, samples. No key.
 
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Catalog, catalog } from '../../datasets/catalog.js';
@@ -51,7 +52,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
     handler: async (request) => estimateCost(membersOf(request.query)),
   });
 
-  const document = { value: null as object | null };
+  const document: { value: object | null } = { value: null };
   app.get('/v1/datasets/openapi.json', {
     schema: { response: responses(Type.Object({}, { additionalProperties: true }), 503) },
     config: {
@@ -68,7 +69,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
     },
   });
 
-  app.get('/v1/datasets/:dataset/sample', {
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/v1/datasets/:dataset/sample', {
     schema: {
       params: Type.Object(
         { dataset: Type.String({ description: `Dataset id: ${DATASET_IDS.join(', ')}.` }) },
@@ -85,7 +86,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
       },
     },
     handler: async (request, reply) => {
-      const dataset = String(membersOf(request.params).dataset);
+      const { dataset } = request.params;
       const sample = SAMPLE_JSON.get(dataset);
       if (!sample)
         throw new AppError(

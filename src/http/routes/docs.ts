@@ -54,8 +54,8 @@ export function registerDocsRoutes(app: FastifyInstance): void {
   app.get('/docs/start.js', async (_request, reply) =>
     reply.type('application/javascript; charset=utf-8').send(START),
   );
-  app.get('/docs/:file', async (request, reply) => {
-    const file = String(membersOf(request.params).file);
+  app.get<{ Params: { file: string } }>('/docs/:file', async (request, reply) => {
+    const { file } = request.params;
     const type = ASSETS[file];
     if (!type) throw new AppError('not_found', `No file /docs/${file}.`);
     let bytes = files.get(file);

@@ -24,20 +24,20 @@ import { DATA, HISTORY, type MarketVerb, QUOTES, SEARCH, todayOf } from '../../m
 import { membersOf } from '../context.js';
 import { responses, sendTagged } from '../responses.js';
 
-interface MarketRoute<I> {
+interface MarketRoute<I, O extends object> {
   /** Answers carry an ETag (see send). */
   conditional?: boolean;
   path: string;
   tag: string;
   summary: string;
   description: string;
-  verb: MarketVerb<I, object>;
+  verb: MarketVerb<I, O>;
   query: TObject;
   body: TObject;
   response: TSchema;
   /** The verb's request from a GET query. */
   fromQuery(query: Record<string, unknown>): I;
-  send?(reply: FastifyReply, answer: object): FastifyReply;
+  send?(reply: FastifyReply, answer: O): FastifyReply;
 }
 
 const ERRORS = [400, 401, 402, 403, 429];
@@ -55,7 +55,7 @@ const ROUTES = [
     body: QuotesBody,
     response: QuotesResponse,
     fromQuery: (q) => fromQuery(q, ['tickers']),
-  } satisfies MarketRoute<Parameters<typeof QUOTES.run>[1]>,
+  } satisfies MarketRoute<Parameters<typeof QUOTES.run>[1], Awaited<ReturnType<typeof QUOTES.run>>>,
   {
     path: '/v1/data',
     tag: 'data',
@@ -68,7 +68,7 @@ const ROUTES = [
     body: DataBody,
     response: DataResponse,
     fromQuery: (q) => fromQuery(q, ['tickers', 'fields'], ['period']),
-  } satisfies MarketRoute<Parameters<typeof DATA.run>[1]>,
+  } satisfies MarketRoute<Parameters<typeof DATA.run>[1], Awaited<ReturnType<typeof DATA.run>>>,
   {
     path: '/v1/history',
     tag: 'history',
@@ -88,10 +88,10 @@ const ROUTES = [
     // rows once per cached series, see bar-rows.ts) in exactly the documented shape, which the tests check.
     // Its ETag names the cached rows rather than hashing their text again.
     send: (reply, answer) => {
-      const { text, etag } = historyAnswer(answer as { items: object[] });
+      const { text, etag } = historyAnswer(answer);
       return sendTagged(reply, text, etag);
     },
-  } satisfies MarketRoute<Parameters<typeof HISTORY.run>[1]>,
+  } satisfies MarketRoute<Parameters<typeof HISTORY.run>[1], Awaited<ReturnType<typeof HISTORY.run>>>,
   {
     path: '/v1/search',
     tag: 'search',
@@ -104,8 +104,9 @@ const ROUTES = [
     body: SearchBody,
     response: SearchResponse,
     fromQuery: (q) => ({ q: String(q.q ?? '') }),
-  } satisfies MarketRoute<Parameters<typeof SEARCH.run>[1]>,
-] as MarketRoute<unknown>[];
+  } satisfies MarketRoute<Parameters<typeof SEARCH.run>[1], Awaited<ReturnType<typeof SEARCH.run>>>,
+  // Each verb takes what its own route's schemas validate; the list holds them under one type.
+] as MarketRoute<unknown, object>[];
 
 /** The first path segment of each market route (quotes, data, history). */
 export const MARKET_SEGMENTS = new Set(ROUTES.map((route) => route.path.split('/')[2]));
