@@ -10,9 +10,9 @@ import { openSource, SourceError, type SourceFile } from './source.js';
 export type DemoFile = readonly [source: string, file: string, options?: Readonly<Record<string, string>>];
 
 /** What a reader may need besides its file: the store (to match names to codes) and notes for the report. */
-export interface LoadContext {
-  /** Whatever the loader's prepare step read from the store before the load's transaction began. */
-  prepared: unknown;
+export interface LoadContext<P = unknown> {
+  /** What the loader's prepare step read from the store before the load's transaction began. */
+  prepared: P;
   notes: string[];
   /** Options given on the command line (e.g. --ticker). */
   options: Record<string, string>;
@@ -25,9 +25,9 @@ export interface LoadContext {
 /** What a load runs on: the store it writes, and the clock that stamps it. */
 export type LoadDeps = Pick<Deps, 'store' | 'clock'>;
 
-export type RecordReader<R> = (
+export type RecordReader<R, P = unknown> = (
   source: SourceFile,
-  context: LoadContext,
+  context: LoadContext<P>,
 ) => AsyncIterable<{ line: number; value: R }>;
 
 export interface Loader<R> {
@@ -70,12 +70,26 @@ export function chooseLoader(loaders: SourceLoaders, source: SourceFile): Loader
   throw new SourceError(source.name, null, `not a file this source reads (it reads: ${kinds})`);
 }
 
-/** A loader of one source's files into a dataset, its reader checked against the importer's record type. */
+/**
+ * A loader of one source's files into a dataset, its reader checked against the importer's record type and
+ * given what its prepare step reads (nothing without one).
+ */
 export function loader<R>(
   importer: Importer<R>,
-  read: RecordReader<R>,
-  options: { prepare?: Loader<R>['prepare']; kind?: FileKind } = {},
+  read: RecordReader<R, undefined>,
+  options?: { kind?: FileKind },
+): Loader<never>;
+export function loader<R, P>(
+  importer: Importer<R>,
+  read: RecordReader<R, P>,
+  options: { prepare: (db: Kysely<Database>) => Promise<P>; kind?: FileKind },
+): Loader<never>;
+export function loader<R, P>(
+  importer: Importer<R>,
+  read: RecordReader<R, P>,
+  options: { prepare?: (db: Kysely<Database>) => Promise<P>; kind?: FileKind } = {},
 ): Loader<never> {
+  // Kept among the loaders of every record type: loadFile hands each reader its own importer and prepare's result.
   return { importer, read, ...options } as unknown as Loader<never>;
 }
 

@@ -21,7 +21,7 @@ export const kpisDataset = describe({
   // releases (guidance).
   loaders: {
     sec: [
-      loader(kpisImporter, companyFactsRecords, { kind: COMPANY_FACTS, prepare: (db) => tickersByCik(db) }),
+      loader(kpisImporter, companyFactsRecords, { kind: COMPANY_FACTS, prepare: tickersByCik }),
       loader(kpisImporter, releaseGuidance, { kind: EARNINGS_RELEASE, prepare: releaseContext }),
     ],
   },

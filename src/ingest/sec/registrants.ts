@@ -23,8 +23,13 @@ export async function tickersByCik(db: Kysely<Database>): Promise<Map<string, st
  * The ticker of a filing that names only its CIK: --ticker, else the registrants held (a loader's prepare
  * step reads them with tickersByCik); without either the file is refused, saying what to load first.
  */
-export function tickerForCik(source: SourceFile, context: LoadContext, cik: string, name: string): string {
-  const ticker = context.options.ticker?.toUpperCase() ?? (context.prepared as Map<string, string>).get(cik);
+export function tickerForCik(
+  source: SourceFile,
+  context: LoadContext<Map<string, string>>,
+  cik: string,
+  name: string,
+): string {
+  const ticker = context.options.ticker?.toUpperCase() ?? context.prepared.get(cik);
   if (!ticker)
     throw new SourceError(
       source.name,

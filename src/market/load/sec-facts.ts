@@ -66,7 +66,7 @@ const PERIODIC = /^(10-K|10-KT|10-Q|20-F|40-F)(\/A)?$/;
 
 export async function* secFactsRecords(
   source: SourceFile,
-  context: LoadContext,
+  context: LoadContext<Map<string, string>>,
 ): AsyncGenerator<{ line: number; value: MarketRecordValue }> {
   let body: { cik?: unknown; entityName?: unknown; facts?: Record<string, Record<string, ConceptFacts>> };
   try {

@@ -54,9 +54,9 @@ export const slashedDate = (text: string) => {
 
 export async function* legacyBulk(
   source: SourceFile,
-  context: LoadContext,
+  context: LoadContext<Held>,
 ): AsyncGenerator<{ line: number; value: AwardRecordValue }> {
-  const { names } = context.prepared as Held;
+  const { names } = context.prepared;
   for await (const { line, get } of csvRows(source)) {
     const amount = amountOf(get('dollarsobligated'));
     const date = slashedDate(get('signeddate'));

@@ -67,7 +67,7 @@ function downloadDate(text: string): string | null {
 type Get = (name: string) => string;
 
 /** What a prime row and a transaction row of one award share. */
-function awardParts(source: SourceFile, line: number, get: Get, context: LoadContext) {
+function awardParts(source: SourceFile, line: number, get: Get, context: LoadContext<Held>) {
   const award = get('contract_award_unique_key').toUpperCase();
   const recipient = get('recipient_name');
   const agency = get('awarding_agency_name');
@@ -77,7 +77,7 @@ function awardParts(source: SourceFile, line: number, get: Get, context: LoadCon
       line,
       'a row needs contract_award_unique_key, recipient_name and awarding_agency_name',
     );
-  const entity = entityOf((context.prepared as Held).names, recipient, get('recipient_parent_name') || null);
+  const entity = entityOf(context.prepared.names, recipient, get('recipient_parent_name') || null);
   const subAgency = get('awarding_sub_agency_name');
   const idv = get('parent_award_id_piid');
   const idvAgency = get('parent_award_agency_id');
@@ -130,7 +130,7 @@ function primeRow(
   };
 }
 
-export async function* currentTransactions(source: SourceFile, context: LoadContext): Out {
+export async function* currentTransactions(source: SourceFile, context: LoadContext<Held>): Out {
   for await (const { line, get } of csvRows(source)) {
     const parts = awardParts(source, line, get, context);
     const date = dateIn(source, line, 'action_date', get('action_date'));
@@ -161,7 +161,7 @@ export async function* currentTransactions(source: SourceFile, context: LoadCont
   }
 }
 
-export async function* currentSummaries(source: SourceFile, context: LoadContext): Out {
+export async function* currentSummaries(source: SourceFile, context: LoadContext<Held>): Out {
   for await (const { line, get } of csvRows(source)) {
     const parts = awardParts(source, line, get, context);
     const dateText = get('award_base_action_date') || get('period_of_performance_start_date');

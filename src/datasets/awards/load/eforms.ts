@@ -84,7 +84,7 @@ const list = (node: unknown, key: string) => ((node as Node | undefined)?.[key] 
 
 export async function* eformsNotice(
   source: SourceFile,
-  context: LoadContext,
+  context: LoadContext<Held>,
 ): AsyncGenerator<{ line: number; value: AwardRecordValue }> {
   const doc = await readXml(source, LISTS);
   const notice = doc.ContractAwardNotice as Node | undefined;
@@ -151,7 +151,7 @@ export async function* eformsNotice(
         .filter((n): n is string => !!n);
       if (names.length === 0)
         throw new SourceError(source.name, null, `tender ${id(tender)} of ${publication} names no tenderer`);
-      const entity = soleWinnerEntity(context.prepared as Held | undefined, names);
+      const entity = soleWinnerEntity(context.prepared, names);
       const contract = contracts.find((c) => id(c.LotTender) === id(tender));
       const lot = lots.get(id(tender.TenderLot));
       rows.push({

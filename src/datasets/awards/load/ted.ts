@@ -67,7 +67,7 @@ const date8 = (d: string) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}
 
 export async function* tedNotice(
   source: SourceFile,
-  context: LoadContext,
+  context: LoadContext<Held>,
 ): AsyncGenerator<{ line: number; value: AwardRecordValue }> {
   const doc = await readXml(source, LISTS);
   const ted = doc.TED_EXPORT as Node | undefined;
@@ -133,7 +133,7 @@ export async function* tedNotice(
       .filter((n): n is string => !!n);
     if (names.length === 0)
       throw new SourceError(source.name, i + 1, `lot ${lot['@ITEM'] ?? i + 1} of ${number} names no winner`);
-    const entity = soleWinnerEntity(context.prepared as Held | undefined, names);
+    const entity = soleWinnerEntity(context.prepared, names);
     const concluded = text(awarded.DATE_CONCLUSION_CONTRACT);
     yield {
       line: i + 1,

@@ -17,11 +17,11 @@ export function awardOfTransaction(id: string): string | null {
   return m ? `CONT_AWD_${m[3]}_${m[1]}_${m[5]}_${m[2]}` : null;
 }
 
-export async function* transactions(source: SourceFile, context: LoadContext): Out {
+export async function* transactions(source: SourceFile, context: LoadContext<Held>): Out {
   const body = (await wholeJson(source)) as { results?: Json[] };
   if (!Array.isArray(body.results))
     throw new SourceError(source.name, null, 'a transactions response holds results');
-  const { primes } = context.prepared as Held;
+  const { primes } = context.prepared;
   for (const [i, t] of body.results.entries()) {
     const line = i + 1;
     const id = str(t.id);

@@ -63,7 +63,7 @@ export interface Held {
   primes: Map<string, { recipient: string; agency: string; entity: string | null }>;
 }
 
-export async function* awardDetail(source: SourceFile, context: LoadContext): Out {
+export async function* awardDetail(source: SourceFile, context: LoadContext<Held>): Out {
   const d = (await wholeJson(source)) as Json;
   const id = str(d.generated_unique_award_id);
   const recipient = str((d.recipient as Json | undefined)?.recipient_name);
@@ -80,7 +80,7 @@ export async function* awardDetail(source: SourceFile, context: LoadContext): Ou
   if (amount === null) throw new SourceError(source.name, null, `award ${id} states no obligation`);
   const parent = str((d.parent_award as Json | null)?.generated_unique_award_id);
   const parentRecipient = str((d.recipient as Json | undefined)?.parent_recipient_name);
-  const entity = entityOf((context.prepared as Held).names, recipient, parentRecipient);
+  const entity = entityOf(context.prepared.names, recipient, parentRecipient);
   const subAgency = str(agency.subtier_agency?.name);
   yield {
     line: 1,
@@ -107,7 +107,7 @@ export async function* awardDetail(source: SourceFile, context: LoadContext): Ou
   };
 }
 
-export async function* awardSearch(source: SourceFile, context: LoadContext): Out {
+export async function* awardSearch(source: SourceFile, context: LoadContext<Held>): Out {
   const body = (await wholeJson(source)) as { spending_level?: unknown; results?: Json[] };
   if (!Array.isArray(body.results))
     throw new SourceError(source.name, null, 'a search response holds results');
@@ -134,11 +134,7 @@ export async function* awardSearch(source: SourceFile, context: LoadContext): Ou
       yield {
         line,
         value: {
-          ...base(
-            context,
-            entityOf((context.prepared as Held).names, name),
-            naicsSector(r.NAICS ?? r['NAICS Code']),
-          ),
+          ...base(context, entityOf(context.prepared.names, name), naicsSector(r.NAICS ?? r['NAICS Code'])),
           // A subaward's id is not unique alone: it is keyed with its prime award and its date.
           sourceAwardId: `${prime}/${r['Sub-Award ID']}/${date}`,
           awardType: 'subaward',
@@ -176,11 +172,7 @@ export async function* awardSearch(source: SourceFile, context: LoadContext): Ou
     yield {
       line,
       value: {
-        ...base(
-          context,
-          entityOf((context.prepared as Held).names, name),
-          naicsSector(r.NAICS ?? r['NAICS Code']),
-        ),
+        ...base(context, entityOf(context.prepared.names, name), naicsSector(r.NAICS ?? r['NAICS Code'])),
         sourceAwardId: id,
         awardType: 'prime',
         title: cleanTitle(r.Description),

@@ -223,9 +223,9 @@ function normalName(name: string): string {
 async function* weights(
   source: SourceFile,
   rest: AsyncGenerator<{ line: number; text: string }>,
-  context: LoadContext,
+  context: LoadContext<KnownItems>,
 ): Out {
-  const known = (context.prepared as { item_code: string; label: string }[] | undefined) ?? [];
+  const known = context.prepared;
   if (known.length === 0)
     throw new SourceError(
       source.name,
@@ -264,11 +264,14 @@ async function* weights(
 }
 
 /** The items already loaded, to match relative-importance rows to items by name. */
-export function knownItems(db: Kysely<Database>) {
+/** The items held: the weights file is matched to them. */
+export type KnownItems = { item_code: string; label: string }[];
+
+export function knownItems(db: Kysely<Database>): Promise<KnownItems> {
   return db.selectFrom('cpi_items').select(['item_code', 'label']).where('is_current', '=', 1).execute();
 }
 
-export async function* blsRecords(source: SourceFile, context: LoadContext): Out {
+export async function* blsRecords(source: SourceFile, context: LoadContext<KnownItems>): Out {
   const lines = source.lines();
   const first = await lines.next();
   if (first.done) throw new SourceError(source.name, null, 'the file is empty');

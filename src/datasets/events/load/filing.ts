@@ -53,7 +53,10 @@ function said(html: string, release: string | null) {
   return { headline, summary, people: itemPeople(plainText(html)), headings: itemHeadings(parts) };
 }
 
-export async function* submissionTextEvents(source: SourceFile, context: LoadContext): Out {
+export async function* submissionTextEvents(
+  source: SourceFile,
+  context: LoadContext<Map<string, string>>,
+): Out {
   const text = await wholeText(source);
   const header = submissionHeader(text);
   const field = (name: string) => new RegExp(`^\\s*${name}:\\s*(.+)$`, 'm').exec(header)?.[1]?.trim();
@@ -163,7 +166,10 @@ function releaseOf(source: SourceFile, html: string, context: LoadContext): stri
   return beside && existsSync(beside) ? readFileSync(beside, 'utf8') : null;
 }
 
-export async function* primaryDocumentEvents(source: SourceFile, context: LoadContext): Out {
+export async function* primaryDocumentEvents(
+  source: SourceFile,
+  context: LoadContext<Map<string, string>>,
+): Out {
   const html = await wholeText(source);
   const tagged = facts(html);
   const dei = (name: string) => {
@@ -184,10 +190,7 @@ export async function* primaryDocumentEvents(source: SourceFile, context: LoadCo
   const { headline, summary, people, headings } = said(html, releaseOf(source, html, context));
   if (headings.length === 0) throw new SourceError(source.name, null, 'the document has no Item headings');
   const cik = cik10(cikText);
-  const ticker =
-    context.options.ticker?.toUpperCase() ??
-    (context.prepared as Map<string, string>).get(cik) ??
-    dei('TradingSymbol');
+  const ticker = context.options.ticker?.toUpperCase() ?? context.prepared.get(cik) ?? dei('TradingSymbol');
   yield {
     line: 1,
     value: {

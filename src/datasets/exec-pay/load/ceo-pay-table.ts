@@ -25,7 +25,10 @@ function amount(text: string): number | null {
 
 type Out = AsyncGenerator<{ line: number; value: ProxyRecordValue }>;
 
-export async function* ceoPayTableRecords(source: SourceFile, context: LoadContext): Out {
+export async function* ceoPayTableRecords(
+  source: SourceFile,
+  context: LoadContext<Map<string, string>>,
+): Out {
   const year = context.options['fiscal-year'];
   if (!year || !/^(19|20)\d\d$/.test(year))
     throw new SourceError(
@@ -34,7 +37,7 @@ export async function* ceoPayTableRecords(source: SourceFile, context: LoadConte
       'a CEO-pay table names no year: give the fiscal year it reports with --fiscal-year',
     );
   const fiscalYear = Number(year);
-  const tickers = context.prepared as Map<string, string>;
+  const tickers = context.prepared;
   const cikOf = new Map([...tickers].map(([cik, ticker]) => [ticker, cik]));
   type Column = (typeof COLUMNS)[number];
   let index: Record<Column, number> | null = null;

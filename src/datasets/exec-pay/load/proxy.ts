@@ -43,7 +43,7 @@ export function payRatioText(text: string): { payRatio: number | null; medianEmp
 
 type Out = AsyncGenerator<{ line: number; value: ProxyRecordValue }>;
 
-export async function* proxyRecords(source: SourceFile, context: LoadContext): Out {
+export async function* proxyRecords(source: SourceFile, context: LoadContext<Map<string, string>>): Out {
   const html = await wholeText(source);
   const all = facts(html);
   const byContext = contexts(html);

@@ -21,7 +21,10 @@ const PERIODIC = /^(10-K|10-KT|10-Q|20-F|40-F)(\/A)?$/;
 
 type Out = AsyncGenerator<{ line: number; value: FactRecord | MetricRecord }>;
 
-export async function* companyFactsRecords(source: SourceFile, context: LoadContext): Out {
+export async function* companyFactsRecords(
+  source: SourceFile,
+  context: LoadContext<Map<string, string>>,
+): Out {
   const body = (await wholeJson(source)) as {
     cik?: unknown;
     entityName?: unknown;

@@ -83,12 +83,12 @@ function rowOf(parts: readonly string[], guided: Guided): string {
 
 export async function* releaseGuidance(
   source: SourceFile,
-  context: LoadContext,
+  context: LoadContext<Companies>,
 ): AsyncGenerator<{ line: number; value: FactRecord }> {
   const html = await wholeText(source);
   const parts = blocks(html);
   const plain = plainText(html);
-  const companies = context.prepared as Companies;
+  const companies = context.prepared;
   const listed = /\((?:NYSE|NASDAQ|Nasdaq)(?:\s*GS)?\s*:\s*([A-Z.]{1,10})\)/.exec(plain)?.[1];
   const ticker = context.options.ticker?.toUpperCase() ?? listed;
   const company = ticker ? companies.get(ticker) : undefined;
