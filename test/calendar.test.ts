@@ -4,12 +4,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   BLS_CPI,
+  BLS_MONTHS,
   CFTC_COT,
+  CFTC_REPORTS,
+  EIA_WEEKS,
   EIA_WNGSR,
   EIA_WPSR,
   federalHolidays,
   lastRelease,
   nextRelease,
+  releasesSince,
 } from '../src/ingest/calendar.js';
 
 const at = (iso: string) => new Date(iso);
@@ -102,5 +106,33 @@ describe('EIA', () => {
 describe('BLS CPI', () => {
   it('every business day at 08:35 ET: after Friday 3 July 2026 (observed holiday) comes Monday 6 July', () => {
     expect(nextRelease(BLS_CPI, at('2026-07-02T13:00:00Z')).toISOString()).toBe('2026-07-06T12:35:00.000Z');
+  });
+});
+
+describe('periods published since the newest one held', () => {
+  it('COT: the report of Tuesday 2025-03-18 came out Friday 21 March 15:30 ET; five more by the end of April', () => {
+    expect(CFTC_REPORTS.published('2025-03-18').toISOString()).toBe('2025-03-21T19:30:00.000Z');
+    // Reports of 25 March and 1, 8, 15 and 22 April, out on the Fridays after; 29 April's comes on 2 May.
+    expect(releasesSince(CFTC_REPORTS, '2025-03-18', at('2025-04-30T00:00:00Z'))).toBe(5);
+    expect(releasesSince(CFTC_REPORTS, '2025-03-18', at('2025-03-28T19:29:59Z'))).toBe(0);
+    expect(releasesSince(CFTC_REPORTS, '2025-03-18', at('2025-03-28T19:30:00Z'))).toBe(1);
+  });
+
+  it('COT: by 25 November 2026, 87 reports after 2025-03-18 (every Tuesday from 25 March 2025 to 17 November 2026)', () => {
+    expect(releasesSince(CFTC_REPORTS, '2025-03-18', at('2026-11-25T12:00:00Z'))).toBe(87);
+  });
+
+  it('EIA: the week ending Friday 2026-06-05 came out Wednesday 10 June 10:30 ET; four more by 9 July', () => {
+    expect(EIA_WEEKS.published('2026-06-05').toISOString()).toBe('2026-06-10T14:30:00.000Z');
+    // Weeks ending 12, 19 and 26 June and 3 July, out on 17 June, 24 June, 1 July and 8 July.
+    expect(releasesSince(EIA_WEEKS, '2026-06-05', at('2026-07-09T00:00:00Z'))).toBe(4);
+    expect(releasesSince(EIA_WEEKS, '2026-06-05', at('2026-07-08T14:29:00Z'))).toBe(3);
+  });
+
+  it('BLS: a month is out by the 20th of the next; after March 2026, seven months by 25 November 2026', () => {
+    expect(BLS_MONTHS.published('2026-03').toISOString()).toBe('2026-04-20T12:30:00.000Z');
+    expect(releasesSince(BLS_MONTHS, '2026-03-01', at('2026-11-25T00:00:00Z'))).toBe(7);
+    expect(releasesSince(BLS_MONTHS, '2025-12-01', at('2026-01-20T12:29:00Z'))).toBe(0);
+    expect(BLS_MONTHS.next('2025-12')).toBe('2026-01');
   });
 });

@@ -263,13 +263,16 @@ describe.skipIf(!haveShared(path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt')))(
       });
     });
 
-    it('a release not loaded six hours after it came out makes the board partial, naming it', async () => {
+    it('a release out and not held makes the board stale at once; six hours on, the collector is named too', async () => {
+      const stale = 'stale: newest report 2021-03-16; the CFTC has published 1 report since';
+      now = at('2021-03-26T19:29:00Z');
+      expect((await board()).data).toMatchObject({ status: 'available', gaps: [] });
       now = at('2021-03-26T23:00:00Z');
-      expect((await board()).data.status).toBe('available');
+      expect((await board()).data).toMatchObject({ status: 'partial', gaps: [stale] });
       now = at('2021-03-27T02:00:00Z');
       const { data } = await board();
       expect(data.status).toBe('partial');
-      expect(data.gaps).toContain('the release of 2021-03-26T19:30:00.000Z (cftc) is not loaded yet');
+      expect(data.gaps).toEqual([stale, 'the release of 2021-03-26T19:30:00.000Z (cftc) is not loaded yet']);
     });
 
     it('a failed collection is a gap too', async () => {

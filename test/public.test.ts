@@ -38,6 +38,7 @@ describe('public routes', () => {
       expect(Object.keys(entry).sort()).toEqual([
         'class',
         'classLabel',
+        'coverage',
         'creditCost',
         'id',
         'name',
@@ -48,6 +49,15 @@ describe('public routes', () => {
         status: 'live',
         class: 'sellable',
         plans: ['basic', 'desk', 'enterprise'],
+        // Nothing is loaded here: nothing held, nothing known to be missing.
+        coverage: {
+          records: 0,
+          firstPeriod: null,
+          lastPeriod: null,
+          lastLoad: null,
+          releasesSince: null,
+          stale: false,
+        },
       });
     }
   });

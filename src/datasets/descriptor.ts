@@ -2,6 +2,7 @@
 // catalog, the routes, the cost estimate, the samples, the importers and the loaders all read them.
 import type { TSchema } from 'typebox';
 import type { Collection } from '../ingest/collect.js';
+import type { FreshnessSource } from '../ingest/freshness.js';
 import type { Importer } from '../ingest/import.js';
 import type { DemoFile, SourceLoaders } from '../ingest/run.js';
 import type { AgencyHost } from '../kernel/config.js';
@@ -42,6 +43,8 @@ export interface DatasetDescriptor {
    * runs them among its own in the order of their numbers.
    */
   migrations?: Migrations;
+  /** What its freshness is judged from (the catalog's coverage, the boards' stale gaps). */
+  freshness: FreshnessSource;
   sources: readonly Source[];
   /** On every response of the dataset, where a source asks for one. */
   disclaimer?: string;

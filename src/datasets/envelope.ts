@@ -13,7 +13,18 @@ export const Meta = Type.Object({
   asOf: Nullable(Timestamp),
   source: Type.Array(SourceRef),
   historyStarts: Nullable(DateString),
-  coverage: Nullable(Type.Object({}, { additionalProperties: true })),
+  coverage: Nullable(
+    Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'What the answer covers. On the cot, energy-inventories and cpi boards: records, firstPeriod, lastPeriod, ' +
+          'lastLoad, nextRelease, releasesSince and stale, as the catalog’s Coverage; stale boards are partial ' +
+          'with a gap that begins "stale:".',
+      },
+    ),
+  ),
   lastUpdated: Type.Null({ description: 'Always null: the read model has no update time.' }),
   sample: Type.Boolean(),
   note: Type.Optional(Type.String({ description: 'On samples: marks the rows as synthetic.' })),

@@ -1,24 +1,33 @@
 // A board with the store's freshness (ingest/freshness.ts): the cot, energy-inventories and cpi boards read
 // the same way, so each adds it in one call.
+
+import type { PeriodCalendar } from '../ingest/calendar.js';
 import type { Collection } from '../ingest/collect.js';
-import { type Freshness, freshness } from '../ingest/freshness.js';
+import { type Freshness, type FreshnessSource, freshness } from '../ingest/freshness.js';
 import type { Deps } from '../kernel/deps.js';
 import type { Database } from '../store/schema.js';
 import type { EnvelopeValue } from './envelope.js';
 
-/** The board `read` gives, with what the store holds of `dataset` and how its collection stands. */
+/**
+ * What a dataset's freshness is judged from: its records table (a revisioned table: current rows counted),
+ * the collection that fetches it, and the calendar its agency publishes its periods on.
+ */
+export function freshnessSource(
+  dataset: string,
+  records: keyof Database & string,
+  collection?: Collection,
+  periods?: PeriodCalendar,
+): FreshnessSource {
+  return { dataset, records, schedules: collection?.schedules ?? [], ...(periods ? { periods } : {}) };
+}
+
+/** The board `read` gives, with what the store holds of the dataset and how fresh it is. */
 export async function freshBoard(
   deps: Deps,
-  dataset: string,
-  /** The dataset's revisioned table whose current rows are its records. */
-  records: keyof Database & string,
-  collection: Collection,
+  source: FreshnessSource,
   read: () => Promise<EnvelopeValue<unknown>>,
 ): Promise<EnvelopeValue<unknown>> {
-  const [board, fresh] = await Promise.all([
-    read(),
-    freshness(deps.store.db, dataset, records, collection.schedules, deps.clock()),
-  ]);
+  const [board, fresh] = await Promise.all([read(), freshness(deps.store.db, source, deps.clock())]);
   return withFreshness(board, fresh);
 }
 

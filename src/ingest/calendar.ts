@@ -164,3 +164,62 @@ export const SEC_EDGAR: ReleaseCalendar = {
     return isBusinessDay(date) ? [eastern(date, 22, 15)] : [];
   },
 };
+
+/**
+ * How an agency publishes a dataset one period at a time (a report date, a week, a month): when each
+ * period's figures come out, so that freshness is judged from the calendar whether or not a collector runs.
+ */
+export interface PeriodCalendar {
+  /** Who publishes, what one period is called, and what one publication is: "the CFTC", "report", "report". */
+  publisher: string;
+  period: 'report' | 'week' | 'month';
+  noun: string;
+  /** The period after `period` (YYYY-MM-DD, or YYYY-MM for a month). */
+  next(period: string): string;
+  /** When the period's figures are out: the release instant, or the latest it comes where the day is not fixed. */
+  published(period: string): Date;
+}
+
+/** Periods after `last` whose figures were out by `now`. */
+export function releasesSince(calendar: PeriodCalendar, last: string, now: Date): number {
+  let count = 0;
+  for (let period = calendar.next(last); calendar.published(period) <= now; period = calendar.next(period))
+    count += 1;
+  return count;
+}
+
+const mondayOf = (date: string) => addDays(date, -((weekday(date) + 6) % 7));
+const releaseOf = (calendar: ReleaseCalendar, monday: string) => new Date(calendar.releases(monday)[0]!);
+
+/** Commitments of Traders: a report dated Tuesday comes out that week (CFTC_COT). */
+export const CFTC_REPORTS: PeriodCalendar = {
+  publisher: 'the CFTC',
+  period: 'report',
+  noun: 'report',
+  next: (date) => addDays(date, 7),
+  published: (date) => releaseOf(CFTC_COT, mondayOf(date)),
+};
+
+/** EIA's weekly petroleum figures: a week ending Friday comes out the week after (EIA_WPSR). */
+export const EIA_WEEKS: PeriodCalendar = {
+  publisher: 'the EIA',
+  period: 'week',
+  noun: 'weekly report',
+  next: (date) => addDays(date, 7),
+  published: (date) => releaseOf(EIA_WPSR, addDays(mondayOf(date), 7)),
+};
+
+/**
+ * BLS CPI: a month's index comes out in the month after, on a day of the BLS schedule (between the 10th and
+ * the 15th in most years); the 20th is taken as the latest, so a count never claims a release not yet out.
+ */
+export const BLS_MONTHS: PeriodCalendar = {
+  publisher: 'the BLS',
+  period: 'month',
+  noun: 'monthly release',
+  next: (month) => {
+    const [year, m] = month.split('-').map(Number) as [number, number];
+    return m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, '0')}`;
+  },
+  published: (month) => new Date(eastern(`${BLS_MONTHS.next(month)}-20`, 8, 30)),
+};

@@ -10,12 +10,14 @@ import { bearer, type Customer, customer, type TestEnv, testEnv } from '../helpe
 import { haveShared } from '../helpers/shared.js';
 
 const DISAGG = path.resolve('../shared/data/cftc/fut_disagg_txt_2021_f_year.txt');
+/** The boards are read as of this instant: freshness is judged from the agencies' calendars up to it. */
+const NOW = new Date('2026-11-25T12:00:00Z');
 
 describe('boards on real data', () => {
   let env: TestEnv;
   let user: Customer;
   beforeAll(async () => {
-    env = await testEnv();
+    env = await testEnv({ clock: () => NOW });
     user = await customer(env.deps);
     await loadBundledData(env.deps, () => {});
     if (existsSync(DISAGG))
@@ -28,6 +30,19 @@ describe('boards on real data', () => {
     return res.json();
   };
 
+  it('the catalog says how fresh each dataset is before a call is paid for', async () => {
+    const res = await env.app.inject({ method: 'GET', url: '/v1/datasets' });
+    const coverage = Object.fromEntries(
+      res.json().datasets.map((d: { id: string; coverage: object }) => [d.id, d.coverage]),
+    );
+    expect(coverage.cot).toMatchObject({ lastPeriod: '2025-03-18', releasesSince: 87, stale: true });
+    expect(coverage['energy-inventories']).toMatchObject({ releasesSince: 23, stale: true });
+    expect(coverage.cpi).toMatchObject({ lastPeriod: '2026-03-01', releasesSince: 7, stale: true });
+    // Awards, filings and pay come as they are filed: no calendar says what is missing.
+    for (const id of ['awards', 'events', 'kpis-guidance', 'exec-pay'])
+      expect(coverage[id]).toMatchObject({ releasesSince: null, stale: false, lastLoad: expect.any(Object) });
+  });
+
   for (const traderClass of ['noncommercial', 'commercial', 'nonreportable']) {
     it(`cot board, legacy / ${traderClass}: every market of the latest report`, async () => {
       const { data, meta } = await get(`/v1/cftc/cot?traderClass=${traderClass}`);
@@ -35,8 +50,11 @@ describe('boards on real data', () => {
         reportFamily: 'legacy',
         traderClass,
         asOf: '2025-03-18',
-        status: 'available',
+        // Every Tuesday's report from 25 March 2025 to 17 November 2026 was out by NOW: 87 of them.
+        status: 'partial',
+        gaps: ['stale: newest report 2025-03-18; the CFTC has published 87 reports since'],
       });
+      expect(meta.coverage).toMatchObject({ lastPeriod: '2025-03-18', releasesSince: 87, stale: true });
       // annual.txt of deacot2025.zip has 316 rows dated 2025-03-18, one per contract code.
       expect(data.rows).toHaveLength(316);
       const wti = data.rows.find((r: { contractCode: string }) => r.contractCode === '067651');
@@ -92,7 +110,14 @@ describe('boards on real data', () => {
   });
 
   it('energy board of the latest reports, with five-year averages', async () => {
-    const { data } = await get('/v1/energy/inventories');
+    const { data, meta } = await get('/v1/energy/inventories');
+    // Weeks ending 12 June to 13 November 2026 were out by NOW (the week ending 20 November comes out at 10:30 ET
+    // on the 25th): 23 of them.
+    expect(data).toMatchObject({
+      status: 'partial',
+      gaps: ['stale: newest week 2026-06-05; the EIA has published 23 weekly reports since'],
+    });
+    expect(meta.coverage).toMatchObject({ lastPeriod: '2026-06-05', releasesSince: 23, stale: true });
     expect(data.reports.map((r: { id: string }) => r.id).sort()).toEqual([
       'wngsr-2026-01-23',
       'wpsr-2026-06-05',
@@ -128,6 +153,8 @@ describe('boards on real data', () => {
     expect(data.gaps).toEqual([
       'all items only for 2025-09 to 2026-03 (6 months): no component index is held after 2025-08, so the board shows 2025-08',
       'no index value for 2025-08 of the major group food and beverages',
+      // April to October 2026, each out by the 20th of the month after.
+      'stale: newest month 2026-03; the BLS has published 7 monthly releases since',
     ]);
     expect(meta.disclaimer).toMatch(
       /^The Bureau of Labor Statistics does not vouch for data derived from its statistics/,

@@ -1,6 +1,7 @@
 // The awards dataset: Government awards.
 import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
+import { freshnessSource } from '../freshness.js';
 import { awardsImporter } from './import.js';
 import { LEGACY_BULK, legacyBulk } from './load/bulk.js';
 import {
@@ -88,6 +89,7 @@ export const awardsDataset = describe({
     after: ['events', 'kpis-guidance'],
   },
   hosts: [USASPENDING],
+  freshness: freshnessSource('awards', 'awards'),
   sources: [USASPENDING_SOURCE, TED],
   sample: { data: awardsSample, schema: AwardsData },
 });

@@ -3,7 +3,7 @@ import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
 import { cotImporter } from './import.js';
 import { cftcRecords } from './load/cftc.js';
-import { cftcCollection } from './load/collection.js';
+import { cftcCollection, cotFreshness } from './load/collection.js';
 import * as m002 from './migrations/002-cot.js';
 import { cotOperations } from './operations.js';
 import { cotSample } from './sample.js';
@@ -27,6 +27,7 @@ export const cotDataset = describe({
       ['cftc', 'cftc/deacot2025.zip'],
     ],
   },
+  freshness: cotFreshness,
   sources: [CFTC],
   sample: { data: cotSample, schema: CotData },
 });

@@ -16,7 +16,7 @@ import {
   weeklyChange,
 } from './derive.js';
 import { classesOf } from './import.js';
-import { cftcCollection } from './load/collection.js';
+import { cotFreshness } from './load/collection.js';
 import { CFTC } from './source.js';
 import type { CotRecordsTable } from './tables.js';
 
@@ -245,7 +245,7 @@ export async function readBoard(
   input: OperationInput<CotQuery, object>,
 ): Promise<EnvelopeValue<unknown>> {
   const sel = selection(input.query);
-  return freshBoard(deps, 'cot', 'cot_records', cftcCollection, () =>
+  return freshBoard(deps, cotFreshness, () =>
     cachedRead(deps.store.db, 'cot', `board:${sel.family}:${sel.traderClass}`, () =>
       computeBoard(deps, input),
     ),

@@ -3,7 +3,7 @@ import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
 import { cpiImporter } from './import.js';
 import { blsRecords, knownItems } from './load/bls.js';
-import { blsCollection } from './load/collection.js';
+import { blsCollection, cpiFreshness } from './load/collection.js';
 import * as m004 from './migrations/004-cpi.js';
 import * as m010 from './migrations/010-cpi-series.js';
 import { cpiOperations } from './operations.js';
@@ -32,6 +32,7 @@ export const cpiDataset = describe({
       ['bls', 'bls/cu.data.1.AllItems'],
     ],
   },
+  freshness: cpiFreshness,
   sources: [BLS],
   disclaimer: BLS_DISCLAIMER,
   sample: { data: cpiSample, schema: CpiData },

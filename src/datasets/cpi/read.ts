@@ -13,7 +13,7 @@ import {
   readPace,
   weightAt,
 } from './derive.js';
-import { blsCollection } from './load/collection.js';
+import { cpiFreshness } from './load/collection.js';
 import { BLS, BLS_DISCLAIMER } from './source.js';
 
 /** Headline rows shown first by clients. */
@@ -44,7 +44,7 @@ function nextMonth(period: string): string {
 }
 
 export async function readBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
-  return freshBoard(deps, 'cpi', 'cpi_index', blsCollection, () =>
+  return freshBoard(deps, cpiFreshness, () =>
     cachedRead(deps.store.db, 'cpi', 'board', () => computeBoard(deps)),
   );
 }

@@ -2,7 +2,7 @@
 import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
 import { energyImporter } from './import.js';
-import { eiaCollection } from './load/collection.js';
+import { eiaCollection, energyFreshness } from './load/collection.js';
 import { eiaRecords } from './load/records.js';
 import * as m003 from './migrations/003-energy.js';
 import { energyOperations } from './operations.js';
@@ -25,6 +25,7 @@ export const energyDataset = describe({
       ['eia', 'eia/ngshistory.xls'],
     ],
   },
+  freshness: energyFreshness,
   sources: [EIA],
   sample: { data: energySample, schema: EnergyData },
 });

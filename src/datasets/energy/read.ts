@@ -13,7 +13,7 @@ import {
   weekChange,
   yearAgo,
 } from './derive.js';
-import { eiaCollection } from './load/collection.js';
+import { energyFreshness } from './load/collection.js';
 import { EIA } from './source.js';
 
 /** Observations needed for a five-year average of the latest week, with a week of margin. */
@@ -24,7 +24,7 @@ function daysBefore(date: string, days: number): string {
 }
 
 export async function readInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
-  return freshBoard(deps, 'energy-inventories', 'energy_observations', eiaCollection, () =>
+  return freshBoard(deps, energyFreshness, () =>
     cachedRead(deps.store.db, 'energy-inventories', 'board', () => computeInventories(deps)),
   );
 }

@@ -2,6 +2,7 @@
 import { loader } from '../../ingest/run.js';
 import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { describe } from '../descriptor.js';
+import { freshnessSource } from '../freshness.js';
 import { COMPANY_TICKERS, registrantRecords, registrantsImporter } from '../registrants.js';
 import { SEC_EDGAR } from '../sources.js';
 import { eventsImporter } from './import.js';
@@ -43,6 +44,7 @@ export const eventsDataset = describe({
       ['sec', 'sec/8-K/0001045810-26-000024/0001045810-26-000024.txt'],
     ],
   },
+  freshness: freshnessSource('events', 'events'),
   sources: [SEC_EDGAR],
   sample: { data: eventsSample, schema: EventsData },
 });

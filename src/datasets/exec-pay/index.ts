@@ -2,6 +2,7 @@
 import { loader } from '../../ingest/run.js';
 import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { describe } from '../descriptor.js';
+import { freshnessSource } from '../freshness.js';
 import { SEC_EDGAR } from '../sources.js';
 import { execPayImporter } from './import.js';
 import { CEO_PAY_TABLE, ceoPayTableRecords } from './load/ceo-pay-table.js';
@@ -30,6 +31,7 @@ export const execPayDataset = describe({
     ],
     after: ['events'],
   },
+  freshness: freshnessSource('exec-pay', 'exec_pay'),
   sources: [SEC_EDGAR],
   sample: { data: execPaySample, schema: ExecPayData },
 });

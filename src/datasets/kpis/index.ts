@@ -2,6 +2,7 @@
 import { loader } from '../../ingest/run.js';
 import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { describe } from '../descriptor.js';
+import { freshnessSource } from '../freshness.js';
 import { SEC_EDGAR } from '../sources.js';
 import { kpisImporter } from './import.js';
 import { COMPANY_FACTS, companyFactsRecords } from './load/companyfacts.js';
@@ -35,6 +36,7 @@ export const kpisDataset = describe({
     ],
     after: ['events'],
   },
+  freshness: freshnessSource('kpis-guidance', 'kpi_facts'),
   sources: [SEC_EDGAR],
   sample: { data: kpisSample, schema: KpisData },
 });

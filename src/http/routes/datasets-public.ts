@@ -32,7 +32,7 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
           'Every dataset with its operations, their prices and the sources it is read from. No key.',
       },
     },
-    handler: async () => catalog(),
+    handler: async () => catalog(deps),
   });
 
   app.get('/v1/datasets/cost', {

@@ -2,8 +2,9 @@
 // disaggregated, zipped as the CFTC ships it and updated with every weekly release (the archive), and the
 // current week's files without a header that it replaces at each release. The previous year's files are asked
 // for too, so the last weeks of a year are collected after New Year.
-import { CFTC_COT } from '../../../ingest/calendar.js';
+import { CFTC_COT, CFTC_REPORTS } from '../../../ingest/calendar.js';
 import type { Collection } from '../../../ingest/collect.js';
+import { freshnessSource } from '../../freshness.js';
 
 export const cftcCollection: Collection = {
   agency: { id: 'cftc', variable: 'QUARRY_CFTC_URL', url: 'https://www.cftc.gov' },
@@ -20,3 +21,6 @@ export const cftcCollection: Collection = {
     ];
   },
 };
+
+/** What cot's freshness is judged from: its records, its collection, and the calendar of its periods. */
+export const cotFreshness = freshnessSource('cot', 'cot_records', cftcCollection, CFTC_REPORTS);
