@@ -13,6 +13,8 @@ export interface ProviderQuote {
   fields: Record<string, number | string | null>;
   /** Served from the last stored answer because the upstream could not be reached for a fresh one. */
   stale?: boolean;
+  /** When a field's value was true, where it differs from asOf (a field of an older recording kept beside newer prices). */
+  fieldsAsOf?: Record<string, string>;
 }
 
 export interface Bar {

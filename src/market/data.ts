@@ -13,6 +13,7 @@ import { type Looked, lookupOne } from './lookup.js';
 import { inPriceCurrency } from './price-units.js';
 import { uniqueInputs } from './request.js';
 import { type Resolved, resolveTicker, shown } from './symbology/resolve.js';
+import { barClose, staleReason } from './symbology/sessions.js';
 
 export const MAX_DATA_TICKERS = 50;
 export const MAX_DATA_FIELDS = 25;
@@ -84,8 +85,9 @@ interface DataItem {
   derived?: string[];
   /** How old each value is, keyed by field as sent: quote time, last bar date or filing date. */
   asOf?: Record<string, string>;
-  /** Set when a value came from an old copy because the upstream could not be reached. */
+  /** Set when a value is older than its market's last session, or came from an old copy (the upstream down). */
   stale?: boolean;
+  staleReason?: string;
   error?: { code: string; message: string };
 }
 type FieldAsked = { input: string; found: ReturnType<typeof lookupField> };
@@ -118,7 +120,7 @@ export async function data(
         let resolved: Resolved | undefined;
         const work = lookupOne(provider, input, false, quoteFieldIds).then((result) => {
           if (result.status === 'ok') resolved = result.found.resolved;
-          return dataItem(provider, result, fields, r.period, since ?? today);
+          return dataItem(provider, result, fields, r.period, since ?? today, deps.clock());
         });
         return deadline.race(
           work,
@@ -152,9 +154,12 @@ async function dataItem(
   fields: FieldAsked[],
   period: 'annual' | 'quarterly',
   since: string,
+  now: Date,
 ): Promise<DataItem> {
   if (result.status === 'error') return { input: result.input, status: 'error', error: result.error };
   const { resolved, quote } = result.found;
+  /** When each answered price or quote value was true, for the staleness of the item. */
+  const timed: string[] = [];
   const values: Record<string, Value> = {};
   const errors: Record<string, FieldError> = {};
   const currencies: Record<string, string> = {};
@@ -188,7 +193,10 @@ async function dataItem(
     if (def.group === 'computed') {
       value = await computed(provider, def, resolved, since);
       const last = (await provider.series(resolved.symbol, since)).at(-1);
-      if (last) asOf[input] = last.date;
+      if (last) {
+        asOf[input] = last.date;
+        timed.push(barClose(resolved, last.date));
+      }
       if (provider.staleBars?.(resolved.symbol)) stale = true;
     } else if (def.group === 'statement') {
       if (provider.staleStatements?.(resolved.ticker)) stale = true;
@@ -232,8 +240,17 @@ async function dataItem(
     }
     if (def.id === 'marketCap' && minor) currencies[input] = quote.currency;
     values[input] = value;
-    if (!(input in asOf) && def.group !== 'statement' && quote.asOf) asOf[input] = quote.asOf;
+    const at = quote.fieldsAsOf?.[def.id] ?? quote.asOf;
+    if (!(input in asOf) && def.group !== 'statement' && at) {
+      asOf[input] = at;
+      timed.push(at);
+    }
   }
+  // The oldest value answered says whether the item is old; an upstream that could not be reached does too.
+  const oldest = timed.sort()[0];
+  const reason =
+    (oldest ? staleReason(resolved, oldest, now, 'oldest value') : null) ??
+    (stale ? 'the upstream could not be reached: the last copy held is served' : null);
   const erred = Object.keys(errors).length;
   return {
     input: result.input,
@@ -245,7 +262,7 @@ async function dataItem(
     ...(Object.keys(currencies).length ? { currencies } : {}),
     ...(derived.length ? { derived } : {}),
     ...(Object.keys(asOf).length ? { asOf } : {}),
-    ...(stale ? { stale } : {}),
+    ...(reason ? { stale: true, staleReason: reason } : {}),
   };
 }
 

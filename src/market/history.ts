@@ -18,6 +18,7 @@ import {
   shiftYears,
 } from './history-request.js';
 import { type Resolved, resolveTicker, shown } from './symbology/resolve.js';
+import { barClose, staleReason } from './symbology/sessions.js';
 
 const BAR_FIELDS: Record<string, BarColumnName> = {
   price: 'close',
@@ -141,8 +142,9 @@ interface HistoryItem {
   truncated?: { requestedStart: string; start: string };
   /** The dates actually held, when they cover noticeably less than the window asked for. */
   held?: { start: string; end: string };
-  /** Set when the bars came from an old copy because the upstream could not be reached. */
+  /** Set when the last row is older than the market's last session before the end, or the bars are an old copy. */
   stale?: boolean;
+  staleReason?: string;
   /** Prices in the window that arrived in the wrong unit and were scaled back (main units). */
   repaired?: Repair[];
 }
@@ -167,7 +169,7 @@ export async function history(
     const items = await Promise.all(
       r.tickers.map((input) =>
         deadline.race(
-          historyItem(provider, r, fields, input),
+          historyItem(provider, r, fields, input, deps.clock()),
           (): HistoryItem => ({
             input,
             status: 'error',
@@ -219,6 +221,7 @@ async function historyItem(
   r: Window,
   fields: FieldAnswer[],
   input: string,
+  now: Date,
 ): Promise<HistoryItem> {
   const resolution = resolveTicker(input);
   if (resolution.status !== 'ok') return { input, status: 'error', error: resolution.error };
@@ -229,7 +232,7 @@ async function historyItem(
   if (served.length && isStatementPeriod(r.period)) {
     found = await statementHistory(provider, resolved, served, r, input, errors);
   } else if (served.length) {
-    const bars = await barHistory(provider, resolved, served, r);
+    const bars = await barHistory(provider, resolved, served, r, now);
     if (!bars) {
       const message = await noHistory(provider, resolved, input, r);
       return { input, status: 'error', resolved: shown(resolved), error: { code: 'not_found', message } };
@@ -285,7 +288,9 @@ async function statementHistory(
   for (const f of served) for (const row of rows) if (!(f.input in row)) row[f.input] = null;
   return {
     rows,
-    ...(provider.staleStatements?.(resolved.ticker) ? { stale: true } : {}),
+    ...(provider.staleStatements?.(resolved.ticker)
+      ? { stale: true, staleReason: 'the upstream could not be reached: the last statements held are served' }
+      : {}),
     ...(derived.size ? { derived: [...derived].sort() } : {}),
   };
 }
@@ -296,7 +301,8 @@ async function barHistory(
   resolved: Resolved,
   served: ServedField[],
   r: Window,
-): Promise<Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'repaired'> | null> {
+  now: Date,
+): Promise<Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'staleReason' | 'repaired'> | null> {
   const columns = served.flatMap((f) => {
     const column = BAR_FIELDS[f.def.id];
     return column ? [{ input: f.input, column, scaled: column !== 'volume' }] : [];
@@ -307,10 +313,18 @@ async function barHistory(
   const repaired = ((await provider.repairs?.(found.symbol)) ?? []).filter(
     (p) => p.date >= r.from && p.date <= r.end,
   );
+  // The last row is old when a session of the market opened after it and before the window's end (or now).
+  const endClose = barClose(resolved, r.end);
+  const until = Date.parse(endClose) < now.getTime() ? new Date(endClose) : now;
+  const reason =
+    staleReason(resolved, barClose(resolved, found.held.end), until, 'last row', r.end) ??
+    (provider.staleBars?.(found.symbol)
+      ? 'the upstream could not be reached: the last bars held are served'
+      : null);
   return {
     rows: found.rows,
     ...(shortOf(r, found.held) ? { held: found.held } : {}),
-    ...(provider.staleBars?.(found.symbol) ? { stale: true } : {}),
+    ...(reason ? { stale: true, staleReason: reason } : {}),
     ...(repaired.length ? { repaired } : {}),
   };
 }

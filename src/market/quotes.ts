@@ -2,16 +2,26 @@
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
-import { type Looked, lookupOne } from './lookup.js';
+import { type Found, type Looked, lookupOne } from './lookup.js';
 import { inPriceCurrency } from './price-units.js';
 import { uniqueInputs } from './request.js';
 import { shown } from './symbology/resolve.js';
+import { staleReason } from './symbology/sessions.js';
 
-function quoteItem(r: Looked) {
+/** Why a found quote is old at `now`: a session since its time, or an upstream that could not be reached. */
+export function quoteStaleness(found: Found, now: Date): string | null {
+  const { resolved, quote } = found;
+  const reason = staleReason(resolved, quote.asOf, now);
+  if (reason) return reason;
+  return quote.stale ? 'the upstream could not be reached: the last quote held is served' : null;
+}
+
+function quoteItem(r: Looked, now: Date) {
   if (r.status === 'error') return { input: r.input, status: 'error' as const, error: r.error };
   const { resolved, quote } = r.found;
   const f = quote.fields;
   const minor = (resolved.priceFactor ?? 1) !== 1;
+  const staleReason = quoteStaleness(r.found, now);
   return {
     input: r.input,
     status: 'ok' as const,
@@ -27,7 +37,7 @@ function quoteItem(r: Looked) {
       marketCap: typeof f.marketCap === 'number' ? f.marketCap : null,
       marketState: typeof f.marketState === 'string' ? f.marketState : 'UNKNOWN',
       asOf: quote.asOf,
-      ...(quote.stale ? { stale: true } : {}),
+      ...(staleReason ? { stale: true, staleReason } : {}),
       ...(minor && typeof f.marketCap === 'number' ? { currencies: { marketCap: quote.currency } } : {}),
     },
   };
@@ -62,7 +72,7 @@ export function quotesUnits(request: QuotesRequest): number {
  * within the deadline is a `timeout` item, and its fetch goes on into the cache for the retry.
  */
 export async function quotes(
-  deps: Pick<Deps, 'market'>,
+  deps: Pick<Deps, 'market' | 'clock'>,
   request: QuotesRequest,
   answerWithinMs = ANSWER_WITHIN_MS,
 ) {
@@ -70,11 +80,14 @@ export async function quotes(
   try {
     const items = await Promise.all(
       checkedTickers(request).map((input) =>
-        deadline.race(lookupOne(deps.market, input).then(quoteItem), () => ({
-          input,
-          status: 'error' as const,
-          error: deadline.error,
-        })),
+        deadline.race(
+          lookupOne(deps.market, input).then((found) => quoteItem(found, deps.clock())),
+          () => ({
+            input,
+            status: 'error' as const,
+            error: deadline.error,
+          }),
+        ),
       ),
     );
     return { access: 'market-data', items };

@@ -25,6 +25,23 @@ const Resolved = Type.Object(
 );
 
 /** input, status and resolved, first members of every item. */
+
+/** Old values say so: judged from the value's own time against its market's regular sessions. */
+const Stale = Type.Optional(
+  Type.Boolean({
+    description:
+      'True when a value is older than the last regular session of its market that should have made a newer one ' +
+      '(holidays are not known: a holiday counts as a session), or, where the sessions are not known, more than ' +
+      'four days old (a day for crypto); and when a value came from the last copy held because the upstream ' +
+      'could not be reached.',
+  }),
+);
+const StaleReason = Type.Optional(
+  Type.String({
+    description:
+      'Why stale: the value\'s time and the sessions since, e.g. "last price 2026-05-01 20:00 UTC; 147 sessions since".',
+  }),
+);
 export const ItemHead = {
   input: Type.String(),
   status: Type.String({ description: 'ok, partial (some fields have errors) or error' }),
@@ -66,12 +83,8 @@ const QuoteItem = Type.Object(
         marketCap: Nullable(Type.Number({ description: 'Full units of the main currency.' })),
         marketState: Type.String(),
         asOf: Type.String(),
-        stale: Type.Optional(
-          Type.Boolean({
-            description:
-              'True when served from the last stored quote because the upstream could not be reached.',
-          }),
-        ),
+        stale: Stale,
+        staleReason: StaleReason,
         currencies: Type.Optional(
           Type.Record(Type.String(), Type.String(), {
             description: 'Values not in the price currency, e.g. marketCap in GBP.',
@@ -112,12 +125,8 @@ const DataItem = Type.Object(
           'How old each value is, keyed by the field as sent: the quote time (ISO 8601), the last bar date for computed fields, the filing date for statement fields.',
       }),
     ),
-    stale: Type.Optional(
-      Type.Boolean({
-        description:
-          'True when a value came from the last stored copy because the upstream could not be reached.',
-      }),
-    ),
+    stale: Stale,
+    staleReason: StaleReason,
     error: ItemError('not_found, or timeout when not ready within 12 seconds'),
   },
   { title: 'DataItem' },
@@ -183,12 +192,8 @@ const HistoryItem = Type.Object(
         },
       ),
     ),
-    stale: Type.Optional(
-      Type.Boolean({
-        description:
-          'True when a value came from the last stored copy because the upstream could not be reached.',
-      }),
-    ),
+    stale: Stale,
+    staleReason: StaleReason,
   },
   { title: 'HistoryItem' },
 );

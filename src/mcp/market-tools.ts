@@ -39,15 +39,23 @@ interface Item {
 
 const failed = (item: Item) => (item.error ? `${item.error.code}: ${item.error.message}` : '');
 
+/** A line per stale item before the table ("stale: AAPL, last price 2026-05-01 20:00 UTC; 147 sessions since"). */
+function staleNote(items: readonly { input: string; staleReason?: string }[]): string {
+  return items
+    .flatMap((item) => (item.staleReason ? [`stale: ${item.input}, ${item.staleReason}\n`] : []))
+    .join('');
+}
+
 /** A flat table of the answer's items: one line each. */
 function itemTable<B extends { items: E[] }, E extends Item>(
   columns: string[],
   cells: (item: E) => unknown[],
+  note: (body: B) => string = () => '',
 ): Layout<B, E> {
   return {
     list: (body) => body.items,
     withList: (body, items) => ({ ...body, items }),
-    preamble: () => csvLine(['input', 'status', ...columns]),
+    preamble: (body) => note(body) + csvLine(['input', 'status', ...columns]),
     head: () => '',
     line: (item) =>
       csvLine([item.input, item.status, ...(item.status === 'error' ? [failed(item)] : cells(item))]),
@@ -66,15 +74,19 @@ const quoteColumns = [
   'marketState',
   'asOf',
 ] as const;
-const quoteLayout = itemTable<Quotes, Quotes['items'][number]>([...quoteColumns], (item) =>
-  quoteColumns.map((c) => item.quote?.[c]),
+const quoteLayout = itemTable<Quotes, Quotes['items'][number]>(
+  [...quoteColumns],
+  (item) => quoteColumns.map((c) => item.quote?.[c]),
+  (body) =>
+    staleNote(body.items.map((item) => ({ input: item.input, staleReason: item.quote?.staleReason }))),
 );
 
 /** Data: a column per field as sent; a field's error shows as !code. */
 const dataLayout: Layout<Data, Data['items'][number]> = {
   list: (body) => body.items,
   withList: (body, items) => ({ ...body, items }),
-  preamble: (body) => csvLine(['input', 'status', ...body.fields.map((f) => f.input)]),
+  preamble: (body) =>
+    staleNote(body.items) + csvLine(['input', 'status', ...body.fields.map((f) => f.input)]),
   head: () => '',
   line: (item) => {
     if (item.status === 'error') return csvLine([item.input, item.status, failed(item)]);
@@ -92,7 +104,7 @@ const historyLayout: Layout<History, History['items'][number]> = {
   list: (body) => body.items,
   withList: (body, items) => ({ ...body, items }),
   rows: 'rows',
-  preamble: (body) => `period ${body.period}, ${body.start} to ${body.end}`,
+  preamble: (body) => `${staleNote(body.items)}period ${body.period}, ${body.start} to ${body.end}`,
   head: (item) => {
     const r = item.resolved;
     const title = `# ${item.input}: ${item.status}${r ? ` (${r.ticker}, ${r.currency})` : ''}`;
@@ -201,7 +213,9 @@ export const MARKET_TOOLS: Tool[] = [
     title: 'Quotes',
     description:
       'Full quotes (price, change, volume, market cap, market state) for up to 100 tickers in any form: ' +
-      'AAPL, BARC.L, "BARC LN Equity", "CL1 Comdty", EURUSD=X. Same answer as GET /v1/quotes.',
+      'AAPL, BARC.L, "BARC LN Equity", "CL1 Comdty", EURUSD=X. The newest known price: a later daily close beats ' +
+      'an older quote. An old quote says so (stale, staleReason), and the text names it above the table. ' +
+      'Same answer as GET /v1/quotes.',
     input: QuotesBody,
     output: QuotesResponse,
     layout: quoteLayout,
@@ -215,7 +229,8 @@ export const MARKET_TOOLS: Tool[] = [
     description:
       'Current values for up to 50 tickers x 25 fields, fields by id or terminal mnemonic (PX_LAST, CUR_MKT_CAP, ' +
       'VOLATILITY_30D, EQY_BETA, SALES_REV_TURN…); period annual or quarterly for statement fields. A field that ' +
-      'does not apply is null with an entry in errors. Same answer as POST /v1/data.',
+      'does not apply is null with an entry in errors. asOf says when each value was true; an item whose oldest ' +
+      "value predates its market's last session is stale, named above the table. Same answer as POST /v1/data.",
     input: DataBody,
     output: DataResponse,
     layout: dataLayout,
@@ -231,7 +246,8 @@ export const MARKET_TOOLS: Tool[] = [
     description:
       'Rows oldest first for up to 10 tickers x 5 fields between start and end (YYYY-MM-DD; default the last ' +
       'year, five for statement periods): prices and volume daily, weekly or monthly; statement fields quarterly ' +
-      'or annually. Long answers come in pages: pass continuation alone to get the next. Same answer as POST /v1/history.',
+      'or annually. Long answers come in pages: pass continuation alone to get the next. An item whose last row ' +
+      "predates its market's last session before end is stale, named above the rows. Same answer as POST /v1/history.",
     input: HistoryBody,
     output: HistoryResponse,
     layout: historyLayout,

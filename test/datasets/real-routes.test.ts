@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledData } from '../../src/cli/bundled.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
-import { bearer, type Customer, customer, type TestEnv, testEnv } from '../helpers/env.js';
+import { bearer, type Customer, customer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 import { haveShared } from '../helpers/shared.js';
 
 const DISAGG = path.resolve('../shared/data/cftc/fut_disagg_txt_2021_f_year.txt');
@@ -159,5 +159,44 @@ describe('boards on real data', () => {
     expect(meta.disclaimer).toMatch(
       /^The Bureau of Labor Statistics does not vouch for data derived from its statistics/,
     );
+  });
+
+  it('AAPL on the demo: quote, data and history agree on the newest price, and say it is old', async () => {
+    const key = await marketKey(env.deps);
+    const market = async (url: string) => {
+      const res = await env.app.inject({ method: 'GET', url, headers: bearer(key) });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    // The recorded quote is of 14 February 2025; the last daily bar, of Friday 1 May 2026, closed at 280.14
+    // (written 280.1400146484375 in the file; 16:00 New York, 20:00 UTC). Every weekday from 4 May to 24 November 2026 opened New York since: 147.
+    const reason = 'last price 2026-05-01 20:00 UTC; 147 sessions since';
+    const { items: quoted } = await market('/v1/quotes?tickers=AAPL');
+    expect(quoted[0].quote).toMatchObject({
+      price: 280.1400146484375,
+      marketState: 'CLOSED',
+      asOf: '2026-05-01T20:00:00.000Z',
+      stale: true,
+      staleReason: reason,
+    });
+    // The recording's other fields keep their own time.
+    expect(quoted[0].quote.marketCap).toBeGreaterThan(0);
+    const { items: valued } = await market('/v1/data?tickers=AAPL&fields=PX_LAST,CUR_MKT_CAP');
+    expect(valued[0].values.PX_LAST).toBe(280.1400146484375);
+    expect(valued[0].asOf).toEqual({
+      PX_LAST: '2026-05-01T20:00:00.000Z',
+      CUR_MKT_CAP: '2025-02-14T21:00:00.000Z',
+    });
+    // The oldest value answered is the market cap of the recorded quote: weekdays from 17 February 2025.
+    expect(valued[0]).toMatchObject({
+      stale: true,
+      staleReason: 'oldest value 2025-02-14 21:00 UTC; 462 sessions since',
+    });
+    const { items: rows } = await market('/v1/history?tickers=AAPL&fields=PX_LAST');
+    expect(rows[0].rows.at(-1)).toEqual({ date: '2026-05-01', PX_LAST: 280.1400146484375 });
+    expect(rows[0]).toMatchObject({
+      stale: true,
+      staleReason: 'last row 2026-05-01 20:00 UTC; 147 sessions to 2026-11-25',
+    });
   });
 });

@@ -9,6 +9,11 @@ import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
+/**
+ * Monday 17 February 2025, 11:00 UTC: London has been open three hours (OCDO's quote is of 10:38), New York
+ * not yet (AAPL's is Friday's close). BARC's bars end on 25 August 2023.
+ */
+const NOW = new Date('2025-02-17T11:00:00Z');
 let n = 0;
 
 for (const { engine, skip } of ENGINES) {
@@ -25,7 +30,10 @@ for (const { engine, skip } of ENGINES) {
       return createKey(env.deps, { accountId: account.id, api: 'market', access });
     };
     beforeAll(async () => {
-      env = await testEnv({ engine });
+      // The clock starts at NOW (to the minute) and runs: the key cache and the unit minute still see time
+      // pass, and a test that sets the system time keeps its second within the minute.
+      const offset = Math.round((NOW.getTime() - Date.now()) / 60_000) * 60_000;
+      env = await testEnv({ engine, clock: () => new Date(Date.now() + offset) });
       await loadFile(
         env.deps,
         LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>,
@@ -105,17 +113,30 @@ for (const { engine, skip } of ENGINES) {
       expect(items[2].quote).toMatchObject({ symbol: 'OCDO:XLON', price: 3.088, currency: 'GBP' });
     });
 
-    it('a quote built from stored daily bars when no quote was recorded', async () => {
+    it('a quote built from stored daily bars when no quote was recorded, true at the session close', async () => {
       const { items } = (await get('BARC.L,BARC LN Equity')).json();
-      // Last two bars: 144.539993 then 143.979996 pence.
+      // Last two bars: 144.539993 then 143.979996 pence; London closes at 16:30, 15:30 UTC in August.
       expect(items[0].quote).toMatchObject({
         price: 1.43979996,
         previousClose: 1.44539993,
         currency: 'GBP',
-        asOf: '2023-08-25T00:00:00.000Z',
+        asOf: '2023-08-25T15:30:00.000Z',
+        marketState: 'CLOSED',
       });
       expect(items[0].quote.changePercent).toBeCloseTo(-0.3874, 3);
       expect(items[1].quote).toMatchObject({ price: 143.979996, previousClose: 144.539993, currency: 'GBp' });
+    });
+
+    it('an old quote says so: the sessions of its market opened since its time', async () => {
+      const { items } = (await get('BARC.L,AAPL,OCDO.L')).json();
+      // Weekdays from Monday 28 August 2023 to Monday 17 February 2025 (London open since 08:00): 386.
+      expect(items[0].quote).toMatchObject({
+        stale: true,
+        staleReason: 'last price 2023-08-25 15:30 UTC; 386 sessions since',
+      });
+      // Friday's close before New York's Monday opening, and a London quote of this session: not old.
+      expect(items[1].quote.stale).toBeUndefined();
+      expect(items[2].quote.stale).toBeUndefined();
     });
 
     it('POST takes a JSON array', async () => {

@@ -56,7 +56,11 @@ describe('quarry mcp over stdio', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('market.short_interest');
     const result = await callTool(client, 'market.quotes', { tickers: ['AAPL'] });
-    expect(textOf(result).split('\n')[1]?.startsWith('AAPL,ok,AAPL,Apple Inc.,244.6,USD,')).toBe(true);
+    // The table's row (a line before the header says the quote is old, on any day after it was taken).
+    const row = textOf(result)
+      .split('\n')
+      .find((line) => line.startsWith('AAPL,'));
+    expect(row?.startsWith('AAPL,ok,AAPL,Apple Inc.,244.6,USD,')).toBe(true);
   });
 
   it('a key revoked during the session is refused on the next call', async () => {

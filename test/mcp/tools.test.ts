@@ -20,7 +20,11 @@ describe('MCP tools over Streamable HTTP', () => {
   let key: string;
   let client: Client;
   beforeAll(async () => {
-    env = await testEnv();
+    // Monday 10 March 2025, 11:00 UTC (to the minute, then running): London is open, New York not yet. AAPL's
+    // recorded quote is of 14 February, its bars end on 28 August 2023, BARC's on 25 August 2023; the short
+    // interest settled on 31 January is more than 35 days old.
+    const offset = Math.round((Date.parse('2025-03-10T11:00:00Z') - Date.now()) / 60_000) * 60_000;
+    env = await testEnv({ clock: () => new Date(Date.now() + offset) });
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
     const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
     await loadFile(env.deps, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL' });
@@ -99,12 +103,18 @@ describe('MCP tools over Streamable HTTP', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(await rest('/v1/quotes', args));
     const lines = textOf(result).split('\n');
-    expect(lines[0]).toBe(
+    // Old quotes are named before the table, with the weekdays their market opened since: New York from 17
+    // February to 7 March 2025, London from 28 August 2023 to 10 March 2025.
+    expect(lines.slice(0, 2)).toEqual([
+      'stale: AAPL, last price 2025-02-14 21:00 UTC; 15 sessions since',
+      'stale: BARC LN Equity, last price 2023-08-25 15:30 UTC; 401 sessions since',
+    ]);
+    expect(lines[2]).toBe(
       'input,status,symbol,name,price,currency,changePercent,previousClose,volume,marketCap,marketState,asOf',
     );
     // The recorded quote: AAPL at 244.6 (regularMarketPrice in quote-AAPL.json).
-    expect(lines[1]?.startsWith('AAPL,ok,AAPL,Apple Inc.,244.6,USD,')).toBe(true);
-    expect(lines[3]).toMatch(/^NOPE\.XX,error,/);
+    expect(lines[3]?.startsWith('AAPL,ok,AAPL,Apple Inc.,244.6,USD,')).toBe(true);
+    expect(lines[5]).toMatch(/^NOPE\.XX,error,/);
   });
 
   it('market.data answers what POST /v1/data answers; a field that does not apply shows as !not_applicable', async () => {
@@ -112,8 +122,13 @@ describe('MCP tools over Streamable HTTP', () => {
     const result = await callTool(client, 'market.data', args);
     expect(result.structuredContent).toEqual(await rest('/v1/data', args));
     const lines = textOf(result).split('\n');
-    expect(lines[0]).toBe('input,status,PX_LAST,EQY_BETA');
-    expect(lines[2]).toBe('BARC LN Equity,partial,143.979996,!not_applicable');
+    // AAPL's beta is of its last bar (28 August 2023): New York from 29 August 2023 to 7 March 2025.
+    expect(lines.slice(0, 2)).toEqual([
+      'stale: AAPL, oldest value 2023-08-28 20:00 UTC; 399 sessions since',
+      'stale: BARC LN Equity, oldest value 2023-08-25 15:30 UTC; 401 sessions since',
+    ]);
+    expect(lines[2]).toBe('input,status,PX_LAST,EQY_BETA');
+    expect(lines[4]).toBe('BARC LN Equity,partial,143.979996,!not_applicable');
   });
 
   it('market.history answers what POST /v1/history answers, a block of rows per ticker', async () => {
@@ -215,7 +230,7 @@ describe('MCP tools over Streamable HTTP', () => {
         .units;
     expect(units(first).used).toBe(1);
     expect(units(second).minute.remaining).toBe(units(first).minute.remaining - 1);
-    expect(Date.parse(units(first).minute.resetAt)).toBeGreaterThan(Date.now());
+    expect(Date.parse(units(first).minute.resetAt)).toBeGreaterThan(env.deps.clock().getTime());
     expect(units(first).day).toMatchObject({ limit: 5000 });
   });
 

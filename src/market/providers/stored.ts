@@ -1,5 +1,5 @@
-// The stored provider: quotes and bars as loaded by `quarry ingest prices|yahoo|sec-facts`. A symbol with bars
-// but no recorded quote gets a quote built from its last two bars. A symbol's daily bars are read once per
+// The stored provider: quotes and bars as loaded by `quarry ingest prices|yahoo|sec-facts`. A symbol's quote is
+// the newest known: its recorded quote, or one built from its last two bars when they are newer. A symbol's daily bars are read once per
 // load of market data and then served from memory (the read cache drops them when a load changes the data).
 import { type Kysely, sql } from 'kysely';
 import { cachedRead } from '../../ingest/read-cache.js';
@@ -15,6 +15,8 @@ import type {
 import type { Database } from '../../store/schema.js';
 import { barRange } from '../compute/periods.js';
 import { repairUnitSlips } from '../compute/repair.js';
+import { resolveTicker } from '../symbology/resolve.js';
+import { barClose } from '../symbology/sessions.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
 
 /** Instruments a search answers at most. */
@@ -47,6 +49,11 @@ export class StoredProvider implements MarketProvider {
     });
   }
 
+  /**
+   * The newest known quote of each symbol: the recorded one, or one made of its last daily bars (a close is a
+   * quote at its session's close, the market closed) when the last bar is newer — then the recording's other
+   * fields are kept beside it with their own, older time.
+   */
   async quotes(symbols: string[]): Promise<Map<string, ProviderQuote>> {
     const out = new Map<string, ProviderQuote>();
     if (symbols.length === 0) return out;
@@ -56,8 +63,9 @@ export class StoredProvider implements MarketProvider {
       .where('symbol', 'in', symbols)
       .execute();
     const facts = await this.facts(rows.map((r) => r.symbol));
+    const recorded = new Map<string, ProviderQuote>();
     for (const r of rows) {
-      out.set(r.symbol, {
+      recorded.set(r.symbol, {
         symbol: r.symbol,
         name: r.name,
         currency: r.currency,
@@ -67,43 +75,15 @@ export class StoredProvider implements MarketProvider {
         fields: withFacts(JSON.parse(r.fields) as Fields, r.as_of, facts.get(r.symbol)),
       });
     }
-    for (const symbol of symbols.filter((s) => !out.has(s))) {
-      const bars = await this.series(symbol);
-      const today = bars.at(-1);
-      if (!today) continue;
-      const before = bars.at(-2);
-      const yearAgo = new Date(Date.parse(`${today.date}T00:00:00Z`) - 365 * 86_400_000)
-        .toISOString()
-        .slice(0, 10);
-      let high52w = Number.NEGATIVE_INFINITY;
-      let low52w = Number.POSITIVE_INFINITY;
-      for (let i = bars.length - 1; i >= 0 && bars[i]!.date > yearAgo; i -= 1) {
-        const b = bars[i]!;
-        high52w = Math.max(high52w, b.high ?? b.close);
-        low52w = Math.min(low52w, b.low ?? b.close);
-      }
-      const previous = before?.close ?? null;
-      out.set(symbol, {
-        symbol,
-        name: symbol,
-        currency: '',
-        exchange: '',
-        assetType: '',
-        asOf: `${today.date}T00:00:00.000Z`,
-        fields: {
-          price: today.close,
-          open: today.open,
-          high: today.high,
-          low: today.low,
-          volume: today.volume,
-          previousClose: previous,
-          change: previous === null ? null : round(today.close - previous),
-          changePercent: previous ? round(((today.close - previous) / previous) * 100) : null,
-          high52w,
-          low52w,
-          marketState: 'CLOSED',
-        },
-      });
+    for (const symbol of symbols) {
+      const quote = recorded.get(symbol);
+      const fromBars = barQuote(symbol, await this.series(symbol));
+      if (!fromBars) {
+        if (quote) out.set(symbol, quote);
+      } else if (!quote) out.set(symbol, fromBars);
+      else if (Date.parse(fromBars.asOf) > Date.parse(quote.asOf))
+        out.set(symbol, newerPrices(quote, fromBars));
+      else out.set(symbol, quote);
     }
     return out;
   }
@@ -267,4 +247,76 @@ export function shortInterestOf(fields: Fields, asOf: string): ShortInterest | n
     asOf,
     source: 'yahoo',
   };
+}
+
+/** The price fields a quote made of bars gives. */
+const BAR_FIELDS = [
+  'price',
+  'open',
+  'high',
+  'low',
+  'volume',
+  'previousClose',
+  'change',
+  'changePercent',
+  'high52w',
+  'low52w',
+  'marketState',
+] as const;
+
+/** A quote made of a symbol's last two daily bars, at the last one's session close; null without bars. */
+function barQuote(symbol: string, bars: readonly Bar[]): ProviderQuote | null {
+  const today = bars.at(-1);
+  if (!today) return null;
+  const before = bars.at(-2);
+  const yearAgo = new Date(Date.parse(`${today.date}T00:00:00Z`) - 365 * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
+  let high52w = Number.NEGATIVE_INFINITY;
+  let low52w = Number.POSITIVE_INFINITY;
+  for (let i = bars.length - 1; i >= 0 && bars[i]!.date > yearAgo; i -= 1) {
+    const b = bars[i]!;
+    high52w = Math.max(high52w, b.high ?? b.close);
+    low52w = Math.min(low52w, b.low ?? b.close);
+  }
+  const previous = before?.close ?? null;
+  return {
+    symbol,
+    name: symbol,
+    currency: '',
+    exchange: '',
+    assetType: '',
+    asOf: barTime(symbol, today.date),
+    fields: {
+      price: today.close,
+      open: today.open,
+      high: today.high,
+      low: today.low,
+      volume: today.volume,
+      previousClose: previous,
+      change: previous === null ? null : round(today.close - previous),
+      changePercent: previous ? round(((today.close - previous) / previous) * 100) : null,
+      high52w,
+      low52w,
+      marketState: 'CLOSED',
+    },
+  };
+}
+
+/** When a daily bar's close was true: its session's close where the listing's market is known, else midnight UTC. */
+function barTime(symbol: string, date: string): string {
+  const resolved = resolveTicker(symbol);
+  return resolved.status === 'ok' ? barClose(resolved.resolved, date) : `${date}T00:00:00.000Z`;
+}
+
+/** The recording with the bars' newer prices: its other fields keep their own (older) time. */
+function newerPrices(quote: ProviderQuote, fromBars: ProviderQuote): ProviderQuote {
+  const fields: Fields = { ...quote.fields };
+  const fieldsAsOf: Record<string, string> = {};
+  for (const id of Object.keys(quote.fields)) fieldsAsOf[id] = quote.asOf;
+  for (const id of BAR_FIELDS) {
+    fields[id] = fromBars.fields[id] ?? null;
+    delete fieldsAsOf[id];
+  }
+  return { ...quote, asOf: fromBars.asOf, fields, fieldsAsOf };
 }
