@@ -14,7 +14,17 @@ export async function ingestCommand(
   const files: string[] = [];
   for (let i = 0; i < rest.length; i += 1) {
     const arg = rest[i]!;
-    if (['--ticker', '--fiscal-year', '--accession', '--award', '--date-format', '--through'].includes(arg)) {
+    if (
+      [
+        '--ticker',
+        '--fiscal-year',
+        '--accession',
+        '--award',
+        '--date-format',
+        '--through',
+        '--published',
+      ].includes(arg)
+    ) {
       const value = rest[i + 1];
       if (!value || value.startsWith('--')) throw new UsageError(`${arg} needs a value`);
       options[arg.slice(2)] = value;

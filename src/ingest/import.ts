@@ -101,6 +101,9 @@ export interface LoadReport extends ImportReport {
   checksum: string;
   bytes: number;
   loadedAt: string;
+  /** When the revisions written became known: the publication time given (--published), else the load time. */
+  knownAt: string;
+  knownFrom: 'published' | 'load';
   seconds: number;
 }
 
@@ -119,6 +122,8 @@ export async function importRecords<R>(
   source: string,
   now: Date,
   file?: ReadFile,
+  /** When what the records say was published (ISO instant); the load time when not known. */
+  publishedAt?: string,
 ): Promise<ImportReport> {
   const problemOf = recordJudge(importer.record);
   const report: ImportReport = {
@@ -161,7 +166,7 @@ export async function importRecords<R>(
           pending.push({ record: value as R, meta: { source, loadedAt } });
           if (pending.length >= BATCH) await writePending();
         } else {
-          const meta = { hash: contentHash(value), source, loadedAt };
+          const meta = { hash: contentHash(value), source, loadedAt, knownAt: publishedAt ?? loadedAt };
           if (importer.revision) {
             batch.add(importer.revision(value as R), meta);
             if (batch.size >= BATCH) count(await batch.flush());

@@ -118,9 +118,13 @@ export async function loadFile(
     const records = counted(loader.read(source, context), () => {
       count += 1;
     });
-    const report = await importRecords(db, loader.importer, records, source.name, now, source);
+    const published = publishedOption(options.published, now);
+    const report = await importRecords(db, loader.importer, records, source.name, now, source, published);
     return {
       ...report,
+      // When the revisions written became known, and from where: the publication time given, or the load.
+      knownAt: published ?? now.toISOString(),
+      knownFrom: published ? 'published' : 'load',
       notes: context.notes,
       checksum: source.checksum(),
       bytes: source.size,
@@ -148,4 +152,15 @@ async function* counted<T>(records: AsyncIterable<T>, tick: () => void): AsyncGe
       paused = performance.now();
     }
   }
+}
+
+/** --published: an ISO 8601 instant (or a date, its start in UTC) no later than the load, as an ISO instant. */
+function publishedOption(given: string | undefined, now: Date): string | undefined {
+  if (given === undefined) return undefined;
+  const at = new Date(/^\d{4}-\d{2}-\d{2}$/.test(given) ? `${given}T00:00:00Z` : given);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(given) || Number.isNaN(at.getTime()))
+    throw new SourceError(given, null, '--published takes an ISO 8601 time, e.g. 2025-09-11T12:30:00Z');
+  if (at > now)
+    throw new SourceError(given, null, '--published is later than now: a file cannot be known yet');
+  return at.toISOString();
 }

@@ -18,6 +18,7 @@ import * as m017 from './migrations/017-registrants.js';
 import * as m020 from './migrations/020-console.js';
 import * as m022 from './migrations/022-market-cache.js';
 import * as m025 from './migrations/025-statement-concepts.js';
+import * as m031 from './migrations/031-registrants-known-at.js';
 
 export type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -40,6 +41,7 @@ export const STORE_MIGRATIONS: Migrations = {
   '020-console': m020,
   '022-market-cache': m022,
   '025-statement-concepts': m025,
+  '031-registrants-known-at': m031,
 };
 
 class StaticProvider implements MigrationProvider {

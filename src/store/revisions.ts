@@ -1,5 +1,8 @@
 // Revisioned writes: a record is identified by its key columns; loading it again with the same content
-// changes nothing, with other content it becomes a new revision and the old one stops being current.
+// changes nothing, with other content it becomes a new revision and the old one stops being current. Each
+// revision says when it became known (its publication time) and when a later one superseded it, so a record
+// can be read as known at any instant; a revision published before the current one (a backfill of an older
+// vintage) takes its place in that history and does not become current.
 import { hash } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { canonicalJson } from '../kernel/canonical-json.js';
@@ -40,6 +43,8 @@ export interface RevisionMeta {
   hash: string;
   source: string;
   loadedAt: string;
+  /** When the content was published (ISO instant); the load time when not given. */
+  knownAt?: string;
 }
 
 /** Keys per read of current rows, and bound values per INSERT: well inside both engines' limits. */
@@ -51,6 +56,7 @@ type Dynamic = Kysely<Record<string, Record<string, unknown>>>;
 interface KeyState {
   hash: string;
   revision: number;
+  knownAt: string;
   /** The stored current row, or the row of this batch that is current so far. */
   id: number | null;
   pending: Record<string, unknown> | null;
@@ -112,27 +118,43 @@ export class RevisionBatch {
       const refs = sql.join(columns.map((c) => sql.ref(c)));
       const tuples = sql.join(chunk.map((key) => sql`(${sql.join(columns.map((c) => key[c]))})`));
       const { rows } = await sql<
-        Record<string, unknown> & { stored_row: number; content_hash: string; revision: number }
+        Record<string, unknown> & {
+          stored_row: number;
+          content_hash: string;
+          revision: number;
+          known_at: string;
+        }
       >`
-        SELECT ${rowId} AS stored_row, content_hash, revision, ${refs} FROM ${sql.table(table)}
+        SELECT ${rowId} AS stored_row, content_hash, revision, known_at, ${refs} FROM ${sql.table(table)}
         WHERE is_current = 1 AND (${refs}) IN (VALUES ${tuples})`.execute(this.db);
       for (const row of rows) {
         states.set(keyText(row), {
           hash: row.content_hash,
           revision: Number(row.revision),
+          knownAt: row.known_at,
           id: Number(row.stored_row),
           pending: null,
         });
       }
     }
-    const retired: number[] = [];
+    /** Rows that stop being current, by the time the revision replacing them became known. */
+    const retired = new Map<string, number[]>();
     const inserts: Record<string, unknown>[] = [];
-    const outcomes = entries.map(({ write, meta }): WriteOutcome => {
+    const backfills: { index: number; write: RevisionWrite; meta: RevisionMeta }[] = [];
+    const outcomes = entries.map(({ write, meta }, index): WriteOutcome => {
+      const knownAt = meta.knownAt ?? meta.loadedAt;
       const text = keyText(write.key);
       const state = states.get(text);
+      if (state && knownAt < state.knownAt) {
+        backfills.push({ index, write, meta });
+        return 'unchanged';
+      }
       if (state && state.hash === meta.hash) return 'unchanged';
-      if (state?.id != null) retired.push(state.id);
-      if (state?.pending) state.pending.is_current = 0;
+      if (state?.id != null) retired.set(knownAt, [...(retired.get(knownAt) ?? []), state.id]);
+      if (state?.pending) {
+        state.pending.is_current = 0;
+        state.pending.superseded_at = knownAt;
+      }
       const row = {
         ...write.row,
         content_hash: meta.hash,
@@ -140,18 +162,83 @@ export class RevisionBatch {
         is_current: 1,
         source: meta.source,
         loaded_at: meta.loadedAt,
+        known_at: knownAt,
+        superseded_at: null,
       };
       inserts.push(row);
-      states.set(text, { hash: meta.hash, revision: row.revision, id: null, pending: row });
+      states.set(text, { hash: meta.hash, revision: row.revision, knownAt, id: null, pending: row });
       return state ? 'revised' : 'inserted';
     });
     const dyn = this.db as unknown as Dynamic;
-    for (const ids of chunks(retired, CHUNK)) {
-      await dyn.updateTable(table).set({ is_current: 0 }).where(rowIdColumn, 'in', ids).execute();
+    for (const [knownAt, ids] of retired) {
+      for (const chunk of chunks(ids, CHUNK)) {
+        await dyn
+          .updateTable(table)
+          .set({ is_current: 0, superseded_at: knownAt })
+          .where(rowIdColumn, 'in', chunk)
+          .execute();
+      }
     }
     const perInsert = Math.floor(VALUES_PER_INSERT / Object.keys(inserts[0] ?? { one: 1 }).length);
     for (const rows of chunks(inserts, perInsert)) await dyn.insertInto(table).values(rows).execute();
+    for (const { index, write, meta } of backfills) outcomes[index] = await this.backfill(write, meta);
     return outcomes;
+  }
+
+  /**
+   * A revision published before the record's current one: placed in the record's history between the
+   * revision known before it (which it supersedes from its publication) and the one known after it.
+   */
+  private async backfill(write: RevisionWrite, meta: RevisionMeta): Promise<WriteOutcome> {
+    const knownAt = meta.knownAt ?? meta.loadedAt;
+    const rowIdColumn = write.rowId ?? 'id';
+    const dyn = this.db as unknown as Dynamic;
+    let query = dyn
+      .selectFrom(write.table)
+      .select([`${rowIdColumn} as stored_row`, 'content_hash', 'revision', 'known_at'])
+      .orderBy('known_at');
+    for (const [column, value] of Object.entries(write.key)) query = query.where(column, '=', value);
+    const history = (await query.execute()).map((r) => ({
+      id: Number(r.stored_row),
+      hash: String(r.content_hash),
+      revision: Number(r.revision),
+      knownAt: String(r.known_at),
+    }));
+    const before = history.filter((r) => r.knownAt <= knownAt).at(-1);
+    const after = history.find((r) => r.knownAt > knownAt);
+    if (before?.hash === meta.hash) return 'unchanged';
+    const supersede = async (id: number) => {
+      await dyn
+        .updateTable(write.table)
+        .set({ superseded_at: knownAt })
+        .where(rowIdColumn, '=', id)
+        .execute();
+    };
+    if (after?.hash === meta.hash) {
+      // The later revision says the same: it was known from this earlier publication.
+      await dyn
+        .updateTable(write.table)
+        .set({ known_at: knownAt })
+        .where(rowIdColumn, '=', after.id)
+        .execute();
+      if (before) await supersede(before.id);
+      return 'revised';
+    }
+    if (before) await supersede(before.id);
+    await dyn
+      .insertInto(write.table)
+      .values({
+        ...write.row,
+        content_hash: meta.hash,
+        revision: Math.max(0, ...history.map((r) => r.revision)) + 1,
+        is_current: 0,
+        source: meta.source,
+        loaded_at: meta.loadedAt,
+        known_at: knownAt,
+        superseded_at: after?.knownAt ?? null,
+      })
+      .execute();
+    return before ? 'revised' : 'inserted';
   }
 }
 

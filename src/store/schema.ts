@@ -118,7 +118,7 @@ export interface CompaniesTable {
   updated_at: string;
 }
 
-export interface RegistrantsTable extends RevisionColumns {
+export interface RegistrantsTable extends RevisionColumns, PointInTimeColumns {
   row_id: Generated<number>;
   ticker: string;
   /** ten digits */
@@ -210,6 +210,15 @@ export interface RevisionColumns {
   is_current: number;
   source: string;
   loaded_at: string;
+}
+
+/**
+ * When a revision became known (its publication time, else its load time) and when a later one superseded
+ * it: a record as known at T is its revision with known_at <= T < superseded_at (or none yet).
+ */
+export interface PointInTimeColumns {
+  known_at: Generated<string>;
+  superseded_at: Generated<string | null>;
 }
 
 export interface ConsoleSessionsTable {

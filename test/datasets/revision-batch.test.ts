@@ -1,5 +1,7 @@
 // Revisioned records written in batches give the outcomes of writing them one at a time: a key twice in a
 // file is two revisions with the later one current, across batch boundaries too; a reload changes nothing.
+// Each revision says when it became known and when it was superseded; a revision published before the
+// current one (a backfill) takes its place in that history and does not become current.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { energyImporter } from '../../src/datasets/energy/import.js';
 import { importRecords } from '../../src/ingest/import.js';
@@ -72,6 +74,60 @@ for (const { engine, skip } of ENGINES) {
         [700, 2, 1],
       ]);
       expect(await load(file)).toMatchObject({ lines: 5000, inserted: 0, revised: 2, unchanged: 4998 });
+    });
+
+    const history = (series: string) =>
+      env.deps.store.db
+        .selectFrom('energy_observations')
+        .select(['value', 'is_current', 'known_at', 'superseded_at'])
+        .where('series_id', '=', series)
+        .orderBy('known_at')
+        .execute()
+        .then((rows) => rows.map((r) => [Number(r.value), r.is_current, r.known_at, r.superseded_at]));
+    const published = (records: Observation[], at: string) =>
+      importRecords(
+        env.deps.store.db,
+        energyImporter,
+        lines(records),
+        'test',
+        env.deps.clock(),
+        undefined,
+        at,
+      );
+    const APRIL = '2026-04-10T12:30:00.000Z';
+    const SEPTEMBER = '2025-09-11T12:30:00.000Z';
+    const JUNE = '2025-06-11T12:30:00.000Z';
+
+    it('a newer publication supersedes the current revision from its own time', async () => {
+      await published([observation('T.C', 0, 10)], SEPTEMBER);
+      expect(await published([observation('T.C', 0, 11)], APRIL)).toMatchObject({ revised: 1 });
+      expect(await history('T.C')).toEqual([
+        [10, 0, SEPTEMBER, APRIL],
+        [11, 1, APRIL, null],
+      ]);
+    });
+
+    it('an older vintage loaded after a newer one stays in its place: the newer stays current', async () => {
+      await published([observation('T.D', 0, 11)], APRIL);
+      expect(await published([observation('T.D', 0, 10)], SEPTEMBER)).toMatchObject({ inserted: 1 });
+      expect(await history('T.D')).toEqual([
+        [10, 0, SEPTEMBER, APRIL],
+        [11, 1, APRIL, null],
+      ]);
+      // A still older vintage goes before it; the same vintage again changes nothing.
+      expect(await published([observation('T.D', 0, 9)], JUNE)).toMatchObject({ inserted: 1 });
+      expect(await published([observation('T.D', 0, 10)], SEPTEMBER)).toMatchObject({ unchanged: 1 });
+      expect(await history('T.D')).toEqual([
+        [9, 0, JUNE, SEPTEMBER],
+        [10, 0, SEPTEMBER, APRIL],
+        [11, 1, APRIL, null],
+      ]);
+    });
+
+    it('an older vintage that says what the newer says moves the newer one’s time back', async () => {
+      await published([observation('T.E', 0, 11)], APRIL);
+      expect(await published([observation('T.E', 0, 11)], SEPTEMBER)).toMatchObject({ revised: 1 });
+      expect(await history('T.E')).toEqual([[11, 1, SEPTEMBER, null]]);
     });
   });
 }

@@ -50,7 +50,14 @@ const LOOKBACK_DAYS = 156 * 7;
 /** A stored report row as the board reads it. */
 type Record_ = Omit<
   CotRecordsTable,
-  'id' | 'report_family' | 'content_hash' | 'revision' | 'is_current' | 'source'
+  | 'id'
+  | 'report_family'
+  | 'content_hash'
+  | 'revision'
+  | 'is_current'
+  | 'source'
+  | 'known_at'
+  | 'superseded_at'
 >;
 
 interface Selection {

@@ -17,6 +17,8 @@ export interface CotRecordsTable {
   is_current: number;
   source: string;
   loaded_at: string;
+  known_at: Generated<string>;
+  superseded_at: Generated<string | null>;
 }
 
 declare module '../../store/schema.js' {

@@ -6,6 +6,7 @@ import { blsRecords, knownItems } from './load/bls.js';
 import { blsCollection, cpiFreshness } from './load/collection.js';
 import * as m004 from './migrations/004-cpi.js';
 import * as m010 from './migrations/010-cpi-series.js';
+import * as m028 from './migrations/028-cpi-known-at.js';
 import { cpiOperations } from './operations.js';
 import { cpiSample } from './sample.js';
 import { CpiData } from './schema.js';
@@ -18,7 +19,7 @@ export const cpiDataset = describe({
   importer: cpiImporter,
   loaders: { bls: loader(cpiImporter, blsRecords, { prepare: knownItems }) },
   collections: { bls: blsCollection },
-  migrations: { '004-cpi': m004, '010-cpi-series': m010 },
+  migrations: { '004-cpi': m004, '010-cpi-series': m010, '028-cpi-known-at': m028 },
   // The items first (the other files are matched to them), then the vintages oldest first, so that a value
   // revised by a later publication ends current: FRED's of December 2023, the components of August 2025, all
   // items of March 2026.

@@ -1,8 +1,8 @@
 // The tables of the cpi dataset, added to the store's Database type: the store itself names no dataset table.
 import type { Generated } from 'kysely';
-import type { RevisionColumns } from '../../store/schema.js';
+import type { PointInTimeColumns, RevisionColumns } from '../../store/schema.js';
 
-export interface CpiItemsTable extends RevisionColumns {
+export interface CpiItemsTable extends RevisionColumns, PointInTimeColumns {
   id: Generated<number>;
   item_code: string;
   label: string;
@@ -11,7 +11,7 @@ export interface CpiItemsTable extends RevisionColumns {
   sort_sequence: number;
 }
 
-export interface CpiIndexTable extends RevisionColumns {
+export interface CpiIndexTable extends RevisionColumns, PointInTimeColumns {
   id: Generated<number>;
   item_code: string;
   /** S seasonally adjusted, U not */
@@ -21,7 +21,7 @@ export interface CpiIndexTable extends RevisionColumns {
   value: number;
 }
 
-export interface CpiWeightsTable extends RevisionColumns {
+export interface CpiWeightsTable extends RevisionColumns, PointInTimeColumns {
   id: Generated<number>;
   item_code: string;
   /** YYYY-MM of the December the relative importance refers to */
@@ -30,7 +30,7 @@ export interface CpiWeightsTable extends RevisionColumns {
   weight: number;
 }
 
-export interface CpiReleasesTable extends RevisionColumns {
+export interface CpiReleasesTable extends RevisionColumns, PointInTimeColumns {
   id: Generated<number>;
   period: string;
   released_at: string | null;
@@ -38,7 +38,7 @@ export interface CpiReleasesTable extends RevisionColumns {
   next_release_at: string | null;
 }
 
-export interface CpiSeriesTable extends RevisionColumns {
+export interface CpiSeriesTable extends RevisionColumns, PointInTimeColumns {
   id: Generated<number>;
   series_id: string;
   item_code: string;

@@ -5,6 +5,7 @@ import { energyImporter } from './import.js';
 import { eiaCollection, energyFreshness } from './load/collection.js';
 import { eiaRecords } from './load/records.js';
 import * as m003 from './migrations/003-energy.js';
+import * as m027 from './migrations/027-energy-known-at.js';
 import { energyOperations } from './operations.js';
 import { energySample } from './sample.js';
 import { EnergyData } from './schema.js';
@@ -17,7 +18,7 @@ export const energyDataset = describe({
   importer: energyImporter,
   loaders: { eia: loader(energyImporter, eiaRecords) },
   collections: { eia: eiaCollection },
-  migrations: { '003-energy': m003 },
+  migrations: { '003-energy': m003, '027-energy-known-at': m027 },
   demo: {
     files: [
       ['eia', 'eia/psw01.xls'],

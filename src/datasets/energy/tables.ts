@@ -1,8 +1,8 @@
 // The tables of the energy-inventories dataset, added to the store's Database type: the store itself names no dataset table.
 import type { Generated } from 'kysely';
-import type { RevisionColumns } from '../../store/schema.js';
+import type { PointInTimeColumns, RevisionColumns } from '../../store/schema.js';
 
-export interface EnergySeriesTable extends RevisionColumns {
+export interface EnergySeriesTable extends RevisionColumns, PointInTimeColumns {
   id: Generated<number>;
   series_id: string;
   /** wpsr | wngsr */
@@ -14,14 +14,14 @@ export interface EnergySeriesTable extends RevisionColumns {
   position: number;
 }
 
-export interface EnergyObservationsTable extends RevisionColumns {
+export interface EnergyObservationsTable extends RevisionColumns, PointInTimeColumns {
   id: Generated<number>;
   series_id: string;
   week_ending: string;
   value: number;
 }
 
-export interface EnergyReportsTable extends RevisionColumns {
+export interface EnergyReportsTable extends RevisionColumns, PointInTimeColumns {
   id: Generated<number>;
   report: string;
   week_ending: string;

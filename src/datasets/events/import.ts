@@ -47,7 +47,14 @@ export type EventRecordValue = Static<typeof EventRecord>;
 
 type Row = Omit<
   Selectable<EventsTable>,
-  'row_id' | 'content_hash' | 'revision' | 'is_current' | 'source' | 'loaded_at'
+  | 'row_id'
+  | 'content_hash'
+  | 'revision'
+  | 'is_current'
+  | 'source'
+  | 'loaded_at'
+  | 'known_at'
+  | 'superseded_at'
 >;
 
 /** The row to hold: the record, over what is held of the same filing where the record does not know it. */

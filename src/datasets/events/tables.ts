@@ -1,8 +1,8 @@
 // The tables of the events dataset, added to the store's Database type: the store itself names no dataset table.
 import type { Generated } from 'kysely';
-import type { RevisionColumns } from '../../store/schema.js';
+import type { PointInTimeColumns, RevisionColumns } from '../../store/schema.js';
 
-export interface EventsTable extends RevisionColumns {
+export interface EventsTable extends RevisionColumns, PointInTimeColumns {
   row_id: Generated<number>;
   /** accession number */
   id: string;

@@ -7,6 +7,7 @@ import { SEC_EDGAR } from '../sources.js';
 import { execPayImporter } from './import.js';
 import { CEO_PAY_TABLE, ceoPayTableRecords } from './load/ceo-pay-table.js';
 import { PROXY, proxyRecords } from './load/proxy.js';
+import * as m030 from './migrations/030-exec-pay-known-at.js';
 import { execPayOperations } from './operations.js';
 import { execPaySample } from './sample.js';
 import { ExecPayData } from './schema.js';
@@ -31,6 +32,7 @@ export const execPayDataset = describe({
     ],
     after: ['events'],
   },
+  migrations: { '030-exec-pay-known-at': m030 },
   freshness: freshnessSource('exec-pay', 'exec_pay'),
   sources: [SEC_EDGAR],
   sample: { data: execPaySample, schema: ExecPayData },

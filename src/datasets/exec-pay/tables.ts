@@ -1,8 +1,8 @@
 // The tables of the exec-pay dataset, added to the store's Database type: the store itself names no dataset table.
 import type { Generated } from 'kysely';
-import type { RevisionColumns } from '../../store/schema.js';
+import type { PointInTimeColumns, RevisionColumns } from '../../store/schema.js';
 
-export interface ExecPayTable extends RevisionColumns {
+export interface ExecPayTable extends RevisionColumns, PointInTimeColumns {
   row_id: Generated<number>;
   id: string;
   ticker: string;
