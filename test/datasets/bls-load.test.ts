@@ -77,7 +77,9 @@ describe.skipIf(!hasFiles)('BLS loader', () => {
       });
 
       it('serves what BLS published for November 2023', async () => {
-        const board = (await (await import('../../src/datasets/cpi/read.js')).readBoard(env.deps)) as {
+        const board = (await (
+          await import('../../src/datasets/cpi/read.js')
+        ).readBoard(env.deps, { params: {}, query: {} })) as {
           data: {
             release: { period: string; weightsPeriod: string };
             rows: { code: string; change: number; yoy: number; weight: number }[];
@@ -96,7 +98,7 @@ describe.skipIf(!hasFiles)('BLS loader', () => {
 
       it('serves the relative importance BLS published, for every component on the board', async () => {
         const { readBoard } = await import('../../src/datasets/cpi/read.js');
-        const board = (await readBoard(env.deps)) as {
+        const board = (await readBoard(env.deps, { params: {}, query: {} })) as {
           data: { rows: { label: string; weight: number | null }[] };
         };
         // relative_importance_dec2021_to_dec2024.csv, the rows of year_weight 2023 (December 2022 weights).
@@ -217,7 +219,7 @@ describe.skipIf(!hasFiles || !haveShared(ALL_ITEMS))('BLS months with no data (O
 
   it('the board names the missing month in gaps, is partial, and the changes across it are null', async () => {
     const { readBoard } = await import('../../src/datasets/cpi/read.js');
-    const board = (await readBoard(env.deps)) as {
+    const board = (await readBoard(env.deps, { params: {}, query: {} })) as {
       data: {
         status: string;
         gaps: string[];

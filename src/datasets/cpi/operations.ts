@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { fixed } from '../../accounts/pricing.js';
 import { define } from '../operation.js';
+import { P } from '../params.js';
 import { readBoard } from './read.js';
 import { CpiData } from './schema.js';
 
@@ -10,8 +11,10 @@ export const cpiOperations = [
     dataset: 'cpi',
     url: '/v1/macro/cpi',
     summary: 'Consumer price components board',
-    description: 'Latest release: each component with weight, changes and contributions.',
-    querystring: Type.Object({}, { additionalProperties: false }),
+    description:
+      'Latest release: each component with weight, changes and contributions; with asOf, the board as known ' +
+      "at the end of that day (a later vintage's revisions not yet published).",
+    querystring: Type.Object({ asOf: Type.Optional(P.asOf) }, { additionalProperties: false }),
     data: CpiData,
     price: fixed('lookup', 1),
     read: readBoard,

@@ -4,6 +4,8 @@ import { cachedRead } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
+import { asOfInstant, knownAt } from '../known.js';
+import type { OperationInput } from '../operation.js';
 import {
   annualized,
   contribution,
@@ -43,20 +45,31 @@ function nextMonth(period: string): string {
   return monthsBefore(period, -1);
 }
 
-export async function readBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
+/**
+ * The board of the newest release, or, with asOf, the board as it was known at the end of that day: every
+ * index, weight and release as published by then (a later vintage's revisions not yet known). A board of the
+ * past carries no freshness of today.
+ */
+export async function readBoard(
+  deps: Deps,
+  { query }: OperationInput<{ asOf?: string }, object>,
+): Promise<EnvelopeValue<unknown>> {
+  const at = asOfInstant(deps, query.asOf);
+  if (at) return cachedRead(deps.store.db, 'cpi', `board:${at}`, () => computeBoard(deps, at));
   return freshBoard(deps, cpiFreshness, () =>
-    cachedRead(deps.store.db, 'cpi', 'board', () => computeBoard(deps)),
+    cachedRead(deps.store.db, 'cpi', 'board', () => computeBoard(deps, null)),
   );
 }
 
-async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
+async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
+  const known = knownAt(at);
   const allPeriods = (
     await db
       .selectFrom('cpi_index')
       .select('period')
       .distinct()
-      .where('is_current', '=', 1)
+      .where(known)
       .where('item_code', '=', ALL_ITEMS)
       .orderBy('period', 'desc')
       .execute()
@@ -64,15 +77,21 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
   const newestAll = allPeriods[0];
   if (!newestAll) {
     return {
-      data: frame(deps, [], ['no index values loaded'], null, null),
+      data: frame(
+        deps,
+        [],
+        [at ? `nothing published by ${at.slice(0, 10)} is held` : 'no index values loaded'],
+        null,
+        null,
+      ),
       meta: storedMeta('cpi', [BLS], { asOf: null }),
     };
   }
-  const period = await boardPeriod(deps, allPeriods);
+  const period = await boardPeriod(deps, allPeriods, known);
   const release = await db
     .selectFrom('cpi_releases')
     .selectAll()
-    .where('is_current', '=', 1)
+    .where(known)
     .where('period', '=', period)
     .executeTakeFirst();
   const gaps: string[] = [];
@@ -87,7 +106,7 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
     await db
       .selectFrom('cpi_weights')
       .select((eb) => eb.fn.max('weights_period').as('p'))
-      .where('is_current', '=', 1)
+      .where(known)
       .where('weights_period', '<', period)
       .executeTakeFirst()
   )?.p as string | null | undefined;
@@ -95,7 +114,7 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
     ? await db
         .selectFrom('cpi_weights')
         .select(['item_code', 'weight'])
-        .where('is_current', '=', 1)
+        .where(known)
         .where('weights_period', '=', weightsPeriod)
         .execute()
     : [];
@@ -107,7 +126,7 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
   const indexRows = await db
     .selectFrom('cpi_index')
     .select(['item_code', 'seasonal', 'period', 'value'])
-    .where('is_current', '=', 1)
+    .where(known)
     .where('period', '>=', start)
     .where('period', '<=', period)
     .execute();
@@ -118,7 +137,7 @@ async function computeBoard(deps: Deps): Promise<EnvelopeValue<unknown>> {
   const items = await db
     .selectFrom('cpi_items')
     .select(['item_code', 'label', 'depth', 'parent', 'sort_sequence'])
-    .where('is_current', '=', 1)
+    .where(known)
     .orderBy('sort_sequence')
     .execute();
 
@@ -230,11 +249,15 @@ function frame(
  * The month the board shows: the newest one for which a component is held beside all items, so that a
  * release of all items alone does not empty the board; the newest all-items month when no component is held.
  */
-async function boardPeriod(deps: Deps, allPeriods: string[]): Promise<string> {
+async function boardPeriod(
+  deps: Deps,
+  allPeriods: string[],
+  known: ReturnType<typeof knownAt>,
+): Promise<string> {
   const newestComponent = await deps.store.db
     .selectFrom('cpi_index')
     .select((eb) => eb.fn.max('period').as('p'))
-    .where('is_current', '=', 1)
+    .where(known)
     .where('item_code', 'not in', [...NOT_COMPONENTS])
     .where('period', '<=', allPeriods[0]!)
     .executeTakeFirst();

@@ -1,0 +1,21 @@
+// Reading a dataset as it was known: a revisioned row is the one current now, or, at an instant, the one
+// published by then and not yet superseded (known_at <= T < superseded_at).
+import { type SqlBool, sql } from 'kysely';
+import type { Deps } from '../kernel/deps.js';
+import { AppError } from '../kernel/errors.js';
+
+/** The instant an `asOf` date names: the end of that day in UTC; null without one. A future date is refused. */
+export function asOfInstant(deps: Pick<Deps, 'clock'>, asOf: string | undefined): string | null {
+  if (asOf === undefined) return null;
+  const today = deps.clock().toISOString().slice(0, 10);
+  if (asOf > today)
+    throw new AppError('invalid_params', `parameter "asOf" (${asOf}) is in the future; today is ${today}`);
+  return `${asOf}T23:59:59.999Z`;
+}
+
+/** The rows of a revisioned table as known at `at` (the current ones when null), for a query of that table alone. */
+export function knownAt(at: string | null) {
+  return at === null
+    ? sql<SqlBool>`is_current = 1`
+    : sql<SqlBool>`known_at <= ${at} AND (superseded_at IS NULL OR superseded_at > ${at})`;
+}
