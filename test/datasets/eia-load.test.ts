@@ -159,7 +159,7 @@ describe.skipIf(!hasFiles)('EIA loader', () => {
           lines: 33_917,
           inserted: 33_917,
         });
-        const board = (await readInventories(env.deps)) as Board;
+        const board = (await readInventories(env.deps, { params: {}, query: {} })) as Board;
         expect(board.data.reports).toEqual([
           {
             id: 'wpsr-2026-02-06',
@@ -183,7 +183,7 @@ describe.skipIf(!hasFiles)('EIA loader', () => {
 
       it("table1.csv: EIA's weekly difference and year-ago level against ours", async () => {
         await load('wpsr_table1_week_ending_2026-06-05.csv');
-        const board = (await readInventories(env.deps)) as Board;
+        const board = (await readInventories(env.deps, { params: {}, query: {} })) as Board;
         let compared = 0;
         for (const [stub, series, difference, yearAgo] of TABLE1) {
           const ours = board.data.series.find((s) => s.id === series);

@@ -6,7 +6,7 @@ import { readBoard, readContract } from './read.js';
 import { CotData } from './schema.js';
 
 const query = Type.Object(
-  { report: Type.Optional(P.report), traderClass: Type.Optional(P.traderClass) },
+  { report: Type.Optional(P.report), traderClass: Type.Optional(P.traderClass), asOf: Type.Optional(P.asOf) },
   { additionalProperties: false },
 );
 
@@ -17,7 +17,8 @@ export const cotOperations = [
     url: '/v1/cftc/cot',
     summary: 'Positioning board of every contract',
     description:
-      "Latest report's positions of one trader class for every contract, with 1- and 3-year percentiles.",
+      "Latest report's positions of one trader class for every contract, with 1- and 3-year percentiles; " +
+      'with asOf, as known at the end of that day.',
     querystring: query,
     data: CotData,
     price: fixed('lookup', 1),
@@ -29,7 +30,9 @@ export const cotOperations = [
     dataset: 'cot',
     url: '/v1/cftc/cot/contracts/:contractCode',
     summary: "One contract's positioning history",
-    description: 'Every stored report of one contract for one trader class, oldest first.',
+    description:
+      'Every stored report of one contract for one trader class, oldest first; with asOf, as known at the end of ' +
+      'that day (a report corrected later shows as first published).',
     params: Type.Object({ contractCode: P.contractCode }, { additionalProperties: false }),
     querystring: query,
     data: CotData,

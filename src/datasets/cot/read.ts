@@ -6,6 +6,7 @@ import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
+import { asOfInstant, knownAt } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import {
   type NetPoint,
@@ -66,7 +67,7 @@ interface Selection {
 }
 
 /** A cot route's query, as its schema types it. */
-type CotQuery = { report?: Family; traderClass?: string };
+type CotQuery = { report?: Family; traderClass?: string; asOf?: string };
 
 function selection(query: CotQuery): Selection {
   const family = query.report ?? 'legacy';
@@ -118,7 +119,18 @@ function row(
   };
 }
 
-function frame(deps: Deps, sel: Selection, rows: unknown[], asOf: string | null, fetchedAt: string | null) {
+function frame(
+  deps: Deps,
+  sel: Selection,
+  rows: unknown[],
+  asOf: string | null,
+  fetchedAt: string | null,
+  /** The instant read as known (asOf), if any: an empty answer then says nothing was published by it. */
+  at: string | null = null,
+) {
+  const none = at
+    ? `nothing published by ${at.slice(0, 10)} is held for this report family`
+    : 'no reports loaded for this report family';
   return {
     source: 'cftc',
     scope: 'futures-only',
@@ -128,7 +140,7 @@ function frame(deps: Deps, sel: Selection, rows: unknown[], asOf: string | null,
     fetchedAt,
     publishedAt: null,
     status: rows.length > 0 ? 'available' : 'partial',
-    gaps: rows.length > 0 ? [] : ['no reports loaded for this report family'],
+    gaps: rows.length > 0 ? [] : [none],
     classes: classesOf(sel.family).map((id) => ({ id, label: CLASS_LABELS[id] ?? id })),
     traderClass: sel.traderClass,
     rows,
@@ -143,27 +155,24 @@ function meta(asOf: string | null, historyStarts: string | null, coverage: Recor
   });
 }
 
-async function computeBoard(
-  deps: Deps,
-  { query }: OperationInput<CotQuery, object>,
-): Promise<EnvelopeValue<unknown>> {
-  const sel = selection(query);
+async function computeBoard(deps: Deps, sel: Selection, at: string | null): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
+  const known = knownAt(at);
 
   const latest = await db
     .selectFrom('cot_records')
     .select((eb) => [eb.fn.max('report_date').as('last'), eb.fn.min('report_date').as('first')])
     .where('report_family', '=', sel.family)
-    .where('is_current', '=', 1)
+    .where(known)
     .executeTakeFirst();
   if (!latest?.last) {
-    return { data: frame(deps, sel, [], null, null), meta: meta(null, null, null) };
+    return { data: frame(deps, sel, [], null, null, at), meta: meta(null, null, null) };
   }
   const history = await db
     .selectFrom('cot_records')
     .select(RECORD_COLUMNS)
     .where('report_family', '=', sel.family)
-    .where('is_current', '=', 1)
+    .where(known)
     .where('report_date', '>=', addDays(latest.last, -LOOKBACK_DAYS))
     .orderBy('report_date')
     .execute();
@@ -171,11 +180,11 @@ async function computeBoard(
     .selectFrom('cot_records')
     .select(['contract_code', sql<string>`min(report_date)`.as('first')])
     .where('report_family', '=', sel.family)
-    .where('is_current', '=', 1)
+    .where(known)
     .groupBy('contract_code')
     .execute();
   const firstOf = new Map(starts.map((s) => [s.contract_code, s.first]));
-  const dates = await reportDatesOf(db, sel.family);
+  const dates = await reportDatesOf(db, sel.family, known);
 
   const nets = new Map<string, NetPoint[]>();
   let fetchedAt = '';
@@ -213,20 +222,23 @@ async function computeBoard(
 
 async function computeContract(
   deps: Deps,
-  { params, query }: OperationInput<CotQuery, { contractCode: string }>,
+  code: string,
+  sel: Selection,
+  at: string | null,
 ): Promise<EnvelopeValue<unknown>> {
-  const sel = selection(query);
-  const code = params.contractCode.toUpperCase();
+  const known = knownAt(at);
   const records = await deps.store.db
     .selectFrom('cot_records')
     .select([...RECORD_COLUMNS, 'report_family'])
     .where('contract_code', '=', code)
-    .where('is_current', '=', 1)
+    .where(known)
     .orderBy('report_date')
     .execute();
+  if (records.length === 0 && at)
+    return { data: frame(deps, sel, [], null, null, at), meta: meta(null, null, null) };
   if (records.length === 0) throw new AppError('not_found', `No contract ${code} in the stored reports.`);
   const mine = records.filter((r) => r.report_family === sel.family);
-  const dates = await reportDatesOf(deps.store.db, sel.family);
+  const dates = await reportDatesOf(deps.store.db, sel.family, known);
   const points: NetPoint[] = [];
   let fetchedAt = '';
   const rows = mine.map((record) => {
@@ -247,37 +259,44 @@ async function computeContract(
   };
 }
 
+/** The board of the latest report, or, with asOf, as known at the end of that day (no freshness of today). */
 export async function readBoard(
   deps: Deps,
   input: OperationInput<CotQuery, object>,
 ): Promise<EnvelopeValue<unknown>> {
   const sel = selection(input.query);
-  return freshBoard(deps, cotFreshness, () =>
-    cachedRead(deps.store.db, 'cot', `board:${sel.family}:${sel.traderClass}`, () =>
-      computeBoard(deps, input),
-    ),
-  );
+  const at = asOfInstant(deps, input.query.asOf);
+  const board = () =>
+    cachedRead(deps.store.db, 'cot', `board:${sel.family}:${sel.traderClass}:${at ?? 'now'}`, () =>
+      computeBoard(deps, sel, at),
+    );
+  return at ? board() : freshBoard(deps, cotFreshness, board);
 }
 
+/** One contract's reports, or, with asOf, as they were known at the end of that day. */
 export function readContract(
   deps: Deps,
   input: OperationInput<CotQuery, { contractCode: string }>,
 ): Promise<EnvelopeValue<unknown>> {
   const sel = selection(input.query);
+  const at = asOfInstant(deps, input.query.asOf);
   const code = input.params.contractCode.toUpperCase();
-  return cachedRead(deps.store.db, 'cot', `contract:${code}:${sel.family}:${sel.traderClass}`, () =>
-    computeContract(deps, input),
-  );
+  const key = `contract:${code}:${sel.family}:${sel.traderClass}:${at ?? 'now'}`;
+  return cachedRead(deps.store.db, 'cot', key, () => computeContract(deps, code, sel, at));
 }
 
-/** The report dates the store holds for a family, ascending: what makes a percentile window complete. */
-async function reportDatesOf(db: Deps['store']['db'], family: string): Promise<string[]> {
+/** The report dates held for a family (as known), ascending: what makes a percentile window complete. */
+async function reportDatesOf(
+  db: Deps['store']['db'],
+  family: string,
+  known: ReturnType<typeof knownAt>,
+): Promise<string[]> {
   const rows = await db
     .selectFrom('cot_records')
     .select('report_date')
     .distinct()
     .where('report_family', '=', family)
-    .where('is_current', '=', 1)
+    .where(known)
     .orderBy('report_date')
     .execute();
   return rows.map((r) => r.report_date);

@@ -4,6 +4,8 @@ import { cachedRead } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
+import { asOfInstant, knownAt } from '../known.js';
+import type { OperationInput } from '../operation.js';
 import {
   fiveYearAverage,
   type Observation,
@@ -23,25 +25,33 @@ function daysBefore(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-export async function readInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
-  return freshBoard(deps, energyFreshness, () =>
-    cachedRead(deps.store.db, 'energy-inventories', 'board', () => computeInventories(deps)),
-  );
+/** The board of the latest reports, or, with asOf, as known at the end of that day (no freshness of today). */
+export async function readInventories(
+  deps: Deps,
+  { query }: OperationInput<{ asOf?: string }, object>,
+): Promise<EnvelopeValue<unknown>> {
+  const at = asOfInstant(deps, query.asOf);
+  const board = () =>
+    cachedRead(deps.store.db, 'energy-inventories', `board:${at ?? 'now'}`, () =>
+      computeInventories(deps, at),
+    );
+  return at ? board() : freshBoard(deps, energyFreshness, board);
 }
 
-async function computeInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
+async function computeInventories(deps: Deps, at: string | null): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
+  const known = knownAt(at);
   const series = await db
     .selectFrom('energy_series')
     .selectAll()
-    .where('is_current', '=', 1)
+    .where(known)
     .orderBy('report')
     .orderBy('position')
     .execute();
   const reports = await db
     .selectFrom('energy_reports')
     .selectAll()
-    .where('is_current', '=', 1)
+    .where(known)
     .orderBy('week_ending', 'desc')
     .execute();
 
@@ -49,7 +59,7 @@ async function computeInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
     ? await db
         .selectFrom('energy_observations')
         .select(['series_id', 'week_ending', 'value'])
-        .where('is_current', '=', 1)
+        .where(known)
         .where(
           'series_id',
           'in',
@@ -113,7 +123,8 @@ async function computeInventories(deps: Deps): Promise<EnvelopeValue<unknown>> {
       nextReleaseHoliday: row?.next_release_holiday === 1,
     };
   });
-  if (series.length === 0) gaps.push('no series loaded');
+  if (series.length === 0)
+    gaps.push(at ? `nothing published by ${at.slice(0, 10)} is held` : 'no series loaded');
 
   const released = latestReports.map((r) => r.releasedAt).filter((t): t is string => t !== null);
   const weeks = observations.map((o) => o.week_ending);

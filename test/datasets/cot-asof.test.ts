@@ -1,0 +1,84 @@
+// Point in time on the COT: the CFTC's weekly file of 14 April 2026 (published Friday 17 April, 15:30 New York),
+// then the same file with one figure corrected (WTI's non-commercial long, 390,468 → 391,468), published the
+// Monday after. Before the correction's publication the contract and the board serve the figure as first
+// published; after it, the corrected one. Both engines.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFile } from '../../src/ingest/run.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
+import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
+import { haveShared } from '../helpers/shared.js';
+
+const WEEKLY = path.resolve('../shared/data/cftc/weekly/deafut_2026-04-14.txt');
+const FIRST = '2026-04-17T19:30:00Z';
+const CORRECTED = '2026-04-20T19:30:00Z';
+const NOW = new Date('2026-11-25T12:00:00Z');
+
+describe.skipIf(!haveShared(WEEKLY))('cot as known on a date', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-cot-asof-'));
+  const corrected = path.join(dir, 'deafut.txt');
+  // WTI's row: open interest 2,094,492, then the non-commercial long 390,468 (the file as the CFTC wrote it).
+  const original = readFileSync(WEEKLY, 'utf8');
+  const wti = original.split('\n').find((line) => line.includes(',067651,')) ?? '';
+  writeFileSync(corrected, original.replace(wti, wti.replace(' 2094492,  390468,', ' 2094492,  391468,')));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the corrected copy differs from the CFTC’s file in that one figure', () => {
+    expect(wti).toContain(' 2094492,  390468,');
+    expect(readFileSync(corrected, 'utf8')).not.toBe(original);
+  });
+
+  for (const { engine, skip } of ENGINES) {
+    describe.skipIf(skip)(`on ${engine}`, () => {
+      let env: TestEnv;
+      let user: Customer;
+      beforeAll(async () => {
+        env = await testEnv({ engine, clock: () => NOW });
+        user = await customer(env.deps);
+        const cftc = LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
+        await loadFile(env.deps, cftc, WEEKLY, { published: FIRST });
+        const correction = await loadFile(env.deps, cftc, corrected, { published: CORRECTED });
+        expect(correction).toMatchObject({ revised: 1, knownFrom: 'published' });
+      });
+      afterAll(() => env.close());
+      const get = async (url: string) => {
+        const res = await env.app.inject({ method: 'GET', url, headers: bearer(user.key) });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json();
+      };
+      const wtiLong = async (query: string) => {
+        const { data } = await get(`/v1/cftc/cot/contracts/067651?traderClass=noncommercial${query}`);
+        return data.rows.map((r: { reportDate: string; position: { long: number } }) => [
+          r.reportDate,
+          r.position.long,
+        ]);
+      };
+
+      it('the contract: as first published before the correction, corrected after it and now', async () => {
+        expect(await wtiLong('&asOf=2026-04-18')).toEqual([['2026-04-14', 390468]]);
+        expect(await wtiLong('&asOf=2026-04-20')).toEqual([['2026-04-14', 391468]]);
+        expect(await wtiLong('')).toEqual([['2026-04-14', 391468]]);
+      });
+
+      it('the board as of the Saturday: every contract of the report, WTI as first published', async () => {
+        const { data } = await get('/v1/cftc/cot?asOf=2026-04-18');
+        const row = data.rows.find((r: { contractCode: string }) => r.contractCode === '067651');
+        expect(row.position.long).toBe(390468);
+        expect(data).toMatchObject({ asOf: '2026-04-14', status: 'available', gaps: [] });
+      });
+
+      it('before the first publication: no rows and a gap saying so, for the board and the contract', async () => {
+        for (const url of ['/v1/cftc/cot?asOf=2026-04-16', '/v1/cftc/cot/contracts/067651?asOf=2026-04-16']) {
+          const { data } = await get(url);
+          expect(data).toMatchObject({
+            rows: [],
+            status: 'partial',
+            gaps: ['nothing published by 2026-04-16 is held for this report family'],
+          });
+        }
+      });
+    });
+  }
+});
