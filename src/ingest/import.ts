@@ -29,6 +29,12 @@ interface ImporterBase<R> {
   record: TSchema;
   /** The date a record is about, for the date range recorded per source file. */
   dateOf?(record: R): string;
+  /**
+   * When the record's figures were first published (its period's release on the agency's calendar, a
+   * filing's acceptance): the time a record not held before became known. A revision of a held record is
+   * known from its load, or from --published.
+   */
+  publishedAt?(record: R): string | undefined;
   /** Checks across fields a schema cannot express; a message when the record is refused. */
   check?(record: R): string | null;
 }
@@ -166,7 +172,13 @@ export async function importRecords<R>(
           pending.push({ record: value as R, meta: { source, loadedAt } });
           if (pending.length >= BATCH) await writePending();
         } else {
-          const meta = { hash: contentHash(value), source, loadedAt, knownAt: publishedAt ?? loadedAt };
+          const meta = {
+            hash: contentHash(value),
+            source,
+            loadedAt,
+            ...(publishedAt ? { knownAt: publishedAt } : {}),
+            ...firstPublished(importer.publishedAt?.(value as R), loadedAt),
+          };
           if (importer.revision) {
             batch.add(importer.revision(value as R), meta);
             if (batch.size >= BATCH) count(await batch.flush());
@@ -264,4 +276,9 @@ function recordJudge(schema: object): (value: unknown) => string | null {
       return 'a record must be a JSON object';
     return `field "type" must be one of ${[...byKind.keys()].join(', ')}`;
   };
+}
+
+/** A record's first publication, when known and not after the load (a calendar can name a later day). */
+function firstPublished(at: string | undefined, loadedAt: string): { firstPublishedAt?: string } {
+  return at && at < loadedAt ? { firstPublishedAt: at } : {};
 }

@@ -43,8 +43,10 @@ export interface RevisionMeta {
   hash: string;
   source: string;
   loadedAt: string;
-  /** When the content was published (ISO instant); the load time when not given. */
+  /** When the content was published (ISO instant, given for the whole file); the load time when not given. */
   knownAt?: string;
+  /** When the record's figures were first published: the known time of a record not held before. */
+  firstPublishedAt?: string;
 }
 
 /** Keys per read of current rows, and bound values per INSERT: well inside both engines' limits. */
@@ -142,9 +144,9 @@ export class RevisionBatch {
     const inserts: Record<string, unknown>[] = [];
     const backfills: { index: number; write: RevisionWrite; meta: RevisionMeta }[] = [];
     const outcomes = entries.map(({ write, meta }, index): WriteOutcome => {
-      const knownAt = meta.knownAt ?? meta.loadedAt;
       const text = keyText(write.key);
       const state = states.get(text);
+      const knownAt = meta.knownAt ?? (state ? meta.loadedAt : (meta.firstPublishedAt ?? meta.loadedAt));
       if (state && knownAt < state.knownAt) {
         backfills.push({ index, write, meta });
         return 'unchanged';

@@ -161,6 +161,15 @@ describe('boards on real data', () => {
     );
   });
 
+  it('the demo’s cpi board as known on 1 October 2025: August 2025 as first printed (+0.4 %), now revised (+0.3 %)', async () => {
+    const sa0 = (answer: { data: { rows: { code: string; change: number }[] } }) =>
+      answer.data.rows.find((r) => r.code === 'SA0');
+    const then = await get('/v1/macro/cpi?asOf=2025-10-01');
+    expect(then.data.release.period).toBe('2025-08');
+    expect(sa0(then)).toMatchObject({ change: 0.4 });
+    expect(sa0(await get('/v1/macro/cpi'))).toMatchObject({ change: 0.3 });
+  });
+
   it('AAPL on the demo: quote, data and history agree on the newest price, and say it is old', async () => {
     const key = await marketKey(env.deps);
     const market = async (url: string) => {

@@ -1,5 +1,6 @@
 // The cot interchange record: one report of one contract in one report family.
 import { type Static, Type } from 'typebox';
+import { CFTC_REPORTS } from '../../ingest/calendar.js';
 import type { Importer } from '../../ingest/import.js';
 import { DISAGGREGATED_CLASSES, LEGACY_CLASSES, P } from '../params.js';
 
@@ -32,6 +33,8 @@ export const cotImporter: Importer<CotRecordValue> = {
   dataset: 'cot',
   record: CotRecord,
   dateOf: (record) => record.reportDate,
+  // A report is out on the Friday of its week (CFTC_REPORTS), whenever its file is loaded.
+  publishedAt: (record) => CFTC_REPORTS.published(record.reportDate).toISOString(),
   check(record) {
     const expected = [...classesOf(record.report)].sort();
     const given = Object.keys(record.positions).sort();

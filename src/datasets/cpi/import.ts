@@ -1,5 +1,6 @@
 // cpi interchange records: the item hierarchy, monthly index levels, relative importance, releases.
 import { type Static, Type } from 'typebox';
+import { BLS_MONTHS } from '../../ingest/calendar.js';
 import type { Importer } from '../../ingest/import.js';
 
 const Code = Type.String({ pattern: '^[A-Z0-9]{2,12}$' });
@@ -71,6 +72,9 @@ export const cpiImporter: Importer<CpiRecordValue> = {
     if (record.type === 'weight') return `${record.weightsPeriod}-01`;
     return undefined as unknown as string;
   },
+  // A month's index is out by the 20th of the next (BLS_MONTHS: the latest day, so never early).
+  publishedAt: (record) =>
+    record.type === 'index' ? BLS_MONTHS.published(record.period).toISOString() : undefined,
   revision(record) {
     switch (record.type) {
       case 'item': {

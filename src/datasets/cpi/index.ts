@@ -20,17 +20,17 @@ export const cpiDataset = describe({
   loaders: { bls: loader(cpiImporter, blsRecords, { prepare: knownItems }) },
   collections: { bls: blsCollection },
   migrations: { '004-cpi': m004, '010-cpi-series': m010, '028-cpi-known-at': m028 },
-  // The items first (the other files are matched to them), then the vintages oldest first, so that a value
-  // revised by a later publication ends current: FRED's of December 2023, the components of August 2025, all
-  // items of March 2026.
+  // The items first (the other files are matched to them), then the vintages, each with its publication (the
+  // BLS's release of its newest month, 08:30 New York), so that asOf reads each as first published: FRED's of
+  // the November 2023 CPI, the components of August 2025, all items of March 2026.
   demo: {
     files: [
-      ['bls', 'bls/cu.item'],
-      ['bls', 'bls/cu.series'],
-      ['bls', 'bls/relative_importance_dec2021_to_dec2024.csv'],
-      ['bls', 'bls/fred/'],
-      ['bls', 'bls/cu_2025-08/'],
-      ['bls', 'bls/cu.data.1.AllItems'],
+      ['bls', 'bls/cu.item', { published: '2023-12-12T13:30:00Z' }],
+      ['bls', 'bls/cu.series', { published: '2023-12-12T13:30:00Z' }],
+      ['bls', 'bls/relative_importance_dec2021_to_dec2024.csv', { published: '2025-01-15T13:30:00Z' }],
+      ['bls', 'bls/fred/', { published: '2023-12-12T13:30:00Z' }],
+      ['bls', 'bls/cu_2025-08/', { published: '2025-09-11T12:30:00Z' }],
+      ['bls', 'bls/cu.data.1.AllItems', { published: '2026-04-10T12:30:00Z' }],
     ],
   },
   freshness: cpiFreshness,

@@ -21,9 +21,10 @@ export const energyDataset = describe({
   migrations: { '003-energy': m003, '027-energy-known-at': m027 },
   demo: {
     files: [
-      ['eia', 'eia/psw01.xls'],
-      ['eia', 'eia/wpsr_table1_week_ending_2026-06-05.csv'],
-      ['eia', 'eia/ngshistory.xls'],
+      // Each with its release (10:30 New York): the weeks ending 6 February, 5 June and (gas) 23 January 2026.
+      ['eia', 'eia/psw01.xls', { published: '2026-02-11T15:30:00Z' }],
+      ['eia', 'eia/wpsr_table1_week_ending_2026-06-05.csv', { published: '2026-06-10T14:30:00Z' }],
+      ['eia', 'eia/ngshistory.xls', { published: '2026-01-29T15:30:00Z' }],
     ],
   },
   freshness: energyFreshness,

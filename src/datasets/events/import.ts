@@ -93,6 +93,8 @@ export function mergedRow(record: EventRecordValue, held: Row | undefined): Row 
 export const eventsImporter: Importer<EventRecordValue> = {
   dataset: 'events',
   record: EventRecord,
+  // A filing is known from its acceptance by EDGAR.
+  publishedAt: (record) => new Date(record.filedAt).toISOString(),
   async write(tx, record, meta) {
     await upsertCompany(tx, record, meta.loadedAt);
     const held = await tx

@@ -41,6 +41,8 @@ export type ProxyRecordValue = Static<typeof ProxyRecord>;
 export const execPayImporter: Importer<ProxyRecordValue> = {
   dataset: 'exec-pay',
   record: ProxyRecord,
+  // A proxy is known from its filing.
+  publishedAt: (record) => new Date(record.filedAt).toISOString(),
   async write(tx, record, meta) {
     await upsertCompany(tx, record, meta.loadedAt);
     const key = { id: record.id };
