@@ -170,6 +170,15 @@ describe('boards on real data', () => {
     expect(sa0(await get('/v1/macro/cpi'))).toMatchObject({ change: 0.3 });
   });
 
+  it('the demo’s events as known at the end of 1 January 2025: exactly the 8-Ks accepted by then', async () => {
+    const all = (await get('/v1/events/AAPL?limit=200')).data.events as { id: string; filedAt: string }[];
+    const then = (await get('/v1/events/AAPL?limit=200&asOf=2025-01-01')).data.events as typeof all;
+    const accepted = all.filter((e) => e.filedAt <= '2025-01-01T23:59:59.999Z').map((e) => e.id);
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(accepted.length).toBeLessThan(all.length);
+    expect(then.map((e) => e.id)).toEqual(accepted);
+  });
+
   it('AAPL on the demo: quote, data and history agree on the newest price, and say it is old', async () => {
     const key = await marketKey(env.deps);
     const market = async (url: string) => {

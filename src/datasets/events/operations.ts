@@ -11,9 +11,13 @@ export const eventsOperations = [
     dataset: 'events',
     url: '/v1/events/:symbol',
     summary: "A company's 8-K events",
-    description: 'Item-classified 8-K filings, newest first.',
+    description:
+      'Item-classified 8-K filings, newest first; with asOf, as known at the end of that day (filings accepted by then).',
     params: Type.Object({ symbol: P.symbol }, { additionalProperties: false }),
-    querystring: Type.Object({ limit: Type.Optional(P.limit) }, { additionalProperties: false }),
+    querystring: Type.Object(
+      { limit: Type.Optional(P.limit), asOf: Type.Optional(P.asOf) },
+      { additionalProperties: false },
+    ),
     data: EventsData,
     price: fixed('search', 1),
     read: listEvents,

@@ -2,6 +2,7 @@
 import type { Deps } from '../../kernel/deps.js';
 import { companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { asOfInstant, knownAt } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import { SEC_EDGAR } from '../sources.js';
 import { describeItems, headlineFor } from './derive.js';
@@ -10,15 +11,16 @@ const DEFAULT_LIMIT = 50;
 
 export async function listEvents(
   deps: Deps,
-  { params, query }: OperationInput<{ limit?: number }, { symbol: string }>,
+  { params, query }: OperationInput<{ limit?: number; asOf?: string }, { symbol: string }>,
 ): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
+  const known = knownAt(asOfInstant(deps, query.asOf));
   const company = await companyOrNotFound(db, params.symbol);
   const limit = query.limit ?? DEFAULT_LIMIT;
   const rows = await db
     .selectFrom('events')
     .selectAll()
-    .where('is_current', '=', 1)
+    .where(known)
     .where('ticker', '=', company.ticker)
     .orderBy('filed_at', 'desc')
     .orderBy('id', 'desc')
@@ -31,7 +33,7 @@ export async function listEvents(
       eb.fn.min('filing_date').as('first'),
       eb.fn.max('filing_date').as('last'),
     ])
-    .where('is_current', '=', 1)
+    .where(known)
     .where('ticker', '=', company.ticker)
     .executeTakeFirst();
   const events = rows.map((row) => {

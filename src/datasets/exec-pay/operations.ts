@@ -5,7 +5,7 @@ import { P } from '../params.js';
 import { listProxies, proxiesForYear } from './read.js';
 import { ExecPayData, ExecPayYearData } from './schema.js';
 
-const none = Type.Object({}, { additionalProperties: false });
+const query = Type.Object({ asOf: Type.Optional(P.asOf) }, { additionalProperties: false });
 
 export const execPayOperations = [
   define({
@@ -13,9 +13,10 @@ export const execPayOperations = [
     dataset: 'exec-pay',
     url: '/v1/exec-pay/:symbol',
     summary: "A company's executive pay filings",
-    description: 'CEO pay from each proxy statement, newest first.',
+    description:
+      'CEO pay from each proxy statement, newest first; with asOf, the proxies filed by the end of that day.',
     params: Type.Object({ symbol: P.symbol }, { additionalProperties: false }),
-    querystring: none,
+    querystring: query,
     data: ExecPayData,
     price: fixed('lookup', 2),
     read: listProxies,
@@ -25,9 +26,10 @@ export const execPayOperations = [
     dataset: 'exec-pay',
     url: '/v1/exec-pay/:symbol/:year',
     summary: "A company's executive pay for one year",
-    description: 'The proxy statements that cover one fiscal year.',
+    description:
+      'The proxy statements that cover one fiscal year; with asOf, those filed by the end of that day.',
     params: Type.Object({ symbol: P.symbol, year: P.year }, { additionalProperties: false }),
-    querystring: none,
+    querystring: query,
     data: ExecPayYearData,
     price: fixed('evidence', 2),
     read: proxiesForYear,

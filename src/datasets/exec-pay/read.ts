@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../../kernel/deps.js';
 import { type Company, companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { asOfInstant, knownAt } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import { SEC_EDGAR } from '../sources.js';
 import type { ExecPayTable } from './tables.js';
@@ -38,11 +39,11 @@ export function payChange(total: number, prior: number | null) {
   };
 }
 
-async function proxies(deps: Deps, ticker: string, fiscalYear?: number) {
+async function proxies(deps: Deps, ticker: string, asOf: string | undefined, fiscalYear?: number) {
   let q = deps.store.db
     .selectFrom('exec_pay')
     .selectAll()
-    .where('is_current', '=', 1)
+    .where(knownAt(asOfInstant(deps, asOf)))
     .where('ticker', '=', ticker);
   if (fiscalYear !== undefined) q = q.where('fiscal_year', '=', fiscalYear);
   const rows = await q.orderBy('proxy_year', 'desc').orderBy('filed_at', 'desc').execute();
@@ -68,20 +69,20 @@ function meta(rows: Selectable<ExecPayTable>[]) {
 
 export async function listProxies(
   deps: Deps,
-  { params }: OperationInput<object, { symbol: string }>,
+  { params, query }: OperationInput<{ asOf?: string }, { symbol: string }>,
 ): Promise<EnvelopeValue<unknown>> {
   const company = await companyOrNotFound(deps.store.db, params.symbol);
-  const rows = await proxies(deps, company.ticker);
+  const rows = await proxies(deps, company.ticker, query.asOf);
   return { data: { company, proxies: rows.map((r) => toProxy(r, company)) }, meta: meta(rows) };
 }
 
 export async function proxiesForYear(
   deps: Deps,
-  { params }: OperationInput<object, { symbol: string; year: number }>,
+  { params, query }: OperationInput<{ asOf?: string }, { symbol: string; year: number }>,
 ): Promise<EnvelopeValue<unknown>> {
   const company = await companyOrNotFound(deps.store.db, params.symbol);
   const year = params.year;
-  const rows = await proxies(deps, company.ticker, year);
+  const rows = await proxies(deps, company.ticker, query.asOf, year);
   const latest = rows[0];
   return {
     data: {
