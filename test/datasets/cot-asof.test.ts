@@ -81,4 +81,33 @@ describe.skipIf(!haveShared(WEEKLY))('cot as known on a date', () => {
       });
     });
   }
+
+  describe('without --published: a report is known from its release on the calendar, a correction from its load', () => {
+    let env: TestEnv;
+    let user: Customer;
+    beforeAll(async () => {
+      env = await testEnv({ clock: () => NOW });
+      user = await customer(env.deps);
+      const cftc = LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
+      expect(await loadFile(env.deps, cftc, WEEKLY)).toMatchObject({ knownFrom: 'load' });
+      await loadFile(env.deps, cftc, corrected);
+    });
+    afterAll(() => env.close());
+    const wtiLong = async (asOf: string) => {
+      const res = await env.app.inject({
+        method: 'GET',
+        url: `/v1/cftc/cot/contracts/067651?traderClass=noncommercial&asOf=${asOf}`,
+        headers: bearer(user.key),
+      });
+      return res.json().data.rows.map((r: { position: { long: number } }) => r.position.long);
+    };
+
+    it('the report of Tuesday 14 April 2026 is known from Friday 17 April; the correction only from its load', async () => {
+      expect(await wtiLong('2026-04-16')).toEqual([]);
+      expect(await wtiLong('2026-04-17')).toEqual([390468]);
+      // Loaded on 25 November 2026 without a publication time: not dated back to the release.
+      expect(await wtiLong('2026-11-24')).toEqual([390468]);
+      expect(await wtiLong('2026-11-25')).toEqual([391468]);
+    });
+  });
 });
