@@ -45,6 +45,8 @@ export interface StatementFact {
   filed?: string;
   /** The XBRL concept it was read from, where the source names one. */
   concept?: string;
+  /** The period as its earliest filing reported it, where a later filing restated it. */
+  first?: { value: number; filed: string };
 }
 
 /** A symbol's short interest as of a settlement date; percents as 1.5 = 1.5 %. */

@@ -5,13 +5,13 @@
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import type { MarketProvider, StatementFact } from '../kernel/market-provider.js';
-import { statementSeries } from './compute/statements.js';
+import { factsKnownOn, statementSeries } from './compute/statements.js';
 import { barsSince, computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { lookupField } from './fields/dictionary.js';
 import { type Looked, lookupOne } from './lookup.js';
 import { inPriceCurrency } from './price-units.js';
-import { uniqueInputs } from './request.js';
+import { checkedAsOf, uniqueInputs } from './request.js';
 import { type Resolved, resolveTicker, shown } from './symbology/resolve.js';
 import { barClose, staleReason } from './symbology/sessions.js';
 
@@ -41,9 +41,11 @@ export interface DataRequest {
   tickers: string[];
   fields: string[];
   period?: 'annual' | 'quarterly';
+  /** Statement fields as known at the end of this day (YYYY-MM-DD). */
+  asOf?: string;
 }
 
-export function normaliseData(request: DataRequest) {
+export function normaliseData(request: DataRequest, today: string) {
   const tickers = uniqueInputs(request.tickers);
   const fields = uniqueInputs(request.fields);
   if (tickers.length === 0 || fields.length === 0)
@@ -61,12 +63,12 @@ export function normaliseData(request: DataRequest) {
   const period = request.period ?? 'annual';
   if (period !== 'annual' && period !== 'quarterly')
     throw new AppError('invalid_params', 'period must be annual or quarterly');
-  return { tickers, fields, period };
+  return { tickers, fields, period, asOf: checkedAsOf(request.asOf, today) };
 }
 
 /** 1 unit per 20 tickers when every field comes from the quote, otherwise 1 per 5 tickers. */
-export function dataUnits(input: DataRequest): number {
-  const request = normaliseData(input);
+export function dataUnits(input: DataRequest, today: string): number {
+  const request = normaliseData(input, today);
   const quoteOnly = request.fields.every((f) => {
     const found = lookupField(f);
     return found.kind === 'field' && found.field.group === 'quote';
@@ -99,7 +101,7 @@ export async function data(
   answerWithinMs = ANSWER_WITHIN_MS,
 ) {
   const provider = deps.market;
-  const r = normaliseData(request);
+  const r = normaliseData(request, deps.clock().toISOString().slice(0, 10));
   const fields = r.fields.map((input) => ({ input, found: lookupField(input) }));
   const deadline = new Deadline(answerWithinMs);
   // Quote-like fields a provider may need more than a plain quote for (profile, estimates, key statistics).
@@ -120,7 +122,7 @@ export async function data(
         let resolved: Resolved | undefined;
         const work = lookupOne(provider, input, false, quoteFieldIds).then((result) => {
           if (result.status === 'ok') resolved = result.found.resolved;
-          return dataItem(provider, result, fields, r.period, since ?? today, deps.clock());
+          return dataItem(provider, result, fields, r, since ?? today, deps.clock());
         });
         return deadline.race(
           work,
@@ -152,7 +154,7 @@ async function dataItem(
   provider: MarketProvider,
   result: Looked,
   fields: FieldAsked[],
-  period: 'annual' | 'quarterly',
+  { period, asOf: knownOn }: { period: 'annual' | 'quarterly'; asOf: string | null },
   since: string,
   now: Date,
 ): Promise<DataItem> {
@@ -200,7 +202,8 @@ async function dataItem(
       if (provider.staleBars?.(resolved.symbol)) stale = true;
     } else if (def.group === 'statement') {
       if (provider.staleStatements?.(resolved.ticker)) stale = true;
-      const facts = statements.get(def.id) ?? [];
+      const held = statements.get(def.id) ?? [];
+      const facts = knownOn ? factsKnownOn(held, knownOn) : held;
       const latest = statementSeries(def.id, facts, period).at(-1);
       if (!latest)
         value = { code: 'not_found', message: `no ${period} ${def.id} stored for ${result.input}` };

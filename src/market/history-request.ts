@@ -1,6 +1,6 @@
 // A history request: its limits, periods and default dates, checked before any data is read, and its units.
 import { AppError } from '../kernel/errors.js';
-import { uniqueInputs } from './request.js';
+import { checkedAsOf, uniqueInputs } from './request.js';
 
 export const MAX_HISTORY_TICKERS = 10;
 export const MAX_HISTORY_FIELDS = 5;
@@ -13,6 +13,8 @@ export interface HistoryRequest {
   start?: string;
   end?: string;
   period?: HistoryPeriod;
+  /** Statement fields as known at the end of this day (YYYY-MM-DD). */
+  asOf?: string;
 }
 
 /** The same day `years` years away; 29 February becomes 28 February in a year without it. */
@@ -66,7 +68,7 @@ export function normalise(request: HistoryRequest, today: string) {
   const end = request.end ?? today;
   const start = request.start ?? shiftYears(end, isStatementPeriod(period) ? -5 : -1);
   if (start > end) throw new AppError('invalid_params', `start (${start}) is after end (${end})`);
-  return { tickers, fields, period, start, end };
+  return { tickers, fields, period, start, end, asOf: checkedAsOf(request.asOf, today) };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Deps } from '../kernel/deps.js';
 import type { Bar, MarketProvider, Repair } from '../kernel/market-provider.js';
 import { type BarColumn, type BarColumnName, BarRows } from './bar-rows.js';
 import { type BarPeriod, barRange, rollUp } from './compute/periods.js';
-import { statementSeries } from './compute/statements.js';
+import { factsKnownOn, statementSeries } from './compute/statements.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { type FieldDef, lookupField } from './fields/dictionary.js';
 import {
@@ -270,7 +270,8 @@ async function statementHistory(
   const derived = new Set<string>();
   for (const f of served) {
     const period = r.period === 'annual' ? 'annual' : 'quarterly';
-    const series = statementSeries(f.def.id, statements.get(f.def.id) ?? [], period);
+    const held = statements.get(f.def.id) ?? [];
+    const series = statementSeries(f.def.id, r.asOf ? factsKnownOn(held, r.asOf) : held, period);
     const inRange = series.filter((p) => p.end >= r.start && p.end <= r.end);
     if (inRange.length === 0)
       errors[f.input] = {

@@ -2,6 +2,8 @@
 // parameters kept where given (a POST body or MCP arguments already are one). The route's schema has checked
 // the shapes.
 
+import { AppError } from '../kernel/errors.js';
+
 /** The verb's request from a GET query: `lists` split at commas, `options` kept where given. */
 export function fromQuery<T>(
   query: Record<string, unknown>,
@@ -19,4 +21,14 @@ export function fromQuery<T>(
 export function uniqueInputs(inputs: string[]): string[] {
   const seen = new Set<string>();
   return inputs.map((i) => i.trim()).filter((i) => i !== '' && !seen.has(i) && seen.add(i));
+}
+
+/** An asOf date of a market request: YYYY-MM-DD, not after today; null when not given. */
+export function checkedAsOf(asOf: string | undefined, today: string): string | null {
+  if (asOf === undefined) return null;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(asOf) || Number.isNaN(Date.parse(`${asOf}T00:00:00Z`)))
+    throw new AppError('invalid_params', `asOf "${asOf}" is not a date YYYY-MM-DD`);
+  if (asOf > today)
+    throw new AppError('invalid_params', `asOf (${asOf}) is in the future; today is ${today}`);
+  return asOf;
 }

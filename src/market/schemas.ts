@@ -240,6 +240,14 @@ const Period = Type.Optional(
 );
 const HistoryPeriod = Type.Optional(Type.Enum([...PERIODS], { description: 'Default daily.' }));
 const DateParam = Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD.' }));
+const AsOf = Type.Optional(
+  Type.String({
+    format: 'date',
+    description:
+      'Statement fields as known at the end of this day (YYYY-MM-DD): as reported by the filings accepted by then ' +
+      '(a later restatement not yet published). Prices are not affected.',
+  }),
+);
 
 /** Request bodies (POST, and the MCP tools' arguments): lists as arrays. Limits past the schema's are the verbs'. */
 export const QuotesBody = Type.Object(
@@ -251,6 +259,7 @@ export const DataBody = Type.Object(
     tickers: List(500, 'Up to 50 tickers, any form.'),
     fields: List(250, 'Up to 25 field ids or terminal mnemonics, any letter case.'),
     period: Period,
+    asOf: AsOf,
   },
   { additionalProperties: false },
 );
@@ -261,6 +270,7 @@ export const HistoryBody = Type.Object(
     start: DateParam,
     end: DateParam,
     period: HistoryPeriod,
+    asOf: AsOf,
   },
   { additionalProperties: false },
 );
@@ -275,6 +285,7 @@ export const DataQuery = Type.Object(
     tickers: Type.String({ minLength: 1, maxLength: 4000 }),
     fields: Type.String({ minLength: 1, maxLength: 2000 }),
     period: Period,
+    asOf: AsOf,
   },
   { additionalProperties: false },
 );
@@ -285,6 +296,7 @@ export const HistoryQuery = Type.Object(
     start: DateParam,
     end: DateParam,
     period: HistoryPeriod,
+    asOf: AsOf,
   },
   { additionalProperties: false },
 );

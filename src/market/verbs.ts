@@ -19,7 +19,7 @@ export const QUOTES: MarketVerb<QuotesRequest, Awaited<ReturnType<typeof quotes>
 };
 
 export const DATA: MarketVerb<DataRequest, Awaited<ReturnType<typeof data>>> = {
-  units: (input) => dataUnits(input),
+  units: dataUnits,
   run: (deps, input) => data(deps, input, deps.config.market.answerWithinMs),
 };
 

@@ -19,6 +19,7 @@ import * as m020 from './migrations/020-console.js';
 import * as m022 from './migrations/022-market-cache.js';
 import * as m025 from './migrations/025-statement-concepts.js';
 import * as m031 from './migrations/031-registrants-known-at.js';
+import * as m032 from './migrations/032-statement-first-report.js';
 
 export type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -42,6 +43,7 @@ export const STORE_MIGRATIONS: Migrations = {
   '022-market-cache': m022,
   '025-statement-concepts': m025,
   '031-registrants-known-at': m031,
+  '032-statement-first-report': m032,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -199,6 +199,9 @@ export interface MarketStatementsTable {
   filed: string;
   /** the XBRL concept it was read from ('' where the source names none) */
   concept: Generated<string>;
+  /** the value and filing date of the earliest filing that reported the period (a later one may restate it) */
+  first_value: number | null;
+  first_filed: string | null;
   source: string;
   loaded_at: string;
 }

@@ -179,6 +179,31 @@ describe('boards on real data', () => {
     expect(then.map((e) => e.id)).toEqual(accepted);
   });
 
+  it('Apple’s statement fields as known on 1 January 2010: fiscal 2008 and 2009 as first filed, not as restated', async () => {
+    const key = await marketKey(env.deps);
+    const history = async (query: string) => {
+      const res = await env.app.inject({
+        method: 'GET',
+        url: `/v1/history?tickers=AAPL&fields=netIncome&period=annual&start=2008-01-01&end=2009-12-31${query}`,
+        headers: bearer(key),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().items[0].rows;
+    };
+    // The company facts: NetIncomeLoss for fiscal 2008 and 2009 filed in the 10-K of 2009-10-27 (4,834 and
+    // 5,704 million), restated in the 10-K of 2010-10-27 (6,119 and 8,235 million; the revenue rules changed).
+    expect(await history('&asOf=2010-01-01')).toEqual([
+      { date: '2008-09-27', netIncome: 4_834_000_000 },
+      { date: '2009-09-26', netIncome: 5_704_000_000 },
+    ]);
+    expect(await history('')).toEqual([
+      { date: '2008-09-27', netIncome: 6_119_000_000 },
+      { date: '2009-09-26', netIncome: 8_235_000_000 },
+    ]);
+    // Before the first 10-K the company facts hold for those years, nothing was filed: no rows.
+    expect(await history('&asOf=2009-10-26')).toEqual([]);
+  });
+
   it('AAPL on the demo: quote, data and history agree on the newest price, and say it is old', async () => {
     const key = await marketKey(env.deps);
     const market = async (url: string) => {

@@ -76,6 +76,7 @@ describe('MCP tools over Streamable HTTP', () => {
       'tickers',
       'fields',
       'period',
+      'asOf',
       'continuation',
     ]);
   });

@@ -67,7 +67,7 @@ const ROUTES = [
     query: DataQuery,
     body: DataBody,
     response: DataResponse,
-    fromQuery: (q) => fromQuery(q, ['tickers', 'fields'], ['period']),
+    fromQuery: (q) => fromQuery(q, ['tickers', 'fields'], ['period', 'asOf']),
   } satisfies MarketRoute<Parameters<typeof DATA.run>[1], Awaited<ReturnType<typeof DATA.run>>>,
   {
     path: '/v1/history',
@@ -82,7 +82,7 @@ const ROUTES = [
     query: HistoryQuery,
     body: HistoryBody,
     response: HistoryResponse,
-    fromQuery: (q) => fromQuery(q, ['tickers', 'fields'], ['start', 'end', 'period']),
+    fromQuery: (q) => fromQuery(q, ['tickers', 'fields'], ['start', 'end', 'period', 'asOf']),
     conditional: true,
     // A history answer can hold tens of thousands of rows with fields keyed as sent: written as text (price
     // rows once per cached series, see bar-rows.ts) in exactly the documented shape, which the tests check.

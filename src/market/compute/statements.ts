@@ -60,3 +60,25 @@ export function statementSeries(
   }
   return [...byEnd.values()].sort((a, b) => a.end.localeCompare(b.end));
 }
+
+/** A reported figure with when it was filed and, where restated later, how it was first reported. */
+interface Reported {
+  value: number;
+  filed?: string;
+  first?: { value: number; filed: string };
+}
+
+/**
+ * The facts as the filings accepted by the end of `asOf` (YYYY-MM-DD) reported them: the latest report by
+ * then, else the first report, else none (a period not yet reported). A fact without a filing date cannot be
+ * placed in time and is left out.
+ */
+export function factsKnownOn<F extends Reported>(facts: readonly F[], asOf: string): F[] {
+  const out: F[] = [];
+  for (const fact of facts) {
+    if (fact.filed && fact.filed <= asOf) out.push(fact);
+    else if (fact.first && fact.first.filed <= asOf)
+      out.push({ ...fact, value: fact.first.value, filed: fact.first.filed });
+  }
+  return out;
+}

@@ -34,6 +34,10 @@ export const MarketRecord = Type.Union([
       form: Type.String(),
       filed: Type.String(),
       concept: Type.Optional(Type.String({ maxLength: 200 })),
+      /** The period as the earliest filing reported it, where a later one restated it. */
+      first: Type.Optional(
+        Type.Object({ value: Type.Number(), filed: Type.String() }, { additionalProperties: false }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -103,18 +107,21 @@ export const marketImporter: Importer<MarketRecordValue> = {
       };
       const existing = await tx
         .selectFrom('market_statements')
-        .select(['value', 'filed', 'concept'])
+        .select(['value', 'filed', 'concept', 'first_value', 'first_filed'])
         .where('symbol', '=', key.symbol)
         .where('field', '=', key.field)
         .where('kind', '=', key.kind)
         .where('start', '=', key.start)
         .where('end', '=', key.end)
         .executeTakeFirst();
+      const first = record.first ?? { value: record.value, filed: record.filed };
       if (
         existing &&
         existing.value === record.value &&
         existing.filed === record.filed &&
-        existing.concept === (record.concept ?? '')
+        existing.concept === (record.concept ?? '') &&
+        existing.first_value === first.value &&
+        existing.first_filed === first.filed
       )
         return 'unchanged';
       const row = {
@@ -125,6 +132,8 @@ export const marketImporter: Importer<MarketRecordValue> = {
         form: record.form,
         filed: record.filed,
         concept: record.concept ?? '',
+        first_value: first.value,
+        first_filed: first.filed,
         source: meta.source,
         loaded_at: meta.loadedAt,
       };

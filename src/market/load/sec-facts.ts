@@ -112,6 +112,7 @@ export function* statementRecords(
     );
     for (const { concept, unit, facts } of periods.values()) {
       const fact = facts.reduce((a, b) => (b.filed > a.filed ? b : a));
+      const earliest = facts.reduce((a, b) => (b.filed < a.filed ? b : a));
       const quarter = calendar.fiscalQuarter(fact.end);
       const kind = kindOf(fact.start, fact.end);
       const fp = kind === 'year' || (kind === 'point' && quarter === 4) ? 'FY' : quarter ? `Q${quarter}` : '';
@@ -131,6 +132,14 @@ export function* statementRecords(
           form: fact.form ?? '',
           filed: fact.filed ?? '',
           concept: `us-gaap:${concept}`,
+          ...(earliest.val !== fact.val
+            ? {
+                first: {
+                  value: map.negate ? -Math.abs(earliest.val) : earliest.val,
+                  filed: earliest.filed ?? '',
+                },
+              }
+            : {}),
         },
       };
     }

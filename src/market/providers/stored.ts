@@ -124,7 +124,19 @@ export class StoredProvider implements MarketProvider {
   async statements(ticker: string): Promise<Map<string, StatementFact[]>> {
     const rows = await this.db
       .selectFrom('market_statements')
-      .select(['field', 'kind', 'start', 'end', 'value', 'fp', 'currency', 'filed', 'concept'])
+      .select([
+        'field',
+        'kind',
+        'start',
+        'end',
+        'value',
+        'fp',
+        'currency',
+        'filed',
+        'concept',
+        'first_value',
+        'first_filed',
+      ])
       .where('symbol', '=', ticker)
       .execute();
     const out = new Map<string, StatementFact[]>();
@@ -139,6 +151,9 @@ export class StoredProvider implements MarketProvider {
         currency: r.currency,
         filed: r.filed,
         ...(r.concept ? { concept: r.concept } : {}),
+        ...(r.first_filed && r.first_value !== null && Number(r.first_value) !== Number(r.value)
+          ? { first: { value: Number(r.first_value), filed: r.first_filed } }
+          : {}),
       });
       out.set(r.field, list);
     }
