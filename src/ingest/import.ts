@@ -107,9 +107,13 @@ export interface LoadReport extends ImportReport {
   checksum: string;
   bytes: number;
   loadedAt: string;
-  /** When the revisions written became known: the publication time given (--published), else the load time. */
+  /**
+   * When the revisions written became known, and from where: the publication time given (--published); else,
+   * where the source has a calendar or filing times, each new record from its first publication and each
+   * change from the load ('first publication'); else the load. knownAt is the given time or the load's.
+   */
   knownAt: string;
-  knownFrom: 'published' | 'load';
+  knownFrom: 'published' | 'first publication' | 'load';
   seconds: number;
 }
 

@@ -124,7 +124,7 @@ export async function loadFile(
       ...report,
       // When the revisions written became known, and from where: the publication time given, or the load.
       knownAt: published ?? now.toISOString(),
-      knownFrom: published ? 'published' : 'load',
+      knownFrom: published ? 'published' : loader.importer.publishedAt ? 'first publication' : 'load',
       notes: context.notes,
       checksum: source.checksum(),
       bytes: source.size,

@@ -89,7 +89,7 @@ describe.skipIf(!haveShared(WEEKLY))('cot as known on a date', () => {
       env = await testEnv({ clock: () => NOW });
       user = await customer(env.deps);
       const cftc = LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
-      expect(await loadFile(env.deps, cftc, WEEKLY)).toMatchObject({ knownFrom: 'load' });
+      expect(await loadFile(env.deps, cftc, WEEKLY)).toMatchObject({ knownFrom: 'first publication' });
       await loadFile(env.deps, cftc, corrected);
     });
     afterAll(() => env.close());
