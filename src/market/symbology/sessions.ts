@@ -1,6 +1,7 @@
-// When a market's regular session next opens, so that a quote taken while it is closed stays fresh until then.
-// Opening times are local to the market, Monday to Friday unless said. Holidays are not known: on one, the
-// quote is asked for again at the usual hour, answers still closed, and is kept until the next opening after.
+// A market's regular sessions: when the next one opens (a quote taken while it is closed stays fresh until
+// then), when a day's closes (a daily bar's time), and how many opened after a value's time (whether it is
+// stale). Times are local to the market, Monday to Friday unless said. Holidays are not known: on one, the
+// quote is asked for again at the usual hour and answers still closed, and a holiday counts as a session.
 import type { Resolved } from './resolve.js';
 
 export interface Session {
