@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../kernel/deps.js';
 import { companyOrNotFound } from '../companies.js';
-import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { storedMeta } from '../envelope.js';
 import type { OperationInput } from '../operation.js';
 import { SEC_EDGAR } from '../sources.js';
 import type { KpiFactsTable } from './tables.js';

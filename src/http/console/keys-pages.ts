@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../accounts/activity.js';
 import { keysWithUse } from '../../accounts/console-views.js';
-import { isMarketAccess, MARKET_ACCESS } from '../../accounts/key-text.js';
+import { isMarketAccess } from '../../accounts/key-text.js';
 import { type CreatedKey, createKey, revokeKey } from '../../accounts/keys.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';

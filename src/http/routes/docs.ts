@@ -6,7 +6,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../kernel/errors.js';
-import { membersOf } from '../context.js';
 
 const VIEWER = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 

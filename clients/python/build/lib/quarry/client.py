@@ -1,0 +1,256 @@
+"""The Quarry client: market data in the terminal's shape (bdp, bdh) and the stored datasets, as pandas
+DataFrames when pandas is installed and as lists of dicts otherwise."""
+
+from __future__ import annotations
+
+import os
+import time
+import warnings
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
+
+from .transport import LastResponse, Transport
+
+try:  # pandas is optional
+    import pandas as _pd
+except ImportError:  # pragma: no cover - exercised by the run without pandas
+    _pd = None
+
+Tickers = Union[str, Sequence[str]]
+
+#: The API's per-request limits: /v1/data takes 50 tickers x 25 fields, /v1/history 10 x 5.
+DATA_TICKERS, DATA_FIELDS = 50, 25
+HISTORY_TICKERS, HISTORY_FIELDS = 10, 5
+DEFAULT_BASE_URL = "http://127.0.0.1:8080"
+
+
+def _list(value: Tickers) -> List[str]:
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _chunks(items: List[str], size: int) -> Iterable[List[str]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+class Client:
+    """A caller of one Quarry host. `key` serves both APIs' calls unless `datasets_key` (gds_) or
+    `market_key` (svc_mcp_) is given; they default to QUARRY_API_KEY, and the host to QUARRY_BASE_URL."""
+
+    def __init__(
+        self,
+        key: Optional[str] = None,
+        base_url: Optional[str] = None,
+        timeout: float = 30.0,
+        datasets_key: Optional[str] = None,
+        market_key: Optional[str] = None,
+        max_wait: float = 60.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        key = key or os.environ.get("QUARRY_API_KEY")
+        url = base_url or os.environ.get("QUARRY_BASE_URL") or DEFAULT_BASE_URL
+        self._market = Transport(url, market_key or key, timeout, max_wait, sleep=sleep)
+        self._datasets = Transport(url, datasets_key or key, timeout, max_wait, sleep=sleep)
+        self._last: Optional[Transport] = None
+
+    @property
+    def last(self) -> Optional[LastResponse]:
+        """The standing the last answer reported: credits or units taken and what remains."""
+        return self._last.last if self._last else None
+
+    def _call(self, transport: Transport, method: str, path: str, **kwargs: Any) -> Any:
+        self._last = transport
+        return transport.request(method, path, **kwargs)
+
+    # Market data ---------------------------------------------------------------------------------------
+
+    def quotes(self, tickers: Tickers) -> Any:
+        """Full quotes, a row per ticker as sent; an item that failed keeps its row with its error."""
+        answer = self._call(self._market, "POST", "/v1/quotes", body={"tickers": _list(tickers)})
+        rows = [
+            {"input": item["input"], "status": item["status"], **(item.get("quote") or {}), "error": item.get("error")}
+            for item in answer["items"]
+        ]
+        return _frame(rows, index="input")
+
+    def bdp(self, tickers: Tickers, fields: Tickers, period: Optional[str] = None, as_of: Optional[str] = None) -> Any:
+        """Current values: a row per ticker and a column per field, both as sent. Errors never raise: they are
+        kept in `df.attrs["errors"]` ({ticker: {field: {code, message}}}) and named in a warning."""
+        tickers, fields = _list(tickers), _list(fields)
+        values: Dict[str, Dict[str, Any]] = {t: {f: None for f in fields} for t in tickers}
+        errors: Dict[str, Dict[str, Any]] = {}
+        for some_fields in _chunks(fields, DATA_FIELDS):
+            for some_tickers in _chunks(tickers, DATA_TICKERS):
+                body = {"tickers": some_tickers, "fields": some_fields, "period": period, "asOf": as_of}
+                answer = self._call(self._market, "POST", "/v1/data", body=_given(body))
+                for item in answer["items"]:
+                    row = values.setdefault(item["input"], {f: None for f in fields})
+                    row.update(item.get("values") or {})
+                    _keep_errors(errors, item, some_fields)
+        _warn(errors)
+        if _pd is None:
+            return {"values": values, "errors": errors}
+        frame = _pd.DataFrame.from_dict(values, orient="index", columns=fields).reindex(tickers)
+        frame.attrs["errors"] = errors
+        return frame
+
+    def bdh(
+        self,
+        tickers: Tickers,
+        fields: Tickers,
+        start: Optional[str] = None,
+        end: Optional[str] = None,
+        period: str = "daily",
+        as_of: Optional[str] = None,
+    ) -> Any:
+        """Rows between dates: a DatetimeIndex and (ticker, field) columns, requests split over the API's
+        limits (10 tickers x 5 fields) and joined. Errors are kept in `df.attrs["errors"]`, as in bdp."""
+        tickers, fields = _list(tickers), _list(fields)
+        rows: List[Dict[str, Any]] = []
+        errors: Dict[str, Dict[str, Any]] = {}
+        for some_fields in _chunks(fields, HISTORY_FIELDS):
+            for some_tickers in _chunks(tickers, HISTORY_TICKERS):
+                body = {"tickers": some_tickers, "fields": some_fields, "start": start, "end": end}
+                body.update({"period": period, "asOf": as_of})
+                answer = self._call(self._market, "POST", "/v1/history", body=_given(body))
+                for item in answer["items"]:
+                    _keep_errors(errors, item, some_fields)
+                    for row in item.get("rows") or []:
+                        for field in some_fields:
+                            if field in row:
+                                rows.append({"date": row["date"], "ticker": item["input"], "field": field, "value": row[field]})
+        _warn(errors)
+        if _pd is None:
+            return {"rows": rows, "errors": errors}
+        columns = _pd.MultiIndex.from_product([tickers, fields], names=["ticker", "field"])
+        if rows:
+            long = _pd.DataFrame(rows)
+            frame = long.pivot_table(index="date", columns=["ticker", "field"], values="value", aggfunc="last")
+        else:
+            frame = _pd.DataFrame()
+        frame = frame.reindex(columns=columns)
+        frame.index = _pd.DatetimeIndex(frame.index, name="date")
+        frame.attrs["errors"] = errors
+        return frame
+
+    def fields(self, query: Optional[str] = None) -> Any:
+        """The field dictionary, or the fields whose id, mnemonic or description holds `query` (any case)."""
+        answer = self._call(self._market, "GET", "/v1/fields")
+        found = answer["fields"]
+        if query:
+            word = query.lower()
+            found = [f for f in found if word in " ".join(str(v) for v in f.values()).lower()]
+        return _frame(found)
+
+    def search(self, text: str) -> Any:
+        """Instruments whose symbol or name holds `text`."""
+        return _frame(self._call(self._market, "GET", "/v1/search", query={"q": text})["items"])
+
+    # Stored datasets ---------------------------------------------------------------------------------
+
+    def cot(
+        self,
+        contract_code: Optional[str] = None,
+        report: str = "legacy",
+        trader_class: Optional[str] = None,
+        as_of: Optional[str] = None,
+    ) -> Any:
+        """The COT board (every contract of the latest report), or one contract's history."""
+        path = f"/v1/cftc/cot/contracts/{contract_code}" if contract_code else "/v1/cftc/cot"
+        query = {"report": report, "traderClass": trader_class, "asOf": as_of}
+        return _rows(self._call(self._datasets, "GET", path, query=query), "rows")
+
+    def cpi(self, as_of: Optional[str] = None) -> Any:
+        """The CPI board's components."""
+        return _rows(self._call(self._datasets, "GET", "/v1/macro/cpi", query={"asOf": as_of}), "rows")
+
+    def energy(self, as_of: Optional[str] = None) -> Any:
+        """The energy inventories board's series."""
+        return _rows(self._call(self._datasets, "GET", "/v1/energy/inventories", query={"asOf": as_of}), "series")
+
+    def awards(self, max_rows: Optional[int] = None, **filters: Any) -> Any:
+        """Awards matching the filters (as the API names them: agency, fiscalYear, query, …), every page
+        followed through nextCursor up to `max_rows`."""
+        rows: List[Dict[str, Any]] = []
+        cursor = None
+        while max_rows is None or len(rows) < max_rows:
+            answer = self._call(self._datasets, "GET", "/v1/awards", query={**filters, "cursor": cursor})
+            rows.extend(answer["data"]["rows"])
+            cursor = answer["data"].get("nextCursor")
+            if not cursor:
+                break
+        return _frame(rows[:max_rows] if max_rows is not None else rows)
+
+    def award(self, award_id: str) -> Dict[str, Any]:
+        """One award with its details and revisions, as the API answers it."""
+        return self._call(self._datasets, "GET", f"/v1/awards/{_path(award_id)}")["data"]
+
+    def events(self, symbol: str, limit: Optional[int] = None, as_of: Optional[str] = None) -> Any:
+        """A company's 8-K events, newest first."""
+        query = {"limit": limit, "asOf": as_of}
+        return _rows(self._call(self._datasets, "GET", f"/v1/events/{_path(symbol)}", query=query), "events")
+
+    def kpis(self, symbol: str, **filters: Any) -> Any:
+        """A company's reported KPIs (filters: metric, basis, from, to, asOf)."""
+        return _rows(self._call(self._datasets, "GET", f"/v1/kpis/{_path(symbol)}", query=filters), "series")
+
+    def guidance(self, symbol: str, **filters: Any) -> Any:
+        """A company's guidance (filters as kpis)."""
+        return _rows(self._call(self._datasets, "GET", f"/v1/guidance/{_path(symbol)}", query=filters), "series")
+
+    def exec_pay(self, symbol: str, year: Optional[int] = None) -> Any:
+        """A company's executive pay from its proxies, or for one fiscal year."""
+        path = f"/v1/exec-pay/{_path(symbol)}" + (f"/{year}" if year is not None else "")
+        return _rows(self._call(self._datasets, "GET", path), "proxies")
+
+    def account(self) -> Dict[str, Any]:
+        """The datasets key's account: plan and credits."""
+        return self._call(self._datasets, "GET", "/v1/datasets/account")
+
+    def usage(self) -> Dict[str, Any]:
+        """The account's usage by day."""
+        return self._call(self._datasets, "GET", "/v1/datasets/usage")
+
+    def estimate(self, endpoint: str, **params: Any) -> Dict[str, Any]:
+        """What a described call would cost (no key, no credits)."""
+        return self._call(self._datasets, "GET", "/v1/datasets/cost", query={"endpoint": endpoint, **params})
+
+
+def _given(body: Dict[str, Any]) -> Dict[str, Any]:
+    return {k: v for k, v in body.items() if v is not None}
+
+
+def _path(segment: str) -> str:
+    from urllib.parse import quote
+
+    return quote(segment, safe="")
+
+
+def _keep_errors(errors: Dict[str, Dict[str, Any]], item: Dict[str, Any], fields: List[str]) -> None:
+    if item.get("error"):
+        for field in fields:
+            errors.setdefault(item["input"], {})[field] = item["error"]
+    for field, error in ({}).items():
+        errors.setdefault(item["input"], {})[field] = error
+
+
+def _warn(errors: Dict[str, Dict[str, Any]]) -> None:
+    if errors:
+        named = ", ".join(f"{t} ({', '.join(sorted(fs))})" for t, fs in errors.items())
+        warnings.warn(f"quarry: no value for {named}; see .attrs['errors']", stacklevel=3)
+
+
+def _frame(rows: List[Dict[str, Any]], index: Optional[str] = None) -> Any:
+    if _pd is None:
+        return rows
+    frame = _pd.json_normalize(rows) if rows else _pd.DataFrame()
+    return frame.set_index(index) if index and not frame.empty else frame
+
+
+def _rows(answer: Dict[str, Any], member: str) -> Any:
+    """A dataset answer's list as a frame, its other members (and meta) kept in attrs."""
+    data = answer["data"]
+    frame = _frame(data.get(member) or [])
+    if _pd is not None:
+        frame.attrs["data"] = {k: v for k, v in data.items() if k != member}
+        frame.attrs["meta"] = answer.get("meta")
+    return frame

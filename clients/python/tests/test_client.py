@@ -1,0 +1,148 @@
+"""The client against a real Quarry server started by the project's test run (test/clients/python.test.ts),
+which loads the recorded files and passes the host and keys: QUARRY_BASE_URL, QUARRY_MARKET_KEY,
+QUARRY_DATASETS_KEY. Each answer is compared with what the REST API itself answers to the same call."""
+
+import json
+import os
+import urllib.request
+
+import pytest
+
+import quarry
+from quarry import client as client_module
+
+BASE = os.environ["QUARRY_BASE_URL"]
+MARKET = os.environ["QUARRY_MARKET_KEY"]
+DATASETS = os.environ["QUARRY_DATASETS_KEY"]
+PANDAS = client_module._pd is not None
+
+
+def rest(method, path, key, body=None):
+    """The REST answer, read here without the client."""
+    data = json.dumps(body).encode() if body is not None else None
+    headers = {"authorization": f"Bearer {key}", "content-type": "application/json"}
+    with urllib.request.urlopen(urllib.request.Request(BASE + path, data=data, headers=headers, method=method)) as res:
+        return json.loads(res.read().decode())
+
+
+@pytest.fixture
+def client():
+    return quarry.Client(base_url=BASE, market_key=MARKET, datasets_key=DATASETS)
+
+
+def test_one_key_from_the_environment_serves_calls(monkeypatch):
+    monkeypatch.setenv("QUARRY_API_KEY", MARKET)
+    monkeypatch.setenv("QUARRY_BASE_URL", BASE)
+    assert quarry.Client().search("barclays") is not None
+
+
+def test_bdp_rows_as_sent_columns_as_sent_errors_kept(client):
+    tickers, fields = ["AAPL", "BARC LN Equity", "NOPE.XX"], ["PX_LAST", "EQY_BETA"]
+    expected = rest("POST", "/v1/data", MARKET, {"tickers": tickers, "fields": fields})["items"]
+    with pytest.warns(UserWarning, match="NOPE.XX"):
+        answer = client.bdp(tickers, fields)
+    values = {item["input"]: item.get("values") or {} for item in expected}
+    if PANDAS:
+        assert list(answer.index) == tickers and list(answer.columns) == fields
+        assert answer.loc["AAPL", "PX_LAST"] == values["AAPL"]["PX_LAST"]
+        assert answer.loc["BARC LN Equity", "PX_LAST"] == values["BARC LN Equity"]["PX_LAST"]
+        errors = answer.attrs["errors"]
+    else:
+        assert answer["values"]["AAPL"]["PX_LAST"] == values["AAPL"]["PX_LAST"]
+        errors = answer["errors"]
+    # A field that does not apply, and a ticker that is not found, each keep their row with the API's code.
+    assert errors["BARC LN Equity"]["EQY_BETA"]["code"] == "not_applicable"
+    assert errors["NOPE.XX"]["PX_LAST"]["code"] == "not_found"
+
+
+def test_bdh_splits_over_the_limits_and_joins(client):
+    # Six fields: more than a history request takes (five), so two requests, joined.
+    fields = ["PX_LAST", "PX_OPEN", "PX_HIGH", "PX_LOW", "PX_VOLUME", "PX_LAST"][:5] + ["CHG_PCT_1D"]
+    tickers = ["BARC.L", "AAPL"]
+    window = {"start": "2023-08-21", "end": "2023-08-25"}
+    frame = client.bdh(tickers, fields, **window)
+    first = rest("POST", "/v1/history", MARKET, {"tickers": tickers, "fields": fields[:5], **window})["items"]
+    by_ticker = {item["input"]: item["rows"] for item in first}
+    if PANDAS:
+        assert list(frame.columns.names) == ["ticker", "field"]
+        assert frame.shape == (5, 12)
+        assert str(frame.index.dtype).startswith("datetime64")
+        for ticker in tickers:
+            for row in by_ticker[ticker]:
+                assert frame.loc[row["date"], (ticker, "PX_LAST")] == row["PX_LAST"]
+    else:
+        served = [r for r in frame["rows"] if r["ticker"] == "BARC.L" and r["field"] == "PX_LAST"]
+        assert [r["value"] for r in served] == [row["PX_LAST"] for row in by_ticker["BARC.L"]]
+
+
+def test_quotes_and_the_last_answer_standing(client):
+    answer = client.quotes(["AAPL", "BARC.L"])
+    expected = rest("POST", "/v1/quotes", MARKET, {"tickers": ["AAPL", "BARC.L"]})["items"]
+    prices = [item["quote"]["price"] for item in expected]
+    if PANDAS:
+        assert list(answer["price"]) == prices
+    else:
+        assert [row["price"] for row in answer] == prices
+    # A market call reports its units; a dataset call its credits and what remains of the period and minute.
+    assert client.last.units == 1
+    client.cpi()
+    assert client.last.credits_charged == 1
+    assert client.last.credits_remaining is not None and client.last.minute_remaining is not None
+
+
+def test_cot_board_and_contract(client):
+    board = client.cot()
+    expected = rest("GET", "/v1/cftc/cot", DATASETS)["data"]["rows"]
+    # deafut_2026-04-14.txt: 353 markets reported on 14 April 2026.
+    assert len(board) == len(expected) == 353
+    contract = client.cot("067651", trader_class="noncommercial")
+    if PANDAS:
+        assert list(contract["reportDate"]) == ["2026-04-14"]
+        assert list(contract["position.long"]) == [390468]
+        assert contract.attrs["meta"]["dataset"] == "cot"
+    else:
+        assert contract[0]["position"]["long"] == 390468
+    # A contract's history is a history call: 2 credits.
+    assert client.last.credits_charged == 2
+
+
+def test_awards_follow_the_cursor(client):
+    every = rest("GET", "/v1/awards?limit=200", DATASETS)["data"]["rows"]
+    paged = client.awards(limit=2, max_rows=5)
+    ids = list(paged["id"]) if PANDAS else [row["id"] for row in paged]
+    assert ids == [row["id"] for row in every[:5]]
+
+
+def test_account_and_estimate(client):
+    assert client.account()["plan"] == "basic"
+    assert client.estimate("cot.board")["credits"] == 1
+
+
+def test_typed_errors_carry_code_message_and_request_id(client):
+    with pytest.raises(quarry.InvalidKey) as refused:
+        quarry.Client(key="svc_mcp_" + "x" * 40, base_url=BASE).quotes(["AAPL"])
+    assert refused.value.code == "invalid_key" and refused.value.request_id
+    with pytest.raises(quarry.WrongKey):
+        quarry.Client(key=MARKET, base_url=BASE).cpi()
+    with pytest.raises(quarry.MissingKey):
+        quarry.Client(key="", base_url=BASE).quotes(["AAPL"])
+    with pytest.raises(quarry.InvalidParams, match="asOf"):
+        client.cpi(as_of="2999-01-01")
+    with pytest.raises(quarry.NotFound):
+        client.award("f" * 40)
+    assert issubclass(quarry.WrongKey, quarry.AuthenticationError)
+
+
+def test_a_429_is_waited_out_as_its_retry_after_says():
+    waits = []
+    key = os.environ["QUARRY_LIMITED_KEY"]
+    limited = quarry.Client(market_key=key, base_url=BASE, sleep=waits.append)
+    hundred = [f"U{i}" for i in range(100)]
+    # 100 tickers are five units: 24 calls take the minute's 120, the 25th is answered 429.
+    for _ in range(24):
+        limited.quotes(hundred)
+    with pytest.raises(quarry.RateLimited):
+        limited.quotes(hundred)
+    # Three waits, each what the answer's Retry-After asked (at most the minute), then the error.
+    assert len(waits) == 3
+    assert all(0 < wait <= 60 for wait in waits)

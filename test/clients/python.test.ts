@@ -1,0 +1,93 @@
+// The Python client (clients/python), installed as a user installs it (pip, offline, from the repository) and
+// run by its own pytest suite against a real server: the built CLI on a fresh store holding recorded files.
+// Twice: with pandas (DataFrames) and as on a machine without it (lists and dicts).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/accounts.js';
+import { createKey } from '../../src/accounts/keys.js';
+import { loadFile } from '../../src/ingest/run.js';
+import { loadConfig } from '../../src/runtime/config.js';
+import { createDeps } from '../../src/runtime/deps.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
+import { NO_AGENCIES } from '../helpers/agency.js';
+import { marketKey } from '../helpers/env.js';
+import { type ServerProcess, startServer } from '../helpers/server.js';
+
+const PYTHON = '/usr/bin/python3';
+const FIXTURES = path.resolve('test/fixtures');
+const WEEKLY = path.resolve('../shared/data/cftc/weekly/deafut_2026-04-14.txt');
+
+describe('the Python client against a real server', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-python-'));
+  const site = path.join(dir, 'site');
+  const env = { ...NO_AGENCIES, QUARRY_DATA_DIR: dir, DATA_API_ENABLED: 'true', LOG_LEVEL: 'silent' };
+  let server: ServerProcess;
+  const keys: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const deps = await createDeps(loadConfig(env));
+    const load = (source: string, file: string, options: Record<string, string> = {}) =>
+      loadFile(deps, LOADERS[source] as NonNullable<(typeof LOADERS)[string]>, file, options);
+    await load('prices', path.join(FIXTURES, 'market/AAPL.csv'), { ticker: 'AAPL' });
+    await load('prices', path.join(FIXTURES, 'market/BARC.L.csv'), { ticker: 'BARC.L' });
+    await load('yahoo', path.join(FIXTURES, 'market/quote-AAPL.json'));
+    await load('cftc', WEEKLY);
+    await load('usaspending', path.join(FIXTURES, 'usaspending/01-award-search-dod-mit.json'));
+    const account = await createAccount(deps, {
+      email: 'py@example.com',
+      plan: 'basic',
+      emailConfirmed: true,
+    });
+    keys.QUARRY_DATASETS_KEY = (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
+    keys.QUARRY_MARKET_KEY = await marketKey(deps);
+    keys.QUARRY_LIMITED_KEY = await marketKey(deps);
+    // The run without pandas drives a key of its own over its minute.
+    keys.QUARRY_LIMITED_KEY_SECOND = await marketKey(deps);
+    await deps.close();
+    server = await startServer(env);
+    const install = spawnSync(
+      PYTHON,
+      [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--no-build-isolation',
+        '--no-index',
+        '--target',
+        site,
+        'clients/python',
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(install.status, install.stderr).toBe(0);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const pytest = (extra: Record<string, string>) =>
+    spawnSync(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'clients/python/tests'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, PYTHONPATH: site, QUARRY_BASE_URL: server.url, ...keys, ...extra },
+    });
+
+  it('with pandas: every test of the client passes', () => {
+    const run = pytest({});
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/\b9 passed\b/);
+  });
+
+  it('without pandas: the same tests pass on lists and dicts', () => {
+    const run = pytest({
+      QUARRY_WITHOUT_PANDAS: '1',
+      QUARRY_LIMITED_KEY: keys.QUARRY_LIMITED_KEY_SECOND ?? '',
+    });
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+  });
+});
