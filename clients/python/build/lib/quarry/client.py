@@ -229,7 +229,7 @@ def _keep_errors(errors: Dict[str, Dict[str, Any]], item: Dict[str, Any], fields
     if item.get("error"):
         for field in fields:
             errors.setdefault(item["input"], {})[field] = item["error"]
-    for field, error in ({}).items():
+    for field, error in (item.get("errors") or {}).items():
         errors.setdefault(item["input"], {})[field] = error
 
 
