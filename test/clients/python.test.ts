@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/accounts.js';
+import { createAccount, endPlan, setBalance } from '../../src/accounts/accounts.js';
 import { createKey } from '../../src/accounts/keys.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { loadConfig } from '../../src/runtime/config.js';
@@ -46,6 +46,20 @@ describe('the Python client against a real server', () => {
     keys.QUARRY_LIMITED_KEY = await marketKey(deps);
     // The run without pandas drives a key of its own over its minute.
     keys.QUARRY_LIMITED_KEY_SECOND = await marketKey(deps);
+    // Keys the API refuses, one per refusal: a plan ended, one credit left, an email not confirmed, a
+    // market key with full access on a market-data route.
+    const datasetsKey = async (email: string, confirmed = true) => {
+      const owner = await createAccount(deps, { email, plan: 'basic', emailConfirmed: confirmed });
+      return { owner, key: (await createKey(deps, { accountId: owner.id, api: 'datasets' })).key };
+    };
+    const ended = await datasetsKey('ended@example.com');
+    await endPlan(deps, { accountId: ended.owner.id, at: new Date(Date.now() - 86_400_000) });
+    keys.QUARRY_ENDED_KEY = ended.key;
+    const poor = await datasetsKey('poor@example.com');
+    await setBalance(deps, { accountId: poor.owner.id, balance: 1 });
+    keys.QUARRY_POOR_KEY = poor.key;
+    keys.QUARRY_UNCONFIRMED_KEY = await marketKey(deps, { confirmed: false });
+    keys.QUARRY_FULL_KEY = await marketKey(deps, { access: 'full' });
     await deps.close();
     server = await startServer(env);
     const install = spawnSync(
@@ -80,7 +94,7 @@ describe('the Python client against a real server', () => {
   it('with pandas: every test of the client passes', () => {
     const run = pytest({});
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-    expect(run.stdout).toMatch(/\b9 passed\b/);
+    expect(run.stdout).toMatch(/\b13 passed\b/);
   });
 
   it('without pandas: the same tests pass on lists and dicts', () => {

@@ -149,3 +149,19 @@ def test_a_429_is_waited_out_as_its_retry_after_says():
     # Three waits, each what the answer's Retry-After asked (at most the minute), then the error.
     assert len(waits) == 3
     assert all(0 < wait <= 60 for wait in waits)
+
+
+@pytest.mark.parametrize(
+    "variable, call, error, code",
+    [
+        ("QUARRY_ENDED_KEY", lambda c: c.cpi(), quarry.PlanRequired, "plan_required"),
+        ("QUARRY_POOR_KEY", lambda c: c.awards(max_rows=1), quarry.InsufficientCredits, "insufficient_credits"),
+        ("QUARRY_UNCONFIRMED_KEY", lambda c: c.quotes(["AAPL"]), quarry.Forbidden, "key_disabled"),
+        ("QUARRY_FULL_KEY", lambda c: c.quotes(["AAPL"]), quarry.Forbidden, "key_too_broad"),
+    ],
+)
+def test_each_refusal_of_a_key_raises_its_error(variable, call, error, code):
+    refused = quarry.Client(key=os.environ[variable], base_url=BASE)
+    with pytest.raises(error) as raised:
+        call(refused)
+    assert raised.value.code == code and raised.value.status in (402, 403)
