@@ -2,7 +2,7 @@
 // run by its own pytest suite against a real server: the built CLI on a fresh store holding recorded files.
 // Twice: with pandas (DataFrames) and as on a machine without it (lists and dicts).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,19 +62,12 @@ describe('the Python client against a real server', () => {
     keys.QUARRY_FULL_KEY = await marketKey(deps, { access: 'full' });
     await deps.close();
     server = await startServer(env);
+    // Built from a copy, so that setuptools' build folders land beside the store, not in the repository.
+    const source = path.join(dir, 'client-source');
+    cpSync('clients/python', source, { recursive: true, filter: (from) => !from.includes('__pycache__') });
     const install = spawnSync(
       PYTHON,
-      [
-        '-m',
-        'pip',
-        'install',
-        '--quiet',
-        '--no-build-isolation',
-        '--no-index',
-        '--target',
-        site,
-        'clients/python',
-      ],
+      ['-m', 'pip', 'install', '--quiet', '--no-build-isolation', '--no-index', '--target', site, source],
       { encoding: 'utf8' },
     );
     expect(install.status, install.stderr).toBe(0);
@@ -88,7 +81,15 @@ describe('the Python client against a real server', () => {
     spawnSync(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'clients/python/tests'], {
       encoding: 'utf8',
       timeout: 120_000,
-      env: { ...process.env, PYTHONPATH: site, QUARRY_BASE_URL: server.url, ...keys, ...extra },
+      // No bytecode written into the repository's test folder.
+      env: {
+        ...process.env,
+        PYTHONPATH: site,
+        PYTHONDONTWRITEBYTECODE: '1',
+        QUARRY_BASE_URL: server.url,
+        ...keys,
+        ...extra,
+      },
     });
 
   it('with pandas: every test of the client passes', () => {
