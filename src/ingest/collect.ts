@@ -2,7 +2,7 @@
 // A dataset names what to fetch (its collections); `quarry sync` and the scheduled collector run them.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type AgencyHost, ConfigError } from '../kernel/config.js';
+import { type AgencyHost, agencyUrl, ConfigError } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
 import type { ReleaseCalendar } from './calendar.js';
 import { download, type Validators } from './fetch.js';
@@ -66,7 +66,7 @@ export async function collect(
   mkdirSync(dir, { recursive: true });
   const files: FileReport[] = [];
   for (const filePath of collection.files(deps.clock()).filter((p) => !paths || paths.test(p))) {
-    const url = `${config.agencies[collection.agency.id] ?? collection.agency.url}${filePath}`;
+    const url = `${agencyUrl(config, collection.agency)}${filePath}`;
     const name = path.posix.basename(filePath);
     files.push({ name, url, ...(await collectFile(deps, url, path.join(dir, name), loaders)) });
   }

@@ -213,6 +213,16 @@ function optional<K extends string>(key: K, value: string | null): Partial<Recor
   return value === null ? {} : ({ [key]: value } as Record<K, string>);
 }
 
+/**
+ * The base URL configured for an agency host. A host the configuration was not given is an error rather than
+ * the real address: a process (or a test) reaches an agency only where its configuration says so.
+ */
+export function agencyUrl(config: Pick<Config, 'agencies'>, host: AgencyHost): string {
+  const url = config.agencies[host.id];
+  if (url === undefined) throw new ConfigError(host.variable, `the agency host ${host.id} is not configured`);
+  return url;
+}
+
 /** The configuration `env` gives, with the base URL of each of the agency hosts the datasets declare. */
 export function readConfig(env: Env, hosts: readonly AgencyHost[]): Config {
   return {

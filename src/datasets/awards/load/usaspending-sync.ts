@@ -9,7 +9,7 @@ import path from 'node:path';
 import { type FileReport, type SyncReport, userAgent } from '../../../ingest/collect.js';
 import { type Download, download } from '../../../ingest/fetch.js';
 import { loadFile, type SourceLoaders } from '../../../ingest/run.js';
-import type { AgencyHost } from '../../../kernel/config.js';
+import { type AgencyHost, agencyUrl } from '../../../kernel/config.js';
 import type { Deps } from '../../../kernel/deps.js';
 
 export const USASPENDING: AgencyHost = {
@@ -114,7 +114,7 @@ export async function syncUsaspending(
   const dir = path.join(config.dataDir, 'downloads', 'usaspending');
   mkdirSync(dir, { recursive: true });
   const files: FileReport[] = [];
-  const base = config.agencies[USASPENDING.id] ?? USASPENDING.url;
+  const base = agencyUrl(config, USASPENDING);
   const fetchFile = async (url: string, dest: string, post?: unknown): Promise<Download> => {
     let wait = options.backoffMs ?? 1000;
     for (let attempt = 1; ; attempt += 1) {
