@@ -201,6 +201,10 @@ describe.runIf(haveChromium())('the console in a browser', () => {
     await shot('10-overview-phone');
     // Every column of the usage tables is on screen at phone width: each row stacks its cells, labelled.
     await page.getByRole('link', { name: 'Usage' }).click();
+    // The usage page itself, loaded with its styles, before its cells are measured (a busy machine can still
+    // be showing the overview when the click returns).
+    await page.waitForURL('**/console/usage');
+    await page.waitForLoadState('load');
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     // Run in the page (a string, as the page's own script: the test's types hold no DOM).
     const cells = (await page.evaluate(`[...document.querySelectorAll('table td')].map((td) => {
