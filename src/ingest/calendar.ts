@@ -209,6 +209,12 @@ export const EIA_WEEKS: PeriodCalendar = {
   published: (date) => releaseOf(EIA_WPSR, addDays(mondayOf(date), 7)),
 };
 
+/** EIA's weekly gas storage figures: a week ending Friday comes out the Thursday after (EIA_WNGSR). */
+export const EIA_GAS_WEEKS: PeriodCalendar = {
+  ...EIA_WEEKS,
+  published: (date) => releaseOf(EIA_WNGSR, addDays(mondayOf(date), 7)),
+};
+
 /**
  * BLS CPI: a month's index comes out in the month after, on a day of the BLS schedule (between the 10th and
  * the 15th in most years); the 20th is taken as the latest, so a count never claims a release not yet out.

@@ -1,5 +1,6 @@
 // energy-inventories interchange records: series descriptions, weekly observations, report calendars.
 import { type Static, Type } from 'typebox';
+import { EIA_GAS_WEEKS, EIA_WEEKS } from '../../ingest/calendar.js';
 import type { Importer } from '../../ingest/import.js';
 
 const SeriesId = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' });
@@ -21,7 +22,14 @@ export const EnergyRecord = Type.Union([
     { additionalProperties: false },
   ),
   Type.Object(
-    { type: Type.Literal('observation'), series: SeriesId, weekEnding: Day, value: Type.Number() },
+    {
+      type: Type.Literal('observation'),
+      series: SeriesId,
+      weekEnding: Day,
+      value: Type.Number(),
+      /** The report that publishes the series: its week's release is when the figure was first known. */
+      report: Type.Optional(Report),
+    },
     { additionalProperties: false },
   ),
   Type.Object(
@@ -46,6 +54,13 @@ export const energyImporter: Importer<EnergyRecordValue> = {
   record: EnergyRecord,
   dateOf(record) {
     return record.type === 'series' ? (undefined as unknown as string) : record.weekEnding;
+  },
+  // A week's figure as first published: its report's release for that week; a report record at its release.
+  publishedAt(record) {
+    if (record.type === 'report') return record.releasedAt ?? undefined;
+    if (record.type !== 'observation' || !record.report) return undefined;
+    const calendar = record.report === 'wngsr' ? EIA_GAS_WEEKS : EIA_WEEKS;
+    return calendar.published(record.weekEnding).toISOString();
   },
   revision(record) {
     switch (record.type) {

@@ -55,7 +55,9 @@ async function* table1(
       const value = millionsToThousands(f[column] ?? '');
       if (value === null)
         throw new SourceError(source.name, line, `"${f[column]}" is not a number of million barrels`);
-      yield { line, value: { type: 'observation', series, weekEnding, value } };
+      // The week-ago and year-ago columns restate earlier weeks: known from this file, not their own release.
+      const observation = { type: 'observation' as const, series, weekEnding, value };
+      yield { line, value: column === 1 ? { ...observation, report: 'wpsr' as const } : observation };
     }
   }
 }
@@ -68,6 +70,7 @@ async function* dataBrowser(
   let seriesKey: string | null = null;
   let label = first.trim();
   let seenHeader = false;
+  let report: 'wpsr' | 'wngsr' = 'wpsr';
   for await (const { line, text } of rest) {
     const f = csvFields(text).map((x) => x.trim());
     if (!seenHeader) {
@@ -87,7 +90,9 @@ async function* dataBrowser(
           unit,
           position: 1,
         };
-        yield { line, value: knownSeries(seriesKey) ?? own };
+        const series = knownSeries(seriesKey) ?? own;
+        report = series.report;
+        yield { line, value: series };
       }
       continue;
     }
@@ -97,7 +102,7 @@ async function* dataBrowser(
     if (!weekEnding || f[1] === '' || !Number.isFinite(value)) {
       throw new SourceError(source.name, line, `expected "MM/DD/YYYY,value", got "${text.trim()}"`);
     }
-    yield { line, value: { type: 'observation', series: seriesKey as string, weekEnding, value } };
+    yield { line, value: { type: 'observation', series: seriesKey as string, weekEnding, value, report } };
   }
   if (!seenHeader) throw new SourceError(source.name, null, 'no data header ("Week of,…") found');
 }

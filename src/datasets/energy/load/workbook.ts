@@ -104,7 +104,7 @@ async function* psw01(source: SourceFile, sheets: Sheet[]): Out {
       if (typeof value !== 'number') continue; // the series did not exist yet
       yield {
         line: row + 1,
-        value: { type: 'observation', series: ids[col]!, weekEnding, value },
+        value: { type: 'observation', series: ids[col]!, weekEnding, value, report: 'wpsr' },
       };
     }
   }
@@ -168,7 +168,10 @@ async function* ngsHistory(source: SourceFile, sheet: Sheet): Out {
     for (const [col, series] of columns) {
       const value = cells[col];
       if (typeof value === 'number')
-        yield { line: row + 1, value: { type: 'observation', series: series as string, weekEnding, value } };
+        yield {
+          line: row + 1,
+          value: { type: 'observation', series: series as string, weekEnding, value, report: 'wngsr' },
+        };
     }
   }
   // "LATEST ESTIMATES (Bcf) AS OF JUNE 3, 2021": the release of the last week, Thursdays 10:30 Eastern.
