@@ -193,10 +193,13 @@ describe('public routes', () => {
           'fiscalYear',
           'query',
           'minAmount',
+          'asOf',
           'cursor',
           'limit',
         ].sort(),
       );
+      const detail = doc.paths['/v1/awards/{id}'].get.parameters.map((p: { name: string }) => p.name);
+      expect(detail.sort()).toEqual(['asOf', 'id', 'revisionsCursor']);
     });
 
     it('declares 400, 401, 402, 403, 404, 429 and 503 with the error body and credit headers on keyed routes', () => {

@@ -173,7 +173,8 @@ export async function importRecords<R>(
         const problem = importer.check?.(value as R);
         if (problem) throw new ImportError(source, line, problem);
         if (importer.writeBatch) {
-          pending.push({ record: value as R, meta: { source, loadedAt } });
+          const meta = { source, loadedAt, ...(publishedAt ? { knownAt: publishedAt } : {}) };
+          pending.push({ record: value as R, meta });
           if (pending.length >= BATCH) await writePending();
         } else {
           const meta = {

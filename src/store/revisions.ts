@@ -187,61 +187,83 @@ export class RevisionBatch {
     return outcomes;
   }
 
-  /**
-   * A revision published before the record's current one: placed in the record's history between the
-   * revision known before it (which it supersedes from its publication) and the one known after it.
-   */
-  private async backfill(write: RevisionWrite, meta: RevisionMeta): Promise<WriteOutcome> {
+  /** A revision published before its record's current one, placed in the record's history. */
+  private backfill(write: RevisionWrite, meta: RevisionMeta): Promise<WriteOutcome> {
     const knownAt = meta.knownAt ?? meta.loadedAt;
-    const rowIdColumn = write.rowId ?? 'id';
-    const dyn = this.db as unknown as Dynamic;
-    let query = dyn
-      .selectFrom(write.table)
-      .select([`${rowIdColumn} as stored_row`, 'content_hash', 'revision', 'known_at'])
-      .orderBy('known_at');
-    for (const [column, value] of Object.entries(write.key)) query = query.where(column, '=', value);
-    const history = (await query.execute()).map((r) => ({
-      id: Number(r.stored_row),
-      hash: String(r.content_hash),
-      revision: Number(r.revision),
-      knownAt: String(r.known_at),
-    }));
-    const before = history.filter((r) => r.knownAt <= knownAt).at(-1);
-    const after = history.find((r) => r.knownAt > knownAt);
-    if (before?.hash === meta.hash) return 'unchanged';
-    const supersede = async (id: number) => {
-      await dyn
-        .updateTable(write.table)
-        .set({ superseded_at: knownAt })
-        .where(rowIdColumn, '=', id)
-        .execute();
-    };
-    if (after?.hash === meta.hash) {
-      // The later revision says the same: it was known from this earlier publication.
-      await dyn
-        .updateTable(write.table)
-        .set({ known_at: knownAt })
-        .where(rowIdColumn, '=', after.id)
-        .execute();
-      if (before) await supersede(before.id);
-      return 'revised';
-    }
-    if (before) await supersede(before.id);
-    await dyn
-      .insertInto(write.table)
-      .values({
+    return placeInHistory(this.db, {
+      table: write.table,
+      rowId: write.rowId ?? 'id',
+      hashColumn: 'content_hash',
+      key: write.key,
+      hash: meta.hash,
+      knownAt,
+      row: (revision, supersededAt) => ({
         ...write.row,
         content_hash: meta.hash,
-        revision: Math.max(0, ...history.map((r) => r.revision)) + 1,
+        revision,
         is_current: 0,
         source: meta.source,
         loaded_at: meta.loadedAt,
         known_at: knownAt,
-        superseded_at: after?.knownAt ?? null,
-      })
-      .execute();
-    return before ? 'revised' : 'inserted';
+        superseded_at: supersededAt,
+      }),
+    });
   }
+}
+
+/** A revision known before its record's current one, as `placeInHistory` takes it. */
+export interface EarlierRevision {
+  table: string;
+  /** The column naming each stored row. */
+  rowId: string;
+  /** The column holding each revision's content hash. */
+  hashColumn: string;
+  key: Record<string, unknown>;
+  hash: string;
+  knownAt: string;
+  /** The row to insert, given its revision number and when the next revision known superseded it. */
+  row(revision: number, supersededAt: string | null): Record<string, unknown>;
+}
+
+/**
+ * Places a revision published before its record's current one (a backfill of an older vintage) in the
+ * record's history: it supersedes, from its publication, the revision known before it, and is superseded by
+ * the one known after it. When that later revision says the same, it was known from this earlier publication.
+ */
+export async function placeInHistory(
+  db: Kysely<Database> | Transaction<Database>,
+  earlier: EarlierRevision,
+): Promise<WriteOutcome> {
+  const { table, rowId, hashColumn, knownAt } = earlier;
+  const dyn = db as unknown as Dynamic;
+  let query = dyn
+    .selectFrom(table)
+    .select([`${rowId} as stored_row`, `${hashColumn} as hash`, 'revision', 'known_at'])
+    .orderBy('known_at');
+  for (const [column, value] of Object.entries(earlier.key)) query = query.where(column, '=', value);
+  const history = (await query.execute()).map((r) => ({
+    id: Number(r.stored_row),
+    hash: String(r.hash),
+    revision: Number(r.revision),
+    knownAt: String(r.known_at),
+  }));
+  const before = history.filter((r) => r.knownAt <= knownAt).at(-1);
+  const after = history.find((r) => r.knownAt > knownAt);
+  if (before?.hash === earlier.hash) return 'unchanged';
+  const set = async (id: number, values: Record<string, unknown>) => {
+    await dyn.updateTable(table).set(values).where(rowId, '=', id).execute();
+  };
+  if (before) await set(before.id, { superseded_at: knownAt });
+  if (after?.hash === earlier.hash) {
+    await set(after.id, { known_at: knownAt });
+    return 'revised';
+  }
+  const revision = Math.max(0, ...history.map((r) => r.revision)) + 1;
+  await dyn
+    .insertInto(table)
+    .values(earlier.row(revision, after?.knownAt ?? null))
+    .execute();
+  return before ? 'revised' : 'inserted';
 }
 
 function chunks<T>(items: T[], size: number): T[][] {

@@ -174,7 +174,10 @@ describe.skipIf(
       amountKind: 'action_obligation',
       subAgency: 'INTERNAL REVENUE SERVICE',
       parentAward: 'CONT_IDV_NNG15SD76B_8000',
+      lastModified: '2016-09-08',
     });
+    // The row's last_modified_date (9/8/2016) is when this revision became known, not the load.
+    expect(printer?.known_at).toBe('2016-09-08T00:00:00.000Z');
     // Sectors are the NAICS codes' two-digit sectors (541519: Professional, Scientific, and Technical Services).
     expect(printer?.sector).toBe('Professional, Scientific, and Technical Services');
     const sectors = (await get('/v1/awards?source=usaspending')).sectors as { name: string }[];

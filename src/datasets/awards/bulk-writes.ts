@@ -36,6 +36,8 @@ const COLUMNS = [
   'is_current',
   'loaded_at',
   'load_source',
+  'known_at',
+  'superseded_at',
 ] as const satisfies readonly (keyof AwardsTable)[];
 
 export type AwardRow = Required<Omit<Insertable<AwardsTable>, 'row_id'>>;
@@ -79,8 +81,9 @@ export interface HeldAward {
   revision_id: string;
   revision: number;
   details: string | null;
+  known_at: string;
 }
-const HELD_COLUMNS = ['row_id', 'id', 'revision_id', 'revision', 'details'] as const;
+const HELD_COLUMNS = ['row_id', 'id', 'revision_id', 'revision', 'details', 'known_at'] as const;
 
 /** Awards per read of current rows on PostgreSQL. */
 const PG_READ = 1000;
@@ -130,7 +133,7 @@ export async function insertAwardRows(
     for (const row of rows) insert.run(row);
     return;
   }
-  // One array per column, unnested into rows: 27 parameters a statement however many rows it holds, where a
+  // One array per column, unnested into rows: one parameter per column a statement however many rows it holds, where a
   // multi-row VALUES list binds and parses every value as a parameter of its own.
   for (let i = 0; i < rows.length; i += PG_ROWS) {
     const chunk = rows.slice(i, i + PG_ROWS);

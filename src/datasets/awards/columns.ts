@@ -1,8 +1,10 @@
-// The current awards as columns in memory, for the listing's summaries: each text dictionary-coded, each
+// Every award revision as columns in memory, for the listing's summaries: each text dictionary-coded, each
 // amount split exactly into whole millions (hi) and the rest in millionths (lo), both of the amount's sign
-// (amount in micros = hi x 10^12 + lo), so that sums are exact in plain numbers. Built once per version of the dataset (a load
-// anywhere changes it), about 45 bytes an award: 45 MB for a million.
-import { type Kysely, type SqlBool, sql } from 'kysely';
+// (amount in micros = hi x 10^12 + lo), so that sums are exact in plain numbers; and when each revision was
+// known, so that one set of columns answers both the current listing and the listing as known on a date.
+// Built once per version of the dataset (a load anywhere changes it), about 60 bytes a revision: 60 MB for a
+// million.
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { type TitleWords, TitleWordsBuilder } from './words.js';
 
@@ -51,6 +53,9 @@ export interface AwardColumns {
   lo: Float64Array;
   /** 1 where the loader put alerts in the row's details. */
   flagged: Uint8Array;
+  /** When each revision became known, and when a later one superseded it (Infinity while current), in ms. */
+  knownAt: Float64Array;
+  supersededAt: Float64Array;
   /** The awards holding each word of the titles (words.ts). */
   titleWords: TitleWords;
   /** The range of fiscal years held (both 0 when nothing is). */
@@ -102,7 +107,6 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
   const counted = await db
     .selectFrom('awards')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(sql<SqlBool>`is_current = 1`)
     .executeTakeFirstOrThrow();
   const n = Number(counted.n);
   const dict = emptyDictionaries();
@@ -123,6 +127,8 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
     hi: new Float64Array(n),
     lo: new Float64Array(n),
     flagged: new Uint8Array(n),
+    knownAt: new Float64Array(n),
+    supersededAt: new Float64Array(n),
     titleWords: new TitleWordsBuilder().build(),
     firstFiscalYear: 0,
     lastFiscalYear: 0,
@@ -151,8 +157,9 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
         'obligated_amount',
         'title',
         sql<number>`CASE WHEN details LIKE '%"alerts":%' THEN 1 ELSE 0 END`.as('flagged'),
+        'known_at',
+        'superseded_at',
       ])
-      .where(sql<SqlBool>`is_current = 1`)
       .where('row_id', '>', after)
       .orderBy('row_id')
       .limit(PAGE)
@@ -176,6 +183,9 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
       cols.hi[i] = hi;
       cols.lo[i] = lo;
       cols.flagged[i] = Number(r.flagged);
+      cols.knownAt[i] = Date.parse(r.known_at);
+      cols.supersededAt[i] =
+        r.superseded_at === null ? Number.POSITIVE_INFINITY : Date.parse(r.superseded_at);
       titleWords.add(i, r.title);
       i += 1;
     }
@@ -189,6 +199,19 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
   cols.firstFiscalYear = i === 0 ? 0 : years.reduce((a, b) => Math.min(a, b));
   cols.lastFiscalYear = i === 0 ? 0 : years.reduce((a, b) => Math.max(a, b));
   return cols;
+}
+
+const earliest = new WeakMap<AwardColumns, number>();
+
+/** When the first revision held became known, in ms (Infinity when none is held); found once per columns. */
+export function earliestKnown(cols: AwardColumns): number {
+  let first = earliest.get(cols);
+  if (first === undefined) {
+    first = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < cols.size; i += 1) first = Math.min(first, cols.knownAt[i]!);
+    earliest.set(cols, first);
+  }
+  return first;
 }
 
 /** The awards of each code of one column: `items` from `offsets[code]` to `offsets[code + 1]`, ascending. */

@@ -1,7 +1,7 @@
 // The awards importer: the interchange record (record.ts), checked, written in batches (write.ts).
 import type { Importer } from '../../ingest/import.js';
 import { AwardRecord, type AwardRecordValue } from './record.js';
-import { writeAwards } from './write.js';
+import { awardPublishedAt, writeAwards } from './write.js';
 
 export { AwardDetails, AwardRecord, type AwardRecordValue } from './record.js';
 export { awardId } from './write.js';
@@ -15,5 +15,6 @@ export const awardsImporter: Importer<AwardRecordValue> = {
     }
     return null;
   },
+  publishedAt: awardPublishedAt,
   writeBatch: writeAwards,
 };

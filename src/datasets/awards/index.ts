@@ -26,6 +26,7 @@ import * as m019 from './migrations/019-award-details.js';
 import * as m021 from './migrations/021-award-indexes.js';
 import * as m023 from './migrations/023-award-filter-indexes.js';
 import * as m024 from './migrations/024-award-words-in-memory.js';
+import * as m033 from './migrations/033-award-known-at.js';
 import { awardsOperations } from './operations.js';
 import { awardsSample } from './sample.js';
 import { AwardsData } from './schema.js';
@@ -57,6 +58,7 @@ export const awardsDataset = describe({
     '021-award-indexes': m021,
     '023-award-filter-indexes': m023,
     '024-award-words-in-memory': m024,
+    '033-award-known-at': m033,
   },
   // USAspending's responses (searches and details before the transactions under them), then TED's notices;
   // after the registrants and company facts that recipients are matched to.

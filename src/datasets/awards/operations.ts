@@ -13,7 +13,9 @@ export const awardsOperations = [
     dataset: 'awards',
     url: '/v1/awards',
     summary: 'Search government awards',
-    description: 'Awards matching every filter given, newest first, paged with nextCursor.',
+    description:
+      'Awards matching every filter given, newest first, paged with nextCursor; with asOf, the awards and their ' +
+      'summaries as known at the end of that day (UTC): each award as its source had published it by then.',
     querystring: Type.Object(
       {
         ticker: O(P.ticker),
@@ -29,6 +31,7 @@ export const awardsOperations = [
         fiscalYear: O(P.fiscalYear),
         query: O(P.query),
         minAmount: O(P.minAmount),
+        asOf: O(P.asOf),
         cursor: O(P.cursor),
         limit: O(P.limit),
       },
@@ -44,9 +47,14 @@ export const awardsOperations = [
     dataset: 'awards',
     url: '/v1/awards/:id',
     summary: 'One award with its revisions',
-    description: 'The current record of an award and its earlier revisions, paged with revisionsCursor.',
+    description:
+      'The current record of an award and its earlier revisions, paged with revisionsCursor; with asOf, the ' +
+      'version known at the end of that day (UTC) and those before it (404 when none was published by then).',
     params: Type.Object({ id: P.id }, { additionalProperties: false }),
-    querystring: Type.Object({ revisionsCursor: O(P.revisionsCursor) }, { additionalProperties: false }),
+    querystring: Type.Object(
+      { revisionsCursor: O(P.revisionsCursor), asOf: O(P.asOf) },
+      { additionalProperties: false },
+    ),
     data: AwardDetailData,
     price: fixed('evidence', 2),
     read: awardDetail,

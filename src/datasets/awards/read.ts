@@ -7,8 +7,9 @@ import { AppError } from '../../kernel/errors.js';
 import { rowIdIn } from '../../store/row-ids.js';
 import type { Database } from '../../store/schema.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
+import { asOfInstant, knownAt } from '../known.js';
 import type { OperationInput } from '../operation.js';
-import { buildColumns } from './columns.js';
+import { type AwardColumns, buildColumns, earliestKnown } from './columns.js';
 import { amountKey } from './derive.js';
 import { awardsMatching } from './query.js';
 import { annualRevenue, compareToRevenue } from './revenue.js';
@@ -49,11 +50,12 @@ export function toAward(row: Row) {
  * Each award of a listed company held with its annual revenue, compared with it (revenue.ts); others keep
  * what their record carried.
  */
-async function withRevenue(db: Kysely<Database>, awards: ReturnType<typeof toAward>[]) {
+async function withRevenue(db: Kysely<Database>, awards: ReturnType<typeof toAward>[], at: string | null) {
   const tickerOf = (a: ReturnType<typeof toAward>) => (a.entity as { ticker?: string } | null)?.ticker;
   const revenue = await annualRevenue(
     db,
     awards.map(tickerOf).filter((t): t is string => !!t),
+    at,
   );
   return awards.map((a) => {
     const ticker = tickerOf(a);
@@ -65,12 +67,15 @@ async function withRevenue(db: Kysely<Database>, awards: ReturnType<typeof toAwa
 /** The listing's filters: those the summary applies to its columns, and the words of `query`. */
 type Filters = SummaryFilters & { query?: string };
 /** awards.list's query, as its schema types it. */
-type AwardsQuery = Filters & { cursor?: string; limit?: number };
+type AwardsQuery = Omit<Filters, 'knownAt'> & { cursor?: string; limit?: number; asOf?: string };
 
-function filtersOf(query: AwardsQuery): Filters {
-  const f: AwardsQuery = { ...query };
+/** The filters of a query; `asOf` becomes the instant the revisions are read at. */
+function filtersOf(query: AwardsQuery, at: string | null): Filters {
+  const f: AwardsQuery & Filters = { ...query };
   delete f.cursor;
   delete f.limit;
+  delete f.asOf;
+  if (at) f.knownAt = at;
   if (f.ticker) f.ticker = f.ticker.toUpperCase();
   if (f.jurisdiction) f.jurisdiction = f.jurisdiction.toUpperCase();
   if (f.currency) f.currency = f.currency.toUpperCase();
@@ -126,7 +131,8 @@ export async function listAwards(
   { query }: OperationInput<AwardsQuery, object>,
 ): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
-  const f = filtersOf(query);
+  const at = asOfInstant(deps, query.asOf);
+  const f = filtersOf(query, at);
   const limit = query.limit ?? DEFAULT_LIMIT;
   const listing = listingOf(f);
   const position =
@@ -152,9 +158,11 @@ export async function listAwards(
         rows: limit + 1,
       });
 
+  // The page's candidates are revisions known at `at` (found by the summary); else it is read from the
+  // current rows.
   const candidates = summary.pageRows;
   let page = candidates
-    ? current(db)
+    ? (at ? (db.selectFrom('awards') as Query) : current(db))
         .selectAll()
         .where(rowIdIn(db, 'awards.row_id', candidates))
     : current(db).selectAll();
@@ -175,7 +183,7 @@ export async function listAwards(
   const nextCursor =
     more && last ? encodeCursor(deps.cursorSecret, listing, { d: last.award_date, i: last.id }) : null;
 
-  const awards = await withRevenue(db, shown.map(toAward));
+  const awards = await withRevenue(db, shown.map(toAward), at);
   const observed = awards.map((a) => a.observedAt).sort();
   const attribution = new Map<string, { attribution: string; licence: string }>(
     AWARD_SOURCES.map((s) => [s.id, s]),
@@ -209,7 +217,7 @@ export async function listAwards(
       firstAwardDate: c.first,
       lastAwardDate: c.last,
     })),
-    gaps: [],
+    gaps: at ? beforeFirstKnown(columns, at) : [],
     locked: false,
   };
   return {
@@ -228,48 +236,76 @@ export async function listAwards(
   };
 }
 
+/** A gap when `at` is before the first award held became known. */
+function beforeFirstKnown(columns: AwardColumns, at: string): string[] {
+  const first = earliestKnown(columns);
+  if (!Number.isFinite(first) || Date.parse(at) >= first) return [];
+  const day = new Date(first).toISOString().slice(0, 10);
+  return [`nothing published by ${at.slice(0, 10)} is held: the first award held became known on ${day}`];
+}
+
 export async function awardDetail(
   deps: Deps,
-  { params, query }: OperationInput<{ revisionsCursor?: string }, { id: string }>,
+  { params, query }: OperationInput<{ revisionsCursor?: string; asOf?: string }, { id: string }>,
 ): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
   const id = params.id;
-  const listing = listingOf({ award: id });
+  const at = asOfInstant(deps, query.asOf);
+  const listing = listingOf({ award: id, asOf: at });
   const current = await db
     .selectFrom('awards')
     .selectAll()
     .where('id', '=', id)
-    .where('is_current', '=', 1)
+    .where(knownAt(at))
     .executeTakeFirst();
-  if (!current) throw new AppError('not_found', `No award ${id}.`);
+  if (!current) {
+    throw new AppError(
+      'not_found',
+      at ? `No award ${id} was published by ${query.asOf}.` : `No award ${id}.`,
+    );
+  }
   const position =
     typeof query.revisionsCursor === 'string'
       ? decodeCursor(deps.cursorSecret, listing, query.revisionsCursor, 'revisionsCursor')
       : null;
 
-  let revisions = db.selectFrom('awards').selectAll().where('id', '=', id).where('is_current', '=', 0);
+  // The revisions before the one shown (superseded by the time it became known), newest known first.
+  let revisions = db
+    .selectFrom('awards')
+    .selectAll()
+    .where('id', '=', id)
+    .where('row_id', '!=', current.row_id)
+    .where('superseded_at', '<=', current.known_at);
   if (position) {
-    if (typeof position.r !== 'number') {
+    if (typeof position.k !== 'string' || typeof position.r !== 'number') {
       throw new AppError('invalid_params', 'parameter "revisionsCursor" is not a valid cursor (malformed)');
     }
-    revisions = revisions.where('revision', '<', position.r);
+    revisions = revisions.where(sql<SqlBool>`(known_at, row_id) < (${position.k}, ${position.r})`);
   }
   const rows = await revisions
-    .orderBy('revision', 'desc')
+    .orderBy('known_at', 'desc')
+    .orderBy('row_id', 'desc')
     .limit(REVISIONS_PAGE + 1)
     .execute();
   const shown = rows.slice(0, REVISIONS_PAGE);
   const last = shown.at(-1);
   const next =
     rows.length > REVISIONS_PAGE && last
-      ? encodeCursor(deps.cursorSecret, listing, { r: last.revision })
+      ? encodeCursor(deps.cursorSecret, listing, { k: last.known_at, r: Number(last.row_id) })
       : null;
-  const [award] = (await withRevenue(db, [toAward(current)])) as [ReturnType<typeof toAward>];
+  const [award] = (await withRevenue(db, [toAward(current)], at)) as [ReturnType<typeof toAward>];
   return {
     data: {
       award,
       details: current.details ? (JSON.parse(current.details) as Record<string, unknown>) : null,
-      revisions: shown.map((r) => ({ ...toAward(r), revision: r.revision, loadedAt: r.loaded_at })),
+      knownAt: current.known_at,
+      revisions: shown.map((r) => ({
+        ...toAward(r),
+        revision: r.revision,
+        loadedAt: r.loaded_at,
+        knownAt: r.known_at,
+        supersededAt: r.superseded_at,
+      })),
       nextRevisionsCursor: next,
     },
     meta: storedMeta('awards', AWARD_SOURCES, {

@@ -35,7 +35,19 @@ export const AwardDetails = Type.Object(
       }),
     ),
     modificationNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    lastModified: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+    lastModified: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 40,
+        description: "The source's Last Modified Date of the award (YYYY-MM-DD, perhaps with a time).",
+      }),
+    ),
+    published: Type.Optional(
+      Type.String({
+        format: 'date',
+        description: "The date the source published the notice (TED's OJ S issue).",
+      }),
+    ),
     noticeTotal: Type.Optional(
       Type.Object(
         {

@@ -15,21 +15,27 @@ export interface RevenueComparison {
 
 type Years = { end: string; fiscalYear: number; value: number; currency: string | null }[];
 
-/** The annual revenue series held for these tickers, oldest first. */
+/**
+ * The annual revenue series held for these tickers, oldest first: the current figures, or with `at` (an ISO
+ * instant) each figure as published by then (a restatement published later is not yet known).
+ */
 export async function annualRevenue(
   db: Kysely<Database>,
   tickers: readonly string[],
+  at: string | null = null,
 ): Promise<Map<string, Years>> {
   if (tickers.length === 0) return new Map();
-  const rows = await db
+  let query = db
     .selectFrom('kpi_facts')
-    .select(['symbol', 'period_end', 'fiscal_year', 'value', 'currency'])
+    .select(['symbol', 'fact_key', 'revision', 'period_end', 'fiscal_year', 'value', 'currency'])
     .where('kind', '=', 'kpi')
     .where('series_key', '=', 'revenue:reported:frequency=annual')
-    .where('is_current', '=', 1)
-    .where('symbol', 'in', [...new Set(tickers)])
-    .orderBy('period_end')
-    .execute();
+    .where('symbol', 'in', [...new Set(tickers)]);
+  query = at === null ? query.where('is_current', '=', 1) : query.where('as_of', '<=', at);
+  const all = await query.orderBy('period_end').orderBy('revision').execute();
+  // Known by `at`, the newest revision of each figure: the last of its fact in revision order.
+  const newest = new Map(all.map((r) => [r.fact_key, r]));
+  const rows = all.filter((r) => newest.get(r.fact_key) === r);
   const out = new Map<string, Years>();
   for (const r of rows) {
     const years = out.get(r.symbol) ?? [];

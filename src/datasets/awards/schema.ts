@@ -101,6 +101,14 @@ export const AwardRevision = Type.Object(
     ...AwardRow.properties,
     revision: Type.Integer({ description: '1 for the first version loaded.' }),
     loadedAt: Timestamp,
+    knownAt: Type.String({
+      format: 'date-time',
+      description:
+        "When this version became known: the source's date for it (Last Modified Date, a notice's publication) where it states one, else its load.",
+    }),
+    supersededAt: Nullable(
+      Type.String({ format: 'date-time', description: 'When the next version became known.' }),
+    ),
   },
   { title: 'AwardRevision' },
 );
@@ -110,9 +118,16 @@ export const AwardDetailData = Type.Object({
   details: Nullable(
     Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'What the source says beyond the row: amountKind (obligation, action_obligation, loan_subsidy_cost, contract_value or estimated_value), form (the form of a TED notice: F03, F06, F15, F21–F23, F25), faceValue (a loan), subAgency, parentAward, modificationNumber, lastModified, noticeTotal (the own total of a notice, as published), alerts.',
+        'What the source says beyond the row: amountKind (obligation, action_obligation, loan_subsidy_cost, contract_value or estimated_value), form (the form of a TED notice: F03, F06, F15, F21–F23, F25), faceValue (a loan), subAgency, parentAward, modificationNumber, lastModified, published (the date a notice was published), noticeTotal (the own total of a notice, as published), alerts.',
     }),
   ),
-  revisions: Type.Array(AwardRevision, { description: 'Earlier versions of the record, newest first.' }),
+  knownAt: Type.String({
+    format: 'date-time',
+    description:
+      "When the version shown became known: the source's date for it where it states one, else its load.",
+  }),
+  revisions: Type.Array(AwardRevision, {
+    description: 'Earlier versions of the record (as known at asOf, when given), newest known first.',
+  }),
   nextRevisionsCursor: Nullable(Type.String({ description: 'Pass as revisionsCursor for older revisions.' })),
 });

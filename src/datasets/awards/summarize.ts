@@ -19,6 +19,8 @@ export type SummaryFilters = {
   to?: string;
   fiscalYear?: number;
   minAmount?: string;
+  /** The awards as known at this instant (ISO); the current ones when not given. */
+  knownAt?: string;
 };
 
 export interface GroupSummary {
@@ -164,6 +166,8 @@ interface Filter {
   to: number;
   /** The least amount as (hi, lo), or null. */
   least: [number, number] | null;
+  /** The instant the revisions are read at, in ms: the largest finite number for the current ones. */
+  at: number;
 }
 
 /** The filters on an award's columns; a name never held matches nothing. */
@@ -184,6 +188,8 @@ function filterOf(cols: AwardColumns, f: SummaryFilters): Filter {
     from: f.from ? Number(f.from.replaceAll('-', '')) : Number.NEGATIVE_INFINITY,
     to: f.to ? Number(f.to.replaceAll('-', '')) : Number.POSITIVE_INFINITY,
     least: f.minAmount ? splitKey(f.minAmount) : null,
+    // A current revision is superseded at Infinity, after any finite instant; a superseded one before it.
+    at: f.knownAt ? Date.parse(f.knownAt) : Number.MAX_VALUE,
   };
 }
 
@@ -271,7 +277,7 @@ export function summarize(
   const newest = page ? new NewestDates(page.rows) : null;
 
   // The columns and filters as locals: the loop below runs once per award of the filtered set.
-  const { equal, from, to, least } = filter;
+  const { equal, from, to, least, at } = filter;
   const [leastHi, leastLo] = least ?? [0, 0];
   const {
     currency,
@@ -284,9 +290,10 @@ export function summarize(
     fiscalYear,
     date: dates,
   } = cols;
-  const { jurisdiction, flagged: flags, firstFiscalYear } = cols;
+  const { jurisdiction, flagged: flags, firstFiscalYear, knownAt, supersededAt } = cols;
   const before = page ? (page.before ?? Number.POSITIVE_INFINITY) : Number.NEGATIVE_INFINITY;
   const visit = (i: number) => {
+    if (knownAt[i]! > at || supersededAt[i]! <= at) return;
     for (let k = 0; k < equal.length; k += 1) {
       const [column, code] = equal[k]!;
       if (column[i] !== code) return;
@@ -471,13 +478,71 @@ export function summarizeFiltered(
   if (known) {
     held.delete(key);
     held.set(key, known);
-    return { ...known.summary, pageRows: summarize(cols, f, known.matches, page, false).pageRows };
+    const pageRows =
+      f.knownAt && !known.matches && namesOnlyInstant(f)
+        ? newestKnown(cols, Date.parse(f.knownAt), page)
+        : summarize(cols, f, known.matches, page, false).pageRows;
+    return { ...known.summary, pageRows };
   }
   const matches = matchesOf ? matchesOf() : null;
   const summary = summarize(cols, f, matches, page);
   held.set(key, { summary, matches });
   if (held.size > RECENT) held.delete(held.keys().next().value as string);
   return summary;
+}
+
+/** Whether a filter set names nothing but the instant the awards are read at. */
+function namesOnlyInstant(f: SummaryFilters & { query?: string }): boolean {
+  return Object.entries(f).every(
+    ([name, value]) => name === 'knownAt' || value === undefined || value === '',
+  );
+}
+
+const dateOrders = new WeakMap<AwardColumns, Int32Array>();
+
+/** The awards (column positions) newest first by date; made once per columns. */
+function newestFirst(cols: AwardColumns): Int32Array {
+  let order = dateOrders.get(cols);
+  if (!order) {
+    const { date } = cols;
+    order = Int32Array.from({ length: cols.size }, (_, i) => i).sort((a, b) => date[b]! - date[a]!);
+    dateOrders.set(cols, order);
+  }
+  return order;
+}
+
+/**
+ * The page's row ids among all awards known at `at` (ms), as `summarize` finds them, walking the awards newest
+ * first from the cursor's day instead of visiting every one: the cursor's own day whole, then days back until
+ * `page.rows` awards before it are taken, and the rest of the last day with them.
+ */
+function newestKnown(cols: AwardColumns, at: number, page: PageAsk): number[] {
+  const { date, knownAt, supersededAt, rowIds } = cols;
+  const before = page.before ?? Number.POSITIVE_INFINITY;
+  const order = newestFirst(cols);
+  // The first award dated on or before the cursor's day, by bisection.
+  let low = 0;
+  let high = order.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (date[order[mid]!]! > before) low = mid + 1;
+    else high = mid;
+  }
+  const out: number[] = [];
+  let earlier = 0;
+  let lastDay = Number.NEGATIVE_INFINITY;
+  for (let k = low; k < order.length; k += 1) {
+    const i = order[k]!;
+    const day = date[i]!;
+    if (day < lastDay) break;
+    if (knownAt[i]! > at || supersededAt[i]! <= at) continue;
+    out.push(rowIds[i]!);
+    if (day < before) {
+      earlier += 1;
+      if (earlier === page.rows) lastDay = day;
+    }
+  }
+  return out;
 }
 
 const everything = new WeakMap<AwardColumns, Summary>();

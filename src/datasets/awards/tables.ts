@@ -34,6 +34,10 @@ export interface AwardsTable {
   is_current: number;
   loaded_at: string;
   load_source: string;
+  /** When this revision became known: the source's date for it where it states one, else its load (ISO) */
+  known_at: string;
+  /** When a later revision became known; null while this one is current */
+  superseded_at: string | null;
   /** JSON: what the source says beyond the common fields (amount kind, face value, sub-agency, …) */
   details: Generated<string | null>;
 }

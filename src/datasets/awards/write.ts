@@ -1,11 +1,14 @@
 // Writing award records a batch at a time: one read of the current rows of the batch's awards, one update of
 // the rows replaced, inserts of many rows per statement, and their search entries likewise. Outcomes are
-// those of writing the records one by one: an award twice in a batch is written in two rounds.
+// those of writing the records one by one: an award twice in a batch is written in two rounds. A revision is
+// known from the source's own date for it (USAspending's Last Modified Date, a notice's publication) or the
+// time given for the file, else from its load; one known before the award's current revision is a backfill,
+// placed in the award's history without becoming current.
 import { hash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { BatchEntry } from '../../ingest/import.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
-import type { WriteOutcome } from '../../store/revisions.js';
+import { placeInHistory, type WriteOutcome } from '../../store/revisions.js';
 import type { Database } from '../../store/schema.js';
 import { type AwardRow, heldAwards, insertAwardRows } from './bulk-writes.js';
 import { amountEchoingId, amountKey, amountMicros, fiscalYear } from './derive.js';
@@ -53,11 +56,20 @@ async function writeRound(
   if (entries.length === 0) return [];
   const ids = entries.map((e) => awardId(e.record.source, e.record.sourceAwardId));
   const held = await heldAwards(root, tx, ids);
-  const retired: number[] = [];
+  /** Rows that stop being current, by the time the revision replacing them became known. */
+  const retired = new Map<string, number[]>();
   const inserts: AwardRow[] = [];
+  const backfills: { index: number; row: AwardRow }[] = [];
   const outcomes = entries.map(({ record: given, meta }, i): WriteOutcome => {
     const id = ids[i]!;
     const current = held.get(id);
+    const knownAt = meta.knownAt ?? publishedBefore(given, meta.loadedAt) ?? meta.loadedAt;
+    if (current && knownAt < current.known_at) {
+      const record = withIdEchoAlert(given);
+      const revisionId = sha1(canonicalJson({ ...record, observedAt: null }));
+      backfills.push({ index: i, row: toRow(id, revisionId, record, 0, meta, knownAt) });
+      return 'unchanged';
+    }
     // Two views of one award (a search row, its detail) each say some details: what one says adds to what
     // is held, so reading both again changes nothing.
     const before = current?.details ? (JSON.parse(current.details) as Record<string, unknown>) : null;
@@ -67,19 +79,48 @@ async function writeRound(
     // When the source was observed is not what it says: observing the same award again is no new revision.
     const revisionId = sha1(canonicalJson({ ...record, observedAt: null }));
     if (current?.revision_id === revisionId) return 'unchanged';
-    if (current) retired.push(current.row_id);
-    inserts.push(toRow(id, revisionId, record, (current?.revision ?? 0) + 1, meta));
+    if (current) retired.set(knownAt, [...(retired.get(knownAt) ?? []), current.row_id]);
+    inserts.push(toRow(id, revisionId, record, (current?.revision ?? 0) + 1, meta, knownAt));
     return current ? 'revised' : 'inserted';
   });
-  for (let i = 0; i < retired.length; i += RETIRE_CHUNK) {
-    await tx
-      .updateTable('awards')
-      .set({ is_current: 0 })
-      .where('row_id', 'in', retired.slice(i, i + RETIRE_CHUNK))
-      .execute();
+  for (const [knownAt, rowIds] of retired) {
+    for (let i = 0; i < rowIds.length; i += RETIRE_CHUNK) {
+      await tx
+        .updateTable('awards')
+        .set({ is_current: 0, superseded_at: knownAt })
+        .where('row_id', 'in', rowIds.slice(i, i + RETIRE_CHUNK))
+        .execute();
+    }
   }
   await insertAwardRows(root, tx, inserts);
+  for (const { index, row } of backfills) {
+    outcomes[index] = await placeInHistory(tx, {
+      table: 'awards',
+      rowId: 'row_id',
+      hashColumn: 'revision_id',
+      key: { id: row.id },
+      hash: row.revision_id,
+      knownAt: row.known_at,
+      row: (revision, supersededAt) => ({ ...row, revision, is_current: 0, superseded_at: supersededAt }),
+    });
+  }
   return outcomes;
+}
+
+/**
+ * When the source published this revision of the award, where it says: USAspending's Last Modified Date, a
+ * notice's publication date (a date counts from its start, UTC).
+ */
+export function awardPublishedAt(record: AwardRecordValue): string | undefined {
+  const said = record.details?.lastModified ?? record.details?.published;
+  const day = said === undefined ? undefined : /^\d{4}-\d{2}-\d{2}/.exec(said)?.[0];
+  return day && `${day}T00:00:00.000Z`;
+}
+
+/** The source's date of the revision, when it is before the load (a date past it is no publication yet). */
+function publishedBefore(record: AwardRecordValue, loadedAt: string): string | undefined {
+  const at = awardPublishedAt(record);
+  return at && at < loadedAt ? at : undefined;
 }
 
 /** The record with an alert added when its amount repeats its own id (`amountEchoingId`). */
@@ -98,6 +139,7 @@ function toRow(
   record: AwardRecordValue,
   revision: number,
   meta: BatchEntry<AwardRecordValue>['meta'],
+  knownAt: string,
 ): AwardRow {
   return {
     id,
@@ -127,5 +169,7 @@ function toRow(
     is_current: 1,
     loaded_at: meta.loadedAt,
     load_source: meta.source,
+    known_at: knownAt,
+    superseded_at: null,
   };
 }

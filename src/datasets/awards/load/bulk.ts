@@ -76,6 +76,7 @@ export async function* legacyBulk(
     const award = `CONT_AWD_${get('piid')}_${office.code}_${get('idvpiid') || '-NONE-'}_${get('idvpiid') ? idvAgency : '-NONE-'}`;
     const base = get('modnumber') === '0';
     const entity = entityOf(names, vendor, get('mod_parent') || null);
+    const modified = slashedDate(get('last_modified_date'));
     yield {
       line,
       value: {
@@ -101,6 +102,7 @@ export async function* legacyBulk(
           ...(office.name ? { subAgency: office.name } : {}),
           ...(base ? {} : { modificationNumber: get('modnumber') }),
           ...(get('idvpiid') ? { parentAward: `CONT_IDV_${get('idvpiid')}_${idvAgency}` } : {}),
+          ...(modified ? { lastModified: modified } : {}),
         },
       },
     };

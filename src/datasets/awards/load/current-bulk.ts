@@ -81,6 +81,7 @@ function awardParts(source: SourceFile, line: number, get: Get, context: LoadCon
   const subAgency = get('awarding_sub_agency_name');
   const idv = get('parent_award_id_piid');
   const idvAgency = get('parent_award_agency_id');
+  const modified = downloadDate(get('last_modified_date').slice(0, 10));
   return {
     award,
     common: {
@@ -92,6 +93,7 @@ function awardParts(source: SourceFile, line: number, get: Get, context: LoadCon
     details: {
       ...(subAgency ? { subAgency } : {}),
       ...(idv && idvAgency ? { parentAward: `CONT_IDV_${idv}_${idvAgency}`.toUpperCase() } : {}),
+      ...(modified ? { lastModified: modified } : {}),
     },
   };
 }

@@ -176,7 +176,7 @@ export async function* eformsNotice(
         observedAt: context.now.toISOString(),
         entity: entity ? { ...entity } : null,
         revenueComparison: null,
-        details: { amountKind: 'contract_value', ...(noticeTotal ? { noticeTotal } : {}) },
+        details: { amountKind: 'contract_value', published, ...(noticeTotal ? { noticeTotal } : {}) },
       });
     }
   }

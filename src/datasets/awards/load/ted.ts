@@ -157,6 +157,7 @@ export async function* tedNotice(
         revenueComparison: null,
         details: {
           form: formNumber,
+          published: date8(published),
           amountKind: value.kind,
           ...(total ? { noticeTotal: total } : {}),
           ...(mixed

@@ -82,6 +82,7 @@ export async function* awardDetail(source: SourceFile, context: LoadContext<Held
   const parentRecipient = str((d.recipient as Json | undefined)?.parent_recipient_name);
   const entity = entityOf(context.prepared.names, recipient, parentRecipient);
   const subAgency = str(agency.subtier_agency?.name);
+  const modified = str(d.last_modified_date);
   yield {
     line: 1,
     value: {
@@ -102,6 +103,7 @@ export async function* awardDetail(source: SourceFile, context: LoadContext<Held
           : {}),
         ...(subAgency ? { subAgency } : {}),
         ...(parent ? { parentAward: parent } : {}),
+        ...(modified ? { lastModified: modified } : {}),
       },
     },
   };
