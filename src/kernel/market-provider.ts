@@ -34,6 +34,12 @@ export interface Repair {
   to: number;
 }
 
+/** A value a statement period was reported at, and the first filing that reported it (YYYY-MM-DD). */
+export interface StatementReport {
+  value: number;
+  filed: string;
+}
+
 export interface StatementFact {
   kind: 'duration' | 'instant';
   start: string;
@@ -45,8 +51,11 @@ export interface StatementFact {
   filed?: string;
   /** The XBRL concept it was read from, where the source names one. */
   concept?: string;
-  /** The period as its earliest filing reported it, where a later filing restated it. */
-  first?: { value: number; filed: string };
+  /**
+   * Where a later filing restated the period: each value it was reported at, oldest first, with the first
+   * filing that reported it (the last is the current value).
+   */
+  reports?: StatementReport[];
 }
 
 /** A symbol's short interest as of a settlement date; percents as 1.5 = 1.5 %. */

@@ -20,6 +20,7 @@ import * as m022 from './migrations/022-market-cache.js';
 import * as m025 from './migrations/025-statement-concepts.js';
 import * as m031 from './migrations/031-registrants-known-at.js';
 import * as m032 from './migrations/032-statement-first-report.js';
+import * as m034 from './migrations/034-statement-reports.js';
 
 export type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -44,6 +45,7 @@ export const STORE_MIGRATIONS: Migrations = {
   '025-statement-concepts': m025,
   '031-registrants-known-at': m031,
   '032-statement-first-report': m032,
+  '034-statement-reports': m034,
 };
 
 class StaticProvider implements MigrationProvider {

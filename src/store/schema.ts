@@ -200,8 +200,8 @@ export interface MarketStatementsTable {
   /** the XBRL concept it was read from ('' where the source names none) */
   concept: Generated<string>;
   /** the value and filing date of the earliest filing that reported the period (a later one may restate it) */
-  first_value: number | null;
-  first_filed: string | null;
+  /** JSON: each value the period was reported at and its first filing, oldest first; null if never restated */
+  reports: string | null;
   source: string;
   loaded_at: string;
 }

@@ -61,24 +61,26 @@ export function statementSeries(
   return [...byEnd.values()].sort((a, b) => a.end.localeCompare(b.end));
 }
 
-/** A reported figure with when it was filed and, where restated later, how it was first reported. */
+/** A reported figure with when it was filed and, where restated later, each value it was reported at. */
 interface Reported {
   value: number;
   filed?: string;
-  first?: { value: number; filed: string };
+  reports?: readonly { value: number; filed: string }[];
 }
 
 /**
- * The facts as the filings accepted by the end of `asOf` (YYYY-MM-DD) reported them: the latest report by
- * then, else the first report, else none (a period not yet reported). A fact without a filing date cannot be
- * placed in time and is left out.
+ * The facts as the filings accepted by the end of `asOf` (YYYY-MM-DD) reported them: each period at the value
+ * of the last report filed by then, none when no filing had reported it yet. A fact without a filing date
+ * cannot be placed in time and is left out.
  */
 export function factsKnownOn<F extends Reported>(facts: readonly F[], asOf: string): F[] {
   const out: F[] = [];
   for (const fact of facts) {
     if (fact.filed && fact.filed <= asOf) out.push(fact);
-    else if (fact.first && fact.first.filed <= asOf)
-      out.push({ ...fact, value: fact.first.value, filed: fact.first.filed });
+    else {
+      const known = fact.reports?.filter((r) => r.filed <= asOf).at(-1);
+      if (known) out.push({ ...fact, value: known.value, filed: known.filed });
+    }
   }
   return out;
 }

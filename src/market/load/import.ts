@@ -34,9 +34,15 @@ export const MarketRecord = Type.Union([
       form: Type.String(),
       filed: Type.String(),
       concept: Type.Optional(Type.String({ maxLength: 200 })),
-      /** The period as the earliest filing reported it, where a later one restated it. */
-      first: Type.Optional(
-        Type.Object({ value: Type.Number(), filed: Type.String() }, { additionalProperties: false }),
+      /**
+       * Where a later filing restated the period: each value it was reported at, oldest first, with the first
+       * filing that reported it (the last is `value`).
+       */
+      reports: Type.Optional(
+        Type.Array(
+          Type.Object({ value: Type.Number(), filed: Type.String() }, { additionalProperties: false }),
+          { minItems: 2 },
+        ),
       ),
     },
     { additionalProperties: false },
@@ -107,21 +113,20 @@ export const marketImporter: Importer<MarketRecordValue> = {
       };
       const existing = await tx
         .selectFrom('market_statements')
-        .select(['value', 'filed', 'concept', 'first_value', 'first_filed'])
+        .select(['value', 'filed', 'concept', 'reports'])
         .where('symbol', '=', key.symbol)
         .where('field', '=', key.field)
         .where('kind', '=', key.kind)
         .where('start', '=', key.start)
         .where('end', '=', key.end)
         .executeTakeFirst();
-      const first = record.first ?? { value: record.value, filed: record.filed };
+      const reports = record.reports ? JSON.stringify(record.reports) : null;
       if (
         existing &&
         existing.value === record.value &&
         existing.filed === record.filed &&
         existing.concept === (record.concept ?? '') &&
-        existing.first_value === first.value &&
-        existing.first_filed === first.filed
+        existing.reports === reports
       )
         return 'unchanged';
       const row = {
@@ -132,8 +137,7 @@ export const marketImporter: Importer<MarketRecordValue> = {
         form: record.form,
         filed: record.filed,
         concept: record.concept ?? '',
-        first_value: first.value,
-        first_filed: first.filed,
+        reports,
         source: meta.source,
         loaded_at: meta.loadedAt,
       };

@@ -112,7 +112,8 @@ export function* statementRecords(
     );
     for (const { concept, unit, facts } of periods.values()) {
       const fact = facts.reduce((a, b) => (b.filed > a.filed ? b : a));
-      const earliest = facts.reduce((a, b) => (b.filed < a.filed ? b : a));
+      const signed = (val: number) => (map.negate ? -Math.abs(val) : val);
+      const reports = reportsOf(facts.map((f) => ({ value: signed(f.val), filed: f.filed ?? '' })));
       const quarter = calendar.fiscalQuarter(fact.end);
       const kind = kindOf(fact.start, fact.end);
       const fp = kind === 'year' || (kind === 'point' && quarter === 4) ? 'FY' : quarter ? `Q${quarter}` : '';
@@ -126,22 +127,27 @@ export function* statementRecords(
           kind: fact.start ? 'duration' : 'instant',
           start: fact.start ?? '',
           end: fact.end,
-          value: map.negate ? -Math.abs(fact.val) : fact.val,
+          value: signed(fact.val),
           currency: /^[A-Z]{3}/.test(unit) ? unit.slice(0, 3) : 'USD',
           fp,
           form: fact.form ?? '',
           filed: fact.filed ?? '',
           concept: `us-gaap:${concept}`,
-          ...(earliest.val !== fact.val
-            ? {
-                first: {
-                  value: map.negate ? -Math.abs(earliest.val) : earliest.val,
-                  filed: earliest.filed ?? '',
-                },
-              }
-            : {}),
+          ...(reports.length > 1 ? { reports } : {}),
         },
       };
     }
   }
+}
+
+/**
+ * The values a period was reported at over time, oldest first, each with the first filing that reported it: a
+ * filing repeating the value before it adds nothing. One entry when the period was never restated.
+ */
+export function reportsOf(filings: { value: number; filed: string }[]): { value: number; filed: string }[] {
+  const out: { value: number; filed: string }[] = [];
+  for (const filing of [...filings].sort((a, b) => a.filed.localeCompare(b.filed))) {
+    if (out.at(-1)?.value !== filing.value) out.push(filing);
+  }
+  return out;
 }

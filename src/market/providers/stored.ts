@@ -11,6 +11,7 @@ import type {
   Repair,
   ShortInterest,
   StatementFact,
+  StatementReport,
 } from '../../kernel/market-provider.js';
 import type { Database } from '../../store/schema.js';
 import { barRange } from '../compute/periods.js';
@@ -124,19 +125,7 @@ export class StoredProvider implements MarketProvider {
   async statements(ticker: string): Promise<Map<string, StatementFact[]>> {
     const rows = await this.db
       .selectFrom('market_statements')
-      .select([
-        'field',
-        'kind',
-        'start',
-        'end',
-        'value',
-        'fp',
-        'currency',
-        'filed',
-        'concept',
-        'first_value',
-        'first_filed',
-      ])
+      .select(['field', 'kind', 'start', 'end', 'value', 'fp', 'currency', 'filed', 'concept', 'reports'])
       .where('symbol', '=', ticker)
       .execute();
     const out = new Map<string, StatementFact[]>();
@@ -151,9 +140,7 @@ export class StoredProvider implements MarketProvider {
         currency: r.currency,
         filed: r.filed,
         ...(r.concept ? { concept: r.concept } : {}),
-        ...(r.first_filed && r.first_value !== null && Number(r.first_value) !== Number(r.value)
-          ? { first: { value: Number(r.first_value), filed: r.first_filed } }
-          : {}),
+        ...(r.reports ? { reports: JSON.parse(r.reports) as StatementReport[] } : {}),
       });
       out.set(r.field, list);
     }

@@ -45,7 +45,7 @@ export function factsOf(records: Iterable<{ value: MarketRecordValue }>): Map<st
   const out = new Map<string, StatementFact[]>();
   for (const { value } of records) {
     if (value.type !== 'statement') continue;
-    const { field, kind, start, end, value: amount, fp, currency, filed, concept } = value;
+    const { field, kind, start, end, value: amount, fp, currency, filed, concept, reports } = value;
     const list = out.get(field) ?? [];
     list.push({
       kind,
@@ -56,6 +56,7 @@ export function factsOf(records: Iterable<{ value: MarketRecordValue }>): Map<st
       currency,
       ...(filed ? { filed } : {}),
       ...(concept ? { concept } : {}),
+      ...(reports ? { reports } : {}),
     });
     out.set(field, list);
   }
