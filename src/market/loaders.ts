@@ -17,7 +17,8 @@ export const MARKET_LOADERS: Record<string, Loader<never>> = {
  * The market's bundled files (`quarry serve --demo`), after the datasets' (the company facts find their ticker
  * among the registrants). Daily bars, split-adjusted as the history is (each file's own Close column, never its
  * dividend-adjusted one), with the options each needs: most name their instrument themselves. ^GSPC is two
- * files, the second's last bar (2026-06-29) a day still trading when it was saved. Then statement fields from
+ * files, the second's last bar (2026-06-29) a day still trading when it was saved; ^DJI's daily history runs
+ * from 1992 (the demo's long series). Then statement fields from
  * the company facts, Yahoo's quotes, and short interest as Yahoo's key statistics gave it on 2025-02-24.
  */
 export const MARKET_DEMO: readonly DemoFile[] = [
@@ -29,6 +30,7 @@ export const MARKET_DEMO: readonly DemoFile[] = [
   ['prices', 'market/elvisbinks-risk-on-risk-off-crypto/BTC-USD.csv'],
   ['prices', 'market/jaiveer28-ets-simulator/^GSPC.csv', { ticker: '^GSPC' }],
   ['prices', 'market/fsoaz-financial-market-dashboard/^GSPC.csv', { through: '2026-06-26' }],
+  ['prices', 'market/alitalbi-storage_data_fy/^DJI.csv', { ticker: '^DJI' }],
   ['sec-facts', 'sec/companyfacts/CIK0000320193.json'],
   ['sec-facts', 'sec/companyfacts/CIK0001045810.json'],
   ['yahoo', 'market/quote-AAPL.json'],

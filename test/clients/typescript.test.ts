@@ -140,10 +140,35 @@ describe.runIf(haveShared(WEEKLY))('the TypeScript client against a real server'
     expect((await q.award(first)).data.award.id).toBe(first);
   });
 
+  it('the boards, an award as known on a date, and a company not held', async () => {
+    const q = client();
+    const energy = await q.energy();
+    const rested = await rest<{ data: { series: { id: string }[] } }>(
+      'GET',
+      '/v1/energy/inventories',
+      key('QUARRY_DATASETS_KEY'),
+    );
+    expect(energy.data.series.map((s) => s.id)).toEqual(rested.data.series.map((s) => s.id));
+    expect(energy.data.series.map((s) => s.id)).toContain('WCESTUS1');
+    // No CPI file is loaded: no rows.
+    expect((await q.cpi()).data.rows).toEqual([]);
+    // The TED notice was published on 31 March 2020.
+    const then: string[] = [];
+    for await (const award of q.awards({ asOf: '2020-03-31' })) then.push(award.source);
+    expect(then.length).toBeGreaterThan(0);
+    expect(new Set(then)).toEqual(new Set(['ted']));
+    for (const call of [q.events('ZZZZ'), q.kpis('ZZZZ'), q.guidance('ZZZZ'), q.execPay('ZZZZ')]) {
+      await expect(call).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    }
+  });
+
   it('account and estimate', async () => {
     const q = client();
     expect((await q.account()).plan).toBe('basic');
     expect((await q.estimate({ endpoint: 'cot.board' })).credits).toBe(1);
+    const usage = await q.usage();
+    expect(usage.plan).toBe('basic');
+    expect(usage.totals.calls).toBeGreaterThan(0);
   });
 
   it('each refusal is a QuarryError with the API’s code, status and request id', async () => {

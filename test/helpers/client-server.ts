@@ -1,5 +1,6 @@
 // A real server for the clients' suites: the built CLI on a fresh store holding recorded files (AAPL and
-// BARC.L bars, a recorded AAPL quote, the CFTC's weekly file of 14 April 2026, USAspending's DoD-MIT search),
+// BARC.L bars, a recorded AAPL quote, the CFTC's weekly file of 14 April 2026, USAspending's DoD-MIT search, a
+// TED notice of 31 March 2020, the EIA's Table 1 of the week ending 5 June 2026),
 // and keys for every answer a client must handle: good keys of each API, a market key to drive over its
 // minute, and keys refused for each reason (a plan ended, one credit left, an email not confirmed, a market
 // key with full access).
@@ -18,6 +19,9 @@ import { type ServerProcess, startServer } from './server.js';
 
 const FIXTURES = path.resolve('test/fixtures');
 export const WEEKLY = path.resolve('../shared/data/cftc/weekly/deafut_2026-04-14.txt');
+/** A TED award notice published in the Official Journal on 31 March 2020. */
+const NOTICE = path.resolve('../shared/data/usaspending/ted/20-157399-001-EXP.xml');
+const TABLE1 = path.resolve('../shared/data/eia/wpsr_table1_week_ending_2026-06-05.csv');
 
 export interface ClientServer {
   server: ServerProcess;
@@ -41,6 +45,8 @@ export async function startClientServer(): Promise<ClientServer> {
     await load('yahoo', path.join(FIXTURES, 'market/quote-AAPL.json'));
     await load('cftc', WEEKLY);
     await load('usaspending', path.join(FIXTURES, 'usaspending/01-award-search-dod-mit.json'));
+    await load('ted', NOTICE);
+    await load('eia', TABLE1);
     const account = await createAccount(deps, {
       email: 'client@example.com',
       plan: 'basic',

@@ -167,40 +167,44 @@ class Client:
         """The energy inventories board's series."""
         return _rows(self._call(self._datasets, "GET", "/v1/energy/inventories", query={"asOf": as_of}), "series")
 
-    def awards(self, max_rows: Optional[int] = None, **filters: Any) -> Any:
+    def awards(self, max_rows: Optional[int] = None, as_of: Optional[str] = None, **filters: Any) -> Any:
         """Awards matching the filters (as the API names them: agency, fiscalYear, query, …), every page
-        followed through nextCursor up to `max_rows`."""
+        followed through nextCursor up to `max_rows`; with `as_of`, as their sources had published them then."""
         rows: List[Dict[str, Any]] = []
         cursor = None
         while max_rows is None or len(rows) < max_rows:
-            answer = self._call(self._datasets, "GET", "/v1/awards", query={**filters, "cursor": cursor})
+            query = {**filters, "asOf": as_of, "cursor": cursor}
+            answer = self._call(self._datasets, "GET", "/v1/awards", query=query)
             rows.extend(answer["data"]["rows"])
             cursor = answer["data"].get("nextCursor")
             if not cursor:
                 break
         return _frame(rows[:max_rows] if max_rows is not None else rows)
 
-    def award(self, award_id: str) -> Dict[str, Any]:
-        """One award with its details and revisions, as the API answers it."""
-        return self._call(self._datasets, "GET", f"/v1/awards/{_path(award_id)}")["data"]
+    def award(self, award_id: str, as_of: Optional[str] = None) -> Dict[str, Any]:
+        """One award with its details and revisions (the version known at `as_of`), as the API answers it."""
+        path = f"/v1/awards/{_path(award_id)}"
+        return self._call(self._datasets, "GET", path, query={"asOf": as_of})["data"]
 
     def events(self, symbol: str, limit: Optional[int] = None, as_of: Optional[str] = None) -> Any:
         """A company's 8-K events, newest first."""
         query = {"limit": limit, "asOf": as_of}
         return _rows(self._call(self._datasets, "GET", f"/v1/events/{_path(symbol)}", query=query), "events")
 
-    def kpis(self, symbol: str, **filters: Any) -> Any:
-        """A company's reported KPIs (filters: metric, basis, from, to, asOf)."""
-        return _rows(self._call(self._datasets, "GET", f"/v1/kpis/{_path(symbol)}", query=filters), "series")
+    def kpis(self, symbol: str, as_of: Optional[str] = None, **filters: Any) -> Any:
+        """A company's reported KPIs (filters: metric, basis, from, to), as known at `as_of`."""
+        query = {**filters, "asOf": as_of}
+        return _rows(self._call(self._datasets, "GET", f"/v1/kpis/{_path(symbol)}", query=query), "series")
 
-    def guidance(self, symbol: str, **filters: Any) -> Any:
-        """A company's guidance (filters as kpis)."""
-        return _rows(self._call(self._datasets, "GET", f"/v1/guidance/{_path(symbol)}", query=filters), "series")
+    def guidance(self, symbol: str, as_of: Optional[str] = None, **filters: Any) -> Any:
+        """A company's guidance (filters as kpis), as known at `as_of`."""
+        query = {**filters, "asOf": as_of}
+        return _rows(self._call(self._datasets, "GET", f"/v1/guidance/{_path(symbol)}", query=query), "series")
 
-    def exec_pay(self, symbol: str, year: Optional[int] = None) -> Any:
-        """A company's executive pay from its proxies, or for one fiscal year."""
+    def exec_pay(self, symbol: str, year: Optional[int] = None, as_of: Optional[str] = None) -> Any:
+        """A company's executive pay from its proxies, or for one fiscal year; the proxies filed by `as_of`."""
         path = f"/v1/exec-pay/{_path(symbol)}" + (f"/{year}" if year is not None else "")
-        return _rows(self._call(self._datasets, "GET", path), "proxies")
+        return _rows(self._call(self._datasets, "GET", path, query={"asOf": as_of}), "proxies")
 
     def account(self) -> Dict[str, Any]:
         """The datasets key's account: plan and credits."""

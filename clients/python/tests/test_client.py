@@ -113,9 +113,43 @@ def test_awards_follow_the_cursor(client):
     assert ids == [row["id"] for row in every[:5]]
 
 
+def test_awards_as_known_on_a_date(client):
+    # The TED notice was published on 31 March 2020; the DoD-MIT search rows were loaded by the test run.
+    then = client.awards(as_of="2020-03-31")
+    expected = rest("GET", "/v1/awards?asOf=2020-03-31&limit=200", DATASETS)["data"]["rows"]
+    ids = list(then["id"]) if PANDAS else [row["id"] for row in then]
+    sources = set(then["source"]) if PANDAS else {row["source"] for row in then}
+    assert ids == [row["id"] for row in expected] and len(ids) > 0
+    assert sources == {"ted"}
+    assert client.award(ids[0], as_of="2020-03-31")["knownAt"] == "2020-03-31T00:00:00.000Z"
+    with pytest.raises(quarry.NotFound, match="published by 2020-03-30"):
+        client.award(ids[0], as_of="2020-03-30")
+
+
+def test_energy_and_cpi_boards(client):
+    energy = client.energy()
+    expected = rest("GET", "/v1/energy/inventories", DATASETS)["data"]["series"]
+    ids = list(energy["id"]) if PANDAS else [series["id"] for series in energy]
+    assert ids == [series["id"] for series in expected] and "WCESTUS1" in ids
+    # No CPI file is loaded: the board answers no rows, as the REST API does.
+    cpi = client.cpi()
+    assert len(cpi) == len(rest("GET", "/v1/macro/cpi", DATASETS)["data"]["rows"]) == 0
+
+
+@pytest.mark.parametrize("call", ["events", "kpis", "guidance", "exec_pay"])
+def test_a_company_not_held_is_not_found(client, call):
+    with pytest.raises(quarry.NotFound, match="ZZZZ"):
+        getattr(client, call)("ZZZZ")
+
+
 def test_account_and_estimate(client):
     assert client.account()["plan"] == "basic"
     assert client.estimate("cot.board")["credits"] == 1
+    # The period's usage: the calls this key made so far are counted in it (usage itself costs nothing).
+    usage = client.usage()
+    assert usage["plan"] == "basic"
+    assert usage["totals"] == rest("GET", "/v1/datasets/usage", DATASETS)["totals"]
+    assert usage["totals"]["calls"] >= 1
 
 
 def test_typed_errors_carry_code_message_and_request_id(client):
