@@ -199,3 +199,18 @@ def test_each_refusal_of_a_key_raises_its_error(variable, call, error, code):
     with pytest.raises(error) as raised:
         call(refused)
     assert raised.value.code == code and raised.value.status in (402, 403)
+
+
+def _error_codes(path):
+    """The error codes an OpenAPI document of the server declares (its Error schema), read without the client."""
+    with urllib.request.urlopen(BASE + path) as res:
+        return json.loads(res.read().decode())["components"]["schemas"]["Error"]["properties"]["error"]["enum"]
+
+
+def test_every_code_the_api_declares_has_its_own_error_class():
+    codes = set(_error_codes("/v1/datasets/openapi.json")) | set(_error_codes("/v1/openapi.json"))
+    assert {"invalid_params", "rate_limited", "key_too_broad"} <= codes
+    for code in codes:
+        error = quarry.errors.error_for(code, "message", 400, "req_1")
+        assert type(error) is not quarry.QuarryError, code
+        assert isinstance(error, quarry.QuarryError) and error.code == code

@@ -3,10 +3,16 @@
 // options or the environment, a 429 waited out as its Retry-After says, the awards' pages followed, and every
 // refusal thrown as a QuarryError carrying the API's code, message and request id.
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths as DatasetPaths } from './datasets-api.js';
-import type { paths as MarketPaths } from './market-api.js';
+import type { components as DatasetComponents, paths as DatasetPaths } from './datasets-api.js';
+import type { components as MarketComponents, paths as MarketPaths } from './market-api.js';
 
 export type { DatasetPaths, MarketPaths };
+
+/** Every error code the two APIs declare, and `unavailable` when no answer came. */
+export type ErrorCode =
+  | DatasetComponents['schemas']['Error']['error']
+  | MarketComponents['schemas']['Error']['error']
+  | 'unavailable';
 
 export interface QuarryOptions {
   /** The service's address; default QUARRY_BASE_URL, else http://localhost:8080. */
@@ -31,7 +37,7 @@ export class QuarryError extends Error {
   override readonly name = 'QuarryError';
   constructor(
     /** The API's error code: invalid_params, missing_key, invalid_key, wrong_key, plan_required, … */
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     /** The HTTP status; 0 when no answer came. */
     readonly status: number,
@@ -227,7 +233,11 @@ export class Quarry {
     if (response.ok && data !== undefined) return data;
     const body = (error ?? {}) as { error?: unknown; message?: unknown; requestId?: unknown };
     throw new QuarryError(
-      typeof body.error === 'string' ? body.error : response.status >= 500 ? 'unavailable' : 'invalid_params',
+      typeof body.error === 'string'
+        ? (body.error as ErrorCode)
+        : response.status >= 500
+          ? 'unavailable'
+          : 'invalid_params',
       typeof body.message === 'string' ? body.message : response.statusText,
       response.status,
       typeof body.requestId === 'string' ? body.requestId : requestId,
