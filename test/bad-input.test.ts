@@ -121,6 +121,8 @@ describe('a path the router cannot read is judged after the key', () => {
       ['/v1/kpis/%E0%A4%A', bearer(user.key), 400, 'invalid_params'],
       ['/v1/history/%E0%A4%A', bearer(user.key), 401, 'wrong_key'],
       ['/v1/datasets/%E0%A4%A/sample', {}, 400, 'invalid_params'],
+      // A change feed is keyed: the key is judged first.
+      ['/v1/datasets/%E0%A4%A/changes', {}, 401, 'missing_key'],
     ] as const) {
       const res = await env.app.inject({ url, headers });
       expect([url, res.statusCode, res.json().error]).toEqual([url, status, code]);

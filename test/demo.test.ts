@@ -159,7 +159,7 @@ describe('quarry serve --demo', () => {
         // Dataset and reference examples: a board's rows (or series, reports) hold something; any other
         // answer holds values.
         const held = (body.data ?? body) as Record<string, unknown>;
-        const lists = ['rows', 'series', 'reports', 'events', 'proxies'].filter((k) =>
+        const lists = ['rows', 'series', 'reports', 'events', 'proxies', 'changes'].filter((k) =>
           Array.isArray(held[k]),
         );
         const filled = lists.length

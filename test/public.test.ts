@@ -172,6 +172,10 @@ describe('public routes', () => {
           'GET /v1/exec-pay/{symbol} exec-pay.list',
           'GET /v1/exec-pay/{symbol}/{year} exec-pay.year',
           'GET /v1/events/{symbol} events.list',
+          // The change feed of each dataset.
+          ...['awards', 'cot', 'cpi', 'energy-inventories', 'events', 'exec-pay', 'kpis-guidance'].map(
+            (d) => `GET /v1/datasets/${d}/changes ${d}.changes`,
+          ),
         ].sort(),
       );
     });

@@ -34,7 +34,10 @@ export const CatalogEntry = Type.Object({
   status: Type.String({ description: 'live' }),
   class: Type.String({ description: 'sellable' }),
   classLabel: Type.String(),
-  creditCost: Type.Integer({ description: 'Starting credit cost: the cheapest call of the dataset.' }),
+  creditCost: Type.Integer({
+    description:
+      'Starting credit cost: the cheapest call of the dataset that reads it (the change feed aside).',
+  }),
   plans: Type.Array(Type.String()),
   coverage: Coverage,
 });
@@ -52,7 +55,12 @@ export async function catalog(deps: Pick<Deps, 'store' | 'clock'>) {
         status: 'live',
         class: 'sellable',
         classLabel: 'Sellable dataset',
-        creditCost: Math.min(...operations.map((op) => op.price({}).credits)),
+        creditCost: Math.min(
+          ...operations
+            .map((op) => op.price({}))
+            .filter((p) => p.callType !== 'change')
+            .map((p) => p.credits),
+        ),
         plans: [...PAID_PLANS],
         coverage: (await freshness(deps.store.db, source, now)).coverage,
       })),

@@ -16,15 +16,20 @@ import { MARKET_SEGMENTS } from './routes/market.js';
 /** The longest path parameter the router reads (an award id, a symbol, a contract code are far shorter). */
 export const MAX_PARAM_LENGTH = 1100;
 
-/** The first path segment of every keyed dataset operation (/v1/cftc/…, /v1/kpis/…), from the registry. */
-const DATASET_SEGMENTS = new Set(OPERATIONS.map((op) => op.url.split('/')[2]));
+/**
+ * The first path segment of every keyed dataset operation (/v1/cftc/…, /v1/kpis/…), from the registry; under
+ * /v1/datasets/ only the change feeds are keyed (the catalog, samples and description are public).
+ */
+const DATASET_SEGMENTS = new Set(
+  OPERATIONS.map((op) => op.url.split('/')[2]).filter((segment) => segment !== 'datasets'),
+);
 
 /** The door a keyed path belongs to, read from its first segments; null for public and unknown paths. */
 function doorOfPath(path: string): Door | null {
   const segment = path.split('/')[2] ?? '';
   if (MARKET_SEGMENTS.has(segment)) return 'market';
   if (DATASET_SEGMENTS.has(segment)) return 'datasets';
-  if (/^\/v1\/datasets\/(account|usage)\/?$/.test(path)) return 'datasets';
+  if (/^\/v1\/datasets\/(account|usage|[^/]+\/changes)\/?$/.test(path)) return 'datasets';
   return null;
 }
 

@@ -3,11 +3,11 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { TSchema } from 'typebox';
 import type { Deps } from '../kernel/deps.js';
 import { compileStrict, describeError } from '../kernel/validation.js';
-import { refreshPlannerStatistics } from '../store/engine.js';
+import { refreshPlannerStatistics, sqliteHandle } from '../store/engine.js';
 import {
   bumpVersion,
   contentHash,
@@ -151,6 +151,7 @@ export async function importRecords<R>(
     for (const outcome of outcomes) report[outcome] += 1;
   };
   await db.transaction().execute(async (tx) => {
+    await holdWriteLock(db, tx, importer.dataset);
     const batch = new RevisionBatch(tx);
     let pending: BatchEntry<R>[] = [];
     // A batch is written while the next is read: on PostgreSQL the server works as the file is parsed.
@@ -286,4 +287,18 @@ function recordJudge(schema: object): (value: unknown) => string | null {
 /** A record's first publication, when known and not after the load (a calendar can name a later day). */
 function firstPublished(at: string | undefined, loadedAt: string): { firstPublishedAt?: string } {
   return at && at < loadedAt ? { firstPublishedAt: at } : {};
+}
+
+/**
+ * The dataset's write lock, held until the load commits: loads of one dataset never overlap, so each table's
+ * rows are numbered in commit order and the change feed can follow them by number (datasets/changes.ts). On
+ * SQLite every write transaction already excludes the others.
+ */
+async function holdWriteLock(
+  db: Kysely<Database>,
+  tx: Transaction<Database>,
+  dataset: string,
+): Promise<void> {
+  if (sqliteHandle(db)) return;
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`quarry-load:${dataset}`}))`.execute(tx);
 }

@@ -8,7 +8,7 @@ import { csvLine, type Layout } from './pages.js';
 import type { Tool } from './tool.js';
 
 /** The members that hold a dataset answer's list, in the order they are looked for. */
-const LISTS = ['rows', 'series', 'events', 'proxies', 'revisions'];
+const LISTS = ['rows', 'series', 'events', 'proxies', 'revisions', 'changes'];
 
 /** A dataset answer: every dataset's data is an object, its list one of LISTS. */
 type Answer = { data: Record<string, unknown>; meta: Record<string, unknown> };

@@ -161,6 +161,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/datasets/awards/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revisions of awards written since a cursor
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         */
+        get: operations["awards.changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/kpis/{symbol}": {
         parameters: {
             query?: never;
@@ -193,6 +213,26 @@ export interface paths {
          * @description Guidance series with evidence; asOf reads them as known on that date. Costs 2 credits (lookup x2); 4 credits (history x2) when from or to is given.
          */
         get: operations["guidance.company"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/kpis-guidance/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revisions of kpis-guidance written since a cursor
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         */
+        get: operations["kpis-guidance.changes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -241,6 +281,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/datasets/exec-pay/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revisions of exec-pay written since a cursor
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         */
+        get: operations["exec-pay.changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events/{symbol}": {
         parameters: {
             query?: never;
@@ -253,6 +313,26 @@ export interface paths {
          * @description Item-classified 8-K filings, newest first; with asOf, as known at the end of that day (filings accepted by then). Costs 2 credits (search x1).
          */
         get: operations["events.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/events/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revisions of events written since a cursor
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         */
+        get: operations["events.changes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -281,6 +361,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/datasets/cpi/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revisions of cpi written since a cursor
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         */
+        get: operations["cpi.changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/energy/inventories": {
         parameters: {
             query?: never;
@@ -293,6 +393,26 @@ export interface paths {
          * @description Latest weekly report: each series with week change, year-ago level and five-year average; with asOf, as known at the end of that day. Costs 1 credits (lookup x1).
          */
         get: operations["energy.inventories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/energy-inventories/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revisions of energy-inventories written since a cursor
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         */
+        get: operations["energy-inventories.changes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -333,6 +453,26 @@ export interface paths {
          * @description Every stored report of one contract for one trader class, oldest first; with asOf, as known at the end of that day (a report corrected later shows as first published). Costs 2 credits (history x1).
          */
         get: operations["cot.contract"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/cot/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revisions of cot written since a cursor
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         */
+        get: operations["cot.changes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -741,6 +881,27 @@ export interface components {
              */
             supersededAt: string | null;
         };
+        /** Change */
+        Change: {
+            /** @description The table the revision was written to (a dataset may have several). */
+            table: string;
+            /** @description The columns naming the record. */
+            key: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description inserted: the first revision of the record; revised: a later one (or an older one backfilled).
+             * @enum {unknown}
+             */
+            change: "inserted" | "revised";
+            revision: number;
+            /** @description When the revision became known (its publication). */
+            knownAt: string | null;
+            /** @description When the revision was written. */
+            loadedAt: string;
+            /** @description The record as this revision states it. */
+            record: unknown;
+        };
     };
     responses: never;
     parameters: never;
@@ -776,7 +937,7 @@ export interface operations {
                             /** @description sellable */
                             class: string;
                             classLabel: string;
-                            /** @description Starting credit cost: the cheapest call of the dataset. */
+                            /** @description Starting credit cost: the cheapest call of the dataset that reads it (the change feed aside). */
                             creditCost: number;
                             plans: string[];
                             coverage: components["schemas"]["Coverage"];
@@ -856,7 +1017,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The operation to price; give its path and query parameters alongside. */
-                endpoint: "awards.list" | "awards.detail" | "kpis.company" | "guidance.company" | "exec-pay.list" | "exec-pay.year" | "events.list" | "cpi.board" | "energy.inventories" | "cot.board" | "cot.contract";
+                endpoint: "awards.list" | "awards.detail" | "awards.changes" | "kpis.company" | "guidance.company" | "kpis-guidance.changes" | "exec-pay.list" | "exec-pay.year" | "exec-pay.changes" | "events.list" | "events.changes" | "cpi.board" | "cpi.changes" | "energy.inventories" | "energy-inventories.changes" | "cot.board" | "cot.contract" | "cot.changes";
                 /** @description Taken by awards.list. */
                 ticker?: string;
                 /** @description Taken by awards.list. */
@@ -887,12 +1048,14 @@ export interface operations {
                 asOf?: string;
                 /** @description Taken by awards.list. */
                 cursor?: string;
-                /** @description Taken by awards.list, events.list. */
+                /** @description Taken by awards.list, awards.changes, kpis-guidance.changes, exec-pay.changes, events.list, events.changes, cpi.changes, energy-inventories.changes, cot.changes. */
                 limit?: number;
                 /** @description Required by awards.detail. */
                 id?: string;
                 /** @description Taken by awards.detail. */
                 revisionsCursor?: string;
+                /** @description Taken by awards.changes, kpis-guidance.changes, exec-pay.changes, events.changes, cpi.changes, energy-inventories.changes, cot.changes. */
+                since?: string;
                 /** @description Required by kpis.company, guidance.company, exec-pay.list, exec-pay.year, events.list. */
                 symbol?: string;
                 /** @description Taken by kpis.company, guidance.company. */
@@ -2777,6 +2940,325 @@ export interface operations {
             };
         };
     };
+    "awards.changes": {
+        parameters: {
+            query?: {
+                /** @description A nextCursor of this feed. */
+                since?: string;
+                /** @description Changes per page, 1-1000; default 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Revisions written after the cursor, oldest first. */
+                            changes: components["schemas"]["Change"][];
+                            /** @description Pass as since for the next page; also on the last page, to poll for what is written later. */
+                            nextCursor: string;
+                        };
+                        meta: {
+                            /** @description Dataset id. */
+                            dataset: string;
+                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            asOf: string | null;
+                            source: {
+                                id: string;
+                                attribution: string;
+                                licence: string;
+                            }[];
+                            /** @description Date YYYY-MM-DD. */
+                            historyStarts: string | null;
+                            coverage: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Always null: the read model has no update time. */
+                            lastUpdated: null;
+                            sample: boolean;
+                            /** @description On samples: marks the rows as synthetic. */
+                            note?: string;
+                            /** @description On the cpi sample: who vouches for what. */
+                            disclaimer?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "kpis.company": {
         parameters: {
             query?: {
@@ -3250,6 +3732,325 @@ export interface operations {
                             truncated: boolean;
                             previewRows: number;
                             methodology: string;
+                        };
+                        meta: {
+                            /** @description Dataset id. */
+                            dataset: string;
+                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            asOf: string | null;
+                            source: {
+                                id: string;
+                                attribution: string;
+                                licence: string;
+                            }[];
+                            /** @description Date YYYY-MM-DD. */
+                            historyStarts: string | null;
+                            coverage: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Always null: the read model has no update time. */
+                            lastUpdated: null;
+                            sample: boolean;
+                            /** @description On samples: marks the rows as synthetic. */
+                            note?: string;
+                            /** @description On the cpi sample: who vouches for what. */
+                            disclaimer?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "kpis-guidance.changes": {
+        parameters: {
+            query?: {
+                /** @description A nextCursor of this feed. */
+                since?: string;
+                /** @description Changes per page, 1-1000; default 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Revisions written after the cursor, oldest first. */
+                            changes: components["schemas"]["Change"][];
+                            /** @description Pass as since for the next page; also on the last page, to poll for what is written later. */
+                            nextCursor: string;
                         };
                         meta: {
                             /** @description Dataset id. */
@@ -4183,6 +4984,325 @@ export interface operations {
             };
         };
     };
+    "exec-pay.changes": {
+        parameters: {
+            query?: {
+                /** @description A nextCursor of this feed. */
+                since?: string;
+                /** @description Changes per page, 1-1000; default 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Revisions written after the cursor, oldest first. */
+                            changes: components["schemas"]["Change"][];
+                            /** @description Pass as since for the next page; also on the last page, to poll for what is written later. */
+                            nextCursor: string;
+                        };
+                        meta: {
+                            /** @description Dataset id. */
+                            dataset: string;
+                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            asOf: string | null;
+                            source: {
+                                id: string;
+                                attribution: string;
+                                licence: string;
+                            }[];
+                            /** @description Date YYYY-MM-DD. */
+                            historyStarts: string | null;
+                            coverage: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Always null: the read model has no update time. */
+                            lastUpdated: null;
+                            sample: boolean;
+                            /** @description On samples: marks the rows as synthetic. */
+                            note?: string;
+                            /** @description On the cpi sample: who vouches for what. */
+                            disclaimer?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "events.list": {
         parameters: {
             query?: {
@@ -4225,6 +5345,325 @@ export interface operations {
                         data: {
                             company: components["schemas"]["Company"];
                             events: components["schemas"]["Event"][];
+                        };
+                        meta: {
+                            /** @description Dataset id. */
+                            dataset: string;
+                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            asOf: string | null;
+                            source: {
+                                id: string;
+                                attribution: string;
+                                licence: string;
+                            }[];
+                            /** @description Date YYYY-MM-DD. */
+                            historyStarts: string | null;
+                            coverage: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Always null: the read model has no update time. */
+                            lastUpdated: null;
+                            sample: boolean;
+                            /** @description On samples: marks the rows as synthetic. */
+                            note?: string;
+                            /** @description On the cpi sample: who vouches for what. */
+                            disclaimer?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.changes": {
+        parameters: {
+            query?: {
+                /** @description A nextCursor of this feed. */
+                since?: string;
+                /** @description Changes per page, 1-1000; default 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Revisions written after the cursor, oldest first. */
+                            changes: components["schemas"]["Change"][];
+                            /** @description Pass as since for the next page; also on the last page, to poll for what is written later. */
+                            nextCursor: string;
                         };
                         meta: {
                             /** @description Dataset id. */
@@ -4837,6 +6276,325 @@ export interface operations {
             };
         };
     };
+    "cpi.changes": {
+        parameters: {
+            query?: {
+                /** @description A nextCursor of this feed. */
+                since?: string;
+                /** @description Changes per page, 1-1000; default 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Revisions written after the cursor, oldest first. */
+                            changes: components["schemas"]["Change"][];
+                            /** @description Pass as since for the next page; also on the last page, to poll for what is written later. */
+                            nextCursor: string;
+                        };
+                        meta: {
+                            /** @description Dataset id. */
+                            dataset: string;
+                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            asOf: string | null;
+                            source: {
+                                id: string;
+                                attribution: string;
+                                licence: string;
+                            }[];
+                            /** @description Date YYYY-MM-DD. */
+                            historyStarts: string | null;
+                            coverage: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Always null: the read model has no update time. */
+                            lastUpdated: null;
+                            sample: boolean;
+                            /** @description On samples: marks the rows as synthetic. */
+                            note?: string;
+                            /** @description On the cpi sample: who vouches for what. */
+                            disclaimer?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "energy.inventories": {
         parameters: {
             query?: {
@@ -4876,6 +6634,325 @@ export interface operations {
                             gaps: string[];
                             reports: components["schemas"]["EnergyReport"][];
                             series: components["schemas"]["EnergySeries"][];
+                        };
+                        meta: {
+                            /** @description Dataset id. */
+                            dataset: string;
+                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            asOf: string | null;
+                            source: {
+                                id: string;
+                                attribution: string;
+                                licence: string;
+                            }[];
+                            /** @description Date YYYY-MM-DD. */
+                            historyStarts: string | null;
+                            coverage: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Always null: the read model has no update time. */
+                            lastUpdated: null;
+                            sample: boolean;
+                            /** @description On samples: marks the rows as synthetic. */
+                            note?: string;
+                            /** @description On the cpi sample: who vouches for what. */
+                            disclaimer?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "energy-inventories.changes": {
+        parameters: {
+            query?: {
+                /** @description A nextCursor of this feed. */
+                since?: string;
+                /** @description Changes per page, 1-1000; default 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Revisions written after the cursor, oldest first. */
+                            changes: components["schemas"]["Change"][];
+                            /** @description Pass as since for the next page; also on the last page, to poll for what is written later. */
+                            nextCursor: string;
                         };
                         meta: {
                             /** @description Dataset id. */
@@ -5562,6 +7639,325 @@ export interface operations {
                             }[];
                             traderClass: string;
                             rows: components["schemas"]["CotRow"][];
+                        };
+                        meta: {
+                            /** @description Dataset id. */
+                            dataset: string;
+                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            asOf: string | null;
+                            source: {
+                                id: string;
+                                attribution: string;
+                                licence: string;
+                            }[];
+                            /** @description Date YYYY-MM-DD. */
+                            historyStarts: string | null;
+                            coverage: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Always null: the read model has no update time. */
+                            lastUpdated: null;
+                            sample: boolean;
+                            /** @description On samples: marks the rows as synthetic. */
+                            note?: string;
+                            /** @description On the cpi sample: who vouches for what. */
+                            disclaimer?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "cot.changes": {
+        parameters: {
+            query?: {
+                /** @description A nextCursor of this feed. */
+                since?: string;
+                /** @description Changes per page, 1-1000; default 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Revisions written after the cursor, oldest first. */
+                            changes: components["schemas"]["Change"][];
+                            /** @description Pass as since for the next page; also on the last page, to poll for what is written later. */
+                            nextCursor: string;
                         };
                         meta: {
                             /** @description Dataset id. */

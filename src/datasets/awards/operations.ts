@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import { fixed } from '../../accounts/pricing.js';
+import { changesOperation } from '../changes.js';
 import { define } from '../operation.js';
 import { checkRange, P } from '../params.js';
-import { awardDetail, listAwards } from './read.js';
+import { AWARD_SOURCES, awardDetail, listAwards, type Row, toAward } from './read.js';
 import { AwardDetailData, AwardsData } from './schema.js';
 
 const O = Type.Optional;
@@ -59,4 +60,7 @@ export const awardsOperations = [
     price: fixed('evidence', 2),
     read: awardDetail,
   }),
+  changesOperation('awards', AWARD_SOURCES, [
+    { table: 'awards', rowId: 'row_id', key: ['id'], record: (row) => toAward(row as Row) },
+  ]),
 ];

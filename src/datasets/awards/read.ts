@@ -19,9 +19,9 @@ import type { AwardsTable } from './tables.js';
 
 const DEFAULT_LIMIT = 50;
 const REVISIONS_PAGE = 20;
-const AWARD_SOURCES = [USASPENDING_SOURCE, TED];
+export const AWARD_SOURCES = [USASPENDING_SOURCE, TED];
 
-type Row = Selectable<AwardsTable>;
+export type Row = Selectable<AwardsTable>;
 type Query = SelectQueryBuilder<Database, 'awards', object>;
 
 /** The wire shape of a stored award revision. */

@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
 import { fixed } from '../../accounts/pricing.js';
+import { changesOperation } from '../changes.js';
 import { define } from '../operation.js';
 import { checkTraderClass, P } from '../params.js';
 import { readBoard, readContract } from './read.js';
 import { CotData } from './schema.js';
+import { CFTC } from './source.js';
 
 const query = Type.Object(
   { report: Type.Optional(P.report), traderClass: Type.Optional(P.traderClass), asOf: Type.Optional(P.asOf) },
@@ -40,4 +42,16 @@ export const cotOperations = [
     refine: checkTraderClass,
     read: readContract,
   }),
+  changesOperation(
+    'cot',
+    [CFTC],
+    [
+      {
+        table: 'cot_records',
+        rowId: 'id',
+        key: ['report_family', 'contract_code', 'report_date'],
+        json: ['positions'],
+      },
+    ],
+  ),
 ];

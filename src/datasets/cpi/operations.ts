@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
 import { fixed } from '../../accounts/pricing.js';
+import { changesOperation } from '../changes.js';
 import { define } from '../operation.js';
 import { P } from '../params.js';
 import { readBoard } from './read.js';
 import { CpiData } from './schema.js';
+import { BLS } from './source.js';
 
 export const cpiOperations = [
   define({
@@ -19,4 +21,15 @@ export const cpiOperations = [
     price: fixed('lookup', 1),
     read: readBoard,
   }),
+  changesOperation(
+    'cpi',
+    [BLS],
+    [
+      { table: 'cpi_items', rowId: 'id', key: ['item_code'] },
+      { table: 'cpi_index', rowId: 'id', key: ['item_code', 'seasonal', 'period'] },
+      { table: 'cpi_weights', rowId: 'id', key: ['item_code', 'weights_period'] },
+      { table: 'cpi_series', rowId: 'id', key: ['series_id'] },
+      { table: 'cpi_releases', rowId: 'id', key: ['period'] },
+    ],
+  ),
 ];

@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
 import { fixed } from '../../accounts/pricing.js';
+import { changesOperation } from '../changes.js';
 import { define } from '../operation.js';
 import { P } from '../params.js';
 import { readInventories } from './read.js';
 import { EnergyData } from './schema.js';
+import { EIA } from './source.js';
 
 export const energyOperations = [
   define({
@@ -19,4 +21,13 @@ export const energyOperations = [
     price: fixed('lookup', 1),
     read: readInventories,
   }),
+  changesOperation(
+    'energy-inventories',
+    [EIA],
+    [
+      { table: 'energy_series', rowId: 'id', key: ['series_id'] },
+      { table: 'energy_observations', rowId: 'id', key: ['series_id', 'week_ending'] },
+      { table: 'energy_reports', rowId: 'id', key: ['report', 'week_ending'] },
+    ],
+  ),
 ];

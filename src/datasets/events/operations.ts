@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { fixed } from '../../accounts/pricing.js';
+import { changesOperation } from '../changes.js';
 import { define } from '../operation.js';
 import { P } from '../params.js';
+import { SEC_EDGAR } from '../sources.js';
 import { listEvents } from './read.js';
 import { EventsData } from './schema.js';
 
@@ -22,4 +24,9 @@ export const eventsOperations = [
     price: fixed('search', 1),
     read: listEvents,
   }),
+  changesOperation(
+    'events',
+    [SEC_EDGAR],
+    [{ table: 'events', rowId: 'row_id', key: ['id'], json: ['items', 'people'] }],
+  ),
 ];

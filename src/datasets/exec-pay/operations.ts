@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { fixed } from '../../accounts/pricing.js';
+import { changesOperation } from '../changes.js';
 import { define } from '../operation.js';
 import { P } from '../params.js';
+import { SEC_EDGAR } from '../sources.js';
 import { listProxies, proxiesForYear } from './read.js';
 import { ExecPayData, ExecPayYearData } from './schema.js';
 
@@ -34,4 +36,5 @@ export const execPayOperations = [
     price: fixed('evidence', 2),
     read: proxiesForYear,
   }),
+  changesOperation('exec-pay', [SEC_EDGAR], [{ table: 'exec_pay', rowId: 'row_id', key: ['id'] }]),
 ];

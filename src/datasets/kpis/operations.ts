@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { rangePriced } from '../../accounts/pricing.js';
+import { changesOperation } from '../changes.js';
 import { define } from '../operation.js';
 import { checkRange, P } from '../params.js';
+import { SEC_EDGAR } from '../sources.js';
 import { readGuidance, readKpis } from './read.js';
 import { KpisData } from './schema.js';
 
@@ -39,4 +41,17 @@ export const kpisOperations = [
     refine: checkRange,
     read: readGuidance,
   }),
+  changesOperation(
+    'kpis-guidance',
+    [SEC_EDGAR],
+    [
+      {
+        table: 'kpi_facts',
+        rowId: 'row_id',
+        key: ['fact_key'],
+        knownAt: 'as_of',
+        json: ['dimensions', 'evidence'],
+      },
+    ],
+  ),
 ];
