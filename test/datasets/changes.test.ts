@@ -2,8 +2,6 @@
 // the page size; a corrected figure delivered as a revision; a cursor that is always given, signed and bound
 // to its feed; one credit a call. Both engines; on PostgreSQL, two instances of one store, one loading while the
 // other follows the feed.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,11 +12,11 @@ import { loaderList, loadFile } from '../../src/ingest/run.js';
 import { openSource } from '../../src/ingest/source.js';
 import { createDeps } from '../../src/runtime/deps.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
+import { APRIL_14, correctedWeekly, rowsOf } from '../helpers/cftc.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 import { haveShared } from '../helpers/shared.js';
 
 const WEEKLY = path.resolve('../shared/data/cftc/weekly');
-const APRIL_14 = path.join(WEEKLY, 'deafut_2026-04-14.txt');
 const APRIL_21 = path.join(WEEKLY, 'deafut_2026-04-21.txt');
 const YEAR_2025 = path.resolve('../shared/data/cftc/deacot2025_annual.txt');
 const NOW = new Date('2026-11-25T12:00:00Z');
@@ -39,13 +37,10 @@ interface Page {
 const cftc = () => LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
 
 describe.skipIf(!haveShared(APRIL_21))('the change feed', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-changes-'));
-  const corrected = path.join(dir, 'deafut_2026-04-14.txt');
   // WTI's row of 14 April with the non-commercial long corrected, 390,468 → 391,468.
-  const original = readFileSync(APRIL_14, 'utf8');
-  const wti = original.split('\n').find((line) => line.includes(',067651,')) ?? '';
-  writeFileSync(corrected, original.replace(wti, wti.replace(' 2094492,  390468,', ' 2094492,  391468,')));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const copy = correctedWeekly();
+  const corrected = copy.file;
+  afterAll(() => copy.remove());
 
   for (const { engine, skip } of ENGINES) {
     describe.skipIf(skip)(`on ${engine}`, () => {
@@ -76,15 +71,7 @@ describe.skipIf(!haveShared(APRIL_21))('the change feed', () => {
           if (next.changes.length === 0) return { all, cursor };
         }
       };
-      const stored = async () =>
-        Number(
-          (
-            await env.deps.store.db
-              .selectFrom('cot_records')
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+      const stored = () => rowsOf(env.deps.store.db, 'cot_records');
       let afterFirst = '';
 
       it('an empty store: no changes, and a cursor to poll with', async () => {
@@ -214,14 +201,7 @@ describe.skipIf(!haveShared(APRIL_21))('the change feed', () => {
         }
         await loads;
         while ((await read()) > 0) {}
-        const rows = Number(
-          (
-            await loader.deps.store.db
-              .selectFrom('cot_records')
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+        const rows = await rowsOf(loader.deps.store.db, 'cot_records');
         expect(pagesDuringLoads).toBeGreaterThan(1);
         expect(seen).toHaveLength(rows);
         expect(new Set(seen).size).toBe(rows);
@@ -299,14 +279,7 @@ describe.skipIf(!haveShared(APRIL_21))('the change feed', () => {
         release();
         await Promise.all([year, week]);
         await readAll();
-        const rows = Number(
-          (
-            await loader.deps.store.db
-              .selectFrom('cot_records')
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+        const rows = await rowsOf(loader.deps.store.db, 'cot_records');
         expect(seen.size).toBe(rows);
       });
     },

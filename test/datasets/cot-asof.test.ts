@@ -2,12 +2,12 @@
 // then the same file with one figure corrected (WTI's non-commercial long, 390,468 → 391,468), published the
 // Monday after. Before the correction's publication the contract and the board serve the figure as first
 // published; after it, the corrected one. Both engines.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
+import { correctedWeekly } from '../helpers/cftc.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 import { haveShared } from '../helpers/shared.js';
 
@@ -17,17 +17,14 @@ const CORRECTED = '2026-04-20T19:30:00Z';
 const NOW = new Date('2026-11-25T12:00:00Z');
 
 describe.skipIf(!haveShared(WEEKLY))('cot as known on a date', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-cot-asof-'));
-  const corrected = path.join(dir, 'deafut.txt');
-  // WTI's row: open interest 2,094,492, then the non-commercial long 390,468 (the file as the CFTC wrote it).
-  const original = readFileSync(WEEKLY, 'utf8');
-  const wti = original.split('\n').find((line) => line.includes(',067651,')) ?? '';
-  writeFileSync(corrected, original.replace(wti, wti.replace(' 2094492,  390468,', ' 2094492,  391468,')));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const copy = correctedWeekly();
+  const corrected = copy.file;
+  afterAll(() => copy.remove());
 
   it('the corrected copy differs from the CFTC’s file in that one figure', () => {
-    expect(wti).toContain(' 2094492,  390468,');
-    expect(readFileSync(corrected, 'utf8')).not.toBe(original);
+    // WTI's row: open interest 2,094,492, then the non-commercial long 390,468 (the file as the CFTC wrote it).
+    expect(copy.line).toContain(' 2094492,  390468,');
+    expect(readFileSync(corrected, 'utf8')).not.toBe(readFileSync(WEEKLY, 'utf8'));
   });
 
   for (const { engine, skip } of ENGINES) {
