@@ -162,6 +162,26 @@ describe.runIf(haveShared(WEEKLY))('the TypeScript client against a real server'
     }
   });
 
+  it('the change feed: pages followed with nextCursor, then an empty page with a cursor to poll with', async () => {
+    const q = client();
+    const keys: string[] = [];
+    let since: string | undefined;
+    for (;;) {
+      const page = await q.changes('cot', { limit: 100, ...(since ? { since } : {}) });
+      since = page.data.nextCursor;
+      if (page.data.changes.length === 0) break;
+      for (const change of page.data.changes) keys.push(String(change.key.contractCode));
+    }
+    const rested = await rest<{ data: { changes: { key: { contractCode: string } }[] } }>(
+      'GET',
+      '/v1/datasets/cot/changes?limit=1000',
+      key('QUARRY_DATASETS_KEY'),
+    );
+    expect(keys).toEqual(rested.data.changes.map((c) => c.key.contractCode));
+    expect(keys).toHaveLength(353);
+    expect(since).toMatch(/\S/);
+  });
+
   it('account and estimate', async () => {
     const q = client();
     expect((await q.account()).plan).toBe('basic');

@@ -206,6 +206,26 @@ class Client:
         path = f"/v1/exec-pay/{_path(symbol)}" + (f"/{year}" if year is not None else "")
         return _rows(self._call(self._datasets, "GET", path, query={"asOf": as_of}), "proxies")
 
+    def changes(self, dataset: str, since: Optional[str] = None, limit: Optional[int] = None) -> Any:
+        """The revisions of a dataset written after `since` (a cursor this call gave before; from the first
+        revision without it), oldest first, every page followed to the end. The cursor to pass next time is
+        `df.attrs["next_cursor"]` (without pandas: the answer's "next_cursor")."""
+        changes: List[Dict[str, Any]] = []
+        cursor = since
+        while True:
+            query = {"since": cursor, "limit": limit}
+            answer = self._call(self._datasets, "GET", f"/v1/datasets/{_path(dataset)}/changes", query=query)
+            page = answer["data"]["changes"]
+            changes.extend(page)
+            cursor = answer["data"]["nextCursor"]
+            if not page:
+                break
+        if _pd is None:
+            return {"changes": changes, "next_cursor": cursor}
+        frame = _frame(changes)
+        frame.attrs["next_cursor"] = cursor
+        return frame
+
     def account(self) -> Dict[str, Any]:
         """The datasets key's account: plan and credits."""
         return self._call(self._datasets, "GET", "/v1/datasets/account")

@@ -142,6 +142,21 @@ def test_a_company_not_held_is_not_found(client, call):
         getattr(client, call)("ZZZZ")
 
 
+def test_changes_follow_the_feed_and_give_the_cursor_to_poll_with(client):
+    expected = rest("GET", "/v1/datasets/cot/changes?limit=1000", DATASETS)["data"]["changes"]
+    assert len(expected) == 353  # the 353 markets of 14 April 2026, each a first revision
+    feed = client.changes("cot", limit=100)
+    if PANDAS:
+        keys = list(feed["key.contractCode"])
+        cursor = feed.attrs["next_cursor"]
+    else:
+        keys = [change["key"]["contractCode"] for change in feed["changes"]]
+        cursor = feed["next_cursor"]
+    assert keys == [change["key"]["contractCode"] for change in expected]
+    later = client.changes("cot", since=cursor)
+    assert len(later) == 0 if PANDAS else later["changes"] == []
+
+
 def test_account_and_estimate(client):
     assert client.account()["plan"] == "basic"
     assert client.estimate("cot.board")["credits"] == 1

@@ -66,6 +66,11 @@ type DatasetQuery<K extends keyof DatasetPaths> = QueryOf<Get<DatasetPaths, K>>;
 /** The options of a market POST: its body but the tickers and fields. */
 type MarketOptions<K extends keyof MarketPaths> = Omit<BodyOf<Post<MarketPaths, K>>, 'tickers' | 'fields'>;
 
+/** The datasets with a change feed: each one's /v1/datasets/{dataset}/changes. */
+export type FeedDataset = {
+  [P in keyof DatasetPaths]: P extends `/v1/datasets/${infer D}/changes` ? D : never;
+}[keyof DatasetPaths];
+
 /** The awards listing's filters (all but the cursor, which the client follows). */
 export type AwardFilters = Omit<DatasetQuery<'/v1/awards'>, 'cursor'>;
 /** One award of the listing. */
@@ -193,6 +198,17 @@ export class Quarry {
   /** A company's executive pay from its proxies. */
   async execPay(symbol: string, query: DatasetQuery<'/v1/exec-pay/{symbol}'> = {}) {
     return this.result(this.datasets.GET('/v1/exec-pay/{symbol}', { params: { path: { symbol }, query } }));
+  }
+
+  /**
+   * One page of a dataset's change feed: the revisions written after `since` (a nextCursor of the same feed;
+   * from the first revision without it), oldest first, and the cursor to pass next — also on an empty page,
+   * to poll with later.
+   */
+  async changes(dataset: FeedDataset, query: DatasetQuery<'/v1/datasets/cot/changes'> = {}) {
+    // Every feed answers the same shape; the path differs by dataset only.
+    const path = `/v1/datasets/${dataset}/changes` as '/v1/datasets/cot/changes';
+    return this.result(this.datasets.GET(path, { params: { query } }));
   }
 
   /** The account of the datasets key: plan and credits. */
