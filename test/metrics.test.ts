@@ -69,6 +69,31 @@ describe('metrics on a loopback server without a token', () => {
     expect(text).toMatch(/^quarry_nodejs_eventloop_lag_seconds \d/m);
   });
 
+  it('the event loop: a histogram of its delay and the longest block since the process started', async () => {
+    const value = (text: string, name: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((line) => line.startsWith(`${name} `))
+          ?.split(' ')[1],
+      );
+    const before = await scrape();
+    // Hold the loop for 150 ms, then let the monitor's next sample see it.
+    const started = performance.now();
+    while (performance.now() - started < 150) {}
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const text = await scrape();
+    expect(value(text, 'quarry_event_loop_longest_block_seconds')).toBeGreaterThanOrEqual(0.13);
+    expect(text).toContain('# TYPE quarry_event_loop_delay_seconds histogram');
+    const samples = value(text, 'quarry_event_loop_delay_seconds_count');
+    expect(samples).toBeGreaterThan(value(before, 'quarry_event_loop_delay_seconds_count'));
+    // Cumulative buckets: the block is above 0.1 s, so at least one sample lies past that bucket.
+    const bucket = (le: string) => sample(text, 'quarry_event_loop_delay_seconds_bucket', { le });
+    expect(bucket('+Inf')).toBe(samples);
+    expect(bucket('0.1')).toBeLessThan(samples);
+    expect(bucket('0.05')).toBeLessThanOrEqual(bucket('0.1') ?? Number.NaN);
+  });
+
   it('credits refunded after a failure on our side', async () => {
     const broken = await testEnv();
     try {

@@ -9,4 +9,6 @@ export interface Telemetry {
   units(amount: number, door: string): void;
   /** The metrics in the Prometheus text format, and its content type. */
   exposition(): Promise<{ contentType: string; text: string }>;
+  /** Stops what it samples in the background (the event loop's delay). */
+  close(): void;
 }

@@ -56,6 +56,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   }
   const usage = new UsageBuffer(store.db);
   const mailer = createMailer(config.smtpUrl, config.mailFrom, config.dataDir);
+  const telemetry = createTelemetry(store.db);
   return {
     config,
     store,
@@ -63,7 +64,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     counters,
     usage,
     market,
-    telemetry: createTelemetry(store.db),
+    telemetry,
     cursorSecret,
     consoleSecret,
     mailer,
@@ -73,6 +74,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       await usage.close();
       await counters.close();
       await store.close();
+      telemetry.close();
     },
   };
 }

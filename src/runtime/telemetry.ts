@@ -1,7 +1,9 @@
 // Telemetry as Prometheus metrics, one registry per process (per Deps): requests, latency, credits, units, the
-// agency files loaded (read from the store at each scrape) and Node's own (event-loop lag among them).
+// agency files loaded (read from the store at each scrape), the event loop's delay since the process started,
+// and Node's own.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import type { Telemetry } from '../kernel/telemetry.js';
 import type { Database } from '../store/schema.js';
 
@@ -48,6 +50,7 @@ export function createTelemetry(db: Kysely<Database>): Telemetry {
       for (const r of rows) this.set({ dataset: r.dataset }, Number(r.n));
     },
   });
+  const loop = eventLoopDelay(registry);
   return {
     request(api, route, method, status, seconds) {
       requests.inc({ api, route, method, status: String(status) });
@@ -62,5 +65,60 @@ export function createTelemetry(db: Kysely<Database>): Telemetry {
     async exposition() {
       return { contentType: registry.contentType, text: await registry.metrics() };
     },
+    close() {
+      loop.disable();
+    },
   };
+}
+
+/** How often the event loop's delay is sampled, in ms: every sample is at least this late. */
+const RESOLUTION_MS = 10;
+/** Upper bounds of the delay histogram, in seconds (a sample is the resolution plus any block). */
+const DELAY_BOUNDS = [0.011, 0.015, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The event loop's delay from perf_hooks.monitorEventLoopDelay, kept since the process started: a histogram
+ * of the samples (quarry_event_loop_delay_seconds; its buckets read from the monitor's percentiles at each
+ * scrape), and the longest block (quarry_event_loop_longest_block_seconds: the largest delay less the
+ * sampling resolution). While a request's work holds the loop, every other request waits this long.
+ */
+function eventLoopDelay(registry: Registry): { disable(): void } {
+  const monitor = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  monitor.enable();
+  const name = 'quarry_event_loop_delay_seconds';
+  const histogram = {
+    name,
+    help: `Event-loop delay samples since the process started (sampled every ${RESOLUTION_MS} ms, which each sample includes).`,
+    type: 'histogram',
+    aggregator: 'sum',
+    collect() {},
+    async get() {
+      const count = monitor.count;
+      // The share of samples at or below each bound, from the percentiles the monitor keeps.
+      const steps = [...monitor.percentiles.entries()].map(([percent, ns]) => [percent, ns / 1e9] as const);
+      const atOrBelow = (bound: number) =>
+        Math.round((count * Math.max(0, ...steps.filter(([, s]) => s <= bound).map(([p]) => p))) / 100);
+      const bucket = (le: string, value: number) => ({ metricName: `${name}_bucket`, labels: { le }, value });
+      return {
+        ...histogram,
+        values: [
+          ...DELAY_BOUNDS.map((bound) => bucket(String(bound), atOrBelow(bound))),
+          bucket('+Inf', count),
+          { metricName: `${name}_sum`, labels: {}, value: count === 0 ? 0 : (monitor.mean / 1e9) * count },
+          { metricName: `${name}_count`, labels: {}, value: count },
+        ],
+      };
+    },
+  };
+  // The registry takes any metric that describes itself; this one reads the monitor's own histogram.
+  registry.registerMetric(histogram as unknown as Metric);
+  new Gauge({
+    name: 'quarry_event_loop_longest_block_seconds',
+    help: 'The longest the event loop was held since the process started: the largest delay less the sampling resolution.',
+    registers: [registry],
+    collect() {
+      this.set(monitor.count === 0 ? 0 : Math.max(0, monitor.max / 1e9 - RESOLUTION_MS / 1000));
+    },
+  });
+  return monitor;
 }
