@@ -9,8 +9,11 @@ import type { Database } from '../../store/schema.js';
 import { type TitleWords, TitleWordsBuilder } from './words.js';
 
 export const SPLIT = 1e12;
-/** Rows per read while building. */
-const PAGE = 20_000;
+/**
+ * Rows per read while building: small enough that a page, read and coded, holds the event loop for a few
+ * milliseconds (an embedded store reads synchronously), after which other requests are answered.
+ */
+const PAGE = 2_000;
 
 export class Dictionary {
   readonly names: string[] = [];
@@ -192,6 +195,8 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
     const last = rows.at(-1);
     if (!last || rows.length < PAGE || i >= n) break;
     after = Number(last.row_id);
+    // Requests that arrived meanwhile are answered before the next page.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   cols.size = i;
   cols.titleWords = titleWords.build();
