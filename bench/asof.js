@@ -6,12 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { createAccount, setContract } from '../dist/accounts/accounts.js';
-import { createKey } from '../dist/accounts/keys.js';
 import { loadBundledData } from '../dist/cli/bundled.js';
 import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
-import { start } from './process.js';
+import { startQuarry, unlimitedDatasetsKey } from './process.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -26,23 +24,10 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-asof-'));
 const env = { QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn', PORT: '0' };
 const deps = await createDeps(loadConfig(env));
 await loadBundledData(deps, (line) => console.log(line));
-const account = await createAccount(deps, {
-  email: 'bench@example.com',
-  plan: 'enterprise',
-  emailConfirmed: true,
-});
-await setContract(deps, {
-  accountId: account.id,
-  change: { creditsPerMonth: 1_000_000_000, creditsPerMinute: 1_000_000_000 },
-});
-const key = (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
+const key = await unlimitedDatasetsKey(deps);
 await deps.close();
 
-const quarry = await start(
-  ['dist/cli/main.js', 'serve'],
-  env,
-  /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/,
-);
+const quarry = await startQuarry(env);
 const headers = { authorization: `Bearer ${key}` };
 const url = (route) => `http://127.0.0.1:${quarry.port}${route}`;
 const latency = (route) =>

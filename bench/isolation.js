@@ -7,14 +7,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createAccount, setContract } from '../dist/accounts/accounts.js';
-import { createKey } from '../dist/accounts/keys.js';
 import { awardsImporter } from '../dist/datasets/awards/import.js';
 import { importFile } from '../dist/ingest/import.js';
 import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { generateAwards } from './awards-data.js';
-import { start } from './process.js';
+import { startQuarry, unlimitedDatasetsKey } from './process.js';
 
 const ROWS = Number(process.env.ISOLATION_AWARDS ?? 1_000_000);
 const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-isolation-'));
@@ -30,23 +28,10 @@ const file = path.join(dir, 'awards.ndjson');
 generateAwards(file, ROWS);
 const deps = await createDeps(loadConfig(env));
 await importFile(deps, awardsImporter, file);
-const account = await createAccount(deps, {
-  email: 'bench@example.com',
-  plan: 'enterprise',
-  emailConfirmed: true,
-});
-await setContract(deps, {
-  accountId: account.id,
-  change: { creditsPerMonth: 1_000_000_000, creditsPerMinute: 1_000_000_000 },
-});
-const key = (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
+const key = await unlimitedDatasetsKey(deps);
 await deps.close();
 
-const server = await start(
-  ['dist/cli/main.js', 'serve'],
-  env,
-  /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/,
-);
+const server = await startQuarry(env);
 const base = `http://127.0.0.1:${server.port}`;
 const headers = { authorization: `Bearer ${key}` };
 

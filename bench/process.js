@@ -16,3 +16,27 @@ export function start(args, env, pattern) {
     });
   });
 }
+
+/** Starts the built server with `env`; resolves once it listens. */
+export function startQuarry(env) {
+  return start(['dist/cli/main.js', 'serve'], env, /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/);
+}
+
+/**
+ * A datasets key of an enterprise account with credits and a rate far past any run, so that a benchmark
+ * measures the path, not the limits.
+ */
+export async function unlimitedDatasetsKey(deps) {
+  const { createAccount, setContract } = await import('../dist/accounts/accounts.js');
+  const { createKey } = await import('../dist/accounts/keys.js');
+  const account = await createAccount(deps, {
+    email: 'bench@example.com',
+    plan: 'enterprise',
+    emailConfirmed: true,
+  });
+  await setContract(deps, {
+    accountId: account.id,
+    change: { creditsPerMonth: 1_000_000_000, creditsPerMinute: 1_000_000_000 },
+  });
+  return (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
+}

@@ -10,11 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { createAccount, setContract } from '../dist/accounts/accounts.js';
-import { createKey } from '../dist/accounts/keys.js';
 import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
-import { start } from './process.js';
+import { start, startQuarry, unlimitedDatasetsKey } from './process.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -60,27 +58,10 @@ function summary(name, result) {
 const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-'));
 const env = { QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn', PORT: '0' };
 const deps = await createDeps(loadConfig(env));
-const account = await createAccount(deps, {
-  email: 'bench@example.com',
-  plan: 'enterprise',
-  emailConfirmed: true,
-});
-// Enough credits and rate that the benchmark measures the path, not the limits.
-await setContract(deps, {
-  accountId: account.id,
-  change: {
-    creditsPerMonth: 1_000_000_000,
-    creditsPerMinute: 1_000_000_000,
-  },
-});
-const key = (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
+const key = await unlimitedDatasetsKey(deps);
 await deps.close();
 
-const quarry = await start(
-  ['dist/cli/main.js', 'serve'],
-  env,
-  /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/,
-);
+const quarry = await startQuarry(env);
 const quarryUrl = `http://127.0.0.1:${quarry.port}${ROUTE}`;
 const headers = { authorization: `Bearer ${key}` };
 const sample = await fetch(quarryUrl, { headers });
