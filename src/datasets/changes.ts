@@ -6,7 +6,7 @@
 // table a row numbered below one a reader sees is already committed. A cursor is therefore the last row
 // delivered of each table, signed; a page takes rows above it from each table and interleaves them by load
 // time, so no revision is skipped or repeated, even while a load is writing, on any instance.
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { Type } from 'typebox';
 import { fixed } from '../accounts/pricing.js';
 import { decodeCursor, encodeCursor, listingOf } from '../kernel/cursor.js';
@@ -125,6 +125,8 @@ export function changesOperation(
 }
 
 type Position = Record<string, number>;
+/** The store seen as tables named at run time: each feed names its own. */
+type Tables = Kysely<Record<string, Record<string, unknown>>>;
 
 async function readChanges(
   deps: Deps,
@@ -136,7 +138,7 @@ async function readChanges(
   const listing = listingOf({ changes: dataset });
   const limit = query.limit ?? DEFAULT_LIMIT;
   const after = query.since ? positionOf(deps, listing, query.since, tables) : {};
-  const db = deps.store.db as unknown as import('kysely').Kysely<Record<string, Record<string, unknown>>>;
+  const db = deps.store.db as unknown as Tables;
   // Each table's next rows in write order; a page takes from their heads, oldest load first.
   const heads = await Promise.all(
     tables.map(async (spec) =>
@@ -191,9 +193,11 @@ function changeOf(spec: ChangeTable, row: Record<string, unknown>) {
 function positionOf(deps: Deps, listing: string, since: string, tables: readonly ChangeTable[]): Position {
   const position = decodeCursor(deps.cursorSecret, listing, since, 'since');
   const known = new Set(tables.map((t) => t.table));
+  const out: Position = {};
   for (const [table, rowId] of Object.entries(position)) {
     if (!known.has(table) || typeof rowId !== 'number' || !Number.isSafeInteger(rowId) || rowId < 0)
       throw new AppError('invalid_params', 'parameter "since" is not a valid cursor (malformed)');
+    out[table] = rowId;
   }
-  return position as Position;
+  return out;
 }
