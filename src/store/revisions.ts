@@ -152,7 +152,7 @@ export class RevisionBatch {
         return 'unchanged';
       }
       if (state && state.hash === meta.hash) return 'unchanged';
-      if (state?.id != null) retired.set(knownAt, [...(retired.get(knownAt) ?? []), state.id]);
+      if (state?.id != null) retire(retired, knownAt, state.id);
       if (state?.pending) {
         state.pending.is_current = 0;
         state.pending.superseded_at = knownAt;
@@ -264,6 +264,13 @@ export async function placeInHistory(
     .values(earlier.row(revision, after?.knownAt ?? null))
     .execute();
   return before ? 'revised' : 'inserted';
+}
+
+/** Notes a row that stops being current, under the time the revision replacing it became known. */
+export function retire(retired: Map<string, number[]>, knownAt: string, rowId: number): void {
+  const rows = retired.get(knownAt);
+  if (rows) rows.push(rowId);
+  else retired.set(knownAt, [rowId]);
 }
 
 function chunks<T>(items: T[], size: number): T[][] {

@@ -8,7 +8,7 @@ import { hash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { BatchEntry } from '../../ingest/import.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
-import { placeInHistory, type WriteOutcome } from '../../store/revisions.js';
+import { placeInHistory, retire, type WriteOutcome } from '../../store/revisions.js';
 import type { Database } from '../../store/schema.js';
 import { type AwardRow, heldAwards, insertAwardRows } from './bulk-writes.js';
 import { amountEchoingId, amountKey, amountMicros, fiscalYear } from './derive.js';
@@ -79,7 +79,7 @@ async function writeRound(
     // When the source was observed is not what it says: observing the same award again is no new revision.
     const revisionId = sha1(canonicalJson({ ...record, observedAt: null }));
     if (current?.revision_id === revisionId) return 'unchanged';
-    if (current) retired.set(knownAt, [...(retired.get(knownAt) ?? []), current.row_id]);
+    if (current) retire(retired, knownAt, current.row_id);
     inserts.push(toRow(id, revisionId, record, (current?.revision ?? 0) + 1, meta, knownAt));
     return current ? 'revised' : 'inserted';
   });
