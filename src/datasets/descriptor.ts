@@ -7,6 +7,7 @@ import type { Importer } from '../ingest/import.js';
 import type { DemoFile, SourceLoaders } from '../ingest/run.js';
 import type { AgencyHost } from '../kernel/config.js';
 import type { Migrations } from '../store/migrate.js';
+import type { BulkLayout } from './bulk/layout.js';
 import type { DatasetOperation } from './operation.js';
 
 export interface Source {
@@ -21,6 +22,8 @@ export interface DatasetDescriptor {
   name: string;
   /** Its keyed operations, in the order the API description lists them. */
   operations: readonly DatasetOperation[];
+  /** The flat layout of its bulk files (one row per record). */
+  bulk: BulkLayout;
   /** Reads the dataset's interchange records (quarry import). */
   importer: Importer<never>;
   /**

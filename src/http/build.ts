@@ -20,6 +20,7 @@ import { RouteMethods } from './methods.js';
 import { OpenApiCollector } from './openapi.js';
 import { MAX_PARAM_LENGTH, routerErrors } from './router-errors.js';
 import { registerAccountRoutes } from './routes/account.js';
+import { registerBulkRoutes } from './routes/bulk.js';
 import { registerDatasetRoutes } from './routes/datasets.js';
 import { registerPublicRoutes } from './routes/datasets-public.js';
 import { registerDocsRoutes } from './routes/docs.js';
@@ -144,6 +145,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   );
   registerAccountRoutes(app, deps);
   registerDatasetRoutes(app, deps);
+  registerBulkRoutes(app, deps);
   registerMarketRoutes(app, deps);
   registerMcpRoute(app, deps);
   registerHealthRoutes(app, deps);

@@ -16,18 +16,24 @@ type Encoding = 'br' | 'gzip';
 /** Compressed forms of bodies sent as the same Buffer more than once. */
 const kept = new WeakMap<Buffer, Partial<Record<Encoding, Promise<Buffer>>>>();
 
-/** The encoding to answer in: br where the caller takes it, else gzip, else none (q=0 refuses). */
-export function chooseEncoding(header: string | undefined): Encoding | null {
-  if (!header) return null;
+/** The encodings a caller takes (q=0 refuses one; * takes gzip too). */
+export function acceptedEncodings(header: string | undefined): Set<string> {
   const accepted = new Set(
-    header
+    (header ?? '')
       .split(',')
       .map((part) => part.trim().split(';'))
       .filter(([, q]) => !q || !/^\s*q\s*=\s*0(\.0*)?\s*$/.test(q))
-      .map(([name]) => name?.trim().toLowerCase()),
+      .map(([name]) => name?.trim().toLowerCase() ?? ''),
   );
+  if (accepted.has('*')) accepted.add('gzip');
+  return accepted;
+}
+
+/** The encoding to answer in: br where the caller takes it, else gzip, else none. */
+export function chooseEncoding(header: string | undefined): Encoding | null {
+  const accepted = acceptedEncodings(header);
   if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  if (accepted.has('gzip')) return 'gzip';
   return null;
 }
 

@@ -3,6 +3,7 @@
 import type { Principal } from '../accounts/keys.js';
 import type { MeteredCall } from '../accounts/metered-call.js';
 import type { Price } from '../accounts/pricing.js';
+import type { MaybePromise } from '../kernel/steps.js';
 import { isRecord } from '../kernel/validation.js';
 
 /** A request's query, path parameters or form as named members ({} when there are none). */
@@ -34,8 +35,8 @@ export interface RouteMeta {
   datasetsApi?: boolean;
   /** Refuse repeated and empty query parameters before validation. */
   strictQuery?: boolean;
-  /** The credits a call costs, from its validated parameters; absent: 0. */
-  price?: (query: Record<string, unknown>) => Price;
+  /** The credits a call costs, from its validated parameters and its caller; absent: 0. */
+  price?: (query: Record<string, unknown>, principal: Principal) => MaybePromise<Price>;
   /** Dataset whose usage a call counts towards. */
   dataset?: string;
   /** Keyed market-data route: svc_mcp_ key, units per call. */
@@ -44,6 +45,8 @@ export interface RouteMeta {
   units?: (input: { query: Record<string, unknown>; body: unknown }) => number;
   /** The query parameters to document, where they are wider than the validating schema says (the cost estimate's). */
   documentedQuery?: object;
+  /** Answers are files of these content types (200, or 206 for a Range), not JSON. */
+  files?: readonly string[];
   /** Answers carry an ETag and honour If-None-Match with a 304. */
   conditional?: boolean;
   /** Checks across parameters that a schema cannot express (e.g. from on or before to). */

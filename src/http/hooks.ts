@@ -148,12 +148,14 @@ function refuseBody(request: FastifyRequest): void {
 function charge(meta: RouteMeta, request: FastifyRequest): MaybePromise<void> {
   const { metered } = request.meter;
   if (!meta.price || !metered) return;
-  return metered.chargeCredits({
-    price: meta.price(membersOf(request.query)),
-    operation: meta.operationId,
-    requestId: request.id,
-    ...(meta.dataset ? { dataset: meta.dataset } : {}),
-  });
+  return andThen(meta.price(membersOf(request.query), metered.principal), (price) =>
+    metered.chargeCredits({
+      price,
+      operation: meta.operationId,
+      requestId: request.id,
+      ...(meta.dataset ? { dataset: meta.dataset } : {}),
+    }),
+  );
 }
 
 /** Settles a call (a server error gets its credits back, a balance no charge told is read), then the headers. */

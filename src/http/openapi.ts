@@ -155,6 +155,39 @@ function errorSchema(): Json {
   };
 }
 
+/** A file's answers: the whole file, a byte range of it, or nothing new (If-None-Match). */
+function fileResponses(types: readonly string[], headers: Json): Json {
+  const content = Object.fromEntries(
+    types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+  );
+  const fileHeaders = {
+    ...headers,
+    ETag: {
+      description: 'The file: its dataset, version, asOf day, format and encoding.',
+      schema: { type: 'string' },
+    },
+    'Content-Length': { schema: { type: 'integer' } },
+    'Content-Encoding': {
+      description: 'gzip: the stored gzip copy (CSV, NDJSON).',
+      schema: { type: 'string' },
+    },
+    'X-Bulk-Version': {
+      description: "The dataset's version the file was made from.",
+      schema: { type: 'integer' },
+    },
+    'X-Bulk-Rows': { description: 'Rows in the file.', schema: { type: 'integer' } },
+  };
+  return {
+    '200': { description: 'The whole file.', headers: fileHeaders, content },
+    '206': {
+      description: 'The bytes the Range asked for (of the gzip copy when gzip is accepted).',
+      headers: { ...fileHeaders, 'Content-Range': { schema: { type: 'string' } } },
+      content,
+    },
+    '304': { description: STATUS_TEXT['304'], headers },
+  };
+}
+
 function operation(route: CollectedRoute): Json {
   const { meta, schema } = route;
   const parameters = [
@@ -171,7 +204,9 @@ function operation(route: CollectedRoute): Json {
   ]);
   const responses: Json = {};
   if (meta.conditional) responses['304'] = { description: STATUS_TEXT['304'], headers };
+  if (meta.files) Object.assign(responses, fileResponses(meta.files, headers));
   for (const status of [...statuses].sort()) {
+    if (responses[status]) continue;
     const isError = Number(status) >= 400;
     responses[status] = {
       description: isError ? errorDescription(status) : (STATUS_TEXT[status] ?? 'Response'),

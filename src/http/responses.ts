@@ -43,12 +43,12 @@ export class JsonBytes {
 /** Sends JSON `body` with its ETag; the same answer the caller holds is a 304 without a body (metered all the same). */
 export function sendTagged(reply: FastifyReply, body: Buffer | string, etag: string): FastifyReply {
   reply.header('etag', etag);
-  if (matches(reply.request.headers['if-none-match'], etag)) return reply.code(304).send();
+  if (etagMatches(reply.request.headers['if-none-match'], etag)) return reply.code(304).send();
   return reply.type(JSON_TYPE).send(body);
 }
 
 /** Whether an If-None-Match header names `etag` (or is *); weak and strong forms compare equal. */
-function matches(header: string | undefined, etag: string): boolean {
+export function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((tag) => {
     const t = tag.trim();

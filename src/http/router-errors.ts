@@ -18,7 +18,7 @@ export const MAX_PARAM_LENGTH = 1100;
 
 /**
  * The first path segment of every keyed dataset operation (/v1/cftc/…, /v1/kpis/…), from the registry; under
- * /v1/datasets/ only the change feeds are keyed (the catalog, samples and description are public).
+ * /v1/datasets/ only the change feeds and bulk files are keyed (the catalog, samples and description are public).
  */
 const DATASET_SEGMENTS = new Set(
   OPERATIONS.map((op) => op.url.split('/')[2]).filter((segment) => segment !== 'datasets'),
@@ -29,7 +29,7 @@ function doorOfPath(path: string): Door | null {
   const segment = path.split('/')[2] ?? '';
   if (MARKET_SEGMENTS.has(segment)) return 'market';
   if (DATASET_SEGMENTS.has(segment)) return 'datasets';
-  if (/^\/v1\/datasets\/(account|usage|[^/]+\/changes)\/?$/.test(path)) return 'datasets';
+  if (/^\/v1\/datasets\/(account|usage|[^/]+\/(changes|bulk))\/?$/.test(path)) return 'datasets';
   return null;
 }
 

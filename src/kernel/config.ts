@@ -46,6 +46,10 @@ export interface Config {
   collectPollMs: number;
   /** The console's address as users reach it (links in mail; an https address marks cookies Secure). */
   publicUrl: string | null;
+  /** Where the bulk files of each dataset version are kept (shared by every instance of a deployment). */
+  bulkDir: string;
+  /** How long a signed bulk download link (the MCP tool datasets.bulk_link) stays valid. */
+  bulkLinkSeconds: number;
   /** Outgoing mail server (smtp: or smtps: URL); mail goes to <dataDir>/outbox without one. */
   smtpUrl: string | null;
   /** The From address of the console's mail. */
@@ -254,6 +258,10 @@ export function readConfig(env: Env, hosts: readonly AgencyHost[]): Config {
     collectLeaseMs: wholeNumber(env, 'QUARRY_COLLECT_LEASE_MS', 600_000, 300, 86_400_000),
     collectPollMs: wholeNumber(env, 'QUARRY_COLLECT_POLL_MS', 30_000, 50, 3_600_000),
     publicUrl: url(env, 'QUARRY_PUBLIC_URL', ['https:', 'http:'])?.replace(/\/+$/, '') ?? null,
+    bulkDir: path.resolve(
+      text(env, 'QUARRY_BULK_DIR') ?? path.join(text(env, 'QUARRY_DATA_DIR') ?? './data', 'bulk'),
+    ),
+    bulkLinkSeconds: wholeNumber(env, 'QUARRY_BULK_LINK_SECONDS', 900, 10, 86_400),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: email(env, 'QUARRY_MAIL_FROM') ?? 'quarry@localhost.localdomain',
     stripeWebhookSecret: prefixed(env, 'STRIPE_WEBHOOK_SECRET', 'whsec_'),

@@ -21,6 +21,7 @@ import * as m025 from './migrations/025-statement-concepts.js';
 import * as m031 from './migrations/031-registrants-known-at.js';
 import * as m032 from './migrations/032-statement-first-report.js';
 import * as m034 from './migrations/034-statement-reports.js';
+import * as m035 from './migrations/035-bulk-downloads.js';
 
 export type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -46,6 +47,7 @@ export const STORE_MIGRATIONS: Migrations = {
   '031-registrants-known-at': m031,
   '032-statement-first-report': m032,
   '034-statement-reports': m034,
+  '035-bulk-downloads': m035,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -260,6 +260,13 @@ export interface MarketCacheTable {
   fresh_until: string;
 }
 
+/** A bulk file an account was charged for, by the file's name (dataset, version, asOf, format). */
+export interface BulkDownloadsTable {
+  account_id: string;
+  file: string;
+  charged_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -278,6 +285,7 @@ export interface Database {
   market_statements: MarketStatementsTable;
   market_facts: MarketFactsTable;
   market_cache: MarketCacheTable;
+  bulk_downloads: BulkDownloadsTable;
   console_sessions: ConsoleSessionsTable;
   account_activity: AccountActivityTable;
   stripe_events: StripeEventsTable;

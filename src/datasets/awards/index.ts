@@ -2,6 +2,7 @@
 import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
 import { freshnessSource } from '../freshness.js';
+import { awardsBulk } from './bulk.js';
 import { awardsImporter } from './import.js';
 import { LEGACY_BULK, legacyBulk } from './load/bulk.js';
 import {
@@ -36,6 +37,7 @@ export const awardsDataset = describe({
   id: 'awards',
   name: 'Government awards',
   operations: awardsOperations,
+  bulk: awardsBulk,
   importer: awardsImporter,
   // quarry ingest usaspending: the API's award detail, search and transactions responses, and bulk downloads.
   loaders: {

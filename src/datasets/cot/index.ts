@@ -1,6 +1,7 @@
 // The cot dataset: Commitments of Traders.
 import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
+import { cotBulk } from './bulk.js';
 import { cotImporter } from './import.js';
 import { cftcRecords } from './load/cftc.js';
 import { cftcCollection, cotFreshness } from './load/collection.js';
@@ -15,6 +16,7 @@ export const cotDataset = describe({
   id: 'cot',
   name: 'Commitments of Traders',
   operations: cotOperations,
+  bulk: cotBulk,
   importer: cotImporter,
   loaders: { cftc: loader(cotImporter, cftcRecords) },
   collections: { cftc: cftcCollection },

@@ -1,6 +1,7 @@
 // The cpi dataset: Consumer price index components.
 import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
+import { cpiBulk } from './bulk.js';
 import { cpiImporter } from './import.js';
 import { blsRecords, knownItems } from './load/bls.js';
 import { blsCollection, cpiFreshness } from './load/collection.js';
@@ -16,6 +17,7 @@ export const cpiDataset = describe({
   id: 'cpi',
   name: 'Consumer price index components',
   operations: cpiOperations,
+  bulk: cpiBulk,
   importer: cpiImporter,
   loaders: { bls: loader(cpiImporter, blsRecords, { prepare: knownItems }) },
   collections: { bls: blsCollection },

@@ -1,6 +1,7 @@
 // The energy-inventories dataset: Energy inventories.
 import { loader } from '../../ingest/run.js';
 import { describe } from '../descriptor.js';
+import { energyBulk } from './bulk.js';
 import { energyImporter } from './import.js';
 import { eiaCollection, energyFreshness } from './load/collection.js';
 import { eiaRecords } from './load/records.js';
@@ -15,6 +16,7 @@ export const energyDataset = describe({
   id: 'energy-inventories',
   name: 'Energy inventories',
   operations: energyOperations,
+  bulk: energyBulk,
   importer: energyImporter,
   loaders: { eia: loader(energyImporter, eiaRecords) },
   collections: { eia: eiaCollection },

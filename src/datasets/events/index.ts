@@ -5,6 +5,7 @@ import { describe } from '../descriptor.js';
 import { freshnessSource } from '../freshness.js';
 import { COMPANY_TICKERS, registrantRecords, registrantsImporter } from '../registrants.js';
 import { SEC_EDGAR } from '../sources.js';
+import { eventsBulk } from './bulk.js';
 import { eventsImporter } from './import.js';
 import {
   EIGHT_K_DOCUMENT,
@@ -22,6 +23,7 @@ export const eventsDataset = describe({
   id: 'events',
   name: '8-K events',
   operations: eventsOperations,
+  bulk: eventsBulk,
   importer: eventsImporter,
   // quarry ingest sec: EDGAR's registrants, submissions JSON and 8-K documents (the other datasets read
   // EDGAR's other files).

@@ -4,6 +4,7 @@ import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { describe } from '../descriptor.js';
 import { freshnessSource } from '../freshness.js';
 import { SEC_EDGAR } from '../sources.js';
+import { execPayBulk } from './bulk.js';
 import { execPayImporter } from './import.js';
 import { CEO_PAY_TABLE, ceoPayTableRecords } from './load/ceo-pay-table.js';
 import { PROXY, proxyRecords } from './load/proxy.js';
@@ -16,6 +17,7 @@ export const execPayDataset = describe({
   id: 'exec-pay',
   name: 'Executive compensation',
   operations: execPayOperations,
+  bulk: execPayBulk,
   importer: execPayImporter,
   // quarry ingest sec: DEF 14A proxies in inline XBRL, and CEO-pay tables (a secondary source).
   loaders: {

@@ -4,6 +4,7 @@ import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { describe } from '../descriptor.js';
 import { freshnessSource } from '../freshness.js';
 import { SEC_EDGAR } from '../sources.js';
+import { kpisBulk } from './bulk.js';
 import { kpisImporter } from './import.js';
 import { COMPANY_FACTS, companyFactsRecords } from './load/companyfacts.js';
 import { EARNINGS_RELEASE, releaseContext, releaseGuidance } from './load/release.js';
@@ -17,6 +18,7 @@ export const kpisDataset = describe({
   id: 'kpis-guidance',
   name: 'Company KPIs and guidance',
   operations: kpisOperations,
+  bulk: kpisBulk,
   importer: kpisImporter,
   // quarry ingest sec: EDGAR's company facts (the ticker found among the registrants held) and earnings
   // releases (guidance).

@@ -1,0 +1,51 @@
+// A bulk file's rows as text: the CSV line and the NDJSON line of a row, from the layout's typed values.
+import { type BulkColumn, type BulkLayout, DECIMAL_PRECISION, DECIMAL_SCALE, type Row } from './layout.js';
+
+/** Exact money that fits DECIMAL(18,4): a wrong number is worse than a file not made. */
+const FITTING_DECIMAL = new RegExp(
+  `^-?\\d{1,${DECIMAL_PRECISION - DECIMAL_SCALE}}(\\.\\d{1,${DECIMAL_SCALE}})?$`,
+);
+
+/** The layout's values of one stored row, in column order. */
+export function valuesOf(layout: BulkLayout, row: Row): unknown[] {
+  return layout.columns.map((column) => {
+    const value = column.value(row);
+    if (value === null || value === undefined) {
+      if (!column.nullable)
+        throw new Error(`bulk ${layout.table}: column ${column.name} is empty in a stored row`);
+      return null;
+    }
+    if (column.type === 'decimal' && !FITTING_DECIMAL.test(String(value)))
+      throw new Error(`bulk ${layout.table}: ${column.name} ${String(value)} does not fit DECIMAL(18,4)`);
+    return value;
+  });
+}
+
+const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
+
+/** One CSV field (RFC 4180): null is an empty field, an empty string is "". */
+function csvField(column: BulkColumn, value: unknown): string {
+  if (value === null) return '';
+  const text = column.type === 'json' ? JSON.stringify(value) : String(value);
+  return text === '' || NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function csvHeader(layout: BulkLayout): string {
+  return `${layout.columns.map((c) => c.name).join(',')}\n`;
+}
+
+export function csvLine(layout: BulkLayout, values: readonly unknown[]): string {
+  let line = '';
+  for (let i = 0; i < values.length; i += 1) {
+    if (i > 0) line += ',';
+    line += csvField(layout.columns[i]!, values[i]);
+  }
+  return `${line}\n`;
+}
+
+/** One NDJSON line: the row as an object, members in column order. */
+export function ndjsonLine(layout: BulkLayout, values: readonly unknown[]): string {
+  const record: Record<string, unknown> = {};
+  for (let i = 0; i < values.length; i += 1) record[layout.columns[i]!.name] = values[i];
+  return `${JSON.stringify(record)}\n`;
+}

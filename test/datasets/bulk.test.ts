@@ -1,0 +1,282 @@
+// The bulk files (call type bulk) on the CFTC's weekly files, both engines: every row of the CSV, NDJSON and
+// Parquet files (Parquet read back by an independent reader, hyparquet) equals the record the change feed
+// serves for the same version; the CFTC's own figures in them; a new version after a correcting load and
+// the old one as known at a past day; 25 credits, nothing for a resume within a day, 402 without a plan; Range,
+// ETag and gzip; signed links.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endPlan } from '../../src/accounts/accounts.js';
+import { bulkDownload, signLink } from '../../src/datasets/bulk/download.js';
+import { cotBulk } from '../../src/datasets/cot/bulk.js';
+import { loadFile } from '../../src/ingest/run.js';
+import { LOADERS } from '../../src/runtime/loaders.js';
+import { APRIL_14, correctedWeekly } from '../helpers/cftc.js';
+import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
+import { haveShared } from '../helpers/shared.js';
+
+const APRIL_21 = path.resolve('../shared/data/cftc/weekly/deafut_2026-04-21.txt');
+const NOW = new Date('2026-11-25T12:00:00Z');
+const DAY = 86_400_000;
+
+type Row = Record<string, unknown>;
+
+/** RFC 4180 CSV as rows of text fields (null for an empty unquoted field), read here, not by the writer's code. */
+function parseCsv(text: string): (string | null)[][] {
+  const rows: (string | null)[][] = [];
+  let row: (string | null)[] = [];
+  let field = '';
+  let quoted = false;
+  let wasQuoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') {
+      quoted = true;
+      wasQuoted = true;
+    } else if (ch === ',' || ch === '\n') {
+      row.push(field === '' && !wasQuoted ? null : field);
+      field = '';
+      wasQuoted = false;
+      if (ch === '\n') {
+        rows.push(row);
+        row = [];
+      }
+    } else field += ch;
+  }
+  return rows;
+}
+
+const cftc = () => LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
+
+describe.skipIf(!haveShared(APRIL_21))('bulk files', () => {
+  const copy = correctedWeekly();
+  afterAll(() => copy.remove());
+
+  for (const { engine, skip } of ENGINES) {
+    describe.skipIf(skip)(`on ${engine}`, () => {
+      let env: TestEnv;
+      let user: Customer;
+      let now = NOW;
+      beforeAll(async () => {
+        env = await testEnv({ engine, clock: () => now });
+        user = await customer(env.deps);
+        await loadFile(env.deps, cftc(), APRIL_14);
+        await loadFile(env.deps, cftc(), APRIL_21);
+      });
+      afterAll(() => env.close());
+
+      const get = (url: string, headers: Record<string, string> = {}, key = user.key) =>
+        env.app.inject({ method: 'GET', url, headers: { ...bearer(key), ...headers } });
+      /** The records the change feed serves now, the current revision of each, by key. */
+      const served = async () => {
+        const byKey = new Map<string, Row>();
+        let since = '';
+        for (;;) {
+          const res = await get(`/v1/datasets/cot/changes?limit=1000${since}`);
+          const { changes, nextCursor } = res.json().data;
+          if (changes.length === 0) return byKey;
+          for (const c of changes)
+            byKey.set(`${c.key.reportFamily}|${c.key.contractCode}|${c.key.reportDate}`, {
+              ...c.record,
+              revision: c.revision,
+              knownAt: c.knownAt,
+            });
+          since = `&since=${nextCursor}`;
+        }
+      };
+      const keyOf = (r: Row) => `${r.reportFamily}|${r.contractCode}|${r.reportDate}`;
+      /** A file row as the record it flattens: the positions of each class of its family. */
+      const expectMatches = (row: Row, record: Row) => {
+        expect(row.openInterest).toBe(record.openInterest);
+        expect(row.marketName).toBe(record.marketName);
+        expect(row.revision).toBe(record.revision);
+        expect(row.knownAt).toBe(record.knownAt);
+        const positions = record.positions as Record<
+          string,
+          { long: number; short: number; spreading: number | null }
+        >;
+        for (const [traderClass, p] of Object.entries(positions)) {
+          const name = traderClass.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+          expect([row[`${name}Long`], row[`${name}Short`], row[`${name}Spreading`]]).toEqual([
+            p.long,
+            p.short,
+            p.spreading,
+          ]);
+        }
+      };
+
+      it('CSV: a header of the layout, then one row per record, each the record the routes serve', async () => {
+        const res = await get('/v1/datasets/cot/bulk?format=csv');
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^text\/csv/);
+        expect(res.headers['x-credits-cost']).toBe('25');
+        expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+        const [header, ...lines] = parseCsv(res.body);
+        expect(header).toEqual(cotBulk.columns.map((c) => c.name));
+        const records = await served();
+        expect(lines).toHaveLength(records.size);
+        for (const line of lines) {
+          const row = Object.fromEntries(header!.map((name, i) => [name, line[i]]));
+          const numbers = Object.fromEntries(
+            Object.entries(row).map(([k, v]) => [
+              k,
+              v !== null && /^(openInterest|revision|.*(Long|Short|Spreading))$/.test(k) ? Number(v) : v,
+            ]),
+          );
+          expectMatches(numbers, records.get(keyOf(row))!);
+        }
+        // WTI of 14 April, as the CFTC published it: open interest 2,094,492, non-commercial long 390,468.
+        const wti = lines.find((l) => l[1] === '067651' && l[2] === '2026-04-14')!;
+        expect(wti[header!.indexOf('openInterest')]).toBe('2094492');
+        expect(wti[header!.indexOf('noncommercialLong')]).toBe('390468');
+        expect(wti[header!.indexOf('producerLong')]).toBeNull();
+      });
+
+      it('NDJSON, and Parquet read back by an independent reader: the same rows, typed', async () => {
+        const records = await served();
+        const ndjson = await get('/v1/datasets/cot/bulk?format=ndjson');
+        const lines = ndjson.body
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Row);
+        expect(lines).toHaveLength(records.size);
+        for (const row of lines) expectMatches(row, records.get(keyOf(row))!);
+
+        const parquet = await get('/v1/datasets/cot/bulk?format=parquet');
+        expect(parquet.headers['content-type']).toBe('application/vnd.apache.parquet');
+        const bytes = parquet.rawPayload;
+        const file = new Uint8Array(bytes).buffer;
+        const rows = (await parquetReadObjects({ file, compressors })) as Row[];
+        expect(rows).toHaveLength(records.size);
+        for (const row of rows) {
+          const asServed = {
+            ...row,
+            reportDate: (row.reportDate as Date).toISOString().slice(0, 10),
+            knownAt: (row.knownAt as Date).toISOString(),
+            ...Object.fromEntries(
+              Object.entries(row)
+                .filter(([, v]) => typeof v === 'bigint')
+                .map(([k, v]) => [k, Number(v)]),
+            ),
+          };
+          expectMatches(asServed, records.get(keyOf(asServed))!);
+        }
+        const types = Object.fromEntries(
+          parquetMetadata(file)
+            .schema.slice(1)
+            .map((s) => [s.name, s.converted_type ?? s.type]),
+        );
+        expect(types).toMatchObject({
+          reportDate: 'DATE',
+          openInterest: 'INT_64',
+          knownAt: 'TIMESTAMP_MICROS',
+          marketName: 'UTF8',
+        });
+      });
+
+      it('gzip where accepted, and a Range resumes the same stored bytes', async () => {
+        const plain = await get('/v1/datasets/cot/bulk?format=csv');
+        const gz = await get('/v1/datasets/cot/bulk?format=csv', { 'accept-encoding': 'gzip' });
+        expect(gz.headers['content-encoding']).toBe('gzip');
+        expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+        expect(gz.headers.etag).not.toBe(plain.headers.etag);
+        const size = gz.rawPayload.length;
+        const tail = await get('/v1/datasets/cot/bulk?format=csv', {
+          'accept-encoding': 'gzip',
+          range: 'bytes=1000-',
+        });
+        expect(tail.statusCode).toBe(206);
+        expect(tail.headers['content-range']).toBe(`bytes 1000-${size - 1}/${size}`);
+        expect(Buffer.concat([gz.rawPayload.subarray(0, 1000), tail.rawPayload]).equals(gz.rawPayload)).toBe(
+          true,
+        );
+        const outside = await get('/v1/datasets/cot/bulk?format=csv', {
+          range: `bytes=${plain.rawPayload.length}-`,
+        });
+        expect(outside.statusCode).toBe(416);
+        expect(outside.json()).toMatchObject({ error: 'range_not_satisfiable' });
+        expect(outside.headers['content-range']).toBe(`bytes */${plain.rawPayload.length}`);
+        const same = await get('/v1/datasets/cot/bulk?format=csv', {
+          'if-none-match': plain.headers.etag as string,
+        });
+        expect(same.statusCode).toBe(304);
+      });
+
+      it('25 credits once: the same file again within a day is free, after it charged again; 402 without a plan', async () => {
+        const other = await customer(env.deps);
+        const first = await get('/v1/datasets/cot/bulk?format=ndjson', {}, other.key);
+        expect(first.headers['x-credits-cost']).toBe('25');
+        const resumed = await get('/v1/datasets/cot/bulk?format=ndjson', { range: 'bytes=10-' }, other.key);
+        expect([resumed.statusCode, resumed.headers['x-credits-cost']]).toEqual([206, '0']);
+        expect((await get('/v1/datasets/cot/bulk?format=csv', {}, other.key)).headers['x-credits-cost']).toBe(
+          '25',
+        );
+        now = new Date(NOW.getTime() + DAY + 1000);
+        try {
+          expect(
+            (await get('/v1/datasets/cot/bulk?format=ndjson', {}, other.key)).headers['x-credits-cost'],
+          ).toBe('25');
+        } finally {
+          now = NOW;
+        }
+        const planless = await customer(env.deps);
+        await endPlan(env.deps, { accountId: planless.accountId, at: new Date(NOW.getTime() - DAY) });
+        const refused = await get('/v1/datasets/cot/bulk', {}, planless.key);
+        expect([refused.statusCode, refused.json().error]).toEqual([402, 'plan_required']);
+        const bad = await get('/v1/datasets/cot/bulk?format=xlsx');
+        expect([bad.statusCode, bad.json().error]).toEqual([400, 'invalid_params']);
+      });
+
+      it('a correcting load makes a new version; asOf a day before it reads the version before', async () => {
+        const before = await get('/v1/datasets/cot/bulk?format=ndjson');
+        now = new Date(NOW.getTime() + DAY);
+        try {
+          await loadFile(env.deps, cftc(), copy.file);
+          const after = await get('/v1/datasets/cot/bulk?format=ndjson');
+          expect(Number(after.headers['x-bulk-version'])).toBe(Number(before.headers['x-bulk-version']) + 1);
+          const wti = (body: string) =>
+            body
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => JSON.parse(l) as Row)
+              .find((r) => r.contractCode === '067651' && r.reportDate === '2026-04-14')!;
+          expect([wti(after.body).noncommercialLong, wti(after.body).revision]).toEqual([391468, 2]);
+          const known = await get('/v1/datasets/cot/bulk?format=ndjson&asOf=2026-11-25');
+          expect([wti(known.body).noncommercialLong, wti(known.body).revision]).toEqual([390468, 1]);
+          expect(known.headers.etag).toContain('2026-11-25');
+        } finally {
+          now = NOW;
+        }
+      });
+
+      it('a signed link downloads the paid file without a key until it expires', async () => {
+        const file = await bulkDownload(env.deps, 'cot', cotBulk, { format: 'csv' }, false);
+        const { token } = signLink(env.deps, file);
+        const res = await env.app.inject({ method: 'GET', url: `/v1/bulk-links/${token}` });
+        expect(res.statusCode).toBe(200);
+        expect(res.body).toBe(readFileSync(file.path, 'utf8'));
+        now = new Date(NOW.getTime() + env.config.bulkLinkSeconds * 1000 + 1);
+        try {
+          const late = await env.app.inject({ method: 'GET', url: `/v1/bulk-links/${token}` });
+          expect([late.statusCode, late.json().error]).toEqual([410, 'link_expired']);
+        } finally {
+          now = NOW;
+        }
+        const forged = await env.app.inject({
+          method: 'GET',
+          url: `/v1/bulk-links/${token.slice(0, -3)}AAA`,
+        });
+        expect(forged.statusCode).toBe(400);
+      });
+    });
+  }
+});
