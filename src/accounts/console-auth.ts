@@ -1,6 +1,7 @@
 // The console's account verbs: sign up, confirm the address, sign in, reset a password. Mail carries signed,
 // expiring links (links.ts); sign-in attempts are counted per account and per address (src/limits).
 import type { Kysely } from 'kysely';
+import { serviceUrl } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError, secondsUntil } from '../kernel/errors.js';
 import type { Database } from '../store/schema.js';
@@ -23,8 +24,7 @@ export interface SignUpInput {
 
 /** The console's address in mail: QUARRY_PUBLIC_URL, or the address the server listens on. */
 export function consoleBase(deps: Deps): string {
-  const { publicUrl, host, port } = deps.config;
-  return `${publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`}/console`;
+  return `${serviceUrl(deps.config)}/console`;
 }
 
 /**

@@ -1,5 +1,6 @@
 // quarry import DATASET FILE
 
+import { produceAfterLoads } from '../datasets/bulk/after-load.js';
 import { IMPORTERS } from '../datasets/registry.js';
 import { importFile } from '../ingest/import.js';
 import type { Deps } from '../kernel/deps.js';
@@ -14,5 +15,7 @@ export async function importCommand(deps: Deps, argv: string[]): Promise<object>
       `no importer for "${args.DATASET}"; datasets with an interchange format so far: ${[...IMPORTERS.keys()].join(', ')}`,
     );
   }
-  return importFile(deps, importer, args.FILE as string);
+  const report = await importFile(deps, importer, args.FILE as string);
+  await produceAfterLoads(deps, [report]);
+  return report;
 }

@@ -1,5 +1,6 @@
 // quarry ingest SOURCE FILE…: load agency files; each file in its own transaction.
 
+import { produceAfterLoads } from '../datasets/bulk/after-load.js';
 import { loadFile } from '../ingest/run.js';
 import type { Deps } from '../kernel/deps.js';
 import { LOADERS } from '../runtime/loaders.js';
@@ -49,6 +50,7 @@ export async function ingestCommand(
       failed.push({ file, error: message.replace(/^quarry: /, '') });
     }
   }
+  await produceAfterLoads(deps, loaded);
   return {
     report: { source: sourceName, files: loaded, ...(failed.length ? { failed } : {}) },
     failed: failed.length > 0,

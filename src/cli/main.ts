@@ -11,6 +11,7 @@ import { openStore } from '../store/engine.js';
 import { migrate } from '../store/migrate.js';
 import { accountsCommand } from './accounts.js';
 import { collectCommand } from './collect.js';
+import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
 import { ingestCommand } from './ingest.js';
 import { keysCommand } from './keys.js';
@@ -51,6 +52,8 @@ const HELP = `quarry — financial and economic data over HTTP
   quarry sync SOURCE                fetch an agency's current files and load what changed: ${[...COLLECTIONS.keys()].join(', ')}
   quarry sync sec [--tickers T,...]  a watch list's EDGAR filings (default QUARRY_SEC_TICKERS), paced to 10/s
   quarry sync usaspending [--agency A]... [--recipient R]... [--from D] [--to D]   prime contracts from USAspending
+  quarry export DATASET --out FILE [--format csv|ndjson|parquet] [--as-of YYYY-MM-DD]
+                                    the dataset's bulk file (current, or as known at the end of that day)
   quarry status                     what the store holds of each dataset, and how its collection stands
 
 Configuration comes from the environment: PORT, HOST, QUARRY_DATA_DIR, DATABASE_URL, REDIS_URL,
@@ -128,6 +131,9 @@ async function main(argv: string[]): Promise<number> {
         break;
       case 'import':
         printResult(await importCommand(deps, rest));
+        break;
+      case 'export':
+        printResult(await exportCommand(deps, rest));
         break;
       case 'status':
         printResult(await statusCommand(deps, rest));

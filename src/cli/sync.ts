@@ -1,6 +1,7 @@
 // quarry sync SOURCE: fetch the agency's current files and load those that changed.
 
 import { syncUsaspending } from '../datasets/awards/load/usaspending-sync.js';
+import { produceAfterLoads } from '../datasets/bulk/after-load.js';
 import { COLLECTIONS } from '../datasets/registry.js';
 import { collect } from '../ingest/collect.js';
 import { syncSec } from '../ingest/sec/sync.js';
@@ -18,6 +19,10 @@ export async function syncCommand(deps: Deps, argv: string[]): Promise<{ report:
   if (!found)
     throw new UsageError(`sync takes a source: ${[...COLLECTIONS.keys()].join(', ')}, sec, usaspending`);
   const report = await collect(deps, source, found.collection, found.loaders);
+  await produceAfterLoads(
+    deps,
+    report.files.map((f) => f.load),
+  );
   // A file the agency does not publish, or cannot serve now, is reported; only a load that failed fails the run.
   return { report, failed: report.files.some((f) => f.outcome === 'failed') };
 }
@@ -34,6 +39,10 @@ async function syncSecCommand(deps: Deps, argv: string[]): Promise<{ report: obj
   const loaders = LOADERS.sec;
   if (!loaders) throw new Error('no loaders for EDGAR files');
   const report = await syncSec(deps, tickers, loaders);
+  await produceAfterLoads(
+    deps,
+    report.files.map((f) => f.load),
+  );
   return { report, failed: report.files.some((f) => f.outcome === 'failed') };
 }
 
@@ -68,5 +77,9 @@ async function syncUsaspendingCommand(
   const loaders = LOADERS.usaspending;
   if (!loaders) throw new Error('no loaders for USAspending files');
   const report = await syncUsaspending(deps, filters, loaders);
+  await produceAfterLoads(
+    deps,
+    report.files.map((f) => f.load),
+  );
   return { report, failed: report.files.some((f) => f.outcome === 'failed') };
 }

@@ -4,6 +4,7 @@ import { PAID_PLANS } from '../accounts/plans.js';
 import { freshness } from '../ingest/freshness.js';
 import type { Deps } from '../kernel/deps.js';
 import { Nullable, Timestamp } from '../kernel/schema.js';
+import { datasetVersion, versionFiles } from './bulk/files.js';
 import { DATASETS } from './registry.js';
 
 /** What the store holds of a dataset and how fresh it is, before any call is paid for. */
@@ -28,6 +29,24 @@ export const Coverage = Type.Object(
   { title: 'Coverage' },
 );
 
+const FileSize = Type.Object({
+  bytes: Type.Integer(),
+  gzipBytes: Nullable(Type.Integer({ description: 'Of the gzip copy, sent where gzip is accepted.' })),
+});
+
+/** The current version's bulk files, once made (the first download of a version makes them if a load did not). */
+export const BulkFiles = Type.Object(
+  {
+    version: Type.Integer({
+      description: "The dataset's version: a load that changes it makes the next one.",
+    }),
+    rows: Type.Integer(),
+    producedAt: Timestamp,
+    formats: Type.Object({ csv: FileSize, ndjson: FileSize, parquet: FileSize }),
+  },
+  { title: 'BulkFiles' },
+);
+
 export const CatalogEntry = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -40,12 +59,21 @@ export const CatalogEntry = Type.Object({
   }),
   plans: Type.Array(Type.String()),
   coverage: Coverage,
+  bulk: Nullable(BulkFiles),
 });
 
 export const Catalog = Type.Object({ datasets: Type.Array(CatalogEntry) });
 
+/** The bulk files of the dataset's current version, where they are made. */
+async function currentFiles(deps: Pick<Deps, 'store' | 'config'>, dataset: string) {
+  const held = await versionFiles(deps, dataset, await datasetVersion(deps, dataset), null);
+  if (!held) return null;
+  const { version, rows, producedAt, files } = held.manifest;
+  return { version, rows, producedAt, formats: files };
+}
+
 /** Each dataset's cheapest call, from the prices of its routes with no parameters, and its coverage now. */
-export async function catalog(deps: Pick<Deps, 'store' | 'clock'>) {
+export async function catalog(deps: Pick<Deps, 'store' | 'clock' | 'config'>) {
   const now = deps.clock();
   return {
     datasets: await Promise.all(
@@ -63,6 +91,7 @@ export async function catalog(deps: Pick<Deps, 'store' | 'clock'>) {
         ),
         plans: [...PAID_PLANS],
         coverage: (await freshness(deps.store.db, source, now)).coverage,
+        bulk: await currentFiles(deps, id),
       })),
     ),
   };

@@ -227,6 +227,12 @@ export function agencyUrl(config: Pick<Config, 'agencies'>, host: AgencyHost): s
   return url;
 }
 
+/** The service's address as its users reach it: QUARRY_PUBLIC_URL, or the address the server listens on. */
+export function serviceUrl(config: Pick<Config, 'publicUrl' | 'host' | 'port'>): string {
+  const { publicUrl, host, port } = config;
+  return publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /** The configuration `env` gives, with the base URL of each of the agency hosts the datasets declare. */
 export function readConfig(env: Env, hosts: readonly AgencyHost[]): Config {
   return {

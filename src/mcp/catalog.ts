@@ -3,6 +3,7 @@
 // writes it. Prepared once per process.
 import fastJson from 'fast-json-stringify';
 import { type TObject, Type } from 'typebox';
+import { BULK_LINK_TOOL } from './bulk-tool.js';
 import { DATASET_TOOLS } from './dataset-tools.js';
 import { MARKET_TOOLS } from './market-tools.js';
 import type { Tool } from './tool.js';
@@ -104,7 +105,7 @@ function withContinuation(input: TObject): ListedSchema {
 
 const TOOLS = {
   market: MARKET_TOOLS.map(prepare),
-  datasets: DATASET_TOOLS.map(prepare),
+  datasets: [...DATASET_TOOLS, BULK_LINK_TOOL].map(prepare),
 };
 
 export function toolsFor(api: 'market' | 'datasets'): readonly Prepared[] {

@@ -2,6 +2,7 @@
 // the EDGAR watch list when one is configured.
 import { hostname } from 'node:os';
 import { newId } from '../accounts/key-text.js';
+import { produceAfterLoads } from '../datasets/bulk/after-load.js';
 import { COLLECTIONS } from '../datasets/registry.js';
 import { SEC_EDGAR } from '../ingest/calendar.js';
 import { collect, type SyncReport } from '../ingest/collect.js';
@@ -24,7 +25,12 @@ function edgarJobs(deps: Deps): ScheduledJob[] {
       name: 'sec-watch-list',
       calendar: SEC_EDGAR,
       async run(): Promise<JobOutcome> {
-        return outcomeOf(await syncSec(deps, deps.config.secTickers, loaders));
+        const report = await syncSec(deps, deps.config.secTickers, loaders);
+        await produceAfterLoads(
+          deps,
+          report.files.map((f) => f.load),
+        );
+        return outcomeOf(report);
       },
     },
   ];
@@ -43,7 +49,12 @@ function agencyJobs(deps: Deps): ScheduledJob[] {
       name: schedule.job,
       calendar: schedule.calendar,
       async run(): Promise<JobOutcome> {
-        return outcomeOf(await collect(deps, source, collection, loaders, schedule.paths));
+        const report = await collect(deps, source, collection, loaders, schedule.paths);
+        await produceAfterLoads(
+          deps,
+          report.files.map((f) => f.load),
+        );
+        return outcomeOf(report);
       },
     })),
   );
