@@ -61,13 +61,14 @@ describe.runIf(havePython() && haveShared(WEEKLY))('the Python client against a 
   it('with pandas: every test of the client passes', () => {
     const run = pytest({});
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-    expect(run.stdout).toMatch(/\b21 passed\b/);
+    expect(run.stdout).toMatch(/\b22 passed\b/);
   });
 
   it('without pandas: the same tests pass on lists and dicts', () => {
     const run = pytest({
       QUARRY_WITHOUT_PANDAS: '1',
       QUARRY_LIMITED_KEY: running.keys.QUARRY_LIMITED_KEY_SECOND ?? '',
+      QUARRY_BULK_KEY: running.keys.QUARRY_BULK_KEY_SECOND ?? '',
     });
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
   });

@@ -182,6 +182,21 @@ describe.runIf(haveShared(WEEKLY))('the TypeScript client against a real server'
     expect(since).toMatch(/\S/);
   });
 
+  it('bulk: the whole file as a stream, then a broken download resumed for nothing', async () => {
+    const q = client({ datasetsKey: key('QUARRY_BULK_KEY') });
+    const whole = await q.bulk('cot', { format: 'csv' });
+    const text = await new Response(whole.body).text();
+    expect(q.last?.creditsCharged).toBe(25);
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^reportFamily,contractCode,reportDate,/);
+    expect(lines).toHaveLength(1 + 353);
+    expect(whole.rows).toBe(353);
+    const rest = await q.bulk('cot', { format: 'csv' }, { from: 1000, etag: whole.etag });
+    expect(rest.partial).toBe(true);
+    expect(q.last?.creditsCharged).toBe(0);
+    expect(text.slice(0, 1000) + (await new Response(rest.body).text())).toBe(text);
+  });
+
   it('account and estimate', async () => {
     const q = client();
     expect((await q.account()).plan).toBe('basic');

@@ -60,6 +60,9 @@ export async function startClientServer(): Promise<ClientServer> {
       const owner = await createAccount(deps, { email, plan: 'basic', emailConfirmed: confirmed });
       return { owner, key: (await createKey(deps, { accountId: owner.id, api: 'datasets' })).key };
     };
+    // A bulk file is charged once a day per account: each of the two runs of a suite downloads with its own.
+    keys.QUARRY_BULK_KEY = (await datasetsKey('bulk@example.com')).key;
+    keys.QUARRY_BULK_KEY_SECOND = (await datasetsKey('bulk-second@example.com')).key;
     const ended = await datasetsKey('ended@example.com');
     await endPlan(deps, { accountId: ended.owner.id, at: new Date(Date.now() - 86_400_000) });
     keys.QUARRY_ENDED_KEY = ended.key;

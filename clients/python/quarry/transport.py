@@ -4,6 +4,7 @@ asks for (a 429's Retry-After; a 503 or a broken connection retried with backoff
 from __future__ import annotations
 
 import json
+import os
 import time
 import urllib.error
 import urllib.parse
@@ -101,6 +102,52 @@ class Transport:
                     self.sleep(float(2 ** (attempt - 1)))
                     continue
                 raise Unavailable("unavailable", f"no answer from {self.base_url}: {error}") from None
+
+    def download(self, path: str, query: Mapping[str, Any], dest: str) -> Dict[str, Any]:
+        """Writes the file at `path` to `dest`, resuming a download broken before: the bytes held in
+        `dest + ".part"` are kept and the rest asked for with Range, if the file is still the same version
+        (If-Range with its ETag); a newer version is downloaded whole. Returns the file's headers."""
+        url = self.base_url + path
+        given = {k: v for k, v in query.items() if v is not None}
+        if given:
+            url += "?" + urllib.parse.urlencode({k: _text(v) for k, v in given.items()})
+        part, tag_file = dest + ".part", dest + ".part.etag"
+        headers = {"authorization": f"Bearer {self.key}"} if self.key else {}
+        held = os.path.getsize(part) if os.path.exists(part) and os.path.exists(tag_file) else 0
+        if held:
+            with open(tag_file, encoding="utf-8") as tag:
+                headers.update({"range": f"bytes={held}-", "if-range": tag.read()})
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=self.timeout) as res:
+                self._remember(res.status, res.headers)
+                with open(tag_file, "w", encoding="utf-8") as tag:
+                    tag.write(res.headers.get("etag", ""))
+                with open(part, "ab" if res.status == 206 else "wb") as out:
+                    while True:
+                        chunk = res.read(1 << 20)
+                        if not chunk:
+                            break
+                        out.write(chunk)
+                os.replace(part, dest)
+                os.remove(tag_file)
+                return {
+                    "path": dest,
+                    "version": _number(res.headers, "x-bulk-version"),
+                    "rows": _number(res.headers, "x-bulk-rows"),
+                    "etag": res.headers.get("etag"),
+                    "resumed": res.status == 206,
+                }
+        except urllib.error.HTTPError as error:
+            self._remember(error.code, error.headers)
+            answer = _json(error.read())
+            raise error_for(
+                str(answer.get("error", "unavailable" if error.code >= 500 else "invalid_params")),
+                str(answer.get("message", error.reason)),
+                error.code,
+                answer.get("requestId") or error.headers.get("x-request-id"),
+            ) from None
+        except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
+            raise Unavailable("unavailable", f"download from {self.base_url} broke off: {error}") from None
 
     def _remember(self, status: int, headers: Mapping[str, str]) -> None:
         self.last = LastResponse(

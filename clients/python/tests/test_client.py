@@ -157,6 +157,34 @@ def test_changes_follow_the_feed_and_give_the_cursor_to_poll_with(client):
     assert len(later) == 0 if PANDAS else later["changes"] == []
 
 
+def test_bulk_writes_the_whole_dataset_and_resumes_a_broken_download_for_nothing(tmp_path):
+    # An account of its own, which has not downloaded the file today.
+    client = quarry.Client(base_url=BASE, datasets_key=os.environ["QUARRY_BULK_KEY"])
+    dest = str(tmp_path / "cot.csv")
+    first = client.bulk("cot", dest)
+    assert client.last.credits_charged == 25
+    with open(dest, "rb") as f:
+        whole = f.read()
+    lines = whole.decode().splitlines()
+    assert lines[0].startswith("reportFamily,contractCode,reportDate,")
+    assert len(lines) == 1 + 353  # the header, then the 353 markets of 14 April 2026
+    # A download that broke off after 1,000 bytes: the rest is asked for, for nothing.
+    with open(dest + ".part", "wb") as f:
+        f.write(whole[:1000])
+    with open(dest + ".part.etag", "w", encoding="utf-8") as f:
+        f.write(first["etag"])
+    again = client.bulk("cot", dest)
+    assert again["resumed"] and client.last.credits_charged == 0
+    with open(dest, "rb") as f:
+        assert f.read() == whole
+    if PANDAS:
+        import pandas as pd
+
+        wti = pd.read_csv(dest).set_index("contractCode").loc["067651"]
+        # WTI of 14 April 2026 as the CFTC published it.
+        assert (wti["openInterest"], wti["noncommercialLong"]) == (2094492, 390468)
+
+
 def test_account_and_estimate(client):
     assert client.account()["plan"] == "basic"
     assert client.estimate("cot.board")["credits"] == 1

@@ -481,6 +481,310 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/datasets/awards/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole awards dataset in one file
+         * @description Every record of awards (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
+         *     Each row is one record, named by id. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *
+         *     | column | type | meaning |
+         *     |---|---|---|
+         *     | id | string | The award: sha1 of its source and source award id. |
+         *     | revisionId | string | sha1 of the revision's content. |
+         *     | source | string | usaspending or ted. |
+         *     | sourceAwardId | string | The award's id at its source. |
+         *     | jurisdiction | string | The country or union of the buyer. |
+         *     | awardType | string | prime, subaward, modification or notice. |
+         *     | title | string | The award's title or description. |
+         *     | awardDate | date | When it was awarded. |
+         *     | fiscalYear | integer | The buyer's fiscal year of the award. |
+         *     | currency | string | ISO 4217 currency of the amount. |
+         *     | obligatedAmount | decimal | The amount obligated (see details for what it is). |
+         *     | recipientName | string | The recipient. |
+         *     | agencyName | string | The awarding agency or buyer. |
+         *     | sector | string, nullable | The recipient's sector, where it is a listed company. |
+         *     | ticker | string, nullable | The recipient's ticker, where it is a listed company. |
+         *     | parentId | string, nullable | The award this one belongs to (a subaward or modification). |
+         *     | sourceUrl | string | The award's page at its source. |
+         *     | observedAt | timestamp | When Quarry read the source file. |
+         *     | entity | json, nullable | The listed company the recipient is (an object), or null. |
+         *     | details | json, nullable | What the source says beyond the common fields (an object), or null. |
+         *     | revision | integer | The revision of the record (1 for its first). |
+         *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         */
+        get: operations["awards.bulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/kpis-guidance/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole kpis-guidance dataset in one file
+         * @description Every record of kpis-guidance (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
+         *     Each row is one record, named by factKey. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *
+         *     | column | type | meaning |
+         *     |---|---|---|
+         *     | factKey | string | What stays the same across revisions: kind, symbol, metric, period, basis, dimensions. |
+         *     | id | string | The fact revision. |
+         *     | kind | string | kpi or guidance. |
+         *     | symbol | string | The company's ticker. |
+         *     | metricId | string | The metric. |
+         *     | seriesKey | string | The series the fact belongs to. |
+         *     | periodStart | date, nullable | The first day of the period. |
+         *     | periodEnd | date | The last day of the period. |
+         *     | periodKind | string | The kind of period (quarter, year, …). |
+         *     | fiscalYear | integer | The fiscal year. |
+         *     | fiscalQuarter | integer, nullable | The fiscal quarter. |
+         *     | periodLabel | string | The period as the company names it. |
+         *     | value | number | The figure (the middle of a guided range). |
+         *     | low | number, nullable | A guided range's low end. |
+         *     | high | number, nullable | A guided range's high end. |
+         *     | unit | string | The figure's unit. |
+         *     | currency | string, nullable | The figure's currency. |
+         *     | basis | string | reported, adjusted, constant_currency or organic. |
+         *     | dimensions | json | The dimensions the figure is for (an object). |
+         *     | confidence | number | How sure the reading is, 0 to 1. |
+         *     | supersedesId | string, nullable | The fact revision this one replaces. |
+         *     | conflict | boolean | Whether sources disagree on the figure. |
+         *     | evidence | json | The passages that state the figure (an array). |
+         *     | revision | integer | The revision of the record (1 for its first). |
+         *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         */
+        get: operations["kpis-guidance.bulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/exec-pay/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole exec-pay dataset in one file
+         * @description Every record of exec-pay (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
+         *     Each row is one record, named by id. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *
+         *     | column | type | meaning |
+         *     |---|---|---|
+         *     | id | string | The proxy filing. |
+         *     | ticker | string | The company's ticker. |
+         *     | proxyYear | integer | The year of the proxy statement. |
+         *     | fiscalYear | integer | The fiscal year the pay is for. |
+         *     | fiscalYearLabel | string | The fiscal year as the company names it. |
+         *     | filedAt | timestamp | When the proxy was filed. |
+         *     | meetingDate | date, nullable | The annual meeting. |
+         *     | ceoName | string | The CEO's name. |
+         *     | ceoTitle | string | The CEO's title. |
+         *     | ceoTotal | decimal | The CEO's total pay, in dollars. |
+         *     | ceoPriorYearTotal | decimal, nullable | The CEO's total pay of the year before. |
+         *     | payRatio | number, nullable | CEO pay to median employee pay. |
+         *     | medianEmployeePay | decimal, nullable | The median employee's pay, in dollars. |
+         *     | sourceKind | string | filing (read from the proxy) or ceo-pay-table (a compilation). |
+         *     | revision | integer | The revision of the record (1 for its first). |
+         *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         */
+        get: operations["exec-pay.bulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/events/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole events dataset in one file
+         * @description Every record of events (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
+         *     Each row is one record, named by id. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *
+         *     | column | type | meaning |
+         *     |---|---|---|
+         *     | id | string | The accession number. |
+         *     | ticker | string | The filer's ticker. |
+         *     | form | string | The form (8-K, 8-K/A). |
+         *     | filedAt | timestamp | When EDGAR accepted the filing. |
+         *     | filingDate | date | The filing date. |
+         *     | docUrl | string | The filing's primary document. |
+         *     | items | json | The item codes it reports (an array). |
+         *     | headline | string, nullable | A headline for the filing. |
+         *     | summary | string, nullable | A summary of the filing. |
+         *     | people | json | The people it names (an array). |
+         *     | revision | integer | The revision of the record (1 for its first). |
+         *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         */
+        get: operations["events.bulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/cpi/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole cpi dataset in one file
+         * @description Every record of cpi (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
+         *     Each row is one record, named by itemCode, seasonal, period. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *
+         *     | column | type | meaning |
+         *     |---|---|---|
+         *     | itemCode | string | The BLS item code of the component (SA0 is all items). |
+         *     | seasonal | string | S: seasonally adjusted; U: not. |
+         *     | period | string | The month, YYYY-MM. |
+         *     | value | number | The index level. |
+         *     | revision | integer | The revision of the record (1 for its first). |
+         *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         */
+        get: operations["cpi.bulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/energy-inventories/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole energy-inventories dataset in one file
+         * @description Every record of energy-inventories (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
+         *     Each row is one record, named by seriesId, weekEnding. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *
+         *     | column | type | meaning |
+         *     |---|---|---|
+         *     | seriesId | string | The EIA series id (e.g. WCESTUS1). |
+         *     | weekEnding | date | The week the value is for. |
+         *     | value | number | The value, in the series' unit. |
+         *     | revision | integer | The revision of the record (1 for its first). |
+         *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         */
+        get: operations["energy-inventories.bulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/cot/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole cot dataset in one file
+         * @description Every record of cot (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
+         *     Each row is one record, named by reportFamily, contractCode, reportDate. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *
+         *     | column | type | meaning |
+         *     |---|---|---|
+         *     | reportFamily | string | legacy or disaggregated. |
+         *     | contractCode | string | The CFTC's contract market code (6 characters). |
+         *     | reportDate | date | The Tuesday the positions are as of. |
+         *     | marketName | string | The market and exchange, as the CFTC names them. |
+         *     | exchangeCode | string | The CFTC's exchange code. |
+         *     | commodityCode | string | The CFTC's commodity code. |
+         *     | openInterest | integer | Open interest, in contracts. |
+         *     | producerLong | integer, nullable | Contracts held long by the producer class (null where the report family has none). |
+         *     | producerShort | integer, nullable | Contracts held short by the producer class (null where the report family has none). |
+         *     | producerSpreading | integer, nullable | Contracts held spreading by the producer class (null where the report family has none). |
+         *     | swapLong | integer, nullable | Contracts held long by the swap class (null where the report family has none). |
+         *     | swapShort | integer, nullable | Contracts held short by the swap class (null where the report family has none). |
+         *     | swapSpreading | integer, nullable | Contracts held spreading by the swap class (null where the report family has none). |
+         *     | managedMoneyLong | integer, nullable | Contracts held long by the managed-money class (null where the report family has none). |
+         *     | managedMoneyShort | integer, nullable | Contracts held short by the managed-money class (null where the report family has none). |
+         *     | managedMoneySpreading | integer, nullable | Contracts held spreading by the managed-money class (null where the report family has none). |
+         *     | otherReportableLong | integer, nullable | Contracts held long by the other-reportable class (null where the report family has none). |
+         *     | otherReportableShort | integer, nullable | Contracts held short by the other-reportable class (null where the report family has none). |
+         *     | otherReportableSpreading | integer, nullable | Contracts held spreading by the other-reportable class (null where the report family has none). |
+         *     | nonreportableLong | integer, nullable | Contracts held long by the nonreportable class (null where the report family has none). |
+         *     | nonreportableShort | integer, nullable | Contracts held short by the nonreportable class (null where the report family has none). |
+         *     | nonreportableSpreading | integer, nullable | Contracts held spreading by the nonreportable class (null where the report family has none). |
+         *     | noncommercialLong | integer, nullable | Contracts held long by the noncommercial class (null where the report family has none). |
+         *     | noncommercialShort | integer, nullable | Contracts held short by the noncommercial class (null where the report family has none). |
+         *     | noncommercialSpreading | integer, nullable | Contracts held spreading by the noncommercial class (null where the report family has none). |
+         *     | commercialLong | integer, nullable | Contracts held long by the commercial class (null where the report family has none). |
+         *     | commercialShort | integer, nullable | Contracts held short by the commercial class (null where the report family has none). |
+         *     | commercialSpreading | integer, nullable | Contracts held spreading by the commercial class (null where the report family has none). |
+         *     | revision | integer | The revision of the record (1 for its first). |
+         *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         */
+        get: operations["cot.bulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bulk-links/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bulk file through a signed link
+         * @description Downloads the file a datasets.bulk_link call paid for, without a key, until the link expires (410 link_expired after). Range, ETag and gzip as on the bulk routes; not charged again.
+         */
+        get: operations["bulk.link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -500,8 +804,10 @@ export interface components {
          *     - `not_found` (404): No such route, dataset, symbol, id or contract.
          *     - `method_not_allowed` (405): The route exists but not for this HTTP method.
          *     - `request_timeout` (408): The request (its headers or its body) did not arrive in time.
+         *     - `link_expired` (410): The signed download link is past its expiry time; ask for a new one.
          *     - `payload_too_large` (413): The request body is larger than the service accepts.
          *     - `unsupported_media_type` (415): The request body is not JSON.
+         *     - `range_not_satisfiable` (416): The Range asked for lies outside the file (its size is in Content-Range).
          *     - `headers_too_large` (431): The request headers are larger than the service accepts.
          *     - `rate_limited` (429): Too many requests or credits in the current window; see Retry-After.
          *     - `internal_error` (500): The service failed; credits or market units charged for the call are given back.
@@ -513,7 +819,7 @@ export interface components {
              * @description Machine-readable error code.
              * @enum {unknown}
              */
-            error: "invalid_params" | "malformed_request" | "missing_key" | "invalid_key" | "wrong_key" | "plan_required" | "insufficient_credits" | "key_disabled" | "key_too_broad" | "key_limit_reached" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "data_api_disabled" | "service_unavailable";
+            error: "invalid_params" | "malformed_request" | "missing_key" | "invalid_key" | "wrong_key" | "plan_required" | "insufficient_credits" | "key_disabled" | "key_too_broad" | "key_limit_reached" | "not_found" | "method_not_allowed" | "request_timeout" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "headers_too_large" | "rate_limited" | "internal_error" | "data_api_disabled" | "service_unavailable";
             /** @description What went wrong and what to do about it. */
             message: string;
             /** @description Identifier of the request; quote it when asking for help. */
@@ -538,6 +844,31 @@ export interface components {
             releasesSince: number | null;
             /** @description Whether the agency has published a period the store does not hold. */
             stale: boolean;
+        };
+        /** BulkFiles */
+        BulkFiles: {
+            /** @description The dataset's version: a load that changes it makes the next one. */
+            version: number;
+            rows: number;
+            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+            producedAt: string;
+            formats: {
+                csv: {
+                    bytes: number;
+                    /** @description Of the gzip copy, sent where gzip is accepted. */
+                    gzipBytes: number | null;
+                };
+                ndjson: {
+                    bytes: number;
+                    /** @description Of the gzip copy, sent where gzip is accepted. */
+                    gzipBytes: number | null;
+                };
+                parquet: {
+                    bytes: number;
+                    /** @description Of the gzip copy, sent where gzip is accepted. */
+                    gzipBytes: number | null;
+                };
+            };
         };
         /** AwardRow */
         AwardRow: {
@@ -941,6 +1272,7 @@ export interface operations {
                             creditCost: number;
                             plans: string[];
                             coverage: components["schemas"]["Coverage"];
+                            bulk: components["schemas"]["BulkFiles"] | null;
                         }[];
                     };
                 };
@@ -8231,6 +8563,2640 @@ export interface operations {
                     RateLimit?: string;
                     /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "awards.bulk": {
+        parameters: {
+            query?: {
+                /** @description csv (default), ndjson or parquet. */
+                format?: "csv" | "ndjson" | "parquet";
+                /** @description Point in time YYYY-MM-DD: only what was known then. */
+                asOf?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The bytes the Range asked for (of the gzip copy when gzip is accepted). */
+            206: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. Codes: range_not_satisfiable. */
+            416: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "kpis-guidance.bulk": {
+        parameters: {
+            query?: {
+                /** @description csv (default), ndjson or parquet. */
+                format?: "csv" | "ndjson" | "parquet";
+                /** @description Point in time YYYY-MM-DD: only what was known then. */
+                asOf?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The bytes the Range asked for (of the gzip copy when gzip is accepted). */
+            206: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. Codes: range_not_satisfiable. */
+            416: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "exec-pay.bulk": {
+        parameters: {
+            query?: {
+                /** @description csv (default), ndjson or parquet. */
+                format?: "csv" | "ndjson" | "parquet";
+                /** @description Point in time YYYY-MM-DD: only what was known then. */
+                asOf?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The bytes the Range asked for (of the gzip copy when gzip is accepted). */
+            206: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. Codes: range_not_satisfiable. */
+            416: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.bulk": {
+        parameters: {
+            query?: {
+                /** @description csv (default), ndjson or parquet. */
+                format?: "csv" | "ndjson" | "parquet";
+                /** @description Point in time YYYY-MM-DD: only what was known then. */
+                asOf?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The bytes the Range asked for (of the gzip copy when gzip is accepted). */
+            206: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. Codes: range_not_satisfiable. */
+            416: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "cpi.bulk": {
+        parameters: {
+            query?: {
+                /** @description csv (default), ndjson or parquet. */
+                format?: "csv" | "ndjson" | "parquet";
+                /** @description Point in time YYYY-MM-DD: only what was known then. */
+                asOf?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The bytes the Range asked for (of the gzip copy when gzip is accepted). */
+            206: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. Codes: range_not_satisfiable. */
+            416: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "energy-inventories.bulk": {
+        parameters: {
+            query?: {
+                /** @description csv (default), ndjson or parquet. */
+                format?: "csv" | "ndjson" | "parquet";
+                /** @description Point in time YYYY-MM-DD: only what was known then. */
+                asOf?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The bytes the Range asked for (of the gzip copy when gzip is accepted). */
+            206: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. Codes: range_not_satisfiable. */
+            416: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "cot.bulk": {
+        parameters: {
+            query?: {
+                /** @description csv (default), ndjson or parquet. */
+                format?: "csv" | "ndjson" | "parquet";
+                /** @description Point in time YYYY-MM-DD: only what was known then. */
+                asOf?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The bytes the Range asked for (of the gzip copy when gzip is accepted). */
+            206: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. Codes: range_not_satisfiable. */
+            416: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "bulk.link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link datasets.bulk_link gave. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The bytes the Range asked for (of the gzip copy when gzip is accepted). */
+            206: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. Codes: link_expired. */
+            410: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. Codes: range_not_satisfiable. */
+            416: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -156,8 +156,10 @@ export interface components {
          *     - `not_found` (404): No such route, dataset, symbol, id or contract.
          *     - `method_not_allowed` (405): The route exists but not for this HTTP method.
          *     - `request_timeout` (408): The request (its headers or its body) did not arrive in time.
+         *     - `link_expired` (410): The signed download link is past its expiry time; ask for a new one.
          *     - `payload_too_large` (413): The request body is larger than the service accepts.
          *     - `unsupported_media_type` (415): The request body is not JSON.
+         *     - `range_not_satisfiable` (416): The Range asked for lies outside the file (its size is in Content-Range).
          *     - `headers_too_large` (431): The request headers are larger than the service accepts.
          *     - `rate_limited` (429): Too many requests or credits in the current window; see Retry-After.
          *     - `internal_error` (500): The service failed; credits or market units charged for the call are given back.
@@ -169,7 +171,7 @@ export interface components {
              * @description Machine-readable error code.
              * @enum {unknown}
              */
-            error: "invalid_params" | "malformed_request" | "missing_key" | "invalid_key" | "wrong_key" | "plan_required" | "insufficient_credits" | "key_disabled" | "key_too_broad" | "key_limit_reached" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "internal_error" | "data_api_disabled" | "service_unavailable";
+            error: "invalid_params" | "malformed_request" | "missing_key" | "invalid_key" | "wrong_key" | "plan_required" | "insufficient_credits" | "key_disabled" | "key_too_broad" | "key_limit_reached" | "not_found" | "method_not_allowed" | "request_timeout" | "link_expired" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "headers_too_large" | "rate_limited" | "internal_error" | "data_api_disabled" | "service_unavailable";
             /** @description What went wrong and what to do about it. */
             message: string;
             /** @description Identifier of the request; quote it when asking for help. */
