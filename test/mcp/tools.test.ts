@@ -86,13 +86,35 @@ describe('MCP tools over Streamable HTTP', () => {
     const datasets = await connect(url, datasetsKey);
     try {
       const { tools } = await datasets.listTools();
-      expect(tools).toHaveLength(OPERATIONS.length);
+      // One per keyed operation, and the bulk file's link.
+      expect(tools).toHaveLength(OPERATIONS.length + 1);
+      expect(tools.map((t) => t.name)).toContain('datasets.bulk_link');
       expect(tools.map((t) => t.name)).toContain('datasets.cpi_board');
       expect(tools.map((t) => t.name)).toContain('datasets.cot_contract');
       expect(tools.map((t) => t.name)).toContain('datasets.exec_pay_year');
       expect(tools.some((t) => t.name.startsWith('market.'))).toBe(false);
       const contract = tools.find((t) => t.name === 'datasets.cot_contract');
       expect(contract?.inputSchema.required).toEqual(['contractCode']);
+    } finally {
+      await datasets.close();
+    }
+  });
+
+  it('datasets.bulk_link charges the bulk price and gives a link that downloads the file without a key', async () => {
+    const { key: datasetsKey } = await customer(env.deps);
+    const datasets = await connect(url, datasetsKey);
+    try {
+      const result = await callTool(datasets, 'datasets.bulk_link', { dataset: 'cot', format: 'ndjson' });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(result._meta).toMatchObject({ credits: { cost: 25 } });
+      const link = (result.structuredContent as { data: { url: string; rows: number; format: string } }).data;
+      expect(link.format).toBe('ndjson');
+      const file = await fetch(`${url}${new URL(link.url).pathname}`);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('x-credits-cost')).toBeNull();
+      expect((await file.text()).split('\n').filter(Boolean)).toHaveLength(link.rows);
+      const refused = await callTool(datasets, 'datasets.bulk_link', { dataset: 'nope' });
+      expect(refused.isError).toBe(true);
     } finally {
       await datasets.close();
     }

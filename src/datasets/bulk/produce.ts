@@ -27,6 +27,8 @@ export interface Manifest {
   producedAt: string;
   /** Bytes of each file; gzip: of its gzip copy (CSV and NDJSON). */
   files: Record<BulkFormat, { bytes: number; gzipBytes: number | null }>;
+  /** How long making them took: the pass writing the text files and their gzip copies, then Parquet. */
+  seconds: { text: number; parquet: number };
 }
 
 const PAGE = 5000;
@@ -107,6 +109,7 @@ export async function produce(
 ): Promise<Manifest | null> {
   const work = `${folder}.${randomUUID()}.partial`;
   await mkdir(work, { recursive: true });
+  const started = performance.now();
   try {
     const csv = new Output(path.join(work, fileName(dataset, 'csv')), true);
     const ndjson = new Output(path.join(work, fileName(dataset, 'ndjson')), true);
@@ -127,6 +130,7 @@ export async function produce(
     } finally {
       await Promise.all([csv.close(), ndjson.close()]);
     }
+    const text = (performance.now() - started) / 1000;
     const metadata = { dataset, version: String(version), asOf: asOf ?? '' };
     await writeParquet(
       layout,
@@ -134,6 +138,7 @@ export async function produce(
       path.join(work, fileName(dataset, 'parquet')),
       metadata,
     );
+    const parquet = (performance.now() - started) / 1000 - text;
     const size = async (format: BulkFormat, gzip = false) =>
       (await stat(path.join(work, fileName(dataset, format, gzip)))).size;
     const manifest: Manifest = {
@@ -147,6 +152,7 @@ export async function produce(
         ndjson: { bytes: await size('ndjson'), gzipBytes: await size('ndjson', true) },
         parquet: { bytes: await size('parquet'), gzipBytes: null },
       },
+      seconds: { text, parquet },
     };
     await writeFile(path.join(work, 'manifest.json'), JSON.stringify(manifest));
     if ((await versionNow()) !== version) return null;
