@@ -36,6 +36,7 @@ describe('public routes', () => {
     });
     for (const entry of datasets) {
       expect(Object.keys(entry).sort()).toEqual([
+        'bulk',
         'class',
         'classLabel',
         'coverage',
@@ -49,7 +50,8 @@ describe('public routes', () => {
         status: 'live',
         class: 'sellable',
         plans: ['basic', 'desk', 'enterprise'],
-        // Nothing is loaded here: nothing held, nothing known to be missing.
+        // Nothing is loaded here: nothing held, nothing known to be missing, no bulk file made.
+        bulk: null,
         coverage: {
           records: 0,
           firstPeriod: null,
@@ -172,10 +174,11 @@ describe('public routes', () => {
           'GET /v1/exec-pay/{symbol} exec-pay.list',
           'GET /v1/exec-pay/{symbol}/{year} exec-pay.year',
           'GET /v1/events/{symbol} events.list',
-          // The change feed of each dataset.
-          ...['awards', 'cot', 'cpi', 'energy-inventories', 'events', 'exec-pay', 'kpis-guidance'].map(
-            (d) => `GET /v1/datasets/${d}/changes ${d}.changes`,
+          // The change feed and the bulk files of each dataset, and the signed bulk links.
+          ...['awards', 'cot', 'cpi', 'energy-inventories', 'events', 'exec-pay', 'kpis-guidance'].flatMap(
+            (d) => [`GET /v1/datasets/${d}/changes ${d}.changes`, `GET /v1/datasets/${d}/bulk ${d}.bulk`],
           ),
+          'GET /v1/bulk-links/{token} bulk.link',
         ].sort(),
       );
     });

@@ -13,7 +13,7 @@ import { DATASETS } from '../../src/datasets/registry.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { NO_AGENCIES } from '../helpers/agency.js';
-import { bearer, type Customer, customer, type TestEnv, testEnv } from '../helpers/env.js';
+import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
 import { haveShared } from '../helpers/shared.js';
 
 const ASSETS = path.resolve('assets');
@@ -24,10 +24,14 @@ const run = promisify(execFile);
 type Row = Record<string, unknown>;
 
 describe.skipIf(!haveShared(NOTICE))('the bulk layout of every dataset', () => {
+  for (const { engine, skip } of ENGINES) describe.skipIf(skip)(`on ${engine}`, () => layouts(engine));
+});
+
+function layouts(engine: 'sqlite' | 'postgres') {
   let env: TestEnv;
   let user: Customer;
   beforeAll(async () => {
-    env = await testEnv({ clock: () => NOW });
+    env = await testEnv({ engine, clock: () => NOW });
     user = await customer(env.deps);
     const load = (source: string, file: string, options: Record<string, string> = {}) =>
       loadFile(env.deps, LOADERS[source] as NonNullable<(typeof LOADERS)[string]>, file, options);
@@ -146,9 +150,17 @@ describe.skipIf(!haveShared(NOTICE))('the bulk layout of every dataset', () => {
     const { stdout } = await run(
       process.execPath,
       ['dist/cli/main.js', 'export', 'cot', '--format', 'csv', '--out', out],
-      { env: { ...process.env, ...NO_AGENCIES, QUARRY_DATA_DIR: env.dataDir, LOG_LEVEL: 'silent' } },
+      {
+        env: {
+          ...process.env,
+          ...NO_AGENCIES,
+          QUARRY_DATA_DIR: env.dataDir,
+          LOG_LEVEL: 'silent',
+          ...(env.config.databaseUrl ? { DATABASE_URL: env.config.databaseUrl } : {}),
+        },
+      },
     );
     expect(JSON.parse(stdout)).toMatchObject({ dataset: 'cot', format: 'csv', rows: 353 });
     expect(readFileSync(out, 'utf8')).toBe((await get('/v1/datasets/cot/bulk?format=csv')).body);
   });
-});
+}

@@ -1,0 +1,161 @@
+// npm run bench:bulk: the bulk files at USAspending's scale. BULK_ROWS (default 1,000,000) generated awards are
+// imported into a fresh embedded store (and a PostgreSQL one when DATABASE_URL is set; BULK_ENGINES=sqlite or
+// postgres runs one), a server is started on it, and the first download makes the version's files. Reported,
+// with the targets beside them: rows a second making the text files (CSV and NDJSON with their gzip copies,
+// level 1) and the Parquet file (target: >= 200,000 each), the server's RSS growth while it does (<= 150 MB),
+// the Parquet file's size against the CSV.gz's (<= 1), a whole download's throughput on loopback
+// (>= 300 MB/s) and the time to first byte of a download (p50 <= 20 ms).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { awardsImporter } from '../dist/datasets/awards/import.js';
+import { importFile } from '../dist/ingest/import.js';
+import { loadConfig } from '../dist/runtime/config.js';
+import { createDeps } from '../dist/runtime/deps.js';
+import { generateAwards } from './awards-data.js';
+import { startQuarry, unlimitedDatasetsKey } from './process.js';
+
+const ROWS = Number(process.env.BULK_ROWS ?? 1_000_000);
+const ENGINES = (process.env.BULK_ENGINES ?? 'sqlite,postgres').split(',');
+const TTFB_RUNS = 50;
+
+const rssMb = (pid) => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+  return line ? Number(line[1]) / 1024 : 0;
+};
+const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const mark = (ok) => (ok ? 'meets' : 'MISSES');
+
+/** GETs `route`; resolves with the time to the first body byte, the whole time and the bytes. */
+function download(port, route, headers, stopAtFirstByte = false) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request({ host: '127.0.0.1', port, path: route, headers }, (res) => {
+      let first = null;
+      let bytes = 0;
+      res.on('data', (chunk) => {
+        first ??= performance.now() - started;
+        bytes += chunk.length;
+        if (stopAtFirstByte) req.destroy();
+      });
+      const done = () =>
+        resolve({
+          status: res.statusCode,
+          first,
+          total: performance.now() - started,
+          bytes,
+          headers: res.headers,
+        });
+      res.on('end', done);
+      res.on('close', done);
+    });
+    req.on('error', (error) => (stopAtFirstByte ? undefined : reject(error)));
+    req.end();
+  });
+}
+
+async function bench(engine, env, file) {
+  const deps = await createDeps(loadConfig(env));
+  await importFile(deps, awardsImporter, file);
+  const key = await unlimitedDatasetsKey(deps);
+  await deps.close();
+  const server = await startQuarry(env);
+  const headers = { authorization: `Bearer ${key}` };
+  try {
+    const pid = server.child.pid;
+    await download(server.port, '/healthz', {});
+    const before = rssMb(pid);
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(pid));
+    }, 20);
+    const made = await download(server.port, '/v1/datasets/awards/bulk?format=csv', headers);
+    clearInterval(sampler);
+    const catalog = await (await fetch(`http://127.0.0.1:${server.port}/v1/datasets`)).json();
+    const files = catalog.datasets.find((d) => d.id === 'awards').bulk;
+    const manifest = JSON.parse(
+      readFileSync(path.join(env.QUARRY_BULK_DIR, 'awards', `v${files.version}`, 'manifest.json'), 'utf8'),
+    );
+    const textRate = ROWS / manifest.seconds.text;
+    const parquetRate = ROWS / manifest.seconds.parquet;
+    const growth = peak - before;
+    const ratio = files.formats.parquet.bytes / files.formats.csv.gzipBytes;
+    console.log(
+      `${engine}: ${ROWS} awards, version ${files.version}, first download ${(made.total / 1000).toFixed(1)} s`,
+    );
+    console.log(
+      `${engine}: text files (CSV, NDJSON and their gzip copies, level 1) ${manifest.seconds.text.toFixed(1)} s = ${Math.round(textRate)} rows/s (target >= 200000: ${mark(textRate >= 200_000)})`,
+    );
+    console.log(
+      `${engine}: Parquet (DuckDB from the CSV) ${manifest.seconds.parquet.toFixed(1)} s = ${Math.round(parquetRate)} rows/s (target >= 200000: ${mark(parquetRate >= 200_000)})`,
+    );
+    console.log(
+      `${engine}: server RSS ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at most while making them: +${growth.toFixed(0)} MB (target <= 150: ${mark(growth <= 150)})`,
+    );
+    const mb = (n) => (n / 1e6).toFixed(1);
+    console.log(
+      `${engine}: CSV ${mb(files.formats.csv.bytes)} MB, CSV.gz ${mb(files.formats.csv.gzipBytes)} MB, NDJSON ${mb(files.formats.ndjson.bytes)} MB, NDJSON.gz ${mb(files.formats.ndjson.gzipBytes)} MB, Parquet ${mb(files.formats.parquet.bytes)} MB: Parquet / CSV.gz ${ratio.toFixed(2)} (target <= 1: ${mark(ratio <= 1)})`,
+    );
+    const speeds = [];
+    for (let i = 0; i < 5; i += 1) {
+      const got = await download(server.port, '/v1/datasets/awards/bulk?format=csv', headers);
+      speeds.push(got.bytes / 1e6 / (got.total / 1000));
+    }
+    speeds.sort((a, b) => a - b);
+    const speed = percentile(speeds, 0.5);
+    console.log(
+      `${engine}: whole CSV download ${speed.toFixed(0)} MB/s median of 5 (target >= 300: ${mark(speed >= 300)})`,
+    );
+    const firsts = [];
+    for (let i = 0; i < TTFB_RUNS; i += 1)
+      firsts.push(
+        (await download(server.port, '/v1/datasets/awards/bulk?format=parquet', headers, true)).first,
+      );
+    firsts.sort((a, b) => a - b);
+    const p50 = percentile(firsts, 0.5);
+    console.log(
+      `${engine}: time to first byte p50 ${p50.toFixed(1)} ms, p99 ${percentile(firsts, 0.99).toFixed(1)} ms over ${TTFB_RUNS} (target p50 <= 20: ${mark(p50 <= 20)})`,
+    );
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-bulk-'));
+try {
+  const file = path.join(dir, 'awards.ndjson');
+  generateAwards(file, ROWS);
+  const base = { DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0' };
+  if (ENGINES.includes('sqlite')) {
+    const data = path.join(dir, 'sqlite');
+    await bench('sqlite', { ...base, QUARRY_DATA_DIR: data, QUARRY_BULK_DIR: path.join(data, 'bulk') }, file);
+  }
+  if (ENGINES.includes('postgres') && process.env.DATABASE_URL) {
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const name = `quarry_bench_bulk_${process.pid}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    try {
+      const url = new URL(process.env.DATABASE_URL);
+      url.pathname = `/${name}`;
+      const data = path.join(dir, 'postgres');
+      await bench(
+        'postgres',
+        {
+          ...base,
+          QUARRY_DATA_DIR: data,
+          QUARRY_BULK_DIR: path.join(data, 'bulk'),
+          DATABASE_URL: url.toString(),
+        },
+        file,
+      );
+    } finally {
+      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
