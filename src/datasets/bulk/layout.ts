@@ -23,7 +23,9 @@ export interface BulkColumn {
   type: ColumnType;
   nullable: boolean;
   description: string;
-  /** The column's value of a stored row (null where the record has none). */
+  /** The stored columns the value is read from. */
+  reads: readonly string[];
+  /** The column's value of a stored row (null where the record has none); a json column's as JSON text. */
   value: (row: Row) => unknown;
 }
 
@@ -54,7 +56,8 @@ const CONVERT: Record<ColumnType, (value: unknown) => unknown> = {
   boolean: (value) => value === true || value === 1 || value === '1' || value === 't',
   date: String,
   timestamp: (value) => (value instanceof Date ? value.toISOString() : String(value)),
-  json: (value) => (typeof value === 'string' ? JSON.parse(value) : value),
+  // Kept as the JSON text the store holds: the files write it as it is (NDJSON nests it).
+  json: (value) => (typeof value === 'string' ? value : JSON.stringify(value)),
 };
 
 /** A column read from a stored column of the same name, snake_case. */
@@ -70,7 +73,7 @@ export function column(
     const value = row[stored];
     return value === null || value === undefined ? null : convert(value);
   };
-  return { name, type, description, nullable: options.nullable ?? false, value: read };
+  return { name, type, description, nullable: options.nullable ?? false, reads: [stored], value: read };
 }
 
 /** A column computed from the row. */
@@ -78,10 +81,11 @@ export function derived(
   name: string,
   type: ColumnType,
   description: string,
+  reads: readonly string[],
   value: (row: Row) => unknown,
   nullable = true,
 ): BulkColumn {
-  return { name, type, description, nullable, value };
+  return { name, type, description, nullable, reads, value };
 }
 
 /** The columns every layout ends with: which revision of the record a row is, and since when it is known. */

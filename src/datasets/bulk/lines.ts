@@ -24,9 +24,9 @@ export function valuesOf(layout: BulkLayout, row: Row): unknown[] {
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
 
 /** One CSV field (RFC 4180): null is an empty field, an empty string is "". */
-function csvField(column: BulkColumn, value: unknown): string {
+function csvField(_column: BulkColumn, value: unknown): string {
   if (value === null) return '';
-  const text = column.type === 'json' ? JSON.stringify(value) : String(value);
+  const text = String(value);
   return text === '' || NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -35,17 +35,27 @@ export function csvHeader(layout: BulkLayout): string {
 }
 
 export function csvLine(layout: BulkLayout, values: readonly unknown[]): string {
-  let line = '';
-  for (let i = 0; i < values.length; i += 1) {
-    if (i > 0) line += ',';
-    line += csvField(layout.columns[i]!, values[i]);
-  }
-  return `${line}\n`;
+  const fields = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i += 1) fields[i] = csvField(layout.columns[i]!, values[i]);
+  return `${fields.join(',')}\n`;
 }
 
-/** One NDJSON line: the row as an object, members in column order. */
+/** The NDJSON members' names as each line starts them: `{"name":` then `,"name":`. */
+const memberPrefixes = new WeakMap<BulkLayout, string[]>();
+
+/** One NDJSON line: the row as an object, members in column order, a json column's text nested as it is. */
 export function ndjsonLine(layout: BulkLayout, values: readonly unknown[]): string {
-  const record: Record<string, unknown> = {};
-  for (let i = 0; i < values.length; i += 1) record[layout.columns[i]!.name] = values[i];
-  return `${JSON.stringify(record)}\n`;
+  let prefixes = memberPrefixes.get(layout);
+  if (!prefixes) {
+    prefixes = layout.columns.map((c, i) => `${i === 0 ? '{' : ','}${JSON.stringify(c.name)}:`);
+    memberPrefixes.set(layout, prefixes);
+  }
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    const json =
+      value === null ? 'null' : layout.columns[i]!.type === 'json' ? String(value) : JSON.stringify(value);
+    parts[i] = prefixes[i] + json;
+  }
+  return `${parts.join('')}}\n`;
 }

@@ -41,23 +41,27 @@ export const fileName = (dataset: string, format: BulkFormat, gzip = false) =>
 
 type Tables = Kysely<Record<string, Record<string, unknown>>>;
 
-/** The stored rows of the layout, known at `at` (or current), page by page in write order. */
+/** The stored rows of the layout, known at `at` (or current), page by page in write order; the next page is
+ * read while the caller writes the last. */
 async function* pages(deps: Deps, layout: BulkLayout, at: string | null): AsyncGenerator<Row[]> {
   const db = deps.store.db as unknown as Tables;
-  let after = 0;
-  for (;;) {
-    const rows = await db
+  const read = new Set<string>([layout.rowId, ...layout.columns.flatMap((c) => c.reads)]);
+  const page = (after: number) =>
+    db
       .selectFrom(layout.table)
-      .selectAll()
+      .select([...read].map((name) => sql.ref(name).as(name)))
       .where(sql.ref(layout.rowId), '>', after)
       .where(knownRows(layout, at))
       .orderBy(layout.rowId)
       .limit(PAGE)
       .execute();
+  let next = page(0);
+  for (;;) {
+    const rows = await next;
     const last = rows.at(-1);
     if (!last) return;
+    next = page(Number(last[layout.rowId]));
     yield rows;
-    after = Number(last[layout.rowId]);
   }
 }
 
@@ -74,10 +78,12 @@ class Output {
     if (this.gzip && this.gzipFile) this.gzip.pipe(this.gzipFile);
   }
 
+  /** Writes the text once encoded, to the file and its gzip copy alike. */
   async write(text: string): Promise<void> {
+    const bytes = Buffer.from(text);
     const waits: Promise<unknown>[] = [];
-    if (!this.plain.write(text)) waits.push(once(this.plain, 'drain'));
-    if (this.gzip && !this.gzip.write(text)) waits.push(once(this.gzip, 'drain'));
+    if (!this.plain.write(bytes)) waits.push(once(this.plain, 'drain'));
+    if (this.gzip && !this.gzip.write(bytes)) waits.push(once(this.gzip, 'drain'));
     await Promise.all(waits);
   }
 
@@ -117,15 +123,15 @@ export async function produce(
     try {
       await csv.write(csvHeader(layout));
       for await (const page of pages(deps, layout, asOf === null ? null : `${asOf}T23:59:59.999Z`)) {
-        let csvText = '';
-        let ndjsonText = '';
-        for (const row of page) {
-          const values = valuesOf(layout, row);
-          csvText += csvLine(layout, values);
-          ndjsonText += ndjsonLine(layout, values);
+        const csvLines = new Array<string>(page.length);
+        const ndjsonLines = new Array<string>(page.length);
+        for (let i = 0; i < page.length; i += 1) {
+          const values = valuesOf(layout, page[i]!);
+          csvLines[i] = csvLine(layout, values);
+          ndjsonLines[i] = ndjsonLine(layout, values);
         }
         rows += page.length;
-        await Promise.all([csv.write(csvText), ndjson.write(ndjsonText)]);
+        await Promise.all([csv.write(csvLines.join('')), ndjson.write(ndjsonLines.join(''))]);
       }
     } finally {
       await Promise.all([csv.close(), ndjson.close()]);

@@ -7,6 +7,17 @@ const camel = (id: string) => id.replace(/-([a-z])/g, (_, c: string) => c.toUppe
 
 type Positions = Record<string, { long: number; short: number; spreading: number | null }>;
 
+/** A row's positions, parsed once for the row's 24 columns. */
+const parsed = new WeakMap<object, Positions>();
+function positionsOf(row: Record<string, unknown>): Positions {
+  let positions = parsed.get(row);
+  if (!positions) {
+    positions = JSON.parse(String(row.positions)) as Positions;
+    parsed.set(row, positions);
+  }
+  return positions;
+}
+
 const positionColumns = [
   ...DISAGGREGATED_CLASSES,
   ...LEGACY_CLASSES.filter((c) => c !== 'nonreportable'),
@@ -16,7 +27,8 @@ const positionColumns = [
       `${camel(traderClass)}${side[0]!.toUpperCase()}${side.slice(1)}`,
       'integer',
       `Contracts held ${side} by the ${traderClass} class (null where the report family has none).`,
-      (row) => (JSON.parse(String(row.positions)) as Positions)[traderClass]?.[side] ?? null,
+      ['positions'],
+      (row) => positionsOf(row)[traderClass]?.[side] ?? null,
     ),
   ),
 );
