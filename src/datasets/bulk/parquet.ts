@@ -26,7 +26,7 @@ export async function writeParquet(
 ): Promise<void> {
   const instance = await DuckDBInstance.create(':memory:', {
     threads: '2',
-    memory_limit: '128MB',
+    memory_limit: '384MB',
     preserve_insertion_order: 'true',
   });
   const connection = await instance.connect();

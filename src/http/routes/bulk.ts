@@ -21,6 +21,9 @@ import { AppError } from '../../kernel/errors.js';
 import { acceptedEncodings } from '../compress.js';
 import { etagMatches, KEYED_STATUSES, responses } from '../responses.js';
 
+/** Reads of 1 MB: a file is sent in fewer, larger writes than the 64 KB default. */
+const READ_CHUNK = 1 << 20;
+
 const CONTENT_TYPES = ['text/csv', 'application/x-ndjson', 'application/vnd.apache.parquet'];
 
 const BulkQuerystring = Type.Object(
@@ -155,9 +158,9 @@ function sendFile(request: FastifyRequest, reply: FastifyReply, file: BulkFile) 
   if (file.gzip) reply.header('content-encoding', 'gzip');
   if (!range) {
     reply.header('content-length', String(file.bytes));
-    return reply.code(200).send(createReadStream(file.path));
+    return reply.code(200).send(createReadStream(file.path, { highWaterMark: READ_CHUNK }));
   }
   reply.header('content-range', `bytes ${range.start}-${range.end}/${file.bytes}`);
   reply.header('content-length', String(range.end - range.start + 1));
-  return reply.code(206).send(createReadStream(file.path, range));
+  return reply.code(206).send(createReadStream(file.path, { ...range, highWaterMark: READ_CHUNK }));
 }
