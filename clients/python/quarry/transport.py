@@ -91,12 +91,7 @@ class Transport:
                     if wait <= self.max_wait:
                         self.sleep(float(wait))
                         continue
-                raise error_for(
-                    str(answer.get("error", "unavailable" if error.code >= 500 else "invalid_params")),
-                    str(answer.get("message", error.reason)),
-                    error.code,
-                    answer.get("requestId") or error.headers.get("x-request-id"),
-                ) from None
+                raise _refusal(error, answer) from None
             except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
                 if attempt <= self.retries:
                     self.sleep(float(2 ** (attempt - 1)))
@@ -139,13 +134,7 @@ class Transport:
                 }
         except urllib.error.HTTPError as error:
             self._remember(error.code, error.headers)
-            answer = _json(error.read())
-            raise error_for(
-                str(answer.get("error", "unavailable" if error.code >= 500 else "invalid_params")),
-                str(answer.get("message", error.reason)),
-                error.code,
-                answer.get("requestId") or error.headers.get("x-request-id"),
-            ) from None
+            raise _refusal(error, _json(error.read())) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
             raise Unavailable("unavailable", f"download from {self.base_url} broke off: {error}") from None
 
@@ -158,6 +147,16 @@ class Transport:
             units=_number(headers, "x-service-units"),
             minute_remaining=_remaining(headers.get("ratelimit")),
         )
+
+
+def _refusal(error: urllib.error.HTTPError, answer: Dict[str, Any]) -> QuarryError:
+    """The error class of the answer's code, with its message and request id."""
+    return error_for(
+        str(answer.get("error", "unavailable" if error.code >= 500 else "invalid_params")),
+        str(answer.get("message", error.reason)),
+        error.code,
+        answer.get("requestId") or error.headers.get("x-request-id"),
+    )
 
 
 def _remaining(header: Optional[str]) -> Optional[int]:
