@@ -189,7 +189,21 @@ export function releasesSince(calendar: PeriodCalendar, last: string, now: Date)
 }
 
 const mondayOf = (date: string) => addDays(date, -((weekday(date) + 6) % 7));
-const releaseOf = (calendar: ReleaseCalendar, monday: string) => new Date(calendar.releases(monday)[0]!);
+/** Release instants by calendar and week: a load asks for the same few weeks once per record. */
+const releaseTimes = new WeakMap<ReleaseCalendar, Map<string, number>>();
+function releaseOf(calendar: ReleaseCalendar, monday: string): Date {
+  let weeks = releaseTimes.get(calendar);
+  if (!weeks) {
+    weeks = new Map();
+    releaseTimes.set(calendar, weeks);
+  }
+  let time = weeks.get(monday);
+  if (time === undefined) {
+    time = Date.parse(calendar.releases(monday)[0]!);
+    weeks.set(monday, time);
+  }
+  return new Date(time);
+}
 
 /** Commitments of Traders: a report dated Tuesday comes out that week (CFTC_COT). */
 export const CFTC_REPORTS: PeriodCalendar = {
