@@ -234,6 +234,13 @@ describe.skipIf(!haveShared(APRIL_21))('bulk files', () => {
         expect([refused.statusCode, refused.json().error]).toEqual([402, 'plan_required']);
         const bad = await get('/v1/datasets/cot/bulk?format=xlsx');
         expect([bad.statusCode, bad.json().error]).toEqual([400, 'invalid_params']);
+        // A day after today: refused before anything is charged.
+        const future = await get('/v1/datasets/cot/bulk?asOf=2026-11-26', {}, other.key);
+        expect([future.statusCode, future.json().error, future.headers['x-credits-cost']]).toEqual([
+          400,
+          'invalid_params',
+          '0',
+        ]);
       });
 
       it('a correcting load makes a new version; asOf a day before it reads the version before', async () => {

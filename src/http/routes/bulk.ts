@@ -14,6 +14,7 @@ import {
   recordPaid,
 } from '../../datasets/bulk/download.js';
 import { FORMATS } from '../../datasets/bulk/produce.js';
+import { asOfInstant } from '../../datasets/known.js';
 import { P } from '../../datasets/params.js';
 import { DATASETS } from '../../datasets/registry.js';
 import type { Deps } from '../../kernel/deps.js';
@@ -56,6 +57,10 @@ export function registerBulkRoutes(app: FastifyInstance, deps: Deps): void {
           files: CONTENT_TYPES,
           dataset: id,
           price: (query, principal) => bulkPrice(deps, principal.account.id, id, queryOf(query)),
+          // A future asOf is refused before the file is charged.
+          refine: ({ query }) => {
+            asOfInstant(deps, queryOf(query).asOf);
+          },
         },
       },
       handler: async (request, reply) => {
