@@ -27,17 +27,22 @@ export function forget(db: object, dataset: string): void {
   }
 }
 
+/** The dataset's version as stored: how many loads have changed it (0 before the first). */
+export async function storedVersion(db: Kysely<Database>, dataset: string): Promise<number> {
+  const row = await db
+    .selectFrom('dataset_versions')
+    .select('version')
+    .where('dataset', '=', dataset)
+    .executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
+
 /** The dataset's version: the one held while it is fresh (no promise), else a read of the stored one. */
 function currentVersion(db: Kysely<Database>, dataset: string, cache: DatasetCache): MaybePromise<number> {
   const now = Date.now();
   if (now - cache.checkedAt < VERSION_TTL_MS) return cache.version;
-  cache.checking ??= db
-    .selectFrom('dataset_versions')
-    .select('version')
-    .where('dataset', '=', dataset)
-    .executeTakeFirst()
-    .then((row) => {
-      const version = Number(row?.version ?? 0);
+  cache.checking ??= storedVersion(db, dataset)
+    .then((version) => {
       if (version !== cache.version) cache.entries.clear();
       cache.version = version;
       cache.checkedAt = Date.now();

@@ -61,10 +61,7 @@ class Transport:
         body: Optional[Any] = None,
     ) -> Any:
         """The JSON answer of one call; raises the error's QuarryError subclass when refused."""
-        url = self.base_url + path
-        given = {k: v for k, v in (query or {}).items() if v is not None}
-        if given:
-            url += "?" + urllib.parse.urlencode({k: _text(v) for k, v in given.items()})
+        url = self._url(path, query)
         data = json.dumps(body).encode() if body is not None else None
         headers = {"accept": "application/json"}
         if data is not None:
@@ -102,10 +99,7 @@ class Transport:
         """Writes the file at `path` to `dest`, resuming a download broken before: the bytes held in
         `dest + ".part"` are kept and the rest asked for with Range, if the file is still the same version
         (If-Range with its ETag); a newer version is downloaded whole. Returns the file's headers."""
-        url = self.base_url + path
-        given = {k: v for k, v in query.items() if v is not None}
-        if given:
-            url += "?" + urllib.parse.urlencode({k: _text(v) for k, v in given.items()})
+        url = self._url(path, query)
         part, tag_file = dest + ".part", dest + ".part.etag"
         headers = {"authorization": f"Bearer {self.key}"} if self.key else {}
         held = os.path.getsize(part) if os.path.exists(part) and os.path.exists(tag_file) else 0
@@ -137,6 +131,11 @@ class Transport:
             raise _refusal(error, _json(error.read())) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
             raise Unavailable("unavailable", f"download from {self.base_url} broke off: {error}") from None
+
+    def _url(self, path: str, query: Optional[Mapping[str, Any]]) -> str:
+        """The address of `path` with the query's given members (None ones left out)."""
+        given = {k: v for k, v in (query or {}).items() if v is not None}
+        return self.base_url + path + ("?" + urllib.parse.urlencode({k: _text(v) for k, v in given.items()}) if given else "")
 
     def _remember(self, status: int, headers: Mapping[str, str]) -> None:
         self.last = LastResponse(

@@ -3,6 +3,7 @@
 // are kept a day, so a download or a signed link of that version can still be finished.
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { storedVersion } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
 import type { BulkLayout } from './layout.js';
 import { type Manifest, produce } from './produce.js';
@@ -12,14 +13,8 @@ const DAY_MS = 86_400_000;
 const ATTEMPTS = 3;
 
 /** The dataset's version: how many loads have changed it (0 before the first). */
-export async function datasetVersion(deps: Pick<Deps, 'store'>, dataset: string): Promise<number> {
-  const row = await deps.store.db
-    .selectFrom('dataset_versions')
-    .select('version')
-    .where('dataset', '=', dataset)
-    .executeTakeFirst();
-  return Number(row?.version ?? 0);
-}
+export const datasetVersion = (deps: Pick<Deps, 'store'>, dataset: string) =>
+  storedVersion(deps.store.db, dataset);
 
 export function folderOf(deps: Pick<Deps, 'config'>, dataset: string, version: number, asOf: string | null) {
   return path.join(deps.config.bulkDir, dataset, asOf ? `v${version}-asof-${asOf}` : `v${version}`);

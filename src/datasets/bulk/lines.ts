@@ -1,5 +1,5 @@
 // A bulk file's rows as text: the CSV line and the NDJSON line of a row, from the layout's typed values.
-import { type BulkColumn, type BulkLayout, DECIMAL_PRECISION, DECIMAL_SCALE, type Row } from './layout.js';
+import { type BulkLayout, DECIMAL_PRECISION, DECIMAL_SCALE, type Row } from './layout.js';
 
 /** Exact money that fits DECIMAL(18,4): a wrong number is worse than a file not made. */
 const FITTING_DECIMAL = new RegExp(
@@ -24,7 +24,7 @@ export function valuesOf(layout: BulkLayout, row: Row): unknown[] {
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
 
 /** One CSV field (RFC 4180): null is an empty field, an empty string is "". */
-function csvField(_column: BulkColumn, value: unknown): string {
+function csvField(value: unknown): string {
   if (value === null) return '';
   const text = String(value);
   return text === '' || NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
@@ -34,9 +34,9 @@ export function csvHeader(layout: BulkLayout): string {
   return `${layout.columns.map((c) => c.name).join(',')}\n`;
 }
 
-export function csvLine(layout: BulkLayout, values: readonly unknown[]): string {
+export function csvLine(values: readonly unknown[]): string {
   const fields = new Array<string>(values.length);
-  for (let i = 0; i < values.length; i += 1) fields[i] = csvField(layout.columns[i]!, values[i]);
+  for (let i = 0; i < values.length; i += 1) fields[i] = csvField(values[i]);
   return `${fields.join(',')}\n`;
 }
 

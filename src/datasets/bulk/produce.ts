@@ -128,7 +128,7 @@ export async function produce(
         const ndjsonLines = new Array<string>(page.length);
         for (let i = 0; i < page.length; i += 1) {
           const values = valuesOf(layout, page[i]!);
-          csvLines[i] = csvLine(layout, values);
+          csvLines[i] = csvLine(values);
           ndjsonLines[i] = ndjsonLine(layout, values);
         }
         rows += page.length;

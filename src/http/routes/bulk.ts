@@ -20,6 +20,7 @@ import { DATASETS } from '../../datasets/registry.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
 import { acceptedEncodings } from '../compress.js';
+import { membersOf } from '../context.js';
 import { etagMatches, KEYED_STATUSES, responses } from '../responses.js';
 
 /** Reads of 1 MB: a file is sent in fewer, larger writes than the 64 KB default. */
@@ -68,7 +69,7 @@ export function registerBulkRoutes(app: FastifyInstance, deps: Deps): void {
           deps,
           id,
           layout,
-          queryOf(request.query as object as Record<string, unknown>),
+          queryOf(membersOf(request.query)),
           accepts(request),
         );
         const { metered } = request.meter;
