@@ -3,12 +3,15 @@
 // Parquet file (read back by hyparquet) the same number of rows with money as DECIMAL(18,4). quarry export
 // writes the same file; the MCP tool datasets.bulk_link hands out a link to it.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { produce } from '../../src/datasets/bulk/produce.js';
+import { execPayBulk } from '../../src/datasets/exec-pay/bulk.js';
 import { DATASETS } from '../../src/datasets/registry.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
@@ -162,5 +165,43 @@ function layouts(engine: 'sqlite' | 'postgres') {
     );
     expect(JSON.parse(stdout)).toMatchObject({ dataset: 'cot', format: 'csv', rows: 353 });
     expect(readFileSync(out, 'utf8')).toBe((await get('/v1/datasets/cot/bulk?format=csv')).body);
+  });
+
+  it('money that does not fit DECIMAL(18,4) stops the files: nothing is rounded', async () => {
+    const db = env.deps.store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const first = await db
+      .selectFrom('exec_pay')
+      .select(['row_id', 'ceo_total'])
+      .where('is_current', '=', 1)
+      .orderBy('row_id')
+      .executeTakeFirstOrThrow();
+    const folder = (name: string) => path.join(env.dataDir, 'refused', name);
+    const current = () => Promise.resolve(1);
+    try {
+      // A fifth decimal place: Parquet's DECIMAL(18,4) would round it.
+      await db
+        .updateTable('exec_pay')
+        .set({ ceo_total: 1234567.12345 })
+        .where('row_id', '=', first.row_id)
+        .execute();
+      await expect(
+        produce(env.deps, 'exec-pay', execPayBulk, 1, null, folder('fifth'), current),
+      ).rejects.toThrow(/ceoTotal 1234567\.12345 does not fit DECIMAL\(18,4\)/);
+      // Fifteen digits before the point.
+      await db.updateTable('exec_pay').set({ ceo_total: 1e14 }).where('row_id', '=', first.row_id).execute();
+      await expect(
+        produce(env.deps, 'exec-pay', execPayBulk, 1, null, folder('wide'), current),
+      ).rejects.toThrow(/ceoTotal 100000000000000 does not fit/);
+      expect(existsSync(folder('fifth')) || existsSync(folder('wide'))).toBe(false);
+    } finally {
+      await db
+        .updateTable('exec_pay')
+        .set({ ceo_total: first.ceo_total })
+        .where('row_id', '=', first.row_id)
+        .execute();
+    }
+    // The same row as it is stored makes the files.
+    const made = await produce(env.deps, 'exec-pay', execPayBulk, 1, null, folder('kept'), current);
+    expect(made?.rows).toBeGreaterThan(0);
   });
 }

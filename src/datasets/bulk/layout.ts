@@ -1,6 +1,7 @@
 // The flat layout of a dataset's bulk files: one row per record, one typed column per member the routes
 // serve (camelCase, as in the JSON), then the record's revision and when it became known. Each dataset
 // declares its own in its folder (bulk.ts); the CSV, NDJSON and Parquet files of a version all follow it.
+import type { Engine } from '../../store/engine.js';
 import { knownAt } from '../known.js';
 
 /**
@@ -23,13 +24,13 @@ export interface BulkColumn {
   type: ColumnType;
   nullable: boolean;
   description: string;
-  /** The stored columns the value is read from. */
-  reads: readonly string[];
-  /** The column's value of a stored row (null where the record has none); a json column's as JSON text. */
-  value: (row: Row) => unknown;
+  /**
+   * The column's value as an SQL expression over a stored row (null where the record has none): text for
+   * string, decimal, date, timestamp (an ISO instant) and json (JSON text), a number for integer and number,
+   * 0 or 1 for boolean.
+   */
+  sql: (engine: Engine) => string;
 }
-
-export type Row = Record<string, unknown>;
 
 export interface BulkLayout {
   /** The revisioned table whose records the files hold. */
@@ -47,19 +48,6 @@ export interface BulkLayout {
 export const DECIMAL_PRECISION = 18;
 export const DECIMAL_SCALE = 4;
 
-/** A stored value as its column's type holds it (an engine may give a number as text, or a flag as 0/1). */
-const CONVERT: Record<ColumnType, (value: unknown) => unknown> = {
-  string: String,
-  integer: Number,
-  number: Number,
-  decimal: String,
-  boolean: (value) => value === true || value === 1 || value === '1' || value === 't',
-  date: String,
-  timestamp: (value) => (value instanceof Date ? value.toISOString() : String(value)),
-  // Kept as the JSON text the store holds: the files write it as it is (NDJSON nests it).
-  json: (value) => (typeof value === 'string' ? value : JSON.stringify(value)),
-};
-
 /** A column read from a stored column of the same name, snake_case. */
 export function column(
   name: string,
@@ -67,25 +55,29 @@ export function column(
   description: string,
   options: { nullable?: boolean; from?: string } = {},
 ): BulkColumn {
-  const stored = options.from ?? name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  const convert = CONVERT[type];
-  const read = (row: Row) => {
-    const value = row[stored];
-    return value === null || value === undefined ? null : convert(value);
-  };
-  return { name, type, description, nullable: options.nullable ?? false, reads: [stored], value: read };
+  const stored = `"${options.from ?? name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}"`;
+  return { name, type, description, nullable: options.nullable ?? false, sql: () => stored };
 }
 
-/** A column computed from the row. */
+/** A column computed from the row by an SQL expression of each engine. */
 export function derived(
   name: string,
   type: ColumnType,
   description: string,
-  reads: readonly string[],
-  value: (row: Row) => unknown,
+  sql: (engine: Engine) => string,
   nullable = true,
 ): BulkColumn {
-  return { name, type, description, nullable, reads, value };
+  return { name, type, description, nullable, sql };
+}
+
+/** The SQL of a member of a stored JSON text column (null where it is absent or null), as text. */
+export function jsonMember(stored: string, path: readonly string[]): (engine: Engine) => string {
+  for (const step of path)
+    if (!/^[a-z0-9-]+$/i.test(step)) throw new Error(`bulk layout: JSON member ${step} needs quoting`);
+  return (engine) =>
+    engine === 'sqlite'
+      ? `json_extract("${stored}", '$.${path.map((step) => `"${step}"`).join('.')}')`
+      : `("${stored}"::json #>> '{${path.join(',')}}')`;
 }
 
 /** The columns every layout ends with: which revision of the record a row is, and since when it is known. */

@@ -1,22 +1,9 @@
 // The cot bulk files: one row per report of a contract in a report family, each trader class's positions
 // flattened into columns (null where the family has no such class).
-import { column, derived, layout, revisionColumns } from '../bulk/layout.js';
+import { column, derived, jsonMember, layout, revisionColumns } from '../bulk/layout.js';
 import { DISAGGREGATED_CLASSES, LEGACY_CLASSES } from '../params.js';
 
 const camel = (id: string) => id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-
-type Positions = Record<string, { long: number; short: number; spreading: number | null }>;
-
-/** A row's positions, parsed once for the row's 24 columns. */
-const parsed = new WeakMap<object, Positions>();
-function positionsOf(row: Record<string, unknown>): Positions {
-  let positions = parsed.get(row);
-  if (!positions) {
-    positions = JSON.parse(String(row.positions)) as Positions;
-    parsed.set(row, positions);
-  }
-  return positions;
-}
 
 const positionColumns = [
   ...DISAGGREGATED_CLASSES,
@@ -27,8 +14,7 @@ const positionColumns = [
       `${camel(traderClass)}${side[0]!.toUpperCase()}${side.slice(1)}`,
       'integer',
       `Contracts held ${side} by the ${traderClass} class (null where the report family has none).`,
-      ['positions'],
-      (row) => positionsOf(row)[traderClass]?.[side] ?? null,
+      jsonMember('positions', [traderClass, side]),
     ),
   ),
 );
