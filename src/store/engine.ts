@@ -81,8 +81,10 @@ export function openPostgres(connectionString: string, max: number): Store {
     },
   };
   const pool = new pg.Pool({ connectionString, max, types: types as pg.CustomTypesConfig });
-  // An idle client that loses its connection must not crash the process.
+  // A client that loses its connection must not crash the process: idle, the pool drops it; busy, its query
+  // fails with the error and the pool drops it when it is released (test/store/postgres-lost-connection).
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     engine: 'postgres',
