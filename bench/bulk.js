@@ -21,6 +21,9 @@ import { startQuarry, unlimitedDatasetsKey } from './process.js';
 const ROWS = Number(process.env.BULK_ROWS ?? 1_000_000);
 const ENGINES = (process.env.BULK_ENGINES ?? 'sqlite,postgres').split(',');
 const TTFB_RUNS = 50;
+// The servers started here see only the store each run names: the SQLite run must not inherit the URL.
+const DATABASE_URL = process.env.DATABASE_URL;
+delete process.env.DATABASE_URL;
 
 const rssMb = (pid) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
@@ -161,13 +164,13 @@ try {
     const data = path.join(dir, 'sqlite');
     await bench('sqlite', { ...base, QUARRY_DATA_DIR: data, QUARRY_BULK_DIR: path.join(data, 'bulk') }, file);
   }
-  if (ENGINES.includes('postgres') && process.env.DATABASE_URL) {
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  if (ENGINES.includes('postgres') && DATABASE_URL) {
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
     await admin.connect();
     const name = `quarry_bench_bulk_${process.pid}`;
     await admin.query(`CREATE DATABASE ${name}`);
     try {
-      const url = new URL(process.env.DATABASE_URL);
+      const url = new URL(DATABASE_URL);
       url.pathname = `/${name}`;
       const data = path.join(dir, 'postgres');
       await bench(

@@ -1,10 +1,12 @@
-// Starts a node script in its own process and resolves with its port once a stdout line matches `pattern`
-// (whose first group is the port); rejects if the process exits first.
+// Starts a node script in its own process (through `launch`, which may wrap the command, e.g. into a CPU group)
+// and resolves with its port once a stdout line matches `pattern` (whose first group is the port); rejects if
+// the process exits first.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-export function start(args, env, pattern) {
-  const child = spawn(process.execPath, args, {
+export function start(args, env, pattern, launch = (command, rest) => [command, rest]) {
+  const [command, rest] = launch(process.execPath, args);
+  const child = spawn(command, rest, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

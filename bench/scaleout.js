@@ -1,18 +1,30 @@
 // npm run bench:scaleout: the keyed /v1/macro/cpi route on one embedded process, on one process over PostgreSQL
-// and Redis, and on two such processes sharing the load, in the same run and in alternating rounds; it prints
-// requests a second, p50 and p99 of each and the ratios. PostgreSQL and Redis must answer at BENCH_PG_URL
-// (default postgres://postgres@127.0.0.1:5432/test; a fresh database is made and dropped) and BENCH_REDIS_URL.
-// Targets: one PostgreSQL process >= 0.5 of the embedded one, p99 <= 20 ms; two not slower in total than one.
+// and Redis, and on two such processes sharing the load, in alternating rounds, measured twice:
+//
+// 1. Unconstrained, on the machine's PostgreSQL and Redis (BENCH_PG_URL, default
+//    postgres://postgres@127.0.0.1:5432/test, where a fresh database is made and dropped; BENCH_REDIS_URL):
+//    every part shares the machine's cores. Targets: one PostgreSQL process >= 0.5 of the embedded one, p99 <=
+//    20 ms.
+// 2. Under CPU quotas, the way a deployment runs, each part with its own CPU (needs root and cgroups v1; skipped
+//    with a word otherwise): a PostgreSQL cluster of its own (initdb in a temporary folder, run as the postgres
+//    user) limited to SCALEOUT_PG_CORES (0.5), a Redis of its own limited to SCALEOUT_REDIS_CORES (0.15), and
+//    each Quarry process — the embedded one, and the one or two over PostgreSQL — in a group of its own limited
+//    to SCALEOUT_INSTANCE_CORES (0.25), with SCALEOUT_CONNECTIONS (8) connections each; the load generator runs
+//    outside them and its own CPU is reported. Printed: requests a second, p50/p99, and the CPU microseconds a
+//    call of each part (from cpuacct.usage over the round), then the capacity they give. Targets: two instances
+//    >= 1.8x one; one on PostgreSQL + Redis >= 0.6 of embedded; p99 <= 20 ms; PostgreSQL's CPU a call at most
+//    half of an instance's. Everything it made (groups, cluster, folders) is removed.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createAccount, setContract } from '../dist/accounts/accounts.js';
-import { createKey } from '../dist/accounts/keys.js';
 import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
-import { start } from './process.js';
+import { cpuGroup, cpuGroupsAvailable } from './cgroups.js';
+import { startPostgres, startRedis } from './cluster.js';
+import { start, unlimitedDatasetsKey } from './process.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -20,37 +32,38 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUTE = process.env.BENCH_ROUTE ?? '/v1/macro/cpi';
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const QUOTA = {
+  instance: Number(process.env.SCALEOUT_INSTANCE_CORES ?? 0.25),
+  postgres: Number(process.env.SCALEOUT_PG_CORES ?? 0.5),
+  redis: Number(process.env.SCALEOUT_REDIS_CORES ?? 0.15),
+  connections: Number(process.env.SCALEOUT_CONNECTIONS ?? 8),
+  warmUpSeconds: Number(process.env.SCALEOUT_WARMUP_SECONDS ?? 15),
+};
+const RUNS = (process.env.SCALEOUT_RUNS ?? 'free,quota').split(',');
+const COMMON = { DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn' };
 
-/** An account whose credits and rate are far above the load, so the path is measured, not the limits. */
+const mark = (ok) => (ok ? 'meets' : 'MISSES');
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** A key whose credits and rate are far above the load, so the path is measured, not the limits. */
 async function keyOn(env) {
   const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
   try {
-    const account = await createAccount(deps, {
-      email: 'bench-scaleout@example.com',
-      plan: 'enterprise',
-      emailConfirmed: true,
-    });
-    await setContract(deps, {
-      accountId: account.id,
-      change: {
-        creditsPerMonth: 1_000_000_000,
-        creditsPerMinute: 1_000_000_000,
-      },
-    });
-    return (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
+    return await unlimitedDatasetsKey(deps);
   } finally {
     await deps.close();
   }
 }
 
-const server = (env) =>
+const server = (env, launch) =>
   start(
     ['dist/cli/main.js', 'serve'],
     { ...env, PORT: '0' },
     /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/,
+    launch,
   );
 
-function load(url, key, connections, duration = SECONDS) {
+function load(url, key, connections, duration) {
   return new Promise((resolve, reject) =>
     autocannon({ url: url + ROUTE, headers: { 'x-api-key': key }, connections, duration }, (error, result) =>
       error ? reject(error) : resolve(result),
@@ -58,49 +71,50 @@ function load(url, key, connections, duration = SECONDS) {
   );
 }
 
-/** The connections split evenly over the setup's processes, all at once; requests a second add up. */
-async function measure(setup, duration) {
-  const share = Math.floor(CONNECTIONS / setup.urls.length);
-  const results = await Promise.all(setup.urls.map((url) => load(url, setup.key, share, duration)));
+/** A free port on loopback. */
+function freePort() {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Runs the load on every process of `setup` at once (`connections` each); requests a second add up. With
+ * `groups` (name → CPU group), also the CPU microseconds a call each group's processes used, and the load
+ * generator's own cores.
+ */
+async function measure(setup, connections, duration, groups = {}) {
+  const before = Object.fromEntries(Object.entries(groups).map(([name, g]) => [name, g.usageNs()]));
+  const generator = process.cpuUsage();
+  const results = await Promise.all(setup.urls.map((url) => load(url, setup.key, connections, duration)));
+  const used = process.cpuUsage(generator);
+  const calls = results.reduce((sum, r) => sum + r.requests.total, 0);
+  const usPerCall = Object.fromEntries(
+    Object.entries(groups).map(([name, g]) => [name, (g.usageNs() - before[name]) / 1000 / calls]),
+  );
   return {
+    calls,
     requestsPerSecond: results.reduce((sum, r) => sum + r.requests.average, 0),
     p50: Math.max(...results.map((r) => r.latency.p50)),
     p99: Math.max(...results.map((r) => r.latency.p99)),
     non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+    usPerCall,
+    generatorCores: (used.user + used.system) / 1e6 / duration,
   };
 }
 
-const database = `quarry_bench_${process.pid}`;
-const admin = new pg.Client({ connectionString: PG_URL });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${database}`);
-const pgUrl = new URL(PG_URL);
-pgUrl.pathname = `/${database}`;
-
-const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-scaleout-'));
-const common = { DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn' };
-const embeddedEnv = { ...common, QUARRY_DATA_DIR: dataDir };
-const sharedEnv = { ...common, QUARRY_DATA_DIR: dataDir, DATABASE_URL: pgUrl.toString(), REDIS_URL };
-const processes = [];
-try {
-  const embeddedKey = await keyOn(embeddedEnv);
-  const sharedKey = await keyOn(sharedEnv);
-  const embedded = await server(embeddedEnv);
-  const [first, second] = [await server(sharedEnv), await server(sharedEnv)];
-  processes.push(embedded, first, second);
-  const url = (p) => `http://127.0.0.1:${p.port}`;
-  const setups = [
-    { name: 'embedded (SQLite), 1 process', urls: [url(embedded)], key: embeddedKey },
-    { name: 'PostgreSQL + Redis, 1 process', urls: [url(first)], key: sharedKey },
-    { name: 'PostgreSQL + Redis, 2 processes', urls: [url(first), url(second)], key: sharedKey },
-  ];
-  for (const setup of setups) await measure(setup, 2);
+/** Alternating rounds of every setup, after a warm-up of each; the rows printed and each setup's measures. */
+async function rounds(setups, measureOne, warmUpSeconds) {
+  for (const setup of setups) await measureOne(setup, warmUpSeconds);
+  const bySetup = setups.map(() => []);
   const rows = [];
-  const rates = setups.map(() => []);
-  for (let round = 1; round <= ROUNDS; round += 1) {
+  for (let round = 1; round <= ROUNDS; round += 1)
     for (const [i, setup] of setups.entries()) {
-      const r = await measure(setup);
-      rates[i].push(r.requestsPerSecond);
+      const r = await measureOne(setup, SECONDS);
+      bySetup[i].push(r);
       rows.push({
         round,
         setup: setup.name,
@@ -108,25 +122,208 @@ try {
         p50ms: r.p50,
         p99ms: r.p99,
         non2xx: r.non2xx,
+        ...Object.fromEntries(
+          Object.entries(r.usPerCall).map(([name, us]) => [`${name} µs/call`, us.toFixed(1)]),
+        ),
+        ...(r.usPerCall.quarry !== undefined ? { generatorCores: r.generatorCores.toFixed(2) } : {}),
       });
     }
-  }
   console.table(rows);
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const [embeddedRate, oneRate, twoRate] = rates.map(median);
-  const worstP99 = Math.max(
-    ...rows.filter((r) => r.setup.includes('1 process') && r.setup.startsWith('Post')).map((r) => r.p99ms),
-  );
-  console.log(
-    `median requests/s: embedded ${Math.round(embeddedRate)}, PostgreSQL x1 ${Math.round(oneRate)} ` +
-      `(${(oneRate / embeddedRate).toFixed(2)} of embedded; p99 at most ${worstP99} ms), ` +
-      `PostgreSQL x2 ${Math.round(twoRate)} (${(twoRate / oneRate).toFixed(2)} of one). ` +
-      `Targets: x1 >= 0.5 of embedded with p99 <= 20 ms; x2 >= x1. ${CONNECTIONS} connections, ${SECONDS} s rounds.`,
-  );
-} finally {
-  for (const p of processes) p.child.kill();
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.end();
-  rmSync(dataDir, { recursive: true, force: true });
+  return bySetup;
 }
+
+async function unconstrained() {
+  const database = `quarry_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  const pgUrl = new URL(PG_URL);
+  pgUrl.pathname = `/${database}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-scaleout-'));
+  const embeddedEnv = { ...COMMON, QUARRY_DATA_DIR: dataDir };
+  const sharedEnv = { ...COMMON, QUARRY_DATA_DIR: dataDir, DATABASE_URL: pgUrl.toString(), REDIS_URL };
+  const processes = [];
+  try {
+    const embeddedKey = await keyOn(embeddedEnv);
+    const sharedKey = await keyOn(sharedEnv);
+    const embedded = await server(embeddedEnv);
+    processes.push(embedded);
+    const first = await server(sharedEnv);
+    processes.push(first);
+    const second = await server(sharedEnv);
+    processes.push(second);
+    const url = (p) => `http://127.0.0.1:${p.port}`;
+    const setups = [
+      { name: 'embedded (SQLite), 1 process', urls: [url(embedded)], key: embeddedKey },
+      { name: 'PostgreSQL + Redis, 1 process', urls: [url(first)], key: sharedKey },
+      { name: 'PostgreSQL + Redis, 2 processes', urls: [url(first), url(second)], key: sharedKey },
+    ];
+    console.log('Unconstrained: every part on the machine’s two cores.');
+    const measured = await rounds(
+      setups,
+      (setup, duration) => measure(setup, Math.floor(CONNECTIONS / setup.urls.length), duration),
+      2,
+    );
+    const [embeddedRate, oneRate, twoRate] = measured.map((rs) => median(rs.map((r) => r.requestsPerSecond)));
+    const worstP99 = Math.max(...measured[1].map((r) => r.p99));
+    console.log(
+      `median requests/s: embedded ${Math.round(embeddedRate)}, PostgreSQL x1 ${Math.round(oneRate)} ` +
+        `(${(oneRate / embeddedRate).toFixed(2)} of embedded, target >= 0.5: ${mark(oneRate / embeddedRate >= 0.5)}; ` +
+        `p99 at most ${worstP99} ms, target <= 20: ${mark(worstP99 <= 20)}), PostgreSQL x2 ${Math.round(twoRate)} ` +
+        `(${(twoRate / oneRate).toFixed(2)} of one). ${CONNECTIONS} connections, ${SECONDS} s rounds.\n`,
+    );
+  } finally {
+    for (const p of processes) p.child.kill();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function underQuotas() {
+  if (!cpuGroupsAvailable()) {
+    console.log(
+      'Under CPU quotas: skipped (needs root and cgroups v1 with the cpu and cpuacct hierarchies).',
+    );
+    return;
+  }
+  const prefix = `quarry-bench-${process.pid}`;
+  const made = [];
+  const group = (name, cores) => {
+    const g = cpuGroup(`${prefix}-${name}`, cores);
+    made.push(g);
+    return g;
+  };
+  const groups = {
+    postgres: group('postgres', QUOTA.postgres),
+    redis: group('redis', QUOTA.redis),
+    embedded: group('embedded', QUOTA.instance),
+    first: group('first', QUOTA.instance),
+    second: group('second', QUOTA.instance),
+  };
+  const stops = [];
+  const processes = [];
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-scaleout-quota-'));
+  try {
+    const postgres = await startPostgres(await freePort(), groups.postgres.launch);
+    stops.push(() => postgres.stop());
+    const redis = await startRedis(await freePort(), groups.redis.launch);
+    stops.push(() => redis.stop());
+    const embeddedEnv = { ...COMMON, QUARRY_DATA_DIR: path.join(dataDir, 'embedded') };
+    const sharedEnv = {
+      ...COMMON,
+      QUARRY_DATA_DIR: path.join(dataDir, 'shared'),
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+    };
+    const embeddedKey = await keyOn(embeddedEnv);
+    const sharedKey = await keyOn(sharedEnv);
+    for (const [name, env] of [
+      ['embedded', embeddedEnv],
+      ['first', sharedEnv],
+      ['second', sharedEnv],
+    ])
+      processes.push({ name, ...(await server(env, groups[name].launch)) });
+    const url = (name) => `http://127.0.0.1:${processes.find((p) => p.name === name).port}`;
+    const setups = [
+      {
+        name: 'embedded (SQLite), 1 process',
+        urls: [url('embedded')],
+        key: embeddedKey,
+        groups: { quarry: groups.embedded },
+      },
+      {
+        name: 'PostgreSQL + Redis, 1 process',
+        urls: [url('first')],
+        key: sharedKey,
+        groups: { quarry: groups.first, postgres: groups.postgres, redis: groups.redis },
+      },
+      {
+        name: 'PostgreSQL + Redis, 2 processes',
+        urls: [url('first'), url('second')],
+        key: sharedKey,
+        groups: {
+          quarry: groups.first,
+          second: groups.second,
+          postgres: groups.postgres,
+          redis: groups.redis,
+        },
+      },
+    ];
+    console.log(
+      `Under CPU quotas: each Quarry process ${QUOTA.instance} core, PostgreSQL ${QUOTA.postgres}, Redis ` +
+        `${QUOTA.redis} (period 10 ms); ${QUOTA.connections} connections a process; the load generator outside.`,
+    );
+    // A process a quarter of a core compiles its hot path slowly: the warm-up is longer than the rounds.
+    const measured = await rounds(
+      setups,
+      (setup, duration) => measure(setup, QUOTA.connections, duration, setup.groups),
+      QUOTA.warmUpSeconds,
+    );
+    const calls = measured
+      .slice(1)
+      .flat()
+      .reduce((sum, r) => sum + r.calls, 0);
+    console.log(
+      `\nPostgreSQL's statements over the PostgreSQL rounds (${calls} calls), by time:\n` +
+        'calls a call | ms in all | µs each | statement\n' +
+        postgres.query(
+          `SELECT round(calls::numeric / ${calls}, 2) || ' | ' || round(total_exec_time) || ' | ' || ` +
+            `round((total_exec_time * 1000 / calls)::numeric, 1) || ' | ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 110) ` +
+            `FROM pg_stat_statements WHERE calls >= ${calls} / 10 ORDER BY total_exec_time DESC LIMIT 8`,
+        ),
+    );
+    const rate = (i) => median(measured[i].map((r) => r.requestsPerSecond));
+    const perCall = (i, part) => median(measured[i].map((r) => r.usPerCall[part]));
+    const [embeddedRate, oneRate, twoRate] = [rate(0), rate(1), rate(2)];
+    const worstP99 = Math.max(...measured.flat().map((r) => r.p99));
+    const quarryUs = perCall(1, 'quarry');
+    const postgresUs = perCall(1, 'postgres');
+    const redisUs = perCall(1, 'redis');
+    const embeddedUs = perCall(0, 'quarry');
+    const generator = median(measured.flat().map((r) => r.generatorCores));
+    console.log(
+      `median requests/s: embedded ${Math.round(embeddedRate)}, PostgreSQL x1 ${Math.round(oneRate)}, x2 ${Math.round(twoRate)}\n` +
+        `  two instances / one: ${(twoRate / oneRate).toFixed(2)} (target >= 1.8: ${mark(twoRate / oneRate >= 1.8)})\n` +
+        `  one on PostgreSQL + Redis / embedded: ${(oneRate / embeddedRate).toFixed(2)} (target >= 0.6: ${mark(oneRate / embeddedRate >= 0.6)})\n` +
+        `  p99 at most ${worstP99} ms (target <= 20: ${mark(worstP99 <= 20)})\n` +
+        `  CPU a call: Quarry ${quarryUs.toFixed(1)} µs (embedded ${embeddedUs.toFixed(1)}), PostgreSQL ${postgresUs.toFixed(1)} µs, ` +
+        `Redis ${redisUs.toFixed(1)} µs; PostgreSQL / Quarry ${(postgresUs / quarryUs).toFixed(2)} (target <= 0.5: ${mark(postgresUs / quarryUs <= 0.5)})\n` +
+        `  load generator: ${generator.toFixed(2)} cores (median of rounds)`,
+    );
+    const perCore = (us) => Math.round(1e6 / us);
+    console.log(
+      '\nCapacity (calls a second a core, from the CPU a call):\n' +
+        `| part | calls/s a core |\n|---|---:|\n` +
+        `| Quarry, embedded (SQLite) | ${perCore(embeddedUs)} |\n` +
+        `| Quarry, over PostgreSQL + Redis | ${perCore(quarryUs)} |\n` +
+        `| PostgreSQL | ${perCore(postgresUs)} |\n` +
+        `| Redis | ${perCore(redisUs)} |\n` +
+        `One PostgreSQL core feeds ${(quarryUs / postgresUs).toFixed(1)} Quarry cores ` +
+        `(${(quarryUs / postgresUs / QUOTA.instance).toFixed(1)} instances of ${QUOTA.instance} core) before it is the limit.`,
+    );
+  } finally {
+    for (const p of processes) p.child.kill();
+    await Promise.all(
+      processes.map(
+        (p) =>
+          new Promise((resolve) => (p.child.exitCode === null ? p.child.once('exit', resolve) : resolve())),
+      ),
+    );
+    for (const stop of stops.reverse()) await stop().catch((error) => console.error(String(error)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const g of made)
+      try {
+        g.remove();
+      } catch (error) {
+        console.error(
+          `could not remove CPU group ${g.name}: ${error.message} (processes left: ${g.pids().join(' ')})`,
+        );
+      }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (RUNS.includes('free')) await unconstrained();
+if (RUNS.includes('quota')) await underQuotas();
