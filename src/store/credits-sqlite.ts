@@ -1,6 +1,8 @@
 // SQLite credit statements: synchronous, each change inside an IMMEDIATE transaction, so no other process
 // (a CLI command, another server on the same file) can interleave between the check and the update.
-// Charges arriving in the same turn of the event loop share one transaction (group commit).
+// Charges arriving in the same turn of the event loop share one transaction (group commit). A load's
+// transaction open on the same connection is waited for, never joined (test/store/charge-beside-load).
+import { setTimeout as delay } from 'node:timers/promises';
 import type SQLite from 'better-sqlite3';
 import { isoTime } from '../kernel/iso-time.js';
 import { periodContaining } from '../kernel/periods.js';
@@ -42,7 +44,7 @@ export class SqliteCredits implements CreditStore {
   private readonly refundTx: (input: RefundInput) => number | null;
   private readonly balanceTx: (accountId: string, allowance: number, now: Date) => BalanceState | null;
 
-  constructor(db: SQLite.Database) {
+  constructor(private readonly db: SQLite.Database) {
     this.select = db.prepare('SELECT balance, period_start, period_end FROM accounts WHERE id = ?');
     this.debit = db.prepare(
       'UPDATE accounts SET balance = balance - ?, period_charged = period_charged + ? WHERE id = ?',
@@ -153,6 +155,10 @@ export class SqliteCredits implements CreditStore {
   }
 
   private commitQueued(): void {
+    if (this.busy()) {
+      setTimeout(() => this.commitQueued(), 1);
+      return;
+    }
     const batch = this.queue;
     this.queue = [];
     try {
@@ -168,13 +174,23 @@ export class SqliteCredits implements CreditStore {
   }
 
   async refund(input: RefundInput): Promise<number | null> {
+    while (this.busy()) await delay(1);
     return this.refundTx(input);
   }
 
   async balance(accountId: string, allowance: number, now: Date): Promise<BalanceState | null> {
     const row = this.select.get(accountId);
     if (row && isoTime(now) < row.period_end) return state(row);
+    while (this.busy()) await delay(1);
     return this.balanceTx(accountId, allowance, now);
+  }
+
+  /**
+   * Whether a transaction is open on the connection: another's (a load's, between its batches, on the same
+   * connection). A charge run now would join it and be undone with it, so credits wait for it to end.
+   */
+  private busy(): boolean {
+    return this.db.inTransaction;
   }
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { YieldAfterLongQueries } from './long-queries.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -60,7 +61,10 @@ export function openSqlite(file: string): Store {
   // 256 MiB of page cache (the default is 2 MiB): a load into a table of a million awards and its indexes
   // otherwise reads back the same index pages from the file again and again.
   sqlite.pragma('cache_size = -262144');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new YieldAfterLongQueries()],
+  });
   handles.set(db, sqlite);
   return {
     engine: 'sqlite',

@@ -1,0 +1,46 @@
+// A charge asked for while a load's transaction is open on the embedded store's connection (a load yields the
+// event loop between its batches) is its own: it waits for the load to end rather than joining its
+// transaction, so a load that fails and rolls back does not take the charge with it.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Customer, customer, type TestEnv, testEnv } from '../helpers/env.js';
+
+describe('a charge beside an open load on SQLite', () => {
+  let env: TestEnv;
+  let user: Customer;
+  beforeAll(async () => {
+    env = await testEnv({ engine: 'sqlite' });
+    user = await customer(env.deps);
+  });
+  afterAll(() => env.close());
+
+  const balance = async () =>
+    (
+      await sql<{ balance: number }>`SELECT balance FROM accounts WHERE id = ${user.accountId}`.execute(
+        env.deps.store.db,
+      )
+    ).rows[0]?.balance;
+
+  it('is committed at once, and stays when the load fails', async () => {
+    const before = await balance();
+    let charged: Promise<unknown> = Promise.resolve();
+    const load = env.deps.store.db.transaction().execute(async (tx) => {
+      await sql`SELECT 1`.execute(tx);
+      charged = env.deps.credits.charge({
+        accountId: user.accountId,
+        amount: 7,
+        allowance: 0,
+        requestId: 'req_beside_load',
+        keyId: user.keyId,
+        operation: 'test.beside-load',
+        now: new Date(),
+      });
+      // The load yields the loop a few times, as a long load does between its batches.
+      for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
+      throw new Error('the load fails');
+    });
+    await expect(load).rejects.toThrow('the load fails');
+    expect(await charged).toMatchObject({ ok: true });
+    expect(await balance()).toBe((before ?? 0) - 7);
+  });
+});
