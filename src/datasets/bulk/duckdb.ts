@@ -62,6 +62,8 @@ function checked(layout: BulkLayout, column: BulkColumn): string {
 const SCRIPT = `
 const { DuckDBInstance } = require(process.argv[1]);
 process.on('disconnect', () => process.exit(1));
+// Resolves once the message is handed to the channel: an exit right after a send could lose it.
+const send = (message) => new Promise((resolve) => process.send(message, resolve));
 process.once('message', async ({ settings, statements }) => {
   try {
     const instance = await DuckDBInstance.create(':memory:', settings);
@@ -69,13 +71,14 @@ process.once('message', async ({ settings, statements }) => {
     for (const statement of statements) {
       const started = performance.now();
       await connection.run(statement);
-      process.send({ seconds: (performance.now() - started) / 1000 });
+      await send({ seconds: (performance.now() - started) / 1000 });
     }
     connection.closeSync();
     instance.closeSync();
     process.exit(0);
   } catch (error) {
-    process.send({ error: String(error && error.message) }, () => process.exit(1));
+    await send({ error: String(error && error.message) });
+    process.exit(1);
   }
 });
 `;
