@@ -491,7 +491,7 @@ export interface paths {
         /**
          * The whole awards dataset in one file
          * @description Every record of awards (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
-         *     Each row is one record, named by id. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *     Each row is one record, named by id. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet. In the CSV (RFC 4180) text is always quoted: an empty field is a null, "" an empty string; numbers, dates and instants are bare.
          *
          *     | column | type | meaning |
          *     |---|---|---|
@@ -537,7 +537,7 @@ export interface paths {
         /**
          * The whole kpis-guidance dataset in one file
          * @description Every record of kpis-guidance (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
-         *     Each row is one record, named by factKey. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *     Each row is one record, named by factKey. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet. In the CSV (RFC 4180) text is always quoted: an empty field is a null, "" an empty string; numbers, dates and instants are bare.
          *
          *     | column | type | meaning |
          *     |---|---|---|
@@ -586,7 +586,7 @@ export interface paths {
         /**
          * The whole exec-pay dataset in one file
          * @description Every record of exec-pay (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
-         *     Each row is one record, named by id. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *     Each row is one record, named by id. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet. In the CSV (RFC 4180) text is always quoted: an empty field is a null, "" an empty string; numbers, dates and instants are bare.
          *
          *     | column | type | meaning |
          *     |---|---|---|
@@ -626,7 +626,7 @@ export interface paths {
         /**
          * The whole events dataset in one file
          * @description Every record of events (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
-         *     Each row is one record, named by id. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *     Each row is one record, named by id. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet. In the CSV (RFC 4180) text is always quoted: an empty field is a null, "" an empty string; numbers, dates and instants are bare.
          *
          *     | column | type | meaning |
          *     |---|---|---|
@@ -662,7 +662,7 @@ export interface paths {
         /**
          * The whole cpi dataset in one file
          * @description Every record of cpi (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
-         *     Each row is one record, named by itemCode, seasonal, period. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *     Each row is one record, named by itemCode, seasonal, period. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet. In the CSV (RFC 4180) text is always quoted: an empty field is a null, "" an empty string; numbers, dates and instants are bare.
          *
          *     | column | type | meaning |
          *     |---|---|---|
@@ -692,7 +692,7 @@ export interface paths {
         /**
          * The whole energy-inventories dataset in one file
          * @description Every record of energy-inventories (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
-         *     Each row is one record, named by seriesId, weekEnding. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *     Each row is one record, named by seriesId, weekEnding. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet. In the CSV (RFC 4180) text is always quoted: an empty field is a null, "" an empty string; numbers, dates and instants are bare.
          *
          *     | column | type | meaning |
          *     |---|---|---|
@@ -721,7 +721,7 @@ export interface paths {
         /**
          * The whole cot dataset in one file
          * @description Every record of cot (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
-         *     Each row is one record, named by reportFamily, contractCode, reportDate. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.
+         *     Each row is one record, named by reportFamily, contractCode, reportDate. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet. In the CSV (RFC 4180) text is always quoted: an empty field is a null, "" an empty string; numbers, dates and instants are bare.
          *
          *     | column | type | meaning |
          *     |---|---|---|

@@ -14,7 +14,8 @@ export function describeBulk(dataset: Pick<DatasetDescriptor, 'id' | 'bulk'>): s
       'NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 ' +
       'hours of the charged download (a resumed one) costs nothing.',
     `Each row is one record, named by ${key.join(', ')}. Money is exact: a decimal string in CSV and NDJSON, ` +
-      'DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet.',
+      'DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet. In the CSV (RFC 4180) text is ' +
+      'always quoted: an empty field is a null, "" an empty string; numbers, dates and instants are bare.',
     '',
     '| column | type | meaning |',
     '|---|---|---|',
