@@ -151,7 +151,10 @@ async function bench(engine, env, file) {
       `${engine}: time to first byte p50 ${p50.toFixed(1)} ms, p99 ${percentile(firsts, 0.99).toFixed(1)} ms over ${TTFB_RUNS} (target p50 <= 20: ${mark(p50 <= 20)})`,
     );
   } finally {
+    // Ended before its database is dropped: its shutdown still writes the usage it buffered.
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
     server.child.kill('SIGTERM');
+    await exited;
   }
 }
 
