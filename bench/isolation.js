@@ -9,11 +9,14 @@
 //   - a collector load (serve --collect) of two CFTC year files, served by a local stand-in for cftc.gov.
 // Each runs in a fresh process, so the longest event-loop block the server reports (/metrics) is that work's.
 // Reported for each: p50/p99/max latency of the light requests and the longest block. Targets: light p99 <=
-// 50 ms, no block over 100 ms. ISOLATION_SCENARIOS (listing,bulk,history,collect) picks some.
+// 50 ms, no block over 100 ms. ISOLATION_SCENARIOS (listing,bulk,history,collect) picks some. Embedded, and
+// again on PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set (a fresh database for each store, made
+// and dropped); ISOLATION_ENGINES=sqlite or postgres runs one.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { awardsImporter } from '../dist/datasets/awards/import.js';
 import { importFile } from '../dist/ingest/import.js';
 import { loadConfig } from '../dist/runtime/config.js';
@@ -25,6 +28,12 @@ import { start, unlimitedDatasetsKey } from './process.js';
 const ROWS = Number(process.env.ISOLATION_AWARDS ?? 1_000_000);
 const HISTORY_ROUNDS = Number(process.env.ISOLATION_HISTORY_ROUNDS ?? 4);
 const SCENARIOS = (process.env.ISOLATION_SCENARIOS ?? 'listing,bulk,history,collect').split(',');
+const ENGINES = (process.env.ISOLATION_ENGINES ?? 'sqlite,postgres').split(',');
+// The servers started here see only the store each run names.
+const DATABASE_URL = process.env.DATABASE_URL;
+const REDIS_URL = process.env.REDIS_URL;
+delete process.env.DATABASE_URL;
+delete process.env.REDIS_URL;
 const CFTC = path.resolve('../shared/data/cftc');
 const LISTENING = /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/;
 const BASE_ENV = { DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0' };
@@ -114,11 +123,27 @@ const expectOk = async (res, what) => {
 
 const rows = [];
 const folders = [];
-try {
+const databases = [];
+
+/** The store settings of a run: none embedded; on PostgreSQL a fresh database (dropped at the end) and Redis. */
+async function storeOf(engine) {
+  if (engine === 'sqlite') return {};
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  const name = `quarry_bench_isolation_${process.pid}_${databases.length}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  databases.push(name);
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${name}`;
+  return { DATABASE_URL: url.toString(), REDIS_URL };
+}
+
+async function runAll(engine) {
   if (SCENARIOS.includes('listing') || SCENARIOS.includes('bulk')) {
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-isolation-'));
     folders.push(dir);
-    const env = { ...BASE_ENV, QUARRY_DATA_DIR: dir };
+    const env = { ...BASE_ENV, QUARRY_DATA_DIR: dir, ...(await storeOf(engine)) };
     const file = path.join(dir, 'awards.ndjson');
     generateAwards(file, ROWS);
     const deps = await createDeps(loadConfig(env));
@@ -127,13 +152,13 @@ try {
     const key = await keyFor(env);
     if (SCENARIOS.includes('listing'))
       rows.push(
-        await scenario(`first awards listing, ${ROWS} awards`, env, key, async (base, headers) =>
+        await scenario(`${engine}: first awards listing, ${ROWS} awards`, env, key, async (base, headers) =>
           expectOk(await fetch(`${base}/v1/awards?limit=50`, { headers }), 'the listing'),
         ),
       );
     if (SCENARIOS.includes('bulk'))
       rows.push(
-        await scenario(`awards bulk files, ${ROWS} awards`, env, key, async (base, headers) =>
+        await scenario(`${engine}: awards bulk files, ${ROWS} awards`, env, key, async (base, headers) =>
           expectOk(
             await fetch(`${base}/v1/datasets/awards/bulk?format=parquet`, { headers }),
             'the bulk download',
@@ -142,22 +167,30 @@ try {
       );
   }
   if (SCENARIOS.includes('history')) {
-    const { dataDir, env, keys } = await prepareMarket('isolation');
+    const { dataDir, env, keys } = await prepareMarket('isolation', await storeOf(engine));
     folders.push(dataDir);
     const marketEnv = { ...BASE_ENV, ...env };
     const key = await keyFor(marketEnv);
     const route = `/v1/history?tickers=${SYMBOLS.slice(0, 10).join(',')}&fields=price,open,high,low,volume&start=2006-01-01&end=2025-12-31`;
     rows.push(
-      await scenario(`history 10x5x20y, 5 at a time x${HISTORY_ROUNDS}`, marketEnv, key, async (base) => {
-        for (let round = 0; round < HISTORY_ROUNDS; round += 1)
-          await Promise.all(
-            keys
-              .slice(round * 5, round * 5 + 5)
-              .map(async (k) =>
-                expectOk(await fetch(base + route, { headers: { authorization: `Bearer ${k}` } }), 'history'),
-              ),
-          );
-      }),
+      await scenario(
+        `${engine}: history 10x5x20y, 5 at a time x${HISTORY_ROUNDS}`,
+        marketEnv,
+        key,
+        async (base) => {
+          for (let round = 0; round < HISTORY_ROUNDS; round += 1)
+            await Promise.all(
+              keys
+                .slice(round * 5, round * 5 + 5)
+                .map(async (k) =>
+                  expectOk(
+                    await fetch(base + route, { headers: { authorization: `Bearer ${k}` } }),
+                    'history',
+                  ),
+                ),
+            );
+        },
+      ),
     );
   }
   if (SCENARIOS.includes('collect')) {
@@ -182,12 +215,13 @@ try {
       QUARRY_CONTACT: 'ops@quarry.example',
       QUARRY_MARKET_UPSTREAM: 'none',
       QUARRY_COLLECT_POLL_MS: '200',
+      ...(await storeOf(engine)),
     };
     const key = await keyFor(env);
     try {
       rows.push(
         await scenario(
-          'collector load of two CFTC year files',
+          `${engine}: collector load of two CFTC year files`,
           env,
           key,
           async (base, headers) => {
@@ -206,10 +240,23 @@ try {
       agency.close();
     }
   }
+}
+
+try {
+  for (const engine of ENGINES) {
+    if (engine === 'postgres' && !(DATABASE_URL && REDIS_URL)) continue;
+    await runAll(engine);
+  }
   console.table(rows);
   console.log(
     "targets: light-request p99 <= 50 ms / no event-loop block over 100 ms (block_ms: the work's process, since it started)",
   );
 } finally {
   for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+  if (databases.length > 0) {
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    for (const name of databases) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
 }

@@ -72,11 +72,18 @@ async function* bars() {
   }
 }
 
-/** A store with the bars and the keys; `env` starts a server on it. */
-export async function prepareMarket(name) {
+/** A store with the bars and the keys (embedded, or the one `store`'s DATABASE_URL names); `env` starts a
+ * server on it. */
+export async function prepareMarket(name, store = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `quarry-bench-${name}-`));
   // Stored data only: a benchmark never reaches a real upstream (the live one runs against a local stand-in).
-  const env = { QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', PORT: '0', QUARRY_MARKET_UPSTREAM: 'none' };
+  const env = {
+    QUARRY_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    PORT: '0',
+    QUARRY_MARKET_UPSTREAM: 'none',
+    ...store,
+  };
   const deps = await createDeps(loadConfig(env));
   const report = await importRecords(deps.store.db, marketImporter, bars(), 'synthetic', deps.clock());
   // Each key has 120 units a minute: the benchmark spreads its calls over many real keys (20 per account).
