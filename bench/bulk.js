@@ -10,13 +10,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { awardsImporter } from '../dist/datasets/awards/import.js';
 import { importFile } from '../dist/ingest/import.js';
 import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { generateAwards } from './awards-data.js';
-import { startQuarry, unlimitedDatasetsKey } from './process.js';
+import { freshDatabase, startQuarry, unlimitedDatasetsKey } from './process.js';
 
 const ROWS = Number(process.env.BULK_ROWS ?? 1_000_000);
 const ENGINES = (process.env.BULK_ENGINES ?? 'sqlite,postgres').split(',');
@@ -168,13 +167,8 @@ try {
     await bench('sqlite', { ...base, QUARRY_DATA_DIR: data, QUARRY_BULK_DIR: path.join(data, 'bulk') }, file);
   }
   if (ENGINES.includes('postgres') && DATABASE_URL) {
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    const name = `quarry_bench_bulk_${process.pid}`;
-    await admin.query(`CREATE DATABASE ${name}`);
+    const database = await freshDatabase(DATABASE_URL, `quarry_bench_bulk_${process.pid}`);
     try {
-      const url = new URL(DATABASE_URL);
-      url.pathname = `/${name}`;
       const data = path.join(dir, 'postgres');
       await bench(
         'postgres',
@@ -182,13 +176,12 @@ try {
           ...base,
           QUARRY_DATA_DIR: data,
           QUARRY_BULK_DIR: path.join(data, 'bulk'),
-          DATABASE_URL: url.toString(),
+          DATABASE_URL: database.url,
         },
         file,
       );
     } finally {
-      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-      await admin.end();
+      await database.drop();
     }
   }
 } finally {

@@ -16,14 +16,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { awardsImporter } from '../dist/datasets/awards/import.js';
 import { importFile } from '../dist/ingest/import.js';
 import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { generateAwards } from './awards-data.js';
 import { prepareMarket, SYMBOLS } from './market-setup.js';
-import { start, unlimitedDatasetsKey } from './process.js';
+import { freshDatabase, start, unlimitedDatasetsKey } from './process.js';
 
 const ROWS = Number(process.env.ISOLATION_AWARDS ?? 1_000_000);
 const HISTORY_ROUNDS = Number(process.env.ISOLATION_HISTORY_ROUNDS ?? 4);
@@ -128,15 +127,12 @@ const databases = [];
 /** The store settings of a run: none embedded; on PostgreSQL a fresh database (dropped at the end) and Redis. */
 async function storeOf(engine) {
   if (engine === 'sqlite') return {};
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  const name = `quarry_bench_isolation_${process.pid}_${databases.length}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  databases.push(name);
-  const url = new URL(DATABASE_URL);
-  url.pathname = `/${name}`;
-  return { DATABASE_URL: url.toString(), REDIS_URL };
+  const database = await freshDatabase(
+    DATABASE_URL,
+    `quarry_bench_isolation_${process.pid}_${databases.length}`,
+  );
+  databases.push(database);
+  return { DATABASE_URL: database.url, REDIS_URL };
 }
 
 async function runAll(engine) {
@@ -253,10 +249,5 @@ try {
   );
 } finally {
   for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-  if (databases.length > 0) {
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    for (const name of databases) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  for (const database of databases) await database.drop();
 }

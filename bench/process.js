@@ -42,3 +42,32 @@ export async function unlimitedDatasetsKey(deps) {
   });
   return (await createKey(deps, { accountId: account.id, api: 'datasets' })).key;
 }
+
+/**
+ * A new, empty database on the PostgreSQL server `serverUrl` names (its URL), and `drop` to remove it (its
+ * connections ended first).
+ */
+export async function freshDatabase(serverUrl, name) {
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}

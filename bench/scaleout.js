@@ -19,12 +19,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { cpuGroup, cpuGroupsAvailable } from './cgroups.js';
 import { startPostgres, startRedis } from './cluster.js';
-import { start, unlimitedDatasetsKey } from './process.js';
+import { freshDatabase, start, unlimitedDatasetsKey } from './process.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -133,15 +132,10 @@ async function rounds(setups, measureOne, warmUpSeconds) {
 }
 
 async function unconstrained() {
-  const database = `quarry_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const pgUrl = new URL(PG_URL);
-  pgUrl.pathname = `/${database}`;
+  const database = await freshDatabase(PG_URL, `quarry_bench_${process.pid}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-scaleout-'));
   const embeddedEnv = { ...COMMON, QUARRY_DATA_DIR: dataDir };
-  const sharedEnv = { ...COMMON, QUARRY_DATA_DIR: dataDir, DATABASE_URL: pgUrl.toString(), REDIS_URL };
+  const sharedEnv = { ...COMMON, QUARRY_DATA_DIR: dataDir, DATABASE_URL: database.url, REDIS_URL };
   const processes = [];
   try {
     const embeddedKey = await keyOn(embeddedEnv);
@@ -175,8 +169,7 @@ async function unconstrained() {
   } finally {
     for (const p of processes) p.child.kill();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -76,6 +76,24 @@ export function openSqlite(file: string): Store {
   };
 }
 
+/**
+ * A read-only connection of its own to an embedded store's file, with a small page cache: for a full pass
+ * over a table (the bulk files) that should neither evict the pages the serving connection keeps nor hold
+ * their memory after. Its long statements yield the event loop as the store's do.
+ */
+export function openSqliteReader(
+  file: string,
+  cacheMb: number,
+): { db: Kysely<Database>; close(): Promise<void> } {
+  const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
+  sqlite.pragma(`cache_size = -${cacheMb * 1024}`);
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new YieldAfterLongQueries()],
+  });
+  return { db, close: () => db.destroy() };
+}
+
 export function openPostgres(connectionString: string, max: number): Store {
   // Credits fit in 53 bits; read int8 and numeric counts as numbers rather than strings.
   const types = {

@@ -10,10 +10,9 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { setImmediate } from 'node:timers/promises';
 import { constants, createGzip, type Gzip } from 'node:zlib';
-import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Deps } from '../../kernel/deps.js';
-import type { Engine } from '../../store/engine.js';
+import { type Engine, openSqliteReader } from '../../store/engine.js';
 import { writeFromCsv } from './duckdb.js';
 import { type BulkLayout, knownRows } from './layout.js';
 import { csvHeader, csvLine, joinedLines } from './lines.js';
@@ -56,12 +55,8 @@ function reader(deps: Deps): { db: Tables; engine: Engine; close: () => Promise<
   const store = deps.store;
   if (store.engine === 'postgres' || store.sqlite.memory)
     return { db: store.db as unknown as Tables, engine: store.engine, close: async () => {} };
-  const connection = new SQLite(store.sqlite.name, { readonly: true });
-  connection.pragma('cache_size = -8192');
-  const db = new Kysely<Record<string, Record<string, unknown>>>({
-    dialect: new SqliteDialect({ database: connection }),
-  });
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  const own = openSqliteReader(store.sqlite.name, 8);
+  return { db: own.db as unknown as Tables, engine: 'sqlite', close: own.close };
 }
 
 /** The layout's CSV lines of the rows known at `at` (or current), a page's text at a time in write order; the
