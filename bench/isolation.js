@@ -11,7 +11,8 @@
 // Reported for each: p50/p99/max latency of the light requests and the longest block. Targets: light p99 <=
 // 50 ms, no block over 100 ms. ISOLATION_SCENARIOS (listing,bulk,history,collect) picks some. Embedded, and
 // again on PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set (a fresh database for each store, made
-// and dropped); ISOLATION_ENGINES=sqlite or postgres runs one.
+// and dropped); ISOLATION_ENGINES=sqlite or postgres runs one. ISOLATION_PROFILE=<folder> has each server write a
+// CPU profile there (node --cpu-prof) for finding what held the loop.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -81,7 +82,9 @@ async function longestBlock(base) {
 
 /** Starts a server on `env`, runs `heavy` under the light load, and returns the scenario's row. */
 async function scenario(name, env, key, heavy, args = ['dist/cli/main.js', 'serve']) {
-  const server = await start(args, { ...env, PORT: '0' }, LISTENING);
+  const profile = process.env.ISOLATION_PROFILE;
+  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--cpu-prof-interval=250'] : [];
+  const server = await start([...nodeArgs, ...args], { ...env, PORT: '0' }, LISTENING);
   const base = `http://127.0.0.1:${server.port}`;
   const headers = { authorization: `Bearer ${key}` };
   try {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AwardColumns, emptyDictionaries, splitAmount } from '../../src/datasets/awards/columns.js';
 import { NewestDates, summarize, summarizeFiltered } from '../../src/datasets/awards/summarize.js';
-import { TitleWordsBuilder } from '../../src/datasets/awards/words.js';
+import { emptyTitleWords } from '../../src/datasets/awards/words.js';
 
 interface Row {
   agency: string;
@@ -43,7 +43,7 @@ function columnsOf(rows: Row[], extraCurrencies = 0, extraRecipients = 0): Award
     supersededAt: Float64Array.from(rows, (r) =>
       r.superseded ? Date.parse(r.superseded) : Number.POSITIVE_INFINITY,
     ),
-    titleWords: new TitleWordsBuilder().build(),
+    titleWords: emptyTitleWords(),
     firstFiscalYear: Math.min(...rows.map((r) => Number(r.date.slice(0, 4)))),
     lastFiscalYear: Math.max(...rows.map((r) => Number(r.date.slice(0, 4)))),
     dict,

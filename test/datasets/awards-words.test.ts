@@ -11,7 +11,7 @@ interface Award {
 }
 
 /** Columns holding only what the word index reads. */
-function columnsOf(awards: Award[]): AwardColumns {
+async function columnsOf(awards: Award[], slice?: number): Promise<AwardColumns> {
   const dict = emptyDictionaries();
   const titles = new TitleWordsBuilder();
   for (const [i, a] of awards.entries()) titles.add(i, a.title);
@@ -19,7 +19,7 @@ function columnsOf(awards: Award[]): AwardColumns {
     size: awards.length,
     agency: Int32Array.from(awards, (a) => dict.agency.code(a.agency)),
     recipient: Int32Array.from(awards, (a) => dict.recipient.code(a.recipient)),
-    titleWords: titles.build(),
+    titleWords: await titles.build(slice),
     dict,
   } as unknown as AwardColumns;
 }
@@ -54,8 +54,9 @@ describe('words', () => {
   });
 });
 
+const cols = await columnsOf(AWARDS);
+
 describe('awardsMatching', () => {
-  const cols = columnsOf(AWARDS);
   const match = (query: string) => [...awardsMatching(cols, query)];
 
   it('needs every word, from the title, the recipient or the agency', () => {
@@ -84,5 +85,16 @@ describe('awardsMatching', () => {
     expect(match('nothingmatchesthis')).toEqual([]);
     expect(match('lincoln nothingmatchesthis')).toEqual([]);
     expect(match('?!')).toEqual([]);
+  });
+});
+
+describe('packing the title words', () => {
+  it('holds the same postings when it gives the loop a turn after every posting', async () => {
+    const sliced = await columnsOf(AWARDS, 1);
+    const words = ['lincoln', 'laboratory', 'space', 'limpieza', 'lodz', 'research'];
+    for (const word of words)
+      expect([...awardsMatching(sliced, word)], word).toEqual([...awardsMatching(cols, word)]);
+    expect(sliced.titleWords.items).toEqual(cols.titleWords.items);
+    expect(sliced.titleWords.offsets).toEqual(cols.titleWords.offsets);
   });
 });

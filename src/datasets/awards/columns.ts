@@ -6,14 +6,14 @@
 // million.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import { type TitleWords, TitleWordsBuilder } from './words.js';
+import { emptyTitleWords, type TitleWords, TitleWordsBuilder } from './words.js';
 
 export const SPLIT = 1e12;
 /**
  * Rows per read while building: small enough that a page, read and coded, holds the event loop for a few
  * milliseconds (an embedded store reads synchronously), after which other requests are answered.
  */
-const PAGE = 2_000;
+const PAGE = 1_000;
 
 export class Dictionary {
   readonly names: string[] = [];
@@ -107,11 +107,13 @@ export function emptyDictionaries(): AwardColumns['dict'] {
 }
 
 export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> {
-  const counted = await db
+  // Row ids are distinct and from 1 up, and no award row is ever deleted, so the last row id bounds the
+  // count: read from the primary key's end at once, where counting a million rows held the loop 80 ms.
+  const newest = await db
     .selectFrom('awards')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select((eb) => eb.fn.max('row_id').as('last'))
     .executeTakeFirstOrThrow();
-  const n = Number(counted.n);
+  const n = Number(newest.last ?? 0);
   const dict = emptyDictionaries();
   const cols: AwardColumns = {
     size: 0,
@@ -132,7 +134,7 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
     flagged: new Uint8Array(n),
     knownAt: new Float64Array(n),
     supersededAt: new Float64Array(n),
-    titleWords: new TitleWordsBuilder().build(),
+    titleWords: emptyTitleWords(),
     firstFiscalYear: 0,
     lastFiscalYear: 0,
     dict,
@@ -164,12 +166,12 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
         'superseded_at',
       ])
       .where('row_id', '>', after)
+      // A load committed meanwhile adds rows the next version will hold.
+      .where('row_id', '<=', n)
       .orderBy('row_id')
       .limit(PAGE)
       .execute();
     for (const r of rows) {
-      // A load committed between the count and this read adds rows the next version will hold.
-      if (i >= n) break;
       cols.rowIds[i] = Number(r.row_id);
       cols.agency[i] = dict.agency.code(r.agency_name);
       cols.sector[i] = dict.sector.code(r.sector);
@@ -193,16 +195,18 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
       i += 1;
     }
     const last = rows.at(-1);
-    if (!last || rows.length < PAGE || i >= n) break;
+    if (!last || rows.length < PAGE) break;
     after = Number(last.row_id);
     // Requests that arrived meanwhile are answered before the next page.
     await new Promise((resolve) => setImmediate(resolve));
   }
   cols.size = i;
-  cols.titleWords = titleWords.build();
+  cols.titleWords = await titleWords.build();
   const years = cols.fiscalYear.subarray(0, i);
   cols.firstFiscalYear = i === 0 ? 0 : years.reduce((a, b) => Math.min(a, b));
   cols.lastFiscalYear = i === 0 ? 0 : years.reduce((a, b) => Math.max(a, b));
+  // The caller's first pass over the columns (a summary of every award) starts in a turn of its own.
+  await new Promise((resolve) => setImmediate(resolve));
   return cols;
 }
 

@@ -16,6 +16,11 @@ export interface TitleWords {
   items: Int32Array;
 }
 
+/** The words of no title. */
+export function emptyTitleWords(): TitleWords {
+  return { codes: new Map(), offsets: new Int32Array(1), items: new Int32Array(0) };
+}
+
 /** Collects the title words of awards given in ascending order, then packs them. */
 export class TitleWordsBuilder {
   private readonly codes = new Map<string, number>();
@@ -35,12 +40,27 @@ export class TitleWordsBuilder {
     }
   }
 
-  build(): TitleWords {
+  /**
+   * Packs the lists into one array. A million titles hold millions of postings: between slices of about
+   * `slice` of them the event loop is given a turn, so other requests are answered meanwhile.
+   */
+  async build(slice = 500_000): Promise<TitleWords> {
     const offsets = new Int32Array(this.lists.length + 1);
     for (let code = 0; code < this.lists.length; code += 1)
       offsets[code + 1] = offsets[code]! + this.lists[code]!.length;
     const items = new Int32Array(offsets[this.lists.length]!);
-    for (let code = 0; code < this.lists.length; code += 1) items.set(this.lists[code]!, offsets[code]);
+    let copied = 0;
+    for (let code = 0; code < this.lists.length; code += 1) {
+      const list = this.lists[code]!;
+      items.set(list, offsets[code]);
+      // Each list copied is let go, so the collector frees them as the packing goes on.
+      this.lists[code] = [];
+      copied += list.length;
+      if (copied >= slice) {
+        copied = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
     return { codes: this.codes, offsets, items };
   }
 }
