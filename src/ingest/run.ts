@@ -1,6 +1,7 @@
 // Loading one agency file: its records through the importer in one transaction, recorded in source_files.
 import type { Kysely } from 'kysely';
 import type { Deps } from '../kernel/deps.js';
+import { ownTurn } from '../kernel/turns.js';
 import type { Database } from '../store/schema.js';
 import { type Importer, importRecords, type LoadReport } from './import.js';
 import { showProgress } from './progress.js';
@@ -148,7 +149,7 @@ async function* counted<T>(records: AsyncIterable<T>, tick: () => void): AsyncGe
     yield record;
     n += 1;
     if (n % 512 === 0 && performance.now() - paused > 100) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await ownTurn();
       paused = performance.now();
     }
   }

@@ -3,7 +3,7 @@
 // each of ten symbols, a load's batches) holds the loop for all of them while every other request waits. A
 // statement that held the loop longer than a few milliseconds now gives it a turn before its caller goes on; a
 // short one (every statement of the hot path) does not, so it costs nothing there (docs/adr/025).
-import { setImmediate } from 'node:timers/promises';
+
 import type {
   KyselyPlugin,
   PluginTransformQueryArgs,
@@ -12,6 +12,7 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
+import { ownTurn } from '../kernel/turns.js';
 
 /** A statement that held the loop this long yields it before its caller continues. */
 export const YIELD_AFTER_MS = 4;
@@ -26,7 +27,7 @@ export class YieldAfterLongQueries implements KyselyPlugin {
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     const started = this.started.get(args.queryId);
-    if (started !== undefined && performance.now() - started > YIELD_AFTER_MS) await setImmediate();
+    if (started !== undefined && performance.now() - started > YIELD_AFTER_MS) await ownTurn();
     return args.result;
   }
 }

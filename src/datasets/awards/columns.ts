@@ -5,6 +5,7 @@
 // Built once per version of the dataset (a load anywhere changes it), about 60 bytes a revision: 60 MB for a
 // million.
 import { type Kysely, sql } from 'kysely';
+import { ownTurn } from '../../kernel/turns.js';
 import type { Database } from '../../store/schema.js';
 import { emptyTitleWords, type TitleWords, TitleWordsBuilder } from './words.js';
 
@@ -198,7 +199,7 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
     if (!last || rows.length < PAGE) break;
     after = Number(last.row_id);
     // Requests that arrived meanwhile are answered before the next page.
-    await new Promise((resolve) => setImmediate(resolve));
+    await ownTurn();
   }
   cols.size = i;
   cols.titleWords = await titleWords.build();
@@ -206,7 +207,7 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
   cols.firstFiscalYear = i === 0 ? 0 : years.reduce((a, b) => Math.min(a, b));
   cols.lastFiscalYear = i === 0 ? 0 : years.reduce((a, b) => Math.max(a, b));
   // The caller's first pass over the columns (a summary of every award) starts in a turn of its own.
-  await new Promise((resolve) => setImmediate(resolve));
+  await ownTurn();
   return cols;
 }
 

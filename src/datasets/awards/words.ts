@@ -1,5 +1,6 @@
 // Words as the listing's `query` matches them, and the awards holding each word of the titles, built with
 // the summary columns (columns.ts); query.ts finds a query's awards with them.
+import { ownTurn } from '../../kernel/turns.js';
 
 /** The words of a text as they are matched: letters and digits, lower case, accents taken off. */
 export function words(text: string): string[] {
@@ -58,7 +59,7 @@ export class TitleWordsBuilder {
       copied += list.length;
       if (copied >= slice) {
         copied = 0;
-        await new Promise((resolve) => setImmediate(resolve));
+        await ownTurn();
       }
     }
     return { codes: this.codes, offsets, items };

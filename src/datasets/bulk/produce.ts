@@ -8,10 +8,10 @@ import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { setImmediate } from 'node:timers/promises';
 import { constants, createGzip, type Gzip } from 'node:zlib';
 import { type Kysely, sql } from 'kysely';
 import type { Deps } from '../../kernel/deps.js';
+import { ownTurn } from '../../kernel/turns.js';
 import { type Engine, openSqliteReader } from '../../store/engine.js';
 import { writeFromCsv } from './duckdb.js';
 import { type BulkLayout, knownRows } from './layout.js';
@@ -156,7 +156,7 @@ export async function produce(
         await csv.write(page.text);
         // A turn of the event loop a page: SQLite's reads resolve without one, and the writes' completions
         // (and every request waiting) need it.
-        await setImmediate();
+        await ownTurn();
       }
     } finally {
       await Promise.all([csv.close(), store.close()]);

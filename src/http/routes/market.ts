@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type TObject, type TSchema, Type } from 'typebox';
 import type { Deps } from '../../kernel/deps.js';
+import { ownTurn } from '../../kernel/turns.js';
 import { historyAnswer } from '../../market/bar-rows.js';
 import { fromQuery } from '../../market/request.js';
 import {
@@ -37,7 +38,7 @@ interface MarketRoute<I, O extends object> {
   response: TSchema;
   /** The verb's request from a GET query. */
   fromQuery(query: Record<string, unknown>): I;
-  send?(reply: FastifyReply, answer: O): FastifyReply;
+  send?(reply: FastifyReply, answer: O): Promise<FastifyReply>;
 }
 
 const ERRORS = [400, 401, 402, 403, 429];
@@ -86,10 +87,13 @@ const ROUTES = [
     conditional: true,
     // A history answer can hold tens of thousands of rows with fields keyed as sent: written as text (price
     // rows once per cached series, see bar-rows.ts) in exactly the documented shape, which the tests check.
-    // Its ETag names the cached rows rather than hashing their text again.
-    send: (reply, answer) => {
+    // Its ETag names the cached rows rather than hashing their text again. Writing megabytes of text takes
+    // tens of milliseconds: each answer is written in a turn of the event loop of its own, so answers ready
+    // together do not hold the loop as one.
+    send: async (reply, answer) => {
+      await ownTurn();
       const { text, etag } = historyAnswer(answer);
-      return sendTagged(reply, text, etag);
+      return sendTagged(reply, Buffer.from(text), etag);
     },
   } satisfies MarketRoute<Parameters<typeof HISTORY.run>[1], Awaited<ReturnType<typeof HISTORY.run>>>,
   {
