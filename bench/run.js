@@ -5,6 +5,9 @@
 // lands on both; the ratio reported is the median of the rounds' ratios.
 // BENCH_PIN=1 (two or more cores, taskset from util-linux) runs each server on core 0 and autocannon on
 // core 1; by default the scheduler places them (docs/adr/004 compares the two).
+// BENCH_PROFILE=1: after the measured rounds, a second Quarry process runs one more round under the CPU profiler
+// (node --cpu-prof), and the five costliest functions of its busy time are printed; the rounds above are not
+// profiled.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -13,6 +16,7 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { start, startQuarry, unlimitedDatasetsKey } from './process.js';
+import { profileIn, topCosts } from './profile.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -20,6 +24,7 @@ const WARM_UP = 3;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUTE = process.env.BENCH_ROUTE ?? '/v1/macro/cpi';
 
+const PROFILE = process.env.BENCH_PROFILE === '1';
 const PIN = process.env.BENCH_PIN === '1' && availableParallelism() >= 2 && hasTaskset();
 
 function hasTaskset() {
@@ -100,9 +105,32 @@ try {
       `${ROUNDS} rounds of ${DURATION} s, body ${body.length} bytes, ` +
       (PIN ? 'servers on core 0 and autocannon on core 1' : 'placement left to the scheduler'),
   );
+  if (PROFILE) {
+    quarry.child.kill();
+    await new Promise((resolve) => quarry.child.once('exit', resolve));
+    console.log(`\nthe keyed route's five costliest functions (one ${DURATION} s round under the profiler):`);
+    console.table(await profiled(env, headers));
+  }
 } finally {
   for (const server of [quarry, raw, bare]) server.child.kill();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** One round on a Quarry process run under the CPU profiler; the top five costs of its busy time. */
+async function profiled(env, headers) {
+  const folder = path.join(dataDir, 'profile');
+  const server = await start(
+    ['--cpu-prof', `--cpu-prof-dir=${folder}`, 'dist/cli/main.js', 'serve'],
+    env,
+    /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/,
+  );
+  const url = `http://127.0.0.1:${server.port}${ROUTE}`;
+  await measure(url, headers, WARM_UP);
+  await measure(url, headers);
+  // The profile is written as the process ends (SIGTERM ends the server cleanly).
+  server.child.kill();
+  await new Promise((resolve) => server.child.once('exit', resolve));
+  return topCosts(profileIn(folder));
 }
 
 function median(values) {
