@@ -71,6 +71,99 @@ for (const { name, skip, make } of IMPLEMENTATIONS) {
   });
 }
 
+describe.skipIf(redisUrl() === null)('shares of a window taken ahead through Redis', () => {
+  const opened: RedisCounters[] = [];
+  const process = () => {
+    const counters = new RedisCounters(redisUrl() as string, clock);
+    opened.push(counters);
+    return counters;
+  };
+  afterAll(() => Promise.all(opened.map((c) => c.close())));
+  const key = () => `test:${randomToken(8)}`;
+  const answeredAtOnce = (hit: unknown) => !(hit instanceof Promise);
+  const shared = { share: true };
+
+  it('answers most hits from the share without a round trip, and admits exactly up to the limit', async () => {
+    const counters = process();
+    const k = key();
+    // One, then threes: the last hits need what is left of a share given back to be decided right.
+    const first = counters.hit(k, 1, 100, 60_000, shared);
+    expect(answeredAtOnce(first)).toBe(false);
+    expect(await first).toMatchObject({ allowed: true, used: 1 });
+    let admitted = 1;
+    let atOnce = 0;
+    for (let i = 0; i < 34; i += 1) {
+      const pending = counters.hit(k, 3, 100, 60_000, shared);
+      if (answeredAtOnce(pending)) atOnce += 1;
+      const hit = await pending;
+      if (!hit.allowed) break;
+      admitted += 3;
+      expect(hit.used).toBe(admitted);
+    }
+    expect(admitted).toBe(100);
+    expect(await counters.hit(k, 1, 100, 60_000, shared)).toMatchObject({ allowed: false, used: 100 });
+    expect(atOnce).toBeGreaterThan(0);
+  });
+
+  it('takes a share of 1/32 of what remains, and a hit given back goes into it', async () => {
+    const counters = process();
+    const k = key();
+    expect(await counters.hit(k, 1, 3201, 60_000, shared)).toMatchObject({ allowed: true, used: 1 });
+    // 3,200 remained: a share of 100 is held, and the hit given back joins it.
+    await counters.release(k, 1, 60_000);
+    for (let i = 1; i <= 101; i += 1) {
+      const hit = counters.hit(k, 1, 3201, 60_000, shared);
+      expect(answeredAtOnce(hit), `hit ${i}`).toBe(true);
+      expect(await hit).toMatchObject({ allowed: true, used: i });
+    }
+    expect(answeredAtOnce(counters.hit(k, 1, 3201, 60_000, shared))).toBe(false);
+  });
+
+  it('two processes never admit more than the limit together, and lose nothing of it', async () => {
+    const [a, b] = [process(), process()];
+    const k = key();
+    const drain = async (counters: RedisCounters) => {
+      let n = 0;
+      while ((await counters.hit(k, 1, 3200, 60_000, shared)).allowed) n += 1;
+      return n;
+    };
+    expect((await a.hit(k, 1, 3200, 60_000, shared)).allowed).toBe(true);
+    const byB = await drain(b);
+    // B is refused while A still holds its share: at most 1/32 of what remained when A took it.
+    const byA = await drain(a);
+    expect(1 + byB + byA).toBe(3200);
+    expect(byA).toBeLessThanOrEqual(Math.floor(3199 / 32));
+    expect(byA).toBeGreaterThan(0);
+  });
+
+  it('spends a share only in its own window', async () => {
+    const counters = process();
+    const k = key();
+    const start = now;
+    try {
+      expect(await counters.hit(k, 1, 3201, 60_000, shared)).toMatchObject({ allowed: true, used: 1 });
+      expect(answeredAtOnce(counters.hit(k, 1, 3201, 60_000, shared))).toBe(true);
+      now += 60_000;
+      const next = counters.hit(k, 1, 3201, 60_000, shared);
+      expect(answeredAtOnce(next)).toBe(false);
+      expect(await next).toMatchObject({ allowed: true, used: 1 });
+    } finally {
+      now = start;
+    }
+  });
+
+  it('keeps no share for limits a caller must see exact', async () => {
+    const [a, b] = [process(), process()];
+    const k = key();
+    expect(await a.hit(k, 1, 3200, 60_000)).toMatchObject({ allowed: true, used: 1 });
+    const second = a.hit(k, 1, 3200, 60_000);
+    expect(answeredAtOnce(second)).toBe(false);
+    expect(await second).toMatchObject({ allowed: true, used: 2 });
+    expect(await b.hit(k, 3199, 3200, 60_000)).toMatchObject({ allowed: false, used: 2 });
+    expect(await b.hit(k, 3198, 3200, 60_000)).toMatchObject({ allowed: true, used: 3200 });
+  });
+});
+
 describe.skipIf(redisUrl() === null)('limits shared through Redis', () => {
   it('two app instances share one client address allowance for samples', async () => {
     // Both at one instant of an hour, so the count cannot straddle two windows.

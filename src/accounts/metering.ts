@@ -63,7 +63,10 @@ export function chargeCredits(deps: Deps, call: CreditCall): MaybePromise<Credit
   if (price.credits === 0) return null;
   const { account } = principal;
   const perMinute = account.limits.creditsPerMinute;
-  const counted = deps.counters.hit(`credits:${account.id}`, price.credits, perMinute, MINUTE);
+  // Shared counters answer most of these hits from a share of the minute this process took ahead (limits/redis.ts).
+  const counted = deps.counters.hit(`credits:${account.id}`, price.credits, perMinute, MINUTE, {
+    share: true,
+  });
   return andThen(counted, (hit) => {
     const rate = { limit: perMinute, remaining: perMinute - hit.used, resetMs: hit.resetMs };
     if (!hit.allowed) {

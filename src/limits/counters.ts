@@ -10,12 +10,22 @@ export interface Hit {
   resetMs: number;
 }
 
+export interface HitOptions {
+  /**
+   * A process may answer from a share of the window it took ahead (shared counters only): most hits then need
+   * no round trip, at the price that one process can refuse while another still holds a share of what
+   * remained (at most 1/SHARE_DIVISOR of it when taken). Limits a caller must see exact across processes
+   * (pacing an agency, sign-in attempts) leave it off.
+   */
+  share?: boolean;
+}
+
 export interface Counters {
   /**
    * Adds `amount` to the fixed window of `windowMs` that holds now, unless that would pass `limit`;
-   * a refused hit adds nothing. In-process counters answer at once.
+   * a refused hit adds nothing. In-process counters answer at once, as do shared ones from a share.
    */
-  hit(key: string, amount: number, limit: number, windowMs: number): MaybePromise<Hit>;
+  hit(key: string, amount: number, limit: number, windowMs: number, options?: HitOptions): MaybePromise<Hit>;
   /** Takes back an amount added in the current window (a charge that did not go through). */
   release(key: string, amount: number, windowMs: number): Promise<void>;
   /** Resolves when the counters can be reached (always, in process). */
