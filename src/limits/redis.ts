@@ -132,7 +132,8 @@ export class RedisCounters implements Counters {
     const amounts = hits.map((h) => h.amount);
     redis.quarryHits(redisKey, limit, ttl, divisor, returned, ...amounts).then(
       (reply) => {
-        if (shareKey !== null) this.keep(shareKey, index, reply.at(-2)!, reply.at(-1)!);
+        if (shareKey !== null)
+          this.keep(shareKey, index, reply[hits.length * 2]!, reply[hits.length * 2 + 1]!);
         hits.forEach((h, i) => {
           h.resolve({ allowed: reply[2 * i] === 1, used: reply[2 * i + 1]!, resetMs });
         });
