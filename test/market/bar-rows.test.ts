@@ -102,3 +102,30 @@ describe('price rows as JSON text', () => {
     });
   });
 });
+
+describe('writing the blocks of an answer', () => {
+  it('writes each missing series in a turn of its own, and the answer is the same text', async () => {
+    const cache = new BlockCache();
+    const serieses = [0, 1, 2, 3].map((k) => series.map((bar) => ({ ...bar, close: (bar.close ?? 0) + k })));
+    const items = serieses.map((bars, k) => ({
+      ticker: `T${k}`,
+      rows: new BarRows(bars, 0, bars.length, columns, 1, true),
+    }));
+    // One of them held already: it is not written again.
+    cache.rowsJson(items[2]!.rows);
+    const seen: number[] = [];
+    let running = true;
+    const tick = () => {
+      seen.push(cache.count);
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await cache.writeInTurns([{ ticker: 'none', rows: [] }, ...items]);
+    running = false;
+    expect(cache.count).toBe(4);
+    // The loop turned between the writes: it saw every count on the way, one block more at a time.
+    expect([...new Set([...seen, cache.count])]).toEqual([1, 2, 3, 4]);
+    const fresh = { items: items.map((item) => ({ ...item, rows: JSON.parse(JSON.stringify(item.rows)) })) };
+    expect(JSON.parse(historyJson({ items }))).toEqual(fresh);
+  });
+});

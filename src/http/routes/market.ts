@@ -4,8 +4,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type TObject, type TSchema, Type } from 'typebox';
 import type { Deps } from '../../kernel/deps.js';
-import { ownTurn } from '../../kernel/turns.js';
-import { historyAnswer } from '../../market/bar-rows.js';
+import { historyAnswerInTurns } from '../../market/bar-rows.js';
 import { fromQuery } from '../../market/request.js';
 import {
   DataBody,
@@ -88,11 +87,10 @@ const ROUTES = [
     // A history answer can hold tens of thousands of rows with fields keyed as sent: written as text (price
     // rows once per cached series, see bar-rows.ts) in exactly the documented shape, which the tests check.
     // Its ETag names the cached rows rather than hashing their text again. Writing megabytes of text takes
-    // tens of milliseconds: each answer is written in a turn of the event loop of its own, so answers ready
-    // together do not hold the loop as one.
+    // tens of milliseconds: each series and each answer is written in a turn of the event loop of its own, so
+    // answers ready together do not hold the loop as one.
     send: async (reply, answer) => {
-      await ownTurn();
-      const { text, etag } = historyAnswer(answer);
+      const { text, etag } = await historyAnswerInTurns(answer);
       return sendTagged(reply, Buffer.from(text), etag);
     },
   } satisfies MarketRoute<Parameters<typeof HISTORY.run>[1], Awaited<ReturnType<typeof HISTORY.run>>>,
