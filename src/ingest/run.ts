@@ -139,8 +139,12 @@ export async function loadFile(
 
 /**
  * The records, counted. A reader over a file already in memory (a workbook) and a synchronous store never
- * wait on anything, so every tenth of a second the load lets timers run (the progress line among them).
+ * wait on anything, so every 20 ms the load gives the event loop a turn: timers run (the progress line among
+ * them), and a server loading in-process (serve --collect) answers its requests meanwhile.
  */
+/** How long a load goes on before it gives the event loop a turn. */
+const PAUSE_EVERY_MS = 20;
+
 async function* counted<T>(records: AsyncIterable<T>, tick: () => void): AsyncGenerator<T> {
   let n = 0;
   let paused = performance.now();
@@ -148,7 +152,7 @@ async function* counted<T>(records: AsyncIterable<T>, tick: () => void): AsyncGe
     tick();
     yield record;
     n += 1;
-    if (n % 512 === 0 && performance.now() - paused > 100) {
+    if (n % 128 === 0 && performance.now() - paused > PAUSE_EVERY_MS) {
       await ownTurn();
       paused = performance.now();
     }

@@ -4,6 +4,7 @@ import { cachedRead } from '../../ingest/read-cache.js';
 import { addDays } from '../../kernel/dates.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
+import { ownTurn } from '../../kernel/turns.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
 import { asOfInstant, knownAt } from '../known.js';
@@ -45,6 +46,8 @@ const CLASS_LABELS: Record<string, string> = {
 };
 
 const DEFAULT_CLASS: Record<Family, string> = { legacy: 'noncommercial', disaggregated: 'managed-money' };
+/** Report rows read between turns of the event loop while a board is computed. */
+const BOARD_SLICE = 4_000;
 /** History needed for the longest window (3 years of weekly reports). */
 const LOOKBACK_DAYS = 156 * 7;
 
@@ -189,7 +192,12 @@ async function computeBoard(deps: Deps, sel: Selection, at: string | null): Prom
   const nets = new Map<string, NetPoint[]>();
   let fetchedAt = '';
   const rows = [];
+  let read = 0;
   for (const record of history) {
+    // Three years of weekly reports of every contract is tens of thousands of positions to parse: the event
+    // loop gets a turn every few thousand of them.
+    read += 1;
+    if (read % BOARD_SLICE === 0) await ownTurn();
     const { long, short } = longShort(record, sel.traderClass);
     const points = nets.get(record.contract_code) ?? [];
     points.push({ date: record.report_date, net: net(long, short) });
