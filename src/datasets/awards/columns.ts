@@ -14,7 +14,7 @@ export const SPLIT = 1e12;
  * Rows per read while building: small enough that a page, read and coded, holds the event loop for a few
  * milliseconds (an embedded store reads synchronously), after which other requests are answered.
  */
-const PAGE = 1_000;
+const PAGE = 500;
 
 export class Dictionary {
   readonly names: string[] = [];
