@@ -137,14 +137,14 @@ export async function loadFile(
   }
 }
 
+/** How long a load goes on before it gives the event loop a turn. */
+const PAUSE_EVERY_MS = 20;
+
 /**
  * The records, counted. A reader over a file already in memory (a workbook) and a synchronous store never
  * wait on anything, so every 20 ms the load gives the event loop a turn: timers run (the progress line among
  * them), and a server loading in-process (serve --collect) answers its requests meanwhile.
  */
-/** How long a load goes on before it gives the event loop a turn. */
-const PAUSE_EVERY_MS = 20;
-
 async function* counted<T>(records: AsyncIterable<T>, tick: () => void): AsyncGenerator<T> {
   let n = 0;
   let paused = performance.now();

@@ -14,7 +14,7 @@ export interface HitOptions {
   /**
    * A process may answer from a share of the window it took ahead (shared counters only): most hits then need
    * no round trip, at the price that one process can refuse while another still holds a share of what
-   * remained (at most 1/SHARE_DIVISOR of it when taken). Limits a caller must see exact across processes
+   * remained (at most 1/32 of it when taken; docs/adr/028). Limits a caller must see exact across processes
    * (pacing an agency, sign-in attempts) leave it off.
    */
   share?: boolean;
