@@ -15,7 +15,7 @@ import { importFile } from '../dist/ingest/import.js';
 import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { generateAwards } from './awards-data.js';
-import { freshDatabase, startQuarry, unlimitedDatasetsKey } from './process.js';
+import { freshDatabase, startQuarry, stop, unlimitedDatasetsKey } from './process.js';
 
 const ROWS = Number(process.env.BULK_ROWS ?? 1_000_000);
 const ENGINES = (process.env.BULK_ENGINES ?? 'sqlite,postgres').split(',');
@@ -151,9 +151,7 @@ async function bench(engine, env, file) {
     );
   } finally {
     // Ended before its database is dropped: its shutdown still writes the usage it buffered.
-    const exited = new Promise((resolve) => server.child.once('exit', resolve));
-    server.child.kill('SIGTERM');
-    await exited;
+    await stop(server);
   }
 }
 

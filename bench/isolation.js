@@ -23,7 +23,8 @@ import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { generateAwards } from './awards-data.js';
 import { prepareMarket, SYMBOLS } from './market-setup.js';
-import { freshDatabase, start, unlimitedDatasetsKey } from './process.js';
+import { freshDatabase, start, stop, unlimitedDatasetsKey } from './process.js';
+import { profilerArgs } from './profile.js';
 
 const ROWS = Number(process.env.ISOLATION_AWARDS ?? 1_000_000);
 const HISTORY_ROUNDS = Number(process.env.ISOLATION_HISTORY_ROUNDS ?? 4);
@@ -83,7 +84,7 @@ async function longestBlock(base) {
 /** Starts a server on `env`, runs `heavy` under the light load, and returns the scenario's row. */
 async function scenario(name, env, key, heavy, args = ['dist/cli/main.js', 'serve']) {
   const profile = process.env.ISOLATION_PROFILE;
-  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--cpu-prof-interval=250'] : [];
+  const nodeArgs = profile ? profilerArgs(profile, 250) : [];
   const server = await start([...nodeArgs, ...args], { ...env, PORT: '0' }, LISTENING);
   const base = `http://127.0.0.1:${server.port}`;
   const headers = { authorization: `Bearer ${key}` };
@@ -111,8 +112,7 @@ async function scenario(name, env, key, heavy, args = ['dist/cli/main.js', 'serv
       targets: `${mark(percentile(light, 0.99) <= 50)} / ${mark(block <= 100)}`,
     };
   } finally {
-    server.child.kill();
-    await new Promise((resolve) => server.child.once('exit', resolve));
+    await stop(server);
   }
 }
 

@@ -19,6 +19,14 @@ export function start(args, env, pattern, launch = (command, rest) => [command, 
   });
 }
 
+/** Ends a process started by `start` (SIGTERM: a server shuts down cleanly) and resolves once it has exited. */
+export function stop({ child }) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  return exited;
+}
+
 /** Starts the built server with `env`; resolves once it listens. */
 export function startQuarry(env) {
   return start(['dist/cli/main.js', 'serve'], env, /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/);

@@ -9,6 +9,11 @@ function labelOf({ callFrame }) {
   return file ? `${name} (${file}:${callFrame.lineNumber + 1})` : name;
 }
 
+/** Node's arguments for a process that writes its CPU profile into `folder` as it ends. */
+export function profilerArgs(folder, intervalMicros = 1000) {
+  return ['--cpu-prof', `--cpu-prof-dir=${folder}`, `--cpu-prof-interval=${intervalMicros}`];
+}
+
 /** The `count` costliest functions by their own samples in the profile `file`: [{ cost, share }]. */
 export function topCosts(file, count = 5) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));

@@ -15,8 +15,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
-import { start, startQuarry, unlimitedDatasetsKey } from './process.js';
-import { profileIn, topCosts } from './profile.js';
+import { start, startQuarry, stop, unlimitedDatasetsKey } from './process.js';
+import { profileIn, profilerArgs, topCosts } from './profile.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -106,8 +106,7 @@ try {
       (PIN ? 'servers on core 0 and autocannon on core 1' : 'placement left to the scheduler'),
   );
   if (PROFILE) {
-    quarry.child.kill();
-    await new Promise((resolve) => quarry.child.once('exit', resolve));
+    await stop(quarry);
     console.log(`\nthe keyed route's five costliest functions (one ${DURATION} s round under the profiler):`);
     console.table(await profiled(env, headers));
   }
@@ -120,16 +119,15 @@ try {
 async function profiled(env, headers) {
   const folder = path.join(dataDir, 'profile');
   const server = await start(
-    ['--cpu-prof', `--cpu-prof-dir=${folder}`, 'dist/cli/main.js', 'serve'],
+    [...profilerArgs(folder), 'dist/cli/main.js', 'serve'],
     env,
     /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/,
   );
   const url = `http://127.0.0.1:${server.port}${ROUTE}`;
   await measure(url, headers, WARM_UP);
   await measure(url, headers);
-  // The profile is written as the process ends (SIGTERM ends the server cleanly).
-  server.child.kill();
-  await new Promise((resolve) => server.child.once('exit', resolve));
+  // The profile is written as the process ends.
+  await stop(server);
   return topCosts(profileIn(folder));
 }
 

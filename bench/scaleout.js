@@ -23,7 +23,7 @@ import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { cpuGroup, cpuGroupsAvailable } from './cgroups.js';
 import { startPostgres, startRedis } from './cluster.js';
-import { freshDatabase, start, unlimitedDatasetsKey } from './process.js';
+import { freshDatabase, start, stop, unlimitedDatasetsKey } from './process.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -297,14 +297,8 @@ async function underQuotas() {
         `(${(quarryUs / postgresUs / QUOTA.instance).toFixed(1)} instances of ${QUOTA.instance} core) before it is the limit.`,
     );
   } finally {
-    for (const p of processes) p.child.kill();
-    await Promise.all(
-      processes.map(
-        (p) =>
-          new Promise((resolve) => (p.child.exitCode === null ? p.child.once('exit', resolve) : resolve())),
-      ),
-    );
-    for (const stop of stops.reverse()) await stop().catch((error) => console.error(String(error)));
+    await Promise.all(processes.map(stop));
+    for (const end of stops.reverse()) await end().catch((error) => console.error(String(error)));
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const g of made)
       try {
