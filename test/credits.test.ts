@@ -205,6 +205,34 @@ for (const { engine, skip } of ENGINES) {
       expect((await account(user)).credits.balance).toBe(0);
     });
 
+    it('charges taken together write one ledger row each, with the balance after it, per account in arrival order', async () => {
+      const [first, second] = [await customer(env.deps), await customer(env.deps)];
+      // A call each (their keys are then known), six calls on one account (groups of one account), then six
+      // alternating between the two (groups of both).
+      for (const user of [first, second]) await get(user, '/v1/awards');
+      await Promise.all(Array.from({ length: 6 }, () => get(first, '/v1/awards')));
+      await Promise.all(Array.from({ length: 6 }, (_, i) => get(i % 2 ? second : first, '/v1/awards')));
+      for (const [user, calls] of [
+        [first, 10],
+        [second, 4],
+      ] as const) {
+        const rows = await env.deps.store.db
+          .selectFrom('ledger')
+          .select(['amount', 'balance_after'])
+          .where('account_id', '=', user.accountId)
+          .where('kind', '=', 'charge')
+          .orderBy('id')
+          .execute();
+        expect(rows.map((r) => [Number(r.amount), Number(r.balance_after)])).toEqual(
+          Array.from({ length: calls }, (_, i) => [-4, 1_000_000 - 4 * (i + 1)]),
+        );
+        expect((await account(user)).credits).toMatchObject({
+          charged: 4 * calls,
+          balance: 1_000_000 - 4 * calls,
+        });
+      }
+    });
+
     it('a charge after the period has ended opens the next period with the plan credits and is taken there', async () => {
       const user = await customer(env.deps);
       {

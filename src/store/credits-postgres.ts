@@ -44,6 +44,25 @@ SELECT d.ord, d.running <= d.before AS ok,
   d.before - coalesce(t.total, 0) AS balance, d.period_start, d.period_end
 FROM decided d LEFT JOIN taken t ON t.account_id = d.account_id`;
 
+/**
+ * A group whose charges all belong to one account, taken whole when their total fits its balance in the current
+ * period: one guarded UPDATE, and the ledger rows from its result, each with the balance after it. No row
+ * comes back when the total does not fit or the period has ended; the group is then decided by GROUP_CHARGE.
+ * About a fifth cheaper for PostgreSQL than GROUP_CHARGE (docs/adr/027).
+ */
+const ONE_ACCOUNT_CHARGE = `
+WITH debited AS (
+  UPDATE accounts SET balance = balance - $2, period_charged = period_charged + $2
+  WHERE id = $1 AND period_end > $3 AND balance >= $2
+  RETURNING balance, period_start, period_end
+), entries AS (
+  INSERT INTO ledger (${LEDGER_COLUMNS})
+  SELECT $1, d.period_start, 'charge', -c.amount, d.balance + $2 - c.running, c.request_id, c.key_id, c.operation, $3
+  FROM debited d, unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[])
+    AS c(amount, running, request_id, key_id, operation)
+)
+SELECT balance, period_start, period_end FROM debited`;
+
 const REFUND = `
 WITH acct AS (
   UPDATE accounts SET balance = balance + $2, period_refunded = period_refunded + $2
@@ -125,6 +144,11 @@ export class PostgresCredits implements CreditStore {
   private async commitGroup(inputs: ChargeInput[]): Promise<(ChargeOutcome | null)[]> {
     // One time for the whole group: the latest of its charges' clocks.
     const now = isoTime(inputs.reduce((t, i) => (i.now > t ? i.now : t), inputs[0]?.now ?? new Date(0)));
+    const accountId = inputs[0]?.accountId;
+    if (inputs.every((input) => input.accountId === accountId)) {
+      const taken = await this.chargeOneAccount(inputs, now);
+      if (taken) return inputs.map(() => taken);
+    }
     const decided = await this.pool.query<Decided>({
       name: 'quarry_group_charge',
       text: GROUP_CHARGE,
@@ -145,6 +169,28 @@ export class PostgresCredits implements CreditStore {
         ? { ok: row.ok, balance: row.balance, periodStart: row.period_start, periodEnd: row.period_end }
         : null;
     });
+  }
+
+  /** The outcome of every charge of a one-account group when their total fits, else null (nothing written). */
+  private async chargeOneAccount(inputs: ChargeInput[], now: string): Promise<ChargeOutcome | null> {
+    let total = 0;
+    const running = inputs.map((input) => (total += input.amount));
+    const debited = await this.pool.query<Row>({
+      name: 'quarry_one_account_charge',
+      text: ONE_ACCOUNT_CHARGE,
+      values: [
+        inputs[0]?.accountId,
+        total,
+        now,
+        inputs.map((i) => i.amount),
+        running,
+        inputs.map((i) => i.requestId),
+        inputs.map((i) => i.keyId),
+        inputs.map((i) => i.operation),
+      ],
+    });
+    const row = debited.rows[0];
+    return row ? { ok: true, ...state(row) } : null;
   }
 
   /** A charge the group did not decide: its account's period has ended (open it, charge again) or it is gone. */
