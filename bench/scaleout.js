@@ -105,9 +105,13 @@ async function measure(setup, connections, duration, groups = {}) {
   };
 }
 
-/** Alternating rounds of every setup, after a warm-up of each; the rows printed and each setup's measures. */
-async function rounds(setups, measureOne, warmUpSeconds) {
+/**
+ * Alternating rounds of every setup, after a warm-up of each (then `warmedUp` runs); the rows printed and each
+ * setup's measures.
+ */
+async function rounds(setups, measureOne, warmUpSeconds, warmedUp = () => {}) {
   for (const setup of setups) await measureOne(setup, warmUpSeconds);
+  warmedUp();
   const bySetup = setups.map(() => []);
   const rows = [];
   for (let round = 1; round <= ROUNDS; round += 1)
@@ -253,13 +257,15 @@ async function underQuotas() {
       setups,
       (setup, duration) => measure(setup, QUOTA.connections, duration, setup.groups),
       QUOTA.warmUpSeconds,
+      // The statements are counted over the measured rounds only.
+      () => postgres.query('SELECT pg_stat_statements_reset()'),
     );
     const calls = measured
       .slice(1)
       .flat()
       .reduce((sum, r) => sum + r.calls, 0);
     console.log(
-      `\nPostgreSQL's statements over the PostgreSQL rounds (${calls} calls), by time:\n` +
+      `\nPostgreSQL's statements over the measured PostgreSQL rounds (${calls} calls), by time:\n` +
         'calls a call | ms in all | µs each | statement\n' +
         postgres.query(
           `SELECT round(calls::numeric / ${calls}, 2) || ' | ' || round(total_exec_time) || ' | ' || ` +
