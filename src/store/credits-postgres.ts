@@ -2,8 +2,9 @@
 // commits (or within one turn of the event loop) share one transaction, which locks their accounts' rows in
 // id order (so concurrent servers queue on a hot account instead of deadlocking), decides each charge in
 // arrival order against the locked balance, writes each account once and the ledger rows in one INSERT, and
-// commits before any of them resolves. Refunds and a lone period opening are single statements that take the
-// same row locks, so they interleave with the groups without ever taking a balance below zero.
+// commits before any of them resolves; a group of one account whose total fits is first tried as one guarded
+// update. Refunds and a lone period opening are single statements that take the same row locks, so they
+// interleave with the groups without ever taking a balance below zero.
 import type pg from 'pg';
 import { isoTime } from '../kernel/iso-time.js';
 import { periodContaining } from '../kernel/periods.js';
