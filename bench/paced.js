@@ -21,7 +21,10 @@ export function paced({ url, headers = {}, rate, seconds, connections }) {
   const start = performance.now();
   return new Promise((resolve) => {
     let pending = 0;
+    let finished = false;
     const finish = () => {
+      if (finished) return;
+      finished = true;
       agent.destroy();
       latencies.sort((a, b) => a - b);
       const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
