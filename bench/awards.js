@@ -18,6 +18,7 @@ import { encodeCursor, listingOf } from '../dist/kernel/cursor.js';
 import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { generateAwards } from './awards-data.js';
+import { percentile } from './stats.js';
 
 const ROWS = Number(process.env.AWARDS_ROWS ?? 1_000_000);
 /** The past date the asOf reads name: the generated Last Modified Dates run from 2008 to 2025. */
@@ -46,8 +47,6 @@ async function printSizes(engine, deps) {
   for (const { name, bytes } of sizes)
     console.log(`${engine}: ${name} ${(Number(bytes) / 1e6).toFixed(1)} MB`);
 }
-
-const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 async function bench(engine, env, file, p) {
   const deps = await createDeps(loadConfig(env));

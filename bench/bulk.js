@@ -16,6 +16,7 @@ import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { generateAwards } from './awards-data.js';
 import { freshDatabase, startQuarry, stop, unlimitedDatasetsKey } from './process.js';
+import { percentile } from './stats.js';
 
 const ROWS = Number(process.env.BULK_ROWS ?? 1_000_000);
 const ENGINES = (process.env.BULK_ENGINES ?? 'sqlite,postgres').split(',');
@@ -48,7 +49,6 @@ const childrenRssMb = (pid) => {
   }
   return total;
 };
-const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const mark = (ok) => (ok ? 'meets' : 'MISSES');
 
 /** GETs `route`; resolves with the time to the first body byte, the whole time and the bytes. */

@@ -25,6 +25,7 @@ import { generateAwards } from './awards-data.js';
 import { prepareMarket, SYMBOLS } from './market-setup.js';
 import { freshDatabase, start, stop, unlimitedDatasetsKey } from './process.js';
 import { profilerArgs } from './profile.js';
+import { percentile } from './stats.js';
 
 const ROWS = Number(process.env.ISOLATION_AWARDS ?? 1_000_000);
 const HISTORY_ROUNDS = Number(process.env.ISOLATION_HISTORY_ROUNDS ?? 4);
@@ -46,7 +47,6 @@ const NO_AGENCIES = Object.fromEntries(
   ]),
 );
 
-const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const mark = (ok) => (ok ? 'meets' : 'MISSES');
 
 /** A datasets key with credits and a rate past any run, on the store `env` names (made first if need be). */

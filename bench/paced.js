@@ -4,6 +4,7 @@
 // a caller at that rate would see. (autocannon's rate option sends each second's calls as a burst at the start
 // of the second, which measures a saturated server again.)
 import http from 'node:http';
+import { percentile } from './stats.js';
 
 const TICK_MS = 1;
 
@@ -27,7 +28,7 @@ export function paced({ url, headers = {}, rate, seconds, connections }) {
       finished = true;
       agent.destroy();
       latencies.sort((a, b) => a - b);
-      const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+      const at = (q) => percentile(latencies, q) ?? 0;
       resolve({
         calls: latencies.length,
         requestsPerSecond: latencies.length / ((performance.now() - start) / 1000),

@@ -126,6 +126,10 @@ async function measure(setup, connections, duration, groups = {}, rate = undefin
   };
 }
 
+/** A measure's CPU microseconds a call, a column for each group. */
+const perCallColumns = (r) =>
+  Object.fromEntries(Object.entries(r.usPerCall).map(([name, us]) => [`${name} µs/call`, us.toFixed(1)]));
+
 /**
  * Alternating rounds of every setup, after a warm-up of each (then `warmedUp` runs); the rows printed and each
  * setup's measures.
@@ -146,9 +150,7 @@ async function rounds(setups, measureOne, warmUpSeconds, warmedUp = () => {}) {
         p50ms: r.p50,
         p99ms: r.p99,
         non2xx: r.non2xx,
-        ...Object.fromEntries(
-          Object.entries(r.usPerCall).map(([name, us]) => [`${name} µs/call`, us.toFixed(1)]),
-        ),
+        ...perCallColumns(r),
         ...(r.usPerCall.quarry !== undefined ? { generatorCores: r.generatorCores.toFixed(2) } : {}),
       });
     }
@@ -172,9 +174,7 @@ async function pacedRounds(setups, measured, measureOne) {
       p50ms: Number(r.p50.toFixed(1)),
       p99ms: Number(r.p99.toFixed(1)),
       non2xx: r.non2xx,
-      ...Object.fromEntries(
-        Object.entries(r.usPerCall).map(([name, us]) => [`${name} µs/call`, us.toFixed(1)]),
-      ),
+      ...perCallColumns(r),
     });
   }
   console.table(rows);

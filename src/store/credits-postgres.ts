@@ -141,13 +141,16 @@ export class PostgresCredits implements CreditStore {
     }
   }
 
-  /** One group in one statement: each charge's outcome, or null where it was not decided (see GROUP_CHARGE). */
+  /**
+   * One group: each charge's outcome, or null where it was not decided. A group of one account whose total fits
+   * is one statement (ONE_ACCOUNT_CHARGE); any other, or one that does not fit, is decided by GROUP_CHARGE.
+   */
   private async commitGroup(inputs: ChargeInput[]): Promise<(ChargeOutcome | null)[]> {
     // One time for the whole group: the latest of its charges' clocks.
     const now = isoTime(inputs.reduce((t, i) => (i.now > t ? i.now : t), inputs[0]?.now ?? new Date(0)));
     const accountId = inputs[0]?.accountId;
-    if (inputs.every((input) => input.accountId === accountId)) {
-      const taken = await this.chargeOneAccount(inputs, now);
+    if (accountId !== undefined && inputs.every((input) => input.accountId === accountId)) {
+      const taken = await this.chargeOneAccount(accountId, inputs, now);
       if (taken) return inputs.map(() => taken);
     }
     const decided = await this.pool.query<Decided>({
@@ -173,14 +176,18 @@ export class PostgresCredits implements CreditStore {
   }
 
   /** The outcome of every charge of a one-account group when their total fits, else null (nothing written). */
-  private async chargeOneAccount(inputs: ChargeInput[], now: string): Promise<ChargeOutcome | null> {
+  private async chargeOneAccount(
+    accountId: string,
+    inputs: ChargeInput[],
+    now: string,
+  ): Promise<ChargeOutcome | null> {
     let total = 0;
     const running = inputs.map((input) => (total += input.amount));
     const debited = await this.pool.query<Row>({
       name: 'quarry_one_account_charge',
       text: ONE_ACCOUNT_CHARGE,
       values: [
-        inputs[0]?.accountId,
+        accountId,
         total,
         now,
         inputs.map((i) => i.amount),
