@@ -36,7 +36,7 @@ const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
 delete process.env.DATABASE_URL;
 delete process.env.REDIS_URL;
-const CFTC = path.resolve('../shared/data/cftc');
+const ASSETS = path.resolve('assets');
 const LISTENING = /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/;
 const BASE_ENV = { DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0' };
 // No agency is reached but the stand-in: every other collector job fails at once on a closed port.
@@ -195,8 +195,8 @@ async function runAll(engine) {
   if (SCENARIOS.includes('collect')) {
     const year = new Date().getUTCFullYear();
     const files = {
-      [`/files/dea/history/fut_disagg_txt_${year}.zip`]: path.join(CFTC, 'fut_disagg_txt_2021.zip'),
-      [`/files/dea/history/deacot${year}.zip`]: path.join(CFTC, 'deacot2021.zip'),
+      [`/files/dea/history/fut_disagg_txt_${year}.zip`]: path.join(ASSETS, 'cftc/fut_disagg_txt_2021.zip'),
+      [`/files/dea/history/deacot${year}.zip`]: path.join(ASSETS, 'cftc/deacot2021.zip'),
     };
     const agency = createServer((req, res) => {
       const file = files[req.url ?? ''];

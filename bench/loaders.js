@@ -1,25 +1,34 @@
-// npm run bench:loaders: rows per second and peak memory of each loader on the largest shared file of its
-// source (../shared/data). Each load runs in a fresh store in its own process.
+// npm run bench:loaders: rows per second and peak memory of each loader on the largest real file of its
+// source kept in the repository (assets/ and test/fixtures/real/). Each load runs in a fresh store in its own
+// process.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 
-const DATA = path.resolve('../shared/data');
+const ASSETS = path.resolve('assets');
+/** The text of a zip's first entry (deflated or stored). */
+function firstEntry(file) {
+  const bytes = readFileSync(file);
+  const start = 30 + bytes.readUInt16LE(26) + bytes.readUInt16LE(28);
+  const data = bytes.subarray(start, start + bytes.readUInt32LE(18));
+  return (bytes.readUInt16LE(8) === 0 ? data : inflateRawSync(data)).toString('utf8');
+}
+const REAL = path.resolve('test/fixtures/real');
 const cases = [
-  ['cftc', [path.join(DATA, 'cftc/deacot2025_annual.txt')]],
-  ['cftc', [path.join(DATA, 'cftc/fut_disagg_txt_2021_f_year.txt')]],
-  ['eia', [path.join(DATA, 'eia/psw01.xls')]],
-  ['eia', [path.join(DATA, 'eia/ngshistory.xls')]],
-  ['bls', [path.join(DATA, 'bls/cu.series.txt')]],
-  ['bls', [path.join(DATA, 'bls/fred_cpi_vintage_2023-12/CPIAUCNS.csv')]],
+  ['cftc', [path.join(ASSETS, 'cftc/deacot2025.zip')]],
+  ['cftc', [path.join(REAL, 'cftc/fut_disagg_txt_2021_f_year.zip')]],
+  ['eia', [path.join(ASSETS, 'eia/psw01.xls')]],
+  ['eia', [path.join(REAL, 'eia/ngshistory.xls')]],
+  ['bls', [path.join(REAL, 'bls/cu.series.zip')]],
+  ['bls', [path.join(ASSETS, 'bls/fred/CPIAUCNS.csv')]],
 ];
 // A full year is about 18 MB; the shared file holds eleven weeks. Five copies of its rows under other years
 // make a file of that size with real rows (only the dates differ).
 const scratch = mkdtempSync(path.join(tmpdir(), 'quarry-bench-cftc-'));
-const legacy = path.join(DATA, 'cftc/deacot2025_annual.txt');
-if (existsSync(legacy)) {
-  const [header, ...rows] = readFileSync(legacy, 'utf8')
+{
+  const [header, ...rows] = firstEntry(path.join(ASSETS, 'cftc/deacot2025.zip'))
     .split('\r\n')
     .filter((l) => l.trim() !== '');
   const years = ['2021', '2022', '2023', '2024', '2025'];

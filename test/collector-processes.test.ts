@@ -11,10 +11,10 @@ import { loadConfig } from '../src/runtime/config.js';
 import { createDeps } from '../src/runtime/deps.js';
 import { MockAgency, NO_AGENCIES } from './helpers/agency.js';
 import { freshPostgres, pgUrl } from './helpers/env.js';
+import { real } from './helpers/real-data.js';
 import { startServer } from './helpers/server.js';
-import { haveShared, SHARED_DATA } from './helpers/shared.js';
 
-const FILE = path.join(SHARED_DATA, 'cftc', 'fut_disagg_txt_2021_f_year.txt');
+const FILE = real('cftc/fut_disagg_txt_2021_f_year.zip');
 const YEAR = new Date().getUTCFullYear();
 
 interface Worker {
@@ -22,7 +22,7 @@ interface Worker {
   events: Record<string, unknown>[];
 }
 
-describe.skipIf(pgUrl() === null || !haveShared(FILE))('two collectors on PostgreSQL', () => {
+describe.skipIf(pgUrl() === null)('two collectors on PostgreSQL', () => {
   const agency = new MockAgency();
   let store: Awaited<ReturnType<typeof freshPostgres>>;
   const dirs: string[] = [];
@@ -109,7 +109,7 @@ describe.skipIf(pgUrl() === null || !haveShared(FILE))('two collectors on Postgr
   }, 60_000);
 });
 
-describe.skipIf(!haveShared(FILE))('quarry serve --collect', () => {
+describe('quarry serve --collect', () => {
   it('the server collects on the embedded store: a due job loads the agency’s file, and SIGTERM stops both', async () => {
     const agency = await new MockAgency().start();
     agency.serve(`/files/dea/history/fut_disagg_txt_${YEAR}.zip`, FILE);

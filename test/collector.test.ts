@@ -1,6 +1,3 @@
-// The collector: when a job runs next (pure), leases on both engines (exactly one holder, taken over after
-// expiry), and a pass that collects from a local stand-in for the CFTC and then waits for the next release.
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CFTC_COT } from '../src/ingest/calendar.js';
 import { afterRun, Collector } from '../src/ingest/collector.js';
@@ -10,7 +7,7 @@ import { collectionJobs } from '../src/runtime/collector.js';
 import { createDeps } from '../src/runtime/deps.js';
 import { MockAgency } from './helpers/agency.js';
 import { customer, ENGINES, type TestEnv, testEnv } from './helpers/env.js';
-import { haveShared, SHARED_DATA } from './helpers/shared.js';
+import { real } from './helpers/real-data.js';
 
 const at = (iso: string) => new Date(iso);
 
@@ -113,17 +110,13 @@ for (const { engine, skip } of ENGINES) {
   });
 }
 
-const CFTC = path.join(SHARED_DATA, 'cftc');
-describe.skipIf(!haveShared(path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt')))('a collector pass', () => {
+describe('a collector pass', () => {
   const agency = new MockAgency();
   let env: TestEnv;
   let now = at('2021-03-19T21:00:00Z'); // after the release of Friday 19 March 2021, 15:30 EDT
   beforeAll(async () => {
     await agency.start();
-    agency.serve(
-      '/files/dea/history/fut_disagg_txt_2021.zip',
-      path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt'),
-    );
+    agency.serve('/files/dea/history/fut_disagg_txt_2021.zip', real('cftc/fut_disagg_txt_2021_f_year.zip'));
     env = await testEnv({
       clock: () => now,
       env: {
@@ -204,83 +197,77 @@ describe.skipIf(!haveShared(path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt')))(
   });
 });
 
-describe.skipIf(!haveShared(path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt')))(
-  'freshness on the boards',
-  () => {
-    const agency = new MockAgency();
-    let env: TestEnv;
-    let key = '';
-    let now = at('2021-03-19T21:00:00Z');
-    const board = async () => {
-      const res = await env.app.inject({
-        url: '/v1/cftc/cot?report=disaggregated&traderClass=managed-money',
-        headers: { authorization: `Bearer ${key}` },
-      });
-      expect(res.statusCode).toBe(200);
-      return res.json() as {
-        data: { status: string; gaps: string[] };
-        meta: { coverage: Record<string, unknown> };
-      };
+describe('freshness on the boards', () => {
+  const agency = new MockAgency();
+  let env: TestEnv;
+  let key = '';
+  let now = at('2021-03-19T21:00:00Z');
+  const board = async () => {
+    const res = await env.app.inject({
+      url: '/v1/cftc/cot?report=disaggregated&traderClass=managed-money',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json() as {
+      data: { status: string; gaps: string[] };
+      meta: { coverage: Record<string, unknown> };
     };
-    beforeAll(async () => {
-      await agency.start();
-      agency.serve(
-        '/files/dea/history/fut_disagg_txt_2021.zip',
-        path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt'),
-      );
-      env = await testEnv({
-        clock: () => now,
-        env: {
-          ...agency.env(),
-        },
-      });
-      key = (await customer(env.deps)).key;
-      const collector = new Collector(env.deps, collectionJobs(env.deps), {
-        holder: 'test',
-        leaseMs: 60_000,
-        pollMs: 60_000,
-        log: () => {},
-      });
-      await collector.tick();
-      collectAgain = () => collector.tick();
+  };
+  beforeAll(async () => {
+    await agency.start();
+    agency.serve('/files/dea/history/fut_disagg_txt_2021.zip', real('cftc/fut_disagg_txt_2021_f_year.zip'));
+    env = await testEnv({
+      clock: () => now,
+      env: {
+        ...agency.env(),
+      },
     });
-    let collectAgain: () => Promise<void> = async () => {};
-    afterAll(async () => {
-      await env.close();
-      await agency.stop();
+    key = (await customer(env.deps)).key;
+    const collector = new Collector(env.deps, collectionJobs(env.deps), {
+      holder: 'test',
+      leaseMs: 60_000,
+      pollMs: 60_000,
+      log: () => {},
     });
+    await collector.tick();
+    collectAgain = () => collector.tick();
+  });
+  let collectAgain: () => Promise<void> = async () => {};
+  afterAll(async () => {
+    await env.close();
+    await agency.stop();
+  });
 
-    it('meta.coverage says what the store holds and when the next release is due', async () => {
-      const { data, meta } = await board();
-      expect(data.status).toBe('available');
-      expect(meta.coverage).toMatchObject({
-        // The 2,178 rows of the file (eleven weeks of 2021), as PROVENANCE counts them.
-        records: 2178,
-        firstPeriod: '2021-01-05',
-        lastPeriod: '2021-03-16',
-        lastLoad: { file: 'fut_disagg_txt_2021.zip', loadedAt: '2021-03-19T21:00:00.000Z' },
-        nextRelease: '2021-03-26T19:30:00.000Z',
-      });
+  it('meta.coverage says what the store holds and when the next release is due', async () => {
+    const { data, meta } = await board();
+    expect(data.status).toBe('available');
+    expect(meta.coverage).toMatchObject({
+      // The 2,178 rows of the file (eleven weeks of 2021), as PROVENANCE counts them.
+      records: 2178,
+      firstPeriod: '2021-01-05',
+      lastPeriod: '2021-03-16',
+      lastLoad: { file: 'fut_disagg_txt_2021.zip', loadedAt: '2021-03-19T21:00:00.000Z' },
+      nextRelease: '2021-03-26T19:30:00.000Z',
     });
+  });
 
-    it('a release out and not held makes the board stale at once; six hours on, the collector is named too', async () => {
-      const stale = 'stale: newest report 2021-03-16; the CFTC has published 1 report since';
-      now = at('2021-03-26T19:29:00Z');
-      expect((await board()).data).toMatchObject({ status: 'available', gaps: [] });
-      now = at('2021-03-26T23:00:00Z');
-      expect((await board()).data).toMatchObject({ status: 'partial', gaps: [stale] });
-      now = at('2021-03-27T02:00:00Z');
-      const { data } = await board();
-      expect(data.status).toBe('partial');
-      expect(data.gaps).toEqual([stale, 'the release of 2021-03-26T19:30:00.000Z (cftc) is not loaded yet']);
-    });
+  it('a release out and not held makes the board stale at once; six hours on, the collector is named too', async () => {
+    const stale = 'stale: newest report 2021-03-16; the CFTC has published 1 report since';
+    now = at('2021-03-26T19:29:00Z');
+    expect((await board()).data).toMatchObject({ status: 'available', gaps: [] });
+    now = at('2021-03-26T23:00:00Z');
+    expect((await board()).data).toMatchObject({ status: 'partial', gaps: [stale] });
+    now = at('2021-03-27T02:00:00Z');
+    const { data } = await board();
+    expect(data.status).toBe('partial');
+    expect(data.gaps).toEqual([stale, 'the release of 2021-03-26T19:30:00.000Z (cftc) is not loaded yet']);
+  });
 
-    it('a failed collection is a gap too', async () => {
-      agency.fail('/files/dea/history/fut_disagg_txt_2021.zip', 500);
-      now = at('2021-03-27T03:00:00Z');
-      await collectAgain();
-      const { data } = await board();
-      expect(data.gaps).toContain('the last collection (cftc, 2021-03-27T03:00:00.000Z) failed');
-    });
-  },
-);
+  it('a failed collection is a gap too', async () => {
+    agency.fail('/files/dea/history/fut_disagg_txt_2021.zip', 500);
+    now = at('2021-03-27T03:00:00Z');
+    await collectAgain();
+    const { data } = await board();
+    expect(data.gaps).toContain('the last collection (cftc, 2021-03-27T03:00:00.000Z) failed');
+  });
+});

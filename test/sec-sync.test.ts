@@ -2,7 +2,6 @@
 // serving the recorded real files; paced to at most ten requests in any second, named by the operator's
 // contact, and incremental (a filing fetched once is not fetched again).
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextRelease, SEC_EDGAR } from '../src/ingest/calendar.js';
 import { syncSec } from '../src/ingest/sec/sync.js';
@@ -11,13 +10,12 @@ import { collectionJobs } from '../src/runtime/collector.js';
 import { LOADERS } from '../src/runtime/loaders.js';
 import { MockAgency } from './helpers/agency.js';
 import { bearer, customer, redisUrl, type TestEnv, testEnv } from './helpers/env.js';
-import { haveShared, SHARED_DATA } from './helpers/shared.js';
+import { asset } from './helpers/real-data.js';
 
-const SEC = path.join(SHARED_DATA, 'sec');
-const TICKERS = path.join(SEC, 'company_tickers.json');
-const SUBMISSIONS = path.join(SEC, 'events/submissions/CIK0001045810.json');
-const FACTS = path.join(SEC, 'kpis-guidance/companyfacts/CIK0001045810.json');
-const FILING = path.join(SEC, 'events/8-K/0001045810-26-000024/0001045810-26-000024.txt');
+const TICKERS = asset('sec/company_tickers.json');
+const SUBMISSIONS = asset('sec/submissions/CIK0001045810.json');
+const FACTS = asset('sec/companyfacts/CIK0001045810.json');
+const FILING = asset('sec/8-K/0001045810-26-000024/0001045810-26-000024.txt');
 const FILING_PATH = '/Archives/edgar/data/1045810/000104581026000024/0001045810-26-000024.txt';
 
 /**
@@ -48,7 +46,7 @@ function submissionsWithMarch6(): Buffer {
   return Buffer.from(JSON.stringify(body));
 }
 
-describe.skipIf(!haveShared(TICKERS, SUBMISSIONS, FACTS, FILING))('quarry sync sec', () => {
+describe('quarry sync sec', () => {
   const edgar = new MockAgency();
   let env: TestEnv;
   const sync = (tickers: string[]) =>

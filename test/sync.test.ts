@@ -1,8 +1,8 @@
 // quarry sync: the agencies' own files fetched from their hosts (a local stand-in serving the real files in
-// ../shared/data) and loaded through the loaders; unchanged files are not downloaded again, a changed one
-// loads as revisions, and a file the agency does not publish or cannot serve leaves the store untouched.
+// assets/ and test/fixtures/real/) and loaded through the loaders; unchanged files are not downloaded again, a
+// changed one loads as revisions, and a file the agency does not publish or cannot serve leaves the store
+// untouched.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,28 +10,13 @@ import { COLLECTIONS } from '../src/datasets/registry.js';
 import { collect, type SyncReport } from '../src/ingest/collect.js';
 import { MockAgency, NO_AGENCIES } from './helpers/agency.js';
 import { type TestEnv, testEnv } from './helpers/env.js';
-import { haveShared, SHARED_DATA } from './helpers/shared.js';
+import { asset, readText, real } from './helpers/real-data.js';
 
-const CFTC = path.join(SHARED_DATA, 'cftc');
-const EIA = path.join(SHARED_DATA, 'eia');
-const BLS = path.join(SHARED_DATA, 'bls');
 const HISTORY = '/files/dea/history';
-const present = haveShared(
-  path.join(CFTC, 'deacot2021.zip'),
-  path.join(CFTC, 'fut_disagg_txt_2021.zip'),
-  path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt'),
-  path.join(CFTC, 'fut_disagg_txt_2020_partial.zip'),
-  path.join(EIA, 'psw01.xls'),
-  path.join(EIA, 'ngshistory_2026-01-29.xls'),
-  path.join(EIA, 'wpsr_table1_week_ending_2026-06-05.csv'),
-  path.join(BLS, 'cu.item'),
-  path.join(BLS, 'cu.series_2026-03.txt'),
-  path.join(BLS, 'cu.data.1.AllItems'),
-);
 
 const outcomes = (report: SyncReport) => Object.fromEntries(report.files.map((f) => [f.name, f.outcome]));
 
-describe.skipIf(!present)('quarry sync cftc against the CFTC host', () => {
+describe('quarry sync cftc against the CFTC host', () => {
   const agency = new MockAgency();
   let env: TestEnv;
   const sync = () => {
@@ -52,10 +37,10 @@ describe.skipIf(!present)('quarry sync cftc against the CFTC host', () => {
 
   beforeAll(async () => {
     await agency.start();
-    agency.serve(`${HISTORY}/deacot2021.zip`, path.join(CFTC, 'deacot2021.zip'));
-    agency.serve(`${HISTORY}/fut_disagg_txt_2020.zip`, path.join(CFTC, 'fut_disagg_txt_2020_partial.zip'));
+    agency.serve(`${HISTORY}/deacot2021.zip`, asset('cftc/deacot2021.zip'));
+    agency.serve(`${HISTORY}/fut_disagg_txt_2020.zip`, asset('cftc/fut_disagg_txt_2020.zip'));
     // The 2021 disaggregated history as it stood in March (eleven weeks); the full year comes later.
-    agency.serve(`${HISTORY}/fut_disagg_txt_2021.zip`, path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt'));
+    agency.serve(`${HISTORY}/fut_disagg_txt_2021.zip`, real('cftc/fut_disagg_txt_2021_f_year.zip'));
     env = await testEnv({
       clock: () => new Date('2021-06-15T12:00:00Z'),
       env: {
@@ -117,7 +102,7 @@ describe.skipIf(!present)('quarry sync cftc against the CFTC host', () => {
   });
 
   it('the year grows: the new weeks load and the weeks already held are unchanged', async () => {
-    agency.serve(`${HISTORY}/fut_disagg_txt_2021.zip`, path.join(CFTC, 'fut_disagg_txt_2021.zip'));
+    agency.serve(`${HISTORY}/fut_disagg_txt_2021.zip`, asset('cftc/fut_disagg_txt_2021.zip'));
     const report = await sync();
     const grown = report.files.find((f) => f.name === 'fut_disagg_txt_2021.zip');
     // 10,484 data rows for 51 weeks, of which the 2,178 of the first eleven weeks are byte-identical.
@@ -129,7 +114,7 @@ describe.skipIf(!present)('quarry sync cftc against the CFTC host', () => {
   });
 
   it('a corrected figure in a republished file loads as a revision; the earlier one is kept', async () => {
-    const text = readFileSync(path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt'), 'latin1');
+    const text = readText(real('cftc/fut_disagg_txt_2021_f_year.zip'));
     const lines = text.split('\n');
     const fields = (lines[1] as string).split(',');
     fields[7] = ` ${Number(fields[7]) + 1}`; // Open_Interest_All of the first data row
@@ -168,55 +153,52 @@ describe.skipIf(!present)('quarry sync cftc against the CFTC host', () => {
   });
 });
 
-describe.skipIf(!haveShared(path.join(CFTC, 'weekly', 'deafut_2026-07-07.txt')))(
-  "quarry sync cftc: the current week's file",
-  () => {
-    const agency = new MockAgency();
-    let env: TestEnv;
-    beforeAll(async () => {
-      await agency.start();
-      // What the CFTC's newcot folder held after the release of Friday 10 July 2026 (the 7 July report).
-      agency.serve('/dea/newcot/deafut.txt', path.join(CFTC, 'weekly', 'deafut_2026-07-07.txt'));
-      env = await testEnv({ clock: () => new Date('2026-07-10T20:00:00Z'), env: agency.env() });
-    });
-    afterAll(async () => {
-      await env.close();
-      await agency.stop();
-    });
-
-    it('is fetched with the year files and loads as that week’s records', async () => {
-      const { collection, loaders } = COLLECTIONS.get('cftc') as NonNullable<
-        ReturnType<typeof COLLECTIONS.get>
-      >;
-      const report = await collect(env.deps, 'cftc', collection, loaders);
-      expect(report.files.find((f) => f.name === 'deafut.txt')).toMatchObject({
-        url: `${agency.url}/dea/newcot/deafut.txt`,
-        outcome: 'loaded',
-        load: { lines: 352, inserted: 352, firstDate: '2026-07-07', lastDate: '2026-07-07' },
-      });
-      expect(agency.requests.map((r) => r.path)).toEqual([
-        `${HISTORY}/deacot2025.zip`,
-        `${HISTORY}/fut_disagg_txt_2025.zip`,
-        `${HISTORY}/deacot2026.zip`,
-        `${HISTORY}/fut_disagg_txt_2026.zip`,
-        '/dea/newcot/deafut.txt',
-        '/dea/newcot/f_disagg.txt',
-      ]);
-    });
-  },
-);
-
-describe.skipIf(!present)('quarry sync eia and bls', () => {
+describe("quarry sync cftc: the current week's file", () => {
   const agency = new MockAgency();
   let env: TestEnv;
   beforeAll(async () => {
     await agency.start();
-    agency.serve('/wpsr/psw01.xls', path.join(EIA, 'psw01.xls'));
-    agency.serve('/wpsr/table1.csv', path.join(EIA, 'wpsr_table1_week_ending_2026-06-05.csv'));
-    agency.serve('/ngs/ngshistory.xls', path.join(EIA, 'ngshistory_2026-01-29.xls'));
-    agency.serve('/pub/time.series/cu/cu.item', path.join(BLS, 'cu.item'));
-    agency.serve('/pub/time.series/cu/cu.series', path.join(BLS, 'cu.series_2026-03.txt'));
-    agency.serve('/pub/time.series/cu/cu.data.1.AllItems', path.join(BLS, 'cu.data.1.AllItems'));
+    // What the CFTC's newcot folder held after the release of Friday 10 July 2026 (the 7 July report).
+    agency.serve('/dea/newcot/deafut.txt', real('cftc/weekly/deafut_2026-07-07.zip'));
+    env = await testEnv({ clock: () => new Date('2026-07-10T20:00:00Z'), env: agency.env() });
+  });
+  afterAll(async () => {
+    await env.close();
+    await agency.stop();
+  });
+
+  it('is fetched with the year files and loads as that week’s records', async () => {
+    const { collection, loaders } = COLLECTIONS.get('cftc') as NonNullable<
+      ReturnType<typeof COLLECTIONS.get>
+    >;
+    const report = await collect(env.deps, 'cftc', collection, loaders);
+    expect(report.files.find((f) => f.name === 'deafut.txt')).toMatchObject({
+      url: `${agency.url}/dea/newcot/deafut.txt`,
+      outcome: 'loaded',
+      load: { lines: 352, inserted: 352, firstDate: '2026-07-07', lastDate: '2026-07-07' },
+    });
+    expect(agency.requests.map((r) => r.path)).toEqual([
+      `${HISTORY}/deacot2025.zip`,
+      `${HISTORY}/fut_disagg_txt_2025.zip`,
+      `${HISTORY}/deacot2026.zip`,
+      `${HISTORY}/fut_disagg_txt_2026.zip`,
+      '/dea/newcot/deafut.txt',
+      '/dea/newcot/f_disagg.txt',
+    ]);
+  });
+});
+
+describe('quarry sync eia and bls', () => {
+  const agency = new MockAgency();
+  let env: TestEnv;
+  beforeAll(async () => {
+    await agency.start();
+    agency.serve('/wpsr/psw01.xls', asset('eia/psw01.xls'));
+    agency.serve('/wpsr/table1.csv', asset('eia/wpsr_table1_week_ending_2026-06-05.csv'));
+    agency.serve('/ngs/ngshistory.xls', asset('eia/ngshistory.xls'));
+    agency.serve('/pub/time.series/cu/cu.item', asset('bls/cu.item'));
+    agency.serve('/pub/time.series/cu/cu.series', asset('bls/cu.series'));
+    agency.serve('/pub/time.series/cu/cu.data.1.AllItems', asset('bls/cu.data.1.AllItems'));
     env = await testEnv({
       env: {
         QUARRY_CONTACT: 'ops@quarry.example',
@@ -275,7 +257,7 @@ describe.skipIf(!present)('quarry sync eia and bls', () => {
   });
 });
 
-describe.skipIf(!present)('quarry sync, the command', () => {
+describe('quarry sync, the command', () => {
   const exec = promisify(execFile);
   const agency = new MockAgency();
   beforeAll(() => agency.start());

@@ -8,17 +8,16 @@ import { searchBody, subawardBody, syncUsaspending } from '../src/datasets/award
 import { LOADERS } from '../src/runtime/loaders.js';
 import { MockAgency } from './helpers/agency.js';
 import { type TestEnv, testEnv } from './helpers/env.js';
-import { haveShared, SHARED_DATA } from './helpers/shared.js';
+import { asset } from './helpers/real-data.js';
 
-const DOD = path.join(SHARED_DATA, 'usaspending/api/dod-mit-2026-02-10');
-const SEARCH = path.join(DOD, '01-award-search-dod-mit.json');
-const DETAIL = path.join(DOD, '03-award-detail-sample.json');
-const TRANSACTIONS = path.join(DOD, '04-transactions-sample.json');
+const SEARCH = asset('awards/usaspending/01-award-search-dod-mit.json');
+const DETAIL = asset('awards/usaspending/03-award-detail-sample.json');
+const TRANSACTIONS = asset('awards/usaspending/04-transactions-sample.json');
 const AWARD = 'CONT_AWD_0007_9700_FA870215D0001_9700';
-const NASA = path.join(SHARED_DATA, 'usaspending/api/nasa-fixtures');
+const NASA = asset('awards/usaspending');
 const SUBAWARDS = path.join(NASA, 'search_results_subawards.json');
-const IDV_SEARCH = path.join(SHARED_DATA, 'usaspending/api/nasa-fixtures-2/search_results_idvs.json');
-const IDV = path.join(SHARED_DATA, 'usaspending/api/nasa-fixtures-2/idv.json');
+const IDV_SEARCH = asset('awards/usaspending/search_results_idvs.json');
+const IDV = asset('awards/usaspending/idv.json');
 const SUBAWARD_ASK = /"spending_level":"subawards"/;
 
 describe('the search asked of USAspending', () => {
@@ -57,7 +56,7 @@ describe('the search asked of USAspending', () => {
   });
 });
 
-describe.skipIf(!haveShared(SEARCH, DETAIL, TRANSACTIONS, SUBAWARDS))('quarry sync usaspending', () => {
+describe('quarry sync usaspending', () => {
   const api = new MockAgency();
   let env: TestEnv;
   const sync = () =>
@@ -149,7 +148,7 @@ describe.skipIf(!haveShared(SEARCH, DETAIL, TRANSACTIONS, SUBAWARDS))('quarry sy
   });
 });
 
-describe.skipIf(!haveShared(IDV_SEARCH, IDV, SUBAWARDS))('quarry sync usaspending, run again', () => {
+describe('quarry sync usaspending, run again', () => {
   const api = new MockAgency();
   let env: TestEnv;
   const sync = () =>

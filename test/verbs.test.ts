@@ -25,6 +25,7 @@ import { quotes } from '../src/market/quotes.js';
 import { shortInterest } from '../src/market/short-interest.js';
 import { LOADERS } from '../src/runtime/loaders.js';
 import { type TestEnv, testEnv } from './helpers/env.js';
+import { asset } from './helpers/real-data.js';
 
 /** The code of what `run` throws (synchronously or not). */
 async function refusal(run: () => unknown): Promise<string> {
@@ -46,11 +47,7 @@ describe('verbs without a transport', () => {
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
     await loadFile(env.deps, yahoo, path.resolve('test/fixtures/market/quote-AAPL.json'));
     await loadFile(env.deps, prices, path.resolve('test/fixtures/market/BARC.L.csv'), { ticker: 'BARC.L' });
-    await loadFile(
-      env.deps,
-      yahoo,
-      path.resolve('../shared/data/market/yahoo/quoteSummary/quoteSummary-defaultKeyStatistics-AAPL.json'),
-    );
+    await loadFile(env.deps, yahoo, asset('market/quoteSummary-defaultKeyStatistics-AAPL.json'));
   });
   afterAll(() => env.close());
 

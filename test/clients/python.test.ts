@@ -5,8 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientServer, startClientServer, WEEKLY } from '../helpers/client-server.js';
-import { haveShared } from '../helpers/shared.js';
+import { type ClientServer, startClientServer } from '../helpers/client-server.js';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -24,7 +23,7 @@ function havePython(): boolean {
   return false;
 }
 
-describe.runIf(havePython() && haveShared(WEEKLY))('the Python client against a real server', () => {
+describe.runIf(havePython())('the Python client against a real server', () => {
   let running: ClientServer;
   let site: string;
 

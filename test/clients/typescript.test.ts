@@ -7,9 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientTypes } from '../../scripts/client-types.js';
-import { type ClientServer, startClientServer, WEEKLY } from '../helpers/client-server.js';
+import { type ClientServer, startClientServer } from '../helpers/client-server.js';
 import { testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
 
 type Client = typeof import('../../clients/typescript/src/index.js');
 
@@ -29,7 +28,7 @@ describe('the TypeScript client’s types', () => {
   });
 });
 
-describe.runIf(haveShared(WEEKLY))('the TypeScript client against a real server', () => {
+describe('the TypeScript client against a real server', () => {
   let running: ClientServer;
   let quarry: Client;
   let base: string;

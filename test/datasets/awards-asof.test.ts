@@ -12,11 +12,10 @@ import { awardId } from '../../src/datasets/awards/import.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { asset } from '../helpers/real-data.js';
 
-const DATA = path.resolve('../shared/data/usaspending');
-const IDVS = path.join(DATA, 'api/nasa-fixtures-2/search_results_idvs.json');
-const NOTICE = path.join(DATA, 'ted/20-157399-001-EXP.xml');
+const IDVS = asset('awards/usaspending/search_results_idvs.json');
+const NOTICE = asset('awards/ted/20-157399-001-EXP.xml');
 const NOW = new Date('2026-11-25T12:00:00Z');
 
 const SPACE = '80JSC019C0012';
@@ -25,7 +24,7 @@ const MODIFIED = '2770846719.63';
 
 type Award = { sourceAwardId: string; obligatedAmount: string };
 
-describe.skipIf(!haveShared(IDVS))('awards as known on a date', () => {
+describe('awards as known on a date', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-awards-asof-'));
   const later = path.join(dir, 'search_results_idvs_modified.json');
   const response = JSON.parse(readFileSync(IDVS, 'utf8')) as { results: Record<string, unknown>[] };
@@ -175,7 +174,7 @@ describe.skipIf(!haveShared(IDVS))('awards as known on a date', () => {
     }
   }
 
-  describe.skipIf(!haveShared(NOTICE))('a TED notice', () => {
+  describe('a TED notice', () => {
     let env: TestEnv;
     let user: Customer;
     beforeAll(async () => {

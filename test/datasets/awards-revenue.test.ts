@@ -8,10 +8,10 @@ import { importFile } from '../../src/ingest/import.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, customer, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared, SHARED_DATA } from '../helpers/shared.js';
+import { asset } from '../helpers/real-data.js';
 
-const TICKERS = path.join(SHARED_DATA, 'sec/company_tickers.json');
-const NVDA = path.join(SHARED_DATA, 'sec/kpis-guidance/companyfacts/CIK0001045810.json');
+const TICKERS = asset('sec/company_tickers.json');
+const NVDA = asset('sec/companyfacts/CIK0001045810.json');
 
 const award = (sourceAwardId: string, awardDate: string, currency: string) => ({
   source: 'usaspending',
@@ -33,7 +33,7 @@ const award = (sourceAwardId: string, awardDate: string, currency: string) => ({
   revenueComparison: null,
 });
 
-describe.skipIf(!haveShared(TICKERS, NVDA))("awards against the recipient's revenue", () => {
+describe("awards against the recipient's revenue", () => {
   let env: TestEnv;
   let key: string;
   const detail = async (sourceAwardId: string) => {

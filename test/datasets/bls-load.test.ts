@@ -6,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { asset, real } from '../helpers/real-data.js';
 
-const BLS = path.resolve('../shared/data/bls');
-const FRED = path.join(BLS, 'fred_cpi_vintage_2023-12');
+const FRED = asset('bls/fred');
 const SERIES = [
   'CPIAUCSL',
   'CPIAUCNS',
@@ -22,10 +21,8 @@ const SERIES = [
   'CUSR0000SAH1',
   'CUUR0000SAH1',
 ];
-const hasFiles = haveShared(path.join(BLS, 'cu.item'));
 
-// The agencies' files sit in ../shared beside the project (CI has them); without them these are skipped.
-describe.skipIf(!hasFiles)('BLS loader', () => {
+describe('BLS loader', () => {
   for (const { engine, skip } of ENGINES) {
     describe.skipIf(skip)(`on ${engine}`, () => {
       let env: TestEnv;
@@ -34,8 +31,8 @@ describe.skipIf(!hasFiles)('BLS loader', () => {
       const load = (file: string) => loadFile(env.deps, bls(), file);
       beforeAll(async () => {
         env = await testEnv({ engine });
-        await load(path.join(BLS, 'cu.item'));
-        weightNotes = (await load(path.join(BLS, 'relative_importance_dec2021_to_dec2024.csv'))).notes;
+        await load(asset('bls/cu.item'));
+        weightNotes = (await load(asset('bls/relative_importance_dec2021_to_dec2024.csv'))).notes;
         for (const s of SERIES) await load(path.join(FRED, `${s}.csv`));
       });
       afterAll(() => env.close());
@@ -129,7 +126,7 @@ describe.skipIf(!hasFiles)('BLS loader', () => {
     const load = (file: string) => loadFile(env.deps, LOADERS.bls as NonNullable<typeof LOADERS.bls>, file);
 
     it('reads cu.series, keeping the U.S. city average monthly series', async () => {
-      const report = await load(path.join(BLS, 'cu.series.txt'));
+      const report = await load(real('bls/cu.series.zip'));
       expect(report.lines).toBe(719);
       const all = await env.deps.store.db
         .selectFrom('cpi_series')
@@ -191,7 +188,7 @@ describe.skipIf(!hasFiles)('BLS loader', () => {
           loadFile(
             empty.deps,
             LOADERS.bls as NonNullable<typeof LOADERS.bls>,
-            path.join(BLS, 'relative_importance_dec2021_to_dec2024.csv'),
+            asset('bls/relative_importance_dec2021_to_dec2024.csv'),
           ),
         ).rejects.toThrow(/load the item hierarchy \(cu\.item\) first/);
       } finally {
@@ -201,14 +198,14 @@ describe.skipIf(!hasFiles)('BLS loader', () => {
   });
 });
 
-const ALL_ITEMS = path.join(BLS, 'cu.data.1.AllItems');
-describe.skipIf(!hasFiles || !haveShared(ALL_ITEMS))('BLS months with no data (October 2025)', () => {
+const ALL_ITEMS = asset('bls/cu.data.1.AllItems');
+describe('BLS months with no data (October 2025)', () => {
   let env: TestEnv;
   let notes: string[] = [];
   beforeAll(async () => {
     env = await testEnv();
     const bls = LOADERS.bls as NonNullable<typeof LOADERS.bls>;
-    await loadFile(env.deps, bls, path.join(BLS, 'cu.item'));
+    await loadFile(env.deps, bls, asset('bls/cu.item'));
     notes = (await loadFile(env.deps, bls, ALL_ITEMS)).notes;
   });
   afterAll(() => env.close());

@@ -17,16 +17,16 @@ import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { NO_AGENCIES } from '../helpers/agency.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { asset, real } from '../helpers/real-data.js';
 
 const ASSETS = path.resolve('assets');
-const NOTICE = path.resolve('../shared/data/usaspending/ted/20-157399-001-EXP.xml');
+const NOTICE = asset('awards/ted/20-157399-001-EXP.xml');
 const NOW = new Date('2026-11-25T12:00:00Z');
 const run = promisify(execFile);
 
 type Row = Record<string, unknown>;
 
-describe.skipIf(!haveShared(NOTICE))('the bulk layout of every dataset', () => {
+describe('the bulk layout of every dataset', () => {
   for (const { engine, skip } of ENGINES) describe.skipIf(skip)(`on ${engine}`, () => layouts(engine));
 });
 
@@ -50,7 +50,7 @@ function layouts(engine: 'sqlite' | 'postgres') {
       published: '2025-09-11T12:30:00Z',
     });
     await load('eia', path.join(ASSETS, 'eia/wpsr_table1_week_ending_2026-06-05.csv'));
-    await load('cftc', path.resolve('../shared/data/cftc/weekly/deafut_2026-04-14.txt'));
+    await load('cftc', real('cftc/weekly/deafut_2026-04-14.zip'));
     await load('usaspending', path.resolve('test/fixtures/usaspending/01-award-search-dod-mit.json'));
     await load('ted', NOTICE);
   }, 120_000);

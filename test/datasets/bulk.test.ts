@@ -4,7 +4,6 @@
 // the old one as known at a past day; 25 credits, nothing for a resume within a day, 402 without a plan; Range,
 // ETag and gzip; signed links.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
@@ -16,9 +15,9 @@ import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { APRIL_14, correctedWeekly } from '../helpers/cftc.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { real } from '../helpers/real-data.js';
 
-const APRIL_21 = path.resolve('../shared/data/cftc/weekly/deafut_2026-04-21.txt');
+const APRIL_21 = real('cftc/weekly/deafut_2026-04-21.zip');
 const NOW = new Date('2026-11-25T12:00:00Z');
 const DAY = 86_400_000;
 
@@ -57,7 +56,7 @@ function parseCsv(text: string): (string | null)[][] {
 
 const cftc = () => LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
 
-describe.skipIf(!haveShared(APRIL_21))('bulk files', () => {
+describe('bulk files', () => {
   const copy = correctedWeekly();
   afterAll(() => copy.remove());
 

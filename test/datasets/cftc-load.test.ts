@@ -2,7 +2,7 @@
 // in the same files: its weekly "Change in" columns and its "% of OI" shares, as the routes serve them.
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportDate } from '../../src/datasets/cot/load/cftc.js';
@@ -11,24 +11,22 @@ import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { keyOf, splitLine } from '../helpers/csv.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { asset, readText, real } from '../helpers/real-data.js';
 
-const CFTC = path.resolve('../shared/data/cftc');
-const LEGACY = path.join(CFTC, 'deacot2025_annual.txt');
-const DISAGG = path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt');
-const hasFiles = haveShared(LEGACY, DISAGG);
+const LEGACY = asset('cftc/deacot2025.zip');
+const DISAGG = real('cftc/fut_disagg_txt_2021_f_year.zip');
 
 /** The file's rows as objects keyed by their header's keys, read without the loader's own readers. */
 function rows(file: string): Record<string, string>[] {
-  const [header, ...lines] = readFileSync(file, 'utf8')
+  const [header, ...lines] = readText(file)
     .split(/\r?\n/)
     .filter((l) => l.trim() !== '');
   const names = splitLine(header as string).map(keyOf);
   return lines.map((line) => Object.fromEntries(splitLine(line).map((v, i) => [names[i], v.trim()])));
 }
 
-// These files are the agencies' own; they sit in ../shared beside the project (CI has them).
-describe.skipIf(!hasFiles)('CFTC loader', () => {
+// These files are the agencies' own, kept in the repository (assets/ and test/fixtures/real/).
+describe('CFTC loader', () => {
   for (const { engine, skip } of ENGINES) {
     describe.skipIf(skip)(`on ${engine}`, () => {
       let env: TestEnv;
@@ -69,20 +67,20 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
         });
         const files = await env.deps.store.db.selectFrom('source_files').selectAll().orderBy('id').execute();
         expect(files.map((f) => [f.name, Number(f.rows), f.first_date, f.last_date])).toEqual([
-          ['deacot2025_annual.txt', 3506, '2025-01-07', '2025-03-18'],
-          ['fut_disagg_txt_2021_f_year.txt', 2178, '2021-01-05', '2021-03-16'],
-          ['deacot2025_annual.txt', 3506, '2025-01-07', '2025-03-18'],
+          ['deacot2025.zip', 3506, '2025-01-07', '2025-03-18'],
+          ['fut_disagg_txt_2021_f_year.zip', 2178, '2021-01-05', '2021-03-16'],
+          ['deacot2025.zip', 3506, '2025-01-07', '2025-03-18'],
         ]);
         expect(files[0]?.checksum).toMatch(/^[0-9a-f]{64}$/);
       });
 
       it('reads LF and zipped copies as the same records', async () => {
         const lf = path.join(env.dataDir, 'annual-lf.txt');
-        writeFileSync(lf, readFileSync(LEGACY, 'utf8').replace(/\r\n/g, '\n'));
+        writeFileSync(lf, readText(LEGACY).replace(/\r\n/g, '\n'));
         expect(await loadFile(env.deps, cftc(), lf)).toMatchObject({ lines: 3506, unchanged: 3506 });
         const dir = path.join(env.dataDir, 'zip');
         execFileSync('mkdir', ['-p', dir]);
-        copyFileSync(DISAGG, path.join(dir, 'f_year.txt'));
+        writeFileSync(path.join(dir, 'f_year.txt'), readText(DISAGG));
         execFileSync('zip', ['-q', 'fut_disagg_txt_2021.zip', 'f_year.txt'], { cwd: dir });
         expect(await loadFile(env.deps, cftc(), path.join(dir, 'fut_disagg_txt_2021.zip'))).toMatchObject({
           lines: 2178,
@@ -94,7 +92,7 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
       // classes abbreviated, and date the report Report_Date_as_MM_DD_YYYY. These copies of the real files
       // carry those names (and month/day/year dates) and must load as the very records already held.
       it('reads the underscore layout dated Report_Date_as_MM_DD_YYYY as the same records', async () => {
-        const [header, ...lines] = readFileSync(DISAGG, 'utf8').split(/\r?\n/);
+        const [header, ...lines] = readText(DISAGG).split(/\r?\n/);
         const names = splitLine(header as string);
         const at = names.indexOf('Report_Date_as_YYYY-MM-DD');
         expect(at).toBe(2);
@@ -135,7 +133,7 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
           'NonRept_Positions_Long_All',
           'NonRept_Positions_Short_All',
         ];
-        const [legacyHeader, ...legacyLines] = readFileSync(LEGACY, 'utf8').split(/\r?\n/);
+        const [legacyHeader, ...legacyLines] = readText(LEGACY).split(/\r?\n/);
         const legacyNames = splitLine(legacyHeader as string);
         expect(legacyNames[10]).toBe('Noncommercial Positions-Spreading (All)');
         legacyNames.splice(0, underscored.length, ...underscored);
@@ -147,10 +145,7 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
         });
 
         // A report date under a name the loader does not know is refused, naming the date columns it found.
-        const renamed = readFileSync(DISAGG, 'utf8').replace(
-          'Report_Date_as_YYYY-MM-DD',
-          'Report_Date_as_DD_MM_YYYY',
-        );
+        const renamed = readText(DISAGG).replace('Report_Date_as_YYYY-MM-DD', 'Report_Date_as_DD_MM_YYYY');
         const unknown = path.join(env.dataDir, 'f_year_dd_mm.txt');
         writeFileSync(unknown, renamed);
         await expect(loadFile(env.deps, cftc(), unknown)).rejects.toThrow(
@@ -159,7 +154,7 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
       });
 
       it('a malformed row stops the load with its file and line, and nothing of the file is kept', async () => {
-        const lines = readFileSync(DISAGG, 'utf8').split('\n');
+        const lines = readText(DISAGG).split('\n');
         const fields = splitLine(lines[5] as string);
         fields[3] = '99999Z';
         fields[8] = 'lots';
@@ -365,45 +360,42 @@ describe.skipIf(!hasFiles)('CFTC loader', () => {
   });
 });
 
-const DISAGG_2020 = path.join(CFTC, 'fut_disagg_txt_2020_partial.zip');
-describe.skipIf(!hasFiles || !haveShared(DISAGG_2020))(
-  'CFTC weekly change across a gap in the reports',
-  () => {
-    let env: TestEnv;
-    beforeAll(async () => {
-      env = await testEnv();
-      const cftc = LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
-      // 2020 up to 03-24, then 2021 from 01-05: nine months without a report in the store.
-      await loadFile(env.deps, cftc, DISAGG_2020);
-      await loadFile(env.deps, cftc, DISAGG);
-    });
-    afterAll(() => env.close());
+const DISAGG_2020 = asset('cftc/fut_disagg_txt_2020.zip');
+describe('CFTC weekly change across a gap in the reports', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await testEnv();
+    const cftc = LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
+    // 2020 up to 03-24, then 2021 from 01-05: nine months without a report in the store.
+    await loadFile(env.deps, cftc, DISAGG_2020);
+    await loadFile(env.deps, cftc, DISAGG);
+  });
+  afterAll(() => env.close());
 
-    it('the first report after the gap has no weekly change (the previous report date is still given); the next has the CFTC’s', async () => {
-      const served = await readContract(env.deps, {
-        params: { contractCode: '067651' },
-        // The route takes no date range: every stored report of the contract is served.
-        query: { report: 'disaggregated', traderClass: 'managed-money' },
-      });
-      const byDate = Object.fromEntries(
-        (
-          served.data as {
-            rows: {
-              reportDate: string;
-              position: { weeklyChange: number | null; previousReportDate: string };
-            }[];
-          }
-        ).rows.map((r) => [r.reportDate, r.position]),
-      );
-      expect(byDate['2021-01-05']).toMatchObject({ weeklyChange: null, previousReportDate: '2020-03-24' });
-      // The CFTC's own change for 2021-01-12 (Change_in_M_Money_Long_All − Change_in_M_Money_Short_All).
-      const published = rows(DISAGG).find(
-        (r) => r.cftc_contract_market_code === '067651' && r.report_date_as_yyyy_mm_dd === '2021-01-12',
-      ) as Record<string, string>;
-      const theirs =
-        Number(published.change_in_m_money_long_all) - Number(published.change_in_m_money_short_all);
-      expect(byDate['2021-01-12']).toMatchObject({ weeklyChange: theirs, previousReportDate: '2021-01-05' });
-      expect(theirs).not.toBeNaN();
+  it('the first report after the gap has no weekly change (the previous report date is still given); the next has the CFTC’s', async () => {
+    const served = await readContract(env.deps, {
+      params: { contractCode: '067651' },
+      // The route takes no date range: every stored report of the contract is served.
+      query: { report: 'disaggregated', traderClass: 'managed-money' },
     });
-  },
-);
+    const byDate = Object.fromEntries(
+      (
+        served.data as {
+          rows: {
+            reportDate: string;
+            position: { weeklyChange: number | null; previousReportDate: string };
+          }[];
+        }
+      ).rows.map((r) => [r.reportDate, r.position]),
+    );
+    expect(byDate['2021-01-05']).toMatchObject({ weeklyChange: null, previousReportDate: '2020-03-24' });
+    // The CFTC's own change for 2021-01-12 (Change_in_M_Money_Long_All − Change_in_M_Money_Short_All).
+    const published = rows(DISAGG).find(
+      (r) => r.cftc_contract_market_code === '067651' && r.report_date_as_yyyy_mm_dd === '2021-01-12',
+    ) as Record<string, string>;
+    const theirs =
+      Number(published.change_in_m_money_long_all) - Number(published.change_in_m_money_short_all);
+    expect(byDate['2021-01-12']).toMatchObject({ weeklyChange: theirs, previousReportDate: '2021-01-05' });
+    expect(theirs).not.toBeNaN();
+  });
+});

@@ -1,7 +1,7 @@
 // The CFTC's current-week files (deafut.txt, f_disagg.txt): no header row, the columns of the year files in
 // their order. Twelve real weekly deafut.txt files (2026-04-07 to 2026-07-07, two weeks missing) load as
 // records, their figures as printed, and our weekly change agrees with the CFTC's own.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContract } from '../../src/datasets/cot/read.js';
@@ -9,12 +9,11 @@ import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { keyOf, splitLine } from '../helpers/csv.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { asset, readText, real } from '../helpers/real-data.js';
 
-const CFTC = path.resolve('../shared/data/cftc');
-const WEEKLY = path.join(CFTC, 'weekly');
-const LEGACY_YEAR = path.join(CFTC, 'deacot2025_annual.txt');
-const DISAGG_YEAR = path.join(CFTC, 'fut_disagg_txt_2021_f_year.txt');
+const WEEKLY = real('cftc/weekly');
+const LEGACY_YEAR = asset('cftc/deacot2025.zip');
+const DISAGG_YEAR = real('cftc/fut_disagg_txt_2021_f_year.zip');
 
 /** Each weekly file's report date and row count, as the files' provenance lists them. */
 const WEEKS: [string, number][] = [
@@ -31,12 +30,11 @@ const WEEKS: [string, number][] = [
   ['2026-06-23', 361],
   ['2026-07-07', 352],
 ];
-const weekly = (date: string) => path.join(WEEKLY, `deafut_${date}.txt`);
-const hasFiles = haveShared(LEGACY_YEAR, DISAGG_YEAR, ...WEEKS.map(([date]) => weekly(date)));
+const weekly = (date: string) => path.join(WEEKLY, `deafut_${date}.zip`);
 
 /** A file's lines as they are, without the empty last one. */
 const linesOf = (file: string) =>
-  readFileSync(file, 'utf8')
+  readText(file)
     .split(/\r?\n/)
     .filter((l) => l.trim() !== '');
 
@@ -54,7 +52,7 @@ const DAY = 86_400_000;
 const weekBefore = (date: string) =>
   new Date(Date.parse(`${date}T00:00:00Z`) - 7 * DAY).toISOString().slice(0, 10);
 
-describe.skipIf(!hasFiles)("the CFTC's current-week files", () => {
+describe("the CFTC's current-week files", () => {
   for (const { engine, skip } of ENGINES) {
     describe.skipIf(skip)(`on ${engine}`, () => {
       let env: TestEnv;

@@ -1,8 +1,3 @@
-// The change feed (call type change) on the CFTC's weekly files: every revision once, oldest first, whatever
-// the page size; a corrected figure delivered as a revision; a cursor that is always given, signed and bound
-// to its feed; one credit a call. Both engines; on PostgreSQL, two instances of one store, one loading while the
-// other follows the feed.
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endPlan } from '../../src/accounts/accounts.js';
@@ -14,11 +9,10 @@ import { createDeps } from '../../src/runtime/deps.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { APRIL_14, correctedWeekly, rowsOf } from '../helpers/cftc.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { asset, real } from '../helpers/real-data.js';
 
-const WEEKLY = path.resolve('../shared/data/cftc/weekly');
-const APRIL_21 = path.join(WEEKLY, 'deafut_2026-04-21.txt');
-const YEAR_2025 = path.resolve('../shared/data/cftc/deacot2025_annual.txt');
+const APRIL_21 = real('cftc/weekly/deafut_2026-04-21.zip');
+const YEAR_2025 = asset('cftc/deacot2025.zip');
 const NOW = new Date('2026-11-25T12:00:00Z');
 
 interface Change {
@@ -36,7 +30,7 @@ interface Page {
 
 const cftc = () => LOADERS.cftc as NonNullable<typeof LOADERS.cftc>;
 
-describe.skipIf(!haveShared(APRIL_21))('the change feed', () => {
+describe('the change feed', () => {
   // WTI's row of 14 April with the non-commercial long corrected, 390,468 → 391,468.
   const copy = correctedWeekly();
   const corrected = copy.file;
@@ -244,7 +238,7 @@ describe.skipIf(!haveShared(APRIL_21))('the change feed', () => {
         await firstBatch;
         // The other instance loads the next week meanwhile: it waits for the dataset's write lock.
         let weekDone = false;
-        const week = loadFile(readerDeps, cftc(), path.join(WEEKLY, 'deafut_2026-04-28.txt')).then(() => {
+        const week = loadFile(readerDeps, cftc(), real('cftc/weekly/deafut_2026-04-28.zip')).then(() => {
           weekDone = true;
         });
         const waiting = async () =>

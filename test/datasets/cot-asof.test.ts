@@ -3,20 +3,19 @@
 // Monday after. Before the correction's publication the contract and the board serve the figure as first
 // published; after it, the corrected one. Both engines.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { correctedWeekly } from '../helpers/cftc.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { real } from '../helpers/real-data.js';
 
-const WEEKLY = path.resolve('../shared/data/cftc/weekly/deafut_2026-04-14.txt');
+const WEEKLY = real('cftc/weekly/deafut_2026-04-14.zip');
 const FIRST = '2026-04-17T19:30:00Z';
 const CORRECTED = '2026-04-20T19:30:00Z';
 const NOW = new Date('2026-11-25T12:00:00Z');
 
-describe.skipIf(!haveShared(WEEKLY))('cot as known on a date', () => {
+describe('cot as known on a date', () => {
   const copy = correctedWeekly();
   const corrected = copy.file;
   afterAll(() => copy.remove());

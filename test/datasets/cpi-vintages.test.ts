@@ -1,21 +1,12 @@
-// Point in time on the CPI, with two real vintages: the August 2025 CPI (bls/cu_2025-08, published
-// 2025-09-11) and the all-items file of the March 2026 CPI (published 2026-04-10), which carries the February
-// 2026 seasonal revision. The newer is loaded first and the older backfilled: the newer stays current, and
-// asOf between the two publications serves the older values. Expectations come from the files themselves,
-// read here by the test's own splitter, and from the BLS releases (August 2025: +0.4 % seasonally adjusted,
-// revised to +0.3 %).
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knownAt } from '../../src/datasets/known.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { asset, readText } from '../helpers/real-data.js';
 
-const BLS = path.resolve('../shared/data/bls');
-const MARCH_2026 = path.join(BLS, 'cu.data.1.AllItems');
-const AUGUST_2025 = path.join(BLS, 'cu_2025-08/cu.data.20.USCommoditiesServicesSpecial');
+const MARCH_2026 = asset('bls/cu.data.1.AllItems');
+const AUGUST_2025 = asset('bls/cu_2025-08/cu.data.20.USCommoditiesServicesSpecial.zip');
 const APRIL = '2026-04-10T12:30:00.000Z';
 const SEPTEMBER = '2025-09-11T12:30:00.000Z';
 const NOW = new Date('2026-11-25T12:00:00Z');
@@ -23,7 +14,7 @@ const NOW = new Date('2026-11-25T12:00:00Z');
 /** Seasonally adjusted U.S. city average monthly values of 2021–2025, by series and period, as the file has them. */
 function adjustedValues(file: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const line of readFileSync(file, 'utf8').split(/\r?\n/).slice(1)) {
+  for (const line of readText(file).split(/\r?\n/).slice(1)) {
     const [series, year, period, value] = line.split('\t').map((cell) => cell.trim());
     if (!series?.startsWith('CUSR0000') || !year || !period?.match(/^M(0[1-9]|1[0-2])$/)) continue;
     if (Number(year) < 2021 || Number(year) > 2025 || !value || value === '-') continue;
@@ -32,7 +23,7 @@ function adjustedValues(file: string): Map<string, number> {
   return out;
 }
 
-describe.skipIf(!haveShared(MARCH_2026) || !haveShared(AUGUST_2025))('cpi as known on a date', () => {
+describe('cpi as known on a date', () => {
   const older = adjustedValues(AUGUST_2025);
   const newer = adjustedValues(MARCH_2026);
   const revised = [...newer].filter(([key, value]) => older.has(key) && older.get(key) !== value);
@@ -50,7 +41,7 @@ describe.skipIf(!haveShared(MARCH_2026) || !haveShared(AUGUST_2025))('cpi as kno
         user = await customer(env.deps);
         const bls = LOADERS.bls as NonNullable<typeof LOADERS.bls>;
         // The item list as the BLS published it with the older release; the board reads it as known then too.
-        await loadFile(env.deps, bls, path.join(BLS, 'cu.item'), { published: SEPTEMBER });
+        await loadFile(env.deps, bls, asset('bls/cu.item'), { published: SEPTEMBER });
         // The newer publication first, then the older one backfilled.
         await loadFile(env.deps, bls, MARCH_2026, { published: APRIL });
         const backfill = await loadFile(env.deps, bls, AUGUST_2025, { published: SEPTEMBER });

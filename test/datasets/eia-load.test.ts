@@ -12,12 +12,9 @@ import { readWorkbook, type Sheet } from '../../src/ingest/xls.js';
 import { eastern } from '../../src/kernel/eastern.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { asset, real } from '../helpers/real-data.js';
 
-const EIA = path.resolve('../shared/data/eia');
 const NET_CHANGES = path.resolve('test/fixtures/eia/ngshistory-net-changes.csv');
-const file = (name: string) => path.join(EIA, name);
-const hasFiles = haveShared(file('psw01.xls'));
 
 /**
  * Table 1 of the WPSR for the week ending 2026-06-05 (wpsr_table1_week_ending_2026-06-05.csv) as EIA prints it,
@@ -95,8 +92,8 @@ async function collect(records: AsyncIterable<{ value: EnergyRecordValue }>): Pr
 
 // A psw01 re-saved without its Sourcekey row and its Contents sheet: the real workbook's sheets with that row
 // and that sheet taken out, read as the loader reads a workbook's sheets.
-describe.skipIf(!hasFiles)('psw01 without its Sourcekey row', () => {
-  const psw01 = file('psw01.xls');
+describe('psw01 without its Sourcekey row', () => {
+  const psw01 = asset('eia/psw01.xls');
   const withoutKeys = (): Sheet[] =>
     readWorkbook(readFileSync(psw01))
       .filter((sheet) => sheet.name !== 'Contents')
@@ -138,20 +135,18 @@ describe.skipIf(!hasFiles)('psw01 without its Sourcekey row', () => {
   });
 });
 
-// The agencies' files sit in ../shared beside the project (CI has them); without them these are skipped.
-describe.skipIf(!hasFiles)('EIA loader', () => {
+describe('EIA loader', () => {
   for (const { engine, skip } of ENGINES) {
     describe.skipIf(skip)(`on ${engine}`, () => {
       let env: TestEnv;
-      const load = (name: string) =>
-        loadFile(env.deps, LOADERS.eia as NonNullable<typeof LOADERS.eia>, file(name));
+      const load = (file: string) => loadFile(env.deps, LOADERS.eia as NonNullable<typeof LOADERS.eia>, file);
       beforeAll(async () => {
         env = await testEnv({ engine });
       });
       afterAll(() => env.close());
 
       it('psw01.xls: every week of the stocks sheet and the release calendar, holiday shift included', async () => {
-        const report = await load('psw01.xls');
+        const report = await load(asset('eia/psw01.xls'));
         expect(report).toMatchObject({
           firstDate: '1982-08-20',
           lastDate: '2026-02-06',
@@ -178,11 +173,15 @@ describe.skipIf(!hasFiles)('EIA loader', () => {
         // The sheet's weeks within three days of 6 February in 2021 to 2025 (02-05, 02-04, 02-03, 02-09, 02-07):
         // (469,014 + 410,387 + 455,111 + 439,450 + 427,860) / 5.
         expect(crude?.fiveYear).toBe(440364.4);
-        expect(await load('psw01.xls')).toMatchObject({ inserted: 0, revised: 0, unchanged: 33_917 });
+        expect(await load(asset('eia/psw01.xls'))).toMatchObject({
+          inserted: 0,
+          revised: 0,
+          unchanged: 33_917,
+        });
       });
 
       it("table1.csv: EIA's weekly difference and year-ago level against ours", async () => {
-        await load('wpsr_table1_week_ending_2026-06-05.csv');
+        await load(asset('eia/wpsr_table1_week_ending_2026-06-05.csv'));
         const board = (await readInventories(env.deps, { params: {}, query: {} })) as Board;
         let compared = 0;
         for (const [stub, series, difference, yearAgo] of TABLE1) {
@@ -197,7 +196,7 @@ describe.skipIf(!hasFiles)('EIA loader', () => {
       });
 
       it("ngshistory.xls: EIA's published weekly net change against the change of our stored levels, every week and region", async () => {
-        const report = await load('ngshistory.xls');
+        const report = await load(real('eia/ngshistory.xls'));
         expect(report).toMatchObject({ firstDate: '2010-01-01', lastDate: '2021-05-28' });
         // EIA's published net changes, as its workbook's second sheet prints them (taken out with catdoc's
         // xls2csv into test/fixtures/eia, so that neither the figures nor their reading are ours).
@@ -236,7 +235,7 @@ describe.skipIf(!hasFiles)('EIA loader', () => {
       it('a data-browser CSV of the Lower 48 series agrees with the workbook', async () => {
         // Every one of its 597 weekly values is already loaded from ngshistory.xls with the same figure: a value
         // that disagreed would load as a revision.
-        expect(await load('Weekly_Working_Gas_in_Underground_Storage.csv')).toMatchObject({
+        expect(await load(real('eia/Weekly_Working_Gas_in_Underground_Storage.csv'))).toMatchObject({
           lines: 597,
           inserted: 0,
           revised: 0,

@@ -1,19 +1,14 @@
-// Point in time on the energy board: the EIA's stocks workbook as published with the week ending 6 February
-// 2026 (Wednesday 11 February, 10:30 New York), then Table 1 of the week ending 5 June 2026 (10 June). As of a
-// day between the two, the board is the February one; before the first, it is empty and says so. Both engines.
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import type { Database } from '../../src/store/schema.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { asset, real } from '../helpers/real-data.js';
 
-const EIA = path.resolve('../shared/data/eia');
 const NOW = new Date('2026-11-25T12:00:00Z');
 
-describe.skipIf(!haveShared(path.join(EIA, 'psw01.xls')))('energy inventories as known on a date', () => {
+describe('energy inventories as known on a date', () => {
   for (const { engine, skip } of ENGINES) {
     describe.skipIf(skip)(`on ${engine}`, () => {
       let env: TestEnv;
@@ -22,8 +17,8 @@ describe.skipIf(!haveShared(path.join(EIA, 'psw01.xls')))('energy inventories as
         env = await testEnv({ engine, clock: () => NOW });
         user = await customer(env.deps);
         const eia = LOADERS.eia as NonNullable<typeof LOADERS.eia>;
-        await loadFile(env.deps, eia, path.join(EIA, 'psw01.xls'), { published: '2026-02-11T15:30:00Z' });
-        await loadFile(env.deps, eia, path.join(EIA, 'wpsr_table1_week_ending_2026-06-05.csv'), {
+        await loadFile(env.deps, eia, asset('eia/psw01.xls'), { published: '2026-02-11T15:30:00Z' });
+        await loadFile(env.deps, eia, asset('eia/wpsr_table1_week_ending_2026-06-05.csv'), {
           published: '2026-06-10T14:30:00Z',
         });
       }, 60_000);
@@ -79,47 +74,40 @@ async function knownTimes(db: Kysely<Database>, series: string, weeks: string[])
 // petroleum stocks the Wednesday after the week at 10:30 New York, gas storage the Thursday (Thanksgiving week
 // the Wednesday at 12:00); the week-ago and year-ago columns of Table 1 restate earlier weeks and are known from
 // the load.
-describe.skipIf(!haveShared(path.join(EIA, 'ngshistory_2026-01-29.xls')))(
-  'energy figures known from the EIA calendar',
-  () => {
-    for (const { engine, skip } of ENGINES) {
-      describe.skipIf(skip)(`on ${engine}`, () => {
-        let env: TestEnv;
-        beforeAll(async () => {
-          env = await testEnv({ engine, clock: () => NOW });
-          const eia = LOADERS.eia as NonNullable<typeof LOADERS.eia>;
-          for (const file of [
-            'psw01.xls',
-            'ngshistory_2026-01-29.xls',
-            'wpsr_table1_week_ending_2026-06-05.csv',
-          ])
-            await loadFile(env.deps, eia, path.join(EIA, file));
-        }, 60_000);
-        afterAll(() => env.close());
+describe('energy figures known from the EIA calendar', () => {
+  for (const { engine, skip } of ENGINES) {
+    describe.skipIf(skip)(`on ${engine}`, () => {
+      let env: TestEnv;
+      beforeAll(async () => {
+        env = await testEnv({ engine, clock: () => NOW });
+        const eia = LOADERS.eia as NonNullable<typeof LOADERS.eia>;
+        for (const file of ['psw01.xls', 'ngshistory.xls', 'wpsr_table1_week_ending_2026-06-05.csv'])
+          await loadFile(env.deps, eia, asset('eia', file));
+      }, 60_000);
+      afterAll(() => env.close());
 
-        it('crude stocks: each week from the Wednesday after it, 10:30 New York', async () => {
-          expect(await knownTimes(env.deps.store.db, 'WCESTUS1', ['2026-01-30', '2026-02-06'])).toEqual([
-            ['2026-01-30', '2026-02-04T15:30:00.000Z'],
-            ['2026-02-06', '2026-02-11T15:30:00.000Z'],
-          ]);
-        });
-
-        it('the week of 5 June from its release on 10 June (EDT); the week before it from the load', async () => {
-          expect(await knownTimes(env.deps.store.db, 'WCESTUS1', ['2026-05-29', '2026-06-05'])).toEqual([
-            ['2026-05-29', NOW.toISOString()],
-            ['2026-06-05', '2026-06-10T14:30:00.000Z'],
-          ]);
-        });
-
-        it('gas storage: the Thursday after, and the Wednesday at noon in Thanksgiving week', async () => {
-          const weeks = ['2025-11-14', '2025-11-21', '2025-11-28'];
-          expect(await knownTimes(env.deps.store.db, 'NW2_EPG0_SWO_R48_BCF', weeks)).toEqual([
-            ['2025-11-14', '2025-11-20T15:30:00.000Z'],
-            ['2025-11-21', '2025-11-26T17:00:00.000Z'],
-            ['2025-11-28', '2025-12-04T15:30:00.000Z'],
-          ]);
-        });
+      it('crude stocks: each week from the Wednesday after it, 10:30 New York', async () => {
+        expect(await knownTimes(env.deps.store.db, 'WCESTUS1', ['2026-01-30', '2026-02-06'])).toEqual([
+          ['2026-01-30', '2026-02-04T15:30:00.000Z'],
+          ['2026-02-06', '2026-02-11T15:30:00.000Z'],
+        ]);
       });
-    }
-  },
-);
+
+      it('the week of 5 June from its release on 10 June (EDT); the week before it from the load', async () => {
+        expect(await knownTimes(env.deps.store.db, 'WCESTUS1', ['2026-05-29', '2026-06-05'])).toEqual([
+          ['2026-05-29', NOW.toISOString()],
+          ['2026-06-05', '2026-06-10T14:30:00.000Z'],
+        ]);
+      });
+
+      it('gas storage: the Thursday after, and the Wednesday at noon in Thanksgiving week', async () => {
+        const weeks = ['2025-11-14', '2025-11-21', '2025-11-28'];
+        expect(await knownTimes(env.deps.store.db, 'NW2_EPG0_SWO_R48_BCF', weeks)).toEqual([
+          ['2025-11-14', '2025-11-20T15:30:00.000Z'],
+          ['2025-11-21', '2025-11-26T17:00:00.000Z'],
+          ['2025-11-28', '2025-12-04T15:30:00.000Z'],
+        ]);
+      });
+    });
+  }
+});

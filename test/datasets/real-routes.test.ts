@@ -1,15 +1,14 @@
 // The boards served from real loaded data: the bundled CFTC, EIA and BLS files (as npm start loads them) and
 // the shared disaggregated CFTC file, through the HTTP routes.
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledData } from '../../src/cli/bundled.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, type Customer, customer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { real } from '../helpers/real-data.js';
 
-const DISAGG = path.resolve('../shared/data/cftc/fut_disagg_txt_2021_f_year.txt');
+const DISAGG = real('cftc/fut_disagg_txt_2021_f_year.zip');
 /** The boards are read as of this instant: freshness is judged from the agencies' calendars up to it. */
 const NOW = new Date('2026-11-25T12:00:00Z');
 
@@ -73,7 +72,7 @@ describe('boards on real data', () => {
   }
 
   for (const traderClass of ['managed-money', 'producer', 'swap', 'other-reportable', 'nonreportable']) {
-    it.skipIf(!haveShared(DISAGG))(`cot board, disaggregated / ${traderClass}`, async () => {
+    it(`cot board, disaggregated / ${traderClass}`, async () => {
       const { data } = await get(`/v1/cftc/cot?report=disaggregated&traderClass=${traderClass}`);
       expect(data).toMatchObject({ reportFamily: 'disaggregated', traderClass, asOf: '2021-12-21' });
       // fut_disagg_txt_2021's f_year.txt has 217 rows dated 2021-12-21, one per contract code.

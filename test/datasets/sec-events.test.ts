@@ -8,9 +8,9 @@ import { loadFile } from '../../src/ingest/run.js';
 import { tickersByCik } from '../../src/ingest/sec/registrants.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, customer, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared, SHARED_DATA } from '../helpers/shared.js';
+import { asset } from '../helpers/real-data.js';
 
-const SUBMISSIONS = path.join(SHARED_DATA, 'sec/events/submissions');
+const SUBMISSIONS = asset('sec/submissions');
 const FILES = {
   AAPL: 'CIK0000320193.json',
   MSFT: 'CIK0000789019.json',
@@ -43,82 +43,79 @@ describe('acceptance times', () => {
   });
 });
 
-describe.skipIf(!haveShared(...Object.values(FILES).map((f) => path.join(SUBMISSIONS, f))))(
-  'quarry ingest sec: submissions JSON',
-  () => {
-    let env: TestEnv;
-    let key: string;
-    const loaded: Record<string, number> = {};
-    beforeAll(async () => {
-      env = await testEnv();
-      key = (await customer(env.deps)).key;
-      const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
-      for (const [ticker, file] of Object.entries(FILES)) {
-        loaded[ticker] = (await loadFile(env.deps, sec, path.join(SUBMISSIONS, file))).inserted;
-      }
+describe('quarry ingest sec: submissions JSON', () => {
+  let env: TestEnv;
+  let key: string;
+  const loaded: Record<string, number> = {};
+  beforeAll(async () => {
+    env = await testEnv();
+    key = (await customer(env.deps)).key;
+    const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
+    for (const [ticker, file] of Object.entries(FILES)) {
+      loaded[ticker] = (await loadFile(env.deps, sec, path.join(SUBMISSIONS, file))).inserted;
+    }
+  });
+  afterAll(() => env.close());
+
+  it('one event per 8-K and 8-K/A row: 107, 66, 61 and 127, as PROVENANCE counts them', () => {
+    expect(loaded).toEqual({ AAPL: 107, MSFT: 66, NVDA: 61, TSLA: 127 });
+  });
+
+  it('the same file again changes nothing', async () => {
+    const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
+    const again = await loadFile(env.deps, sec, path.join(SUBMISSIONS, FILES.AAPL));
+    expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: 107 });
+  });
+
+  it('/v1/events/AAPL serves them newest first, with items, labels, the Eastern-corrected time and the document', async () => {
+    const res = await env.app.inject({ url: '/v1/events/AAPL?limit=100', headers: bearer(key) });
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json();
+    expect(data.company).toMatchObject({ ticker: 'AAPL', cik: '0000320193', name: 'Apple Inc.' });
+    const earnings = data.events.find((e: { id: string }) => e.id === '0000320193-26-000005');
+    expect(earnings).toMatchObject({
+      form: '8-K',
+      filedAt: '2026-01-29T21:30:33.000Z',
+      filingDate: '2026-01-29',
+      items: ['2.02', '9.01'],
+      docUrl: 'https://www.sec.gov/Archives/edgar/data/320193/000032019326000005/aapl-20260129.htm',
     });
-    afterAll(() => env.close());
+    expect(earnings.labels).toEqual([
+      'Results of Operations and Financial Condition',
+      'Financial Statements and Exhibits',
+    ]);
+    const dates = data.events.map((e: { filedAt: string }) => e.filedAt);
+    expect(dates).toEqual([...dates].sort().reverse());
+  });
 
-    it('one event per 8-K and 8-K/A row: 107, 66, 61 and 127, as PROVENANCE counts them', () => {
-      expect(loaded).toEqual({ AAPL: 107, MSFT: 66, NVDA: 61, TSLA: 127 });
-    });
+  it('a truncated file, a file of no kind EDGAR publishes and a gutted submissions file are refused, nothing kept', async () => {
+    const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
+    const truncated = path.join(env.dataDir, 'CIK0000789019-cut.json');
+    const { readFileSync } = await import('node:fs');
+    writeFileSync(truncated, readFileSync(path.join(SUBMISSIONS, FILES.MSFT), 'utf8').slice(0, 5000));
+    await expect(loadFile(env.deps, sec, truncated)).rejects.toThrow(/CIK0000789019-cut\.json: not JSON/);
+    const other = path.join(env.dataDir, 'page.json');
+    writeFileSync(other, '{"status":"ok","results":[]}');
+    await expect(loadFile(env.deps, sec, other)).rejects.toThrow(
+      /page\.json: not a file this source reads \(it reads: .*company_tickers\.json.*submissions JSON/,
+    );
+    const cut = path.join(env.dataDir, 'CIK0000320193.json');
+    writeFileSync(
+      cut,
+      '{"cik":"0000320193","entityType":"operating","name":"Apple Inc.","filings":{"recent":{"form":[]}}}',
+    );
+    await expect(loadFile(env.deps, sec, cut)).rejects.toThrow(/filings\.recent lacks accessionNumber/);
+    const count = await env.deps.store.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(107 + 66 + 61 + 127);
+  });
+});
 
-    it('the same file again changes nothing', async () => {
-      const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
-      const again = await loadFile(env.deps, sec, path.join(SUBMISSIONS, FILES.AAPL));
-      expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: 107 });
-    });
+const TICKERS = asset('sec/company_tickers.json');
 
-    it('/v1/events/AAPL serves them newest first, with items, labels, the Eastern-corrected time and the document', async () => {
-      const res = await env.app.inject({ url: '/v1/events/AAPL?limit=100', headers: bearer(key) });
-      expect(res.statusCode).toBe(200);
-      const { data } = res.json();
-      expect(data.company).toMatchObject({ ticker: 'AAPL', cik: '0000320193', name: 'Apple Inc.' });
-      const earnings = data.events.find((e: { id: string }) => e.id === '0000320193-26-000005');
-      expect(earnings).toMatchObject({
-        form: '8-K',
-        filedAt: '2026-01-29T21:30:33.000Z',
-        filingDate: '2026-01-29',
-        items: ['2.02', '9.01'],
-        docUrl: 'https://www.sec.gov/Archives/edgar/data/320193/000032019326000005/aapl-20260129.htm',
-      });
-      expect(earnings.labels).toEqual([
-        'Results of Operations and Financial Condition',
-        'Financial Statements and Exhibits',
-      ]);
-      const dates = data.events.map((e: { filedAt: string }) => e.filedAt);
-      expect(dates).toEqual([...dates].sort().reverse());
-    });
-
-    it('a truncated file, a file of no kind EDGAR publishes and a gutted submissions file are refused, nothing kept', async () => {
-      const sec = LOADERS.sec as NonNullable<typeof LOADERS.sec>;
-      const truncated = path.join(env.dataDir, 'CIK0000789019-cut.json');
-      const { readFileSync } = await import('node:fs');
-      writeFileSync(truncated, readFileSync(path.join(SUBMISSIONS, FILES.MSFT), 'utf8').slice(0, 5000));
-      await expect(loadFile(env.deps, sec, truncated)).rejects.toThrow(/CIK0000789019-cut\.json: not JSON/);
-      const other = path.join(env.dataDir, 'page.json');
-      writeFileSync(other, '{"status":"ok","results":[]}');
-      await expect(loadFile(env.deps, sec, other)).rejects.toThrow(
-        /page\.json: not a file this source reads \(it reads: .*company_tickers\.json.*submissions JSON/,
-      );
-      const cut = path.join(env.dataDir, 'CIK0000320193.json');
-      writeFileSync(
-        cut,
-        '{"cik":"0000320193","entityType":"operating","name":"Apple Inc.","filings":{"recent":{"form":[]}}}',
-      );
-      await expect(loadFile(env.deps, sec, cut)).rejects.toThrow(/filings\.recent lacks accessionNumber/);
-      const count = await env.deps.store.db
-        .selectFrom('events')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow();
-      expect(Number(count.n)).toBe(107 + 66 + 61 + 127);
-    });
-  },
-);
-
-const TICKERS = path.join(SHARED_DATA, 'sec/company_tickers.json');
-
-describe.skipIf(!haveShared(TICKERS))('quarry ingest sec: company_tickers.json', () => {
+describe('quarry ingest sec: company_tickers.json', () => {
   let env: TestEnv;
   beforeAll(async () => {
     env = await testEnv();

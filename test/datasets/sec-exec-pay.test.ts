@@ -9,11 +9,11 @@ import { importFile } from '../../src/ingest/import.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, customer, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared, SHARED_DATA } from '../helpers/shared.js';
+import { asset } from '../helpers/real-data.js';
 
-const CABOT = path.join(SHARED_DATA, 'sec/exec-pay/cabot.DEF14A.ixbrl.html');
-const TABLE = path.join(SHARED_DATA, 'sec/exec-pay/ceo_data_pay_merged_sp500.csv');
-const TICKERS = path.join(SHARED_DATA, 'sec/company_tickers.json');
+const CABOT = asset('sec/exec-pay/cabot.DEF14A.ixbrl.html');
+const TABLE = asset('sec/exec-pay/ceo_data_pay_merged_sp500.csv');
+const TICKERS = asset('sec/company_tickers.json');
 
 describe('pay ratio text', () => {
   it('reads the ratio as disclosed and the median amount that leads up to it', () => {
@@ -33,7 +33,7 @@ describe('pay ratio text', () => {
   });
 });
 
-describe.skipIf(!haveShared(CABOT, TABLE, TICKERS))('quarry ingest sec: proxies and CEO-pay tables', () => {
+describe('quarry ingest sec: proxies and CEO-pay tables', () => {
   let env: TestEnv;
   let key: string;
   const sec = () => LOADERS.sec as NonNullable<typeof LOADERS.sec>;

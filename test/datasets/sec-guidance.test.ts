@@ -9,10 +9,10 @@ import { loadFile } from '../../src/ingest/run.js';
 import { plainText } from '../../src/ingest/xbrl/inline.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, customer, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared, SHARED_DATA } from '../helpers/shared.js';
+import { asset } from '../helpers/real-data.js';
 
-const RELEASE = path.join(SHARED_DATA, 'sec/events/8-K/0000796343-23-000044/adbeex991q123.htm');
-const TICKERS = path.join(SHARED_DATA, 'sec/company_tickers.json');
+const RELEASE = asset('sec/8-K/0000796343-23-000044/adbeex991q123.htm');
+const TICKERS = asset('sec/company_tickers.json');
 
 describe('reading guidance', () => {
   it('names periods from captions and sentences', () => {
@@ -74,7 +74,7 @@ describe('reading guidance', () => {
   });
 });
 
-describe.skipIf(!haveShared(RELEASE, TICKERS))("quarry ingest sec: Adobe's Q1 FY2023 release", () => {
+describe("quarry ingest sec: Adobe's Q1 FY2023 release", () => {
   let env: TestEnv;
   let key: string;
   const sec = () => LOADERS.sec as NonNullable<typeof LOADERS.sec>;

@@ -9,12 +9,12 @@ import { FiscalCalendar, kindOf, sameUpToRounding } from '../../src/ingest/xbrl/
 import { HISTORY } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, customer, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared, SHARED_DATA } from '../helpers/shared.js';
+import { asset } from '../helpers/real-data.js';
 
-const FACTS = path.join(SHARED_DATA, 'sec/kpis-guidance/companyfacts');
+const FACTS = asset('sec/companyfacts');
 const AAPL = path.join(FACTS, 'CIK0000320193.json');
 const NVDA = path.join(FACTS, 'CIK0001045810.json');
-const TICKERS = path.join(SHARED_DATA, 'sec/company_tickers.json');
+const TICKERS = asset('sec/company_tickers.json');
 
 describe('periods of XBRL facts', () => {
   it('a period is a year (350–380 days), a quarter (80–100) or a point; year-to-date spans are none of them', () => {
@@ -46,7 +46,7 @@ describe('periods of XBRL facts', () => {
   });
 });
 
-describe.skipIf(!haveShared(AAPL, NVDA, TICKERS))('quarry ingest sec: company facts to kpis', () => {
+describe('quarry ingest sec: company facts to kpis', () => {
   let env: TestEnv;
   let key: string;
   const sec = () => LOADERS.sec as NonNullable<typeof LOADERS.sec>;

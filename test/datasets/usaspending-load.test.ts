@@ -10,15 +10,14 @@ import { cleanTitle, decimal } from '../../src/datasets/awards/load/usaspending.
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, customer, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared, SHARED_DATA } from '../helpers/shared.js';
+import { asset, real } from '../helpers/real-data.js';
 
-const API = path.join(SHARED_DATA, 'usaspending/api');
-const DOD = path.join(API, 'dod-mit-2026-02-10');
-const NASA = path.join(API, 'nasa-fixtures');
-const NASA2 = path.join(API, 'nasa-fixtures-2');
-const SEARCH = path.join(DOD, '01-award-search-dod-mit.json');
-const DETAIL = path.join(DOD, '03-award-detail-sample.json');
-const TRANSACTIONS = path.join(DOD, '04-transactions-sample.json');
+const DOD = real('usaspending/api/dod-mit-2026-02-10');
+const SAVED = asset('awards/usaspending');
+const NASA2 = real('usaspending/api/nasa-fixtures-2');
+const SEARCH = path.join(SAVED, '01-award-search-dod-mit.json');
+const DETAIL = path.join(SAVED, '03-award-detail-sample.json');
+const TRANSACTIONS = path.join(SAVED, '04-transactions-sample.json');
 const AWARD = 'CONT_AWD_0007_9700_FA870215D0001_9700';
 
 /** Sums decimal strings exactly, in cents. */
@@ -42,9 +41,7 @@ describe('reading USAspending', () => {
   });
 });
 
-describe.skipIf(
-  !haveShared(SEARCH, DETAIL, TRANSACTIONS, path.join(NASA, 'grant.json'), path.join(NASA2, 'loan.json')),
-)('quarry ingest usaspending', () => {
+describe('quarry ingest usaspending', () => {
   let env: TestEnv;
   let key: string;
   const load = (file: string) =>
@@ -128,7 +125,7 @@ describe.skipIf(
   });
 
   it('subawards are keyed with their prime and date, and linked to it', async () => {
-    expect(await load(path.join(NASA, 'search_results_subawards.json'))).toMatchObject({ inserted: 3 });
+    expect(await load(path.join(SAVED, 'search_results_subawards.json'))).toMatchObject({ inserted: 3 });
     const rows = await current('subaward');
     const prime = 'CONT_AWD_80GSFC18C0008_8000_-NONE-_-NONE-';
     expect(rows.map((r) => r.parent_id)).toEqual([
@@ -143,8 +140,8 @@ describe.skipIf(
   });
 
   it("a grant's obligation, and a loan's subsidy cost with its face value said apart", async () => {
-    await load(path.join(NASA, 'grant.json'));
-    await load(path.join(NASA2, 'loan.json'));
+    await load(path.join(SAVED, 'grant.json'));
+    await load(path.join(SAVED, 'loan.json'));
     const grant = await get(`/v1/awards/${awardId('usaspending', 'ASST_NON_NNM11AA01A_080')}`);
     expect(grant.award).toMatchObject({ obligatedAmount: '156725919.62', awardDate: '2011-04-08' });
     const loan = await get(`/v1/awards/${awardId('usaspending', 'ASST_NON_P268K115150_091')}`);
@@ -153,7 +150,7 @@ describe.skipIf(
   });
 
   it('the legacy bulk CSV: base actions as primes, later actions as modifications; its actions total 13,459,752.50', async () => {
-    const file = path.join(SHARED_DATA, 'usaspending/bulk-legacy/usaspending_treasury_contracts.csv');
+    const file = asset('awards/usaspending/usaspending_treasury_contracts.csv');
     expect(await load(file)).toMatchObject({ lines: 126, inserted: 126 });
     const rows = await env.deps.store.db
       .selectFrom('awards')
@@ -233,11 +230,9 @@ describe('recipients that are listed companies', () => {
   });
 });
 
-const TICKERS = path.join(SHARED_DATA, 'sec/company_tickers.json');
+const TICKERS = asset('sec/company_tickers.json');
 
-describe.skipIf(
-  !haveShared(TICKERS, path.join(NASA, 'search_results_subawards.json'), path.join(NASA2, 'idv.json')),
-)('awards linked to SEC registrants', () => {
+describe('awards linked to SEC registrants', () => {
   let env: TestEnv;
   let key: string;
   beforeAll(async () => {
@@ -246,9 +241,9 @@ describe.skipIf(
     await loadFile(env.deps, LOADERS.sec as NonNullable<typeof LOADERS.sec>, TICKERS);
     const usaspending = LOADERS.usaspending as NonNullable<typeof LOADERS.usaspending>;
     for (const file of [
-      path.join(NASA, 'search_results_subawards.json'),
-      path.join(NASA2, 'idv.json'),
-      path.join(NASA2, 'spending_by_award_contracts.json'),
+      path.join(SAVED, 'search_results_subawards.json'),
+      path.join(SAVED, 'idv.json'),
+      path.join(SAVED, 'spending_by_award_contracts.json'),
       SEARCH,
     ]) {
       await loadFile(env.deps, usaspending, file);

@@ -1,12 +1,13 @@
 // The CFTC's weekly file of 14 April 2026 and a copy of it with one figure corrected, for the tests of what
 // a correction does: WTI's row (open interest 2,094,492) with the non-commercial long 390,468 → 391,468.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/store/schema.js';
+import { readText, real } from './real-data.js';
 
-export const APRIL_14 = path.resolve('../shared/data/cftc/weekly/deafut_2026-04-14.txt');
+export const APRIL_14 = real('cftc/weekly/deafut_2026-04-14.zip');
 
 export interface CorrectedCopy {
   file: string;
@@ -19,7 +20,7 @@ export interface CorrectedCopy {
 export function correctedWeekly(): CorrectedCopy {
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-cftc-'));
   const file = path.join(dir, 'deafut_2026-04-14.txt');
-  const original = readFileSync(APRIL_14, 'utf8');
+  const original = readText(APRIL_14);
   const line = original.split('\n').find((l) => l.includes(',067651,')) ?? '';
   writeFileSync(file, original.replace(line, line.replace(' 2094492,  390468,', ' 2094492,  391468,')));
   return { file, line, remove: () => rmSync(dir, { recursive: true, force: true }) };

@@ -15,13 +15,14 @@ import { createDeps } from '../../src/runtime/deps.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { NO_AGENCIES } from './agency.js';
 import { marketKey } from './env.js';
+import { asset, real } from './real-data.js';
 import { type ServerProcess, startServer } from './server.js';
 
 const FIXTURES = path.resolve('test/fixtures');
-export const WEEKLY = path.resolve('../shared/data/cftc/weekly/deafut_2026-04-14.txt');
+export const WEEKLY = real('cftc/weekly/deafut_2026-04-14.zip');
 /** A TED award notice published in the Official Journal on 31 March 2020. */
-const NOTICE = path.resolve('../shared/data/usaspending/ted/20-157399-001-EXP.xml');
-const TABLE1 = path.resolve('../shared/data/eia/wpsr_table1_week_ending_2026-06-05.csv');
+const NOTICE = asset('awards/ted/20-157399-001-EXP.xml');
+const TABLE1 = asset('eia/wpsr_table1_week_ending_2026-06-05.csv');
 
 export interface ClientServer {
   server: ServerProcess;

@@ -1,4 +1,4 @@
-// A local stand-in for Yahoo Finance that replays the recorded real responses in ../shared/data/market/yahoo:
+// A local stand-in for Yahoo Finance that replays the recorded real responses in test/fixtures/real/market/yahoo:
 // the cookie page (307 to consent, a GUCS cookie), the crumb, quotes (a batch is answered from the per-symbol
 // recordings), charts (the recording of the symbol, cut to the asked period), quoteSummary (the recorded
 // modules of the symbol), fundamentals time series (every recorded series of the symbol) and search. It
@@ -7,9 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { SHARED_DATA } from './shared.js';
+import { real } from './real-data.js';
 
-export const YAHOO_DIR = path.join(SHARED_DATA, 'market/yahoo');
+export const YAHOO_DIR = real('market/yahoo');
 const CRUMB = 'REDACTEDCRUMB';
 
 interface Recording {
@@ -166,7 +166,7 @@ export class MockYahoo {
         );
       }
       if (url.pathname.startsWith('/quote/')) {
-        const recorded = read(path.join(YAHOO_DIR, 'crumb/getCrumb-quote-AAPL.json')).response;
+        const recorded = read(real('market/yahoo/crumb/getCrumb-quote-AAPL.json')).response;
         const { 'content-length': _length, ...headers } = recorded.headers;
         return send(recorded.status, '', headers);
       }

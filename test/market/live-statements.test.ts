@@ -9,156 +9,133 @@ import { DATA, HISTORY } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { MockAgency } from '../helpers/agency.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared, SHARED_DATA } from '../helpers/shared.js';
-import { MockYahoo, YAHOO_DIR } from '../helpers/yahoo.js';
+import { asset, real } from '../helpers/real-data.js';
+import { MockYahoo } from '../helpers/yahoo.js';
 
-const SEC = path.join(SHARED_DATA, 'sec');
-const FACTS = path.join(SEC, 'kpis-guidance/companyfacts');
+const FACTS = asset('sec/companyfacts');
 
-describe.skipIf(!haveShared(YAHOO_DIR, FACTS))(
-  'statements from SEC EDGAR and Yahoo (recorded answers)',
-  () => {
-    let yahoo: MockYahoo;
-    let sec: MockAgency;
-    let env: TestEnv;
-    let offsetMs = 0;
-    const open = (extra: Record<string, string> = {}) =>
-      testEnv({
-        clock: () => new Date(Date.now() + offsetMs),
-        env: { ...yahoo.env(), QUARRY_CONTACT: 'ops@quarry.example', QUARRY_SEC_URL: sec.url, ...extra },
-      });
-    const value = async (ticker: string, field: string) => {
-      const item = JSON.parse(
-        JSON.stringify((await DATA.run(env.deps, { tickers: [ticker], fields: [field] })).items[0]),
-      );
-      return item as {
-        values: Record<string, number | null>;
-        asOf?: Record<string, string>;
-        stale?: boolean;
-      };
+describe('statements from SEC EDGAR and Yahoo (recorded answers)', () => {
+  let yahoo: MockYahoo;
+  let sec: MockAgency;
+  let env: TestEnv;
+  let offsetMs = 0;
+  const open = (extra: Record<string, string> = {}) =>
+    testEnv({
+      clock: () => new Date(Date.now() + offsetMs),
+      env: { ...yahoo.env(), QUARRY_CONTACT: 'ops@quarry.example', QUARRY_SEC_URL: sec.url, ...extra },
+    });
+  const value = async (ticker: string, field: string) => {
+    const item = JSON.parse(
+      JSON.stringify((await DATA.run(env.deps, { tickers: [ticker], fields: [field] })).items[0]),
+    );
+    return item as {
+      values: Record<string, number | null>;
+      asOf?: Record<string, string>;
+      stale?: boolean;
     };
-    const secPaths = () => sec.requests.map((r) => r.path);
+  };
+  const secPaths = () => sec.requests.map((r) => r.path);
 
-    beforeAll(async () => {
-      yahoo = await new MockYahoo().start();
-      sec = await new MockAgency().start();
-      sec.serve('/files/company_tickers.json', path.join(SEC, 'company_tickers.json'));
-      sec.serve('/api/xbrl/companyfacts/CIK0001045810.json', path.join(FACTS, 'CIK0001045810.json'));
-      sec.serve('/api/xbrl/companyfacts/CIK0000320193.json', path.join(FACTS, 'CIK0000320193.json'));
-    });
-    afterEach(async () => {
-      await env?.close();
-      sec.requests.length = 0;
-      yahoo.reset();
-      offsetMs = 0;
-    });
-    afterAll(async () => {
-      await yahoo.stop();
-      await sec.stop();
-    });
+  beforeAll(async () => {
+    yahoo = await new MockYahoo().start();
+    sec = await new MockAgency().start();
+    sec.serve('/files/company_tickers.json', asset('sec/company_tickers.json'));
+    sec.serve('/api/xbrl/companyfacts/CIK0001045810.json', path.join(FACTS, 'CIK0001045810.json'));
+    sec.serve('/api/xbrl/companyfacts/CIK0000320193.json', path.join(FACTS, 'CIK0000320193.json'));
+  });
+  afterEach(async () => {
+    await env?.close();
+    sec.requests.length = 0;
+    yahoo.reset();
+    offsetMs = 0;
+  });
+  afterAll(async () => {
+    await yahoo.stop();
+    await sec.stop();
+  });
 
-    it("reads a US listing's statements from its filings, naming the operator, and keeps them a day", async () => {
-      env = await open();
-      // NVIDIA's fiscal 2026 revenue as its 10-K (filed 2026-02-25) states it: 215,938 million.
-      const nvda = await value('NVDA', 'SALES_REV_TURN');
-      expect(nvda.values.SALES_REV_TURN).toBe(215938);
-      expect(nvda.asOf?.SALES_REV_TURN).toBe('2026-02-25');
-      expect(secPaths()).toEqual([
-        '/files/company_tickers.json',
-        '/api/xbrl/companyfacts/CIK0001045810.json',
-      ]);
-      expect(
-        sec.requests.every((r) => r.headers['user-agent'] === 'Quarry data collector (ops@quarry.example)'),
-      ).toBe(true);
-      // The fourth quarter derived from one concept's year and quarters: 68,127 million.
-      const history = await HISTORY.run(env.deps, {
-        tickers: ['NVDA'],
-        fields: ['SALES_REV_TURN'],
-        period: 'quarterly',
-        start: '2025-11-01',
-        end: '2026-02-01',
-      });
-      expect(JSON.parse(JSON.stringify(history.items[0])).rows).toEqual([
-        { date: '2026-01-25', SALES_REV_TURN: 68127 },
-      ]);
-      expect(secPaths()).toHaveLength(2);
-      expect(yahoo.dataCalls('/ws/fundamentals-timeseries')).toHaveLength(0);
+  it("reads a US listing's statements from its filings, naming the operator, and keeps them a day", async () => {
+    env = await open();
+    // NVIDIA's fiscal 2026 revenue as its 10-K (filed 2026-02-25) states it: 215,938 million.
+    const nvda = await value('NVDA', 'SALES_REV_TURN');
+    expect(nvda.values.SALES_REV_TURN).toBe(215938);
+    expect(nvda.asOf?.SALES_REV_TURN).toBe('2026-02-25');
+    expect(secPaths()).toEqual(['/files/company_tickers.json', '/api/xbrl/companyfacts/CIK0001045810.json']);
+    expect(
+      sec.requests.every((r) => r.headers['user-agent'] === 'Quarry data collector (ops@quarry.example)'),
+    ).toBe(true);
+    // The fourth quarter derived from one concept's year and quarters: 68,127 million.
+    const history = await HISTORY.run(env.deps, {
+      tickers: ['NVDA'],
+      fields: ['SALES_REV_TURN'],
+      period: 'quarterly',
+      start: '2025-11-01',
+      end: '2026-02-01',
     });
+    expect(JSON.parse(JSON.stringify(history.items[0])).rows).toEqual([
+      { date: '2026-01-25', SALES_REV_TURN: 68127 },
+    ]);
+    expect(secPaths()).toHaveLength(2);
+    expect(yahoo.dataCalls('/ws/fundamentals-timeseries')).toHaveLength(0);
+  });
 
-    it('falls back to Yahoo where EDGAR has no facts, and to Yahoo alone without a contact', async () => {
-      env = await open();
-      // EDGAR knows GOOG's CIK but the stand-in has no facts for it (404): Yahoo's series give Alphabet's
-      // fourth quarter of 2023, 86,310 million as published.
-      const goog = await HISTORY.run(env.deps, {
-        tickers: ['GOOG'],
-        fields: ['SALES_REV_TURN'],
-        period: 'quarterly',
-        start: '2023-10-01',
-        end: '2023-12-31',
-      });
-      expect(JSON.parse(JSON.stringify(goog.items[0])).rows).toEqual([
-        { date: '2023-12-31', SALES_REV_TURN: 86310 },
-      ]);
-      expect(secPaths()).toEqual([
-        '/files/company_tickers.json',
-        '/api/xbrl/companyfacts/CIK0001652044.json',
-      ]);
-      expect(yahoo.dataCalls('/ws/fundamentals-timeseries/v1/finance/timeseries/GOOG')).toHaveLength(1);
-      await env.close();
-      sec.requests.length = 0;
-      env = await open({ QUARRY_CONTACT: '' });
-      const nvda = await value('NVDA', 'SALES_REV_TURN');
-      expect(nvda.values.SALES_REV_TURN).toBeNull();
-      expect(secPaths()).toEqual([]);
-      expect(yahoo.dataCalls('/ws/fundamentals-timeseries/v1/finance/timeseries/NVDA')).toHaveLength(1);
+  it('falls back to Yahoo where EDGAR has no facts, and to Yahoo alone without a contact', async () => {
+    env = await open();
+    // EDGAR knows GOOG's CIK but the stand-in has no facts for it (404): Yahoo's series give Alphabet's
+    // fourth quarter of 2023, 86,310 million as published.
+    const goog = await HISTORY.run(env.deps, {
+      tickers: ['GOOG'],
+      fields: ['SALES_REV_TURN'],
+      period: 'quarterly',
+      start: '2023-10-01',
+      end: '2023-12-31',
     });
+    expect(JSON.parse(JSON.stringify(goog.items[0])).rows).toEqual([
+      { date: '2023-12-31', SALES_REV_TURN: 86310 },
+    ]);
+    expect(secPaths()).toEqual(['/files/company_tickers.json', '/api/xbrl/companyfacts/CIK0001652044.json']);
+    expect(yahoo.dataCalls('/ws/fundamentals-timeseries/v1/finance/timeseries/GOOG')).toHaveLength(1);
+    await env.close();
+    sec.requests.length = 0;
+    env = await open({ QUARRY_CONTACT: '' });
+    const nvda = await value('NVDA', 'SALES_REV_TURN');
+    expect(nvda.values.SALES_REV_TURN).toBeNull();
+    expect(secPaths()).toEqual([]);
+    expect(yahoo.dataCalls('/ws/fundamentals-timeseries/v1/finance/timeseries/NVDA')).toHaveLength(1);
+  });
 
-    it('keeps statements an operator loaded authoritative: no upstream call for them', async () => {
-      env = await open();
-      const secFacts = LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>;
-      await loadFile(env.deps, secFacts, path.join(FACTS, 'CIK0000320193.json'), { ticker: 'AAPL' });
-      // Apple's fiscal 2025 revenue, 416,161 million, from the file loaded.
-      expect((await value('AAPL', 'SALES_REV_TURN')).values.SALES_REV_TURN).toBe(416161);
-      expect(secPaths()).toEqual([]);
-      expect(yahoo.dataCalls('/ws/fundamentals-timeseries')).toHaveLength(0);
-    });
+  it('keeps statements an operator loaded authoritative: no upstream call for them', async () => {
+    env = await open();
+    const secFacts = LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>;
+    await loadFile(env.deps, secFacts, path.join(FACTS, 'CIK0000320193.json'), { ticker: 'AAPL' });
+    // Apple's fiscal 2025 revenue, 416,161 million, from the file loaded.
+    expect((await value('AAPL', 'SALES_REV_TURN')).values.SALES_REV_TURN).toBe(416161);
+    expect(secPaths()).toEqual([]);
+    expect(yahoo.dataCalls('/ws/fundamentals-timeseries')).toHaveLength(0);
+  });
 
-    it('serves the kept copy marked stale while EDGAR fails', async () => {
-      env = await open();
-      expect((await value('NVDA', 'SALES_REV_TURN')).stale).toBeUndefined();
-      offsetMs = 2 * 86_400_000;
-      sec.fail('/api/xbrl/companyfacts/CIK0001045810.json', 500);
-      const again = await value('NVDA', 'SALES_REV_TURN');
-      expect(again).toMatchObject({ values: { SALES_REV_TURN: 215938 }, stale: true });
-      // Three tries of the failing document, each paced.
-      expect(sec.requests.filter((r) => r.status === 500)).toHaveLength(3);
-      sec.fail('/api/xbrl/companyfacts/CIK0001045810.json', null);
-    });
+  it('serves the kept copy marked stale while EDGAR fails', async () => {
+    env = await open();
+    expect((await value('NVDA', 'SALES_REV_TURN')).stale).toBeUndefined();
+    offsetMs = 2 * 86_400_000;
+    sec.fail('/api/xbrl/companyfacts/CIK0001045810.json', 500);
+    const again = await value('NVDA', 'SALES_REV_TURN');
+    expect(again).toMatchObject({ values: { SALES_REV_TURN: 215938 }, stale: true });
+    // Three tries of the failing document, each paced.
+    expect(sec.requests.filter((r) => r.status === 500)).toHaveLength(3);
+    sec.fail('/api/xbrl/companyfacts/CIK0001045810.json', null);
+  });
 
-    it('sends EDGAR at most ten requests in any second, however many statements are asked at once', async () => {
-      env = await open();
-      const tickers = [
-        'NVDA',
-        'AAPL',
-        'MSFT',
-        'AMZN',
-        'META',
-        'TSLA',
-        'JPM',
-        'XOM',
-        'WMT',
-        'UNH',
-        'MA',
-        'PG',
-      ];
-      const more = ['JNJ', 'COST', 'HD', 'MRK', 'ORCL', 'CVX', 'BAC', 'KO', 'CRM', 'NFLX', 'AMD', 'PEP'];
-      await Promise.all([...tickers, ...more].map((t) => env.deps.market.statements(t)));
-      const times = sec.requests.map((r) => r.at).sort((a, b) => a - b);
-      expect(times).toHaveLength(25);
-      const busiest = Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 1000).length));
-      expect(busiest).toBeLessThanOrEqual(10);
-      // Twenty-five requests at ten a second take at least 2.4 s from the first to the last.
-      expect((times.at(-1) as number) - (times[0] as number)).toBeGreaterThanOrEqual(2300);
-    }, 20_000);
-  },
-);
+  it('sends EDGAR at most ten requests in any second, however many statements are asked at once', async () => {
+    env = await open();
+    const tickers = ['NVDA', 'AAPL', 'MSFT', 'AMZN', 'META', 'TSLA', 'JPM', 'XOM', 'WMT', 'UNH', 'MA', 'PG'];
+    const more = ['JNJ', 'COST', 'HD', 'MRK', 'ORCL', 'CVX', 'BAC', 'KO', 'CRM', 'NFLX', 'AMD', 'PEP'];
+    await Promise.all([...tickers, ...more].map((t) => env.deps.market.statements(t)));
+    const times = sec.requests.map((r) => r.at).sort((a, b) => a - b);
+    expect(times).toHaveLength(25);
+    const busiest = Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 1000).length));
+    expect(busiest).toBeLessThanOrEqual(10);
+    // Twenty-five requests at ten a second take at least 2.4 s from the first to the last.
+    expect((times.at(-1) as number) - (times[0] as number)).toBeGreaterThanOrEqual(2300);
+  }, 20_000);
+});

@@ -9,7 +9,6 @@ import { shortInterest } from '../../src/market/short-interest.js';
 import { DATA, HISTORY, QUOTES } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
 import { MockYahoo, YAHOO_DIR } from '../helpers/yahoo.js';
 
 const recorded = (file: string) =>
@@ -22,7 +21,7 @@ const recordedQuote = (file: string, symbol: string) =>
 
 type Item = { status: string; error?: { code: string; message: string } };
 
-describe.skipIf(!haveShared(YAHOO_DIR))('market data from the live upstream (recorded Yahoo answers)', () => {
+describe('market data from the live upstream (recorded Yahoo answers)', () => {
   let yahoo: MockYahoo;
   let env: TestEnv;
   let now = Date.parse('2026-11-24T15:00:00Z');

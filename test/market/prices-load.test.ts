@@ -1,4 +1,4 @@
-// `quarry ingest prices` on the layouts real exports use, each read from a real file in ../shared/data: a
+// `quarry ingest prices` on the layouts real exports use, each read from a real file of the demo's bundle: a
 // re-labelled export with a Ticker column, yfinance's three header rows (London in pence; a ticker re-cased by
 // its publisher), Yahoo's download with a lower-case "date", and timestamps with an offset whose last bar is a
 // partial day. Day/month/year dates load only with their layout named.
@@ -10,13 +10,13 @@ import { loadFile } from '../../src/ingest/run.js';
 import { HISTORY } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared, SHARED_DATA } from '../helpers/shared.js';
+import { asset } from '../helpers/real-data.js';
 
-const PRICES = path.join(SHARED_DATA, 'market/prices');
+const PRICES = asset('market');
 const file = (name: string) => path.join(PRICES, name);
 const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
 
-describe.skipIf(!haveShared(PRICES))('daily price files as real exports write them', () => {
+describe('daily price files as real exports write them', () => {
   let env: TestEnv;
   const load = (name: string, options: Record<string, string> = {}) =>
     loadFile(env.deps, prices, name.startsWith('/') ? name : file(name), options);

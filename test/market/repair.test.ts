@@ -11,7 +11,7 @@ import { HISTORY } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { splitLine } from '../helpers/csv.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared, SHARED_DATA } from '../helpers/shared.js';
+import { asset } from '../helpers/real-data.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
 
@@ -85,7 +85,7 @@ describe('100× unit slips', () => {
 
 // Vodafone in London (pence), as yfinance saved it: Price,Adj Close,Close,High,Low,Open,Volume after three
 // header rows. Runs of its real days are divided by 100, as Yahoo sends a run of days in pounds.
-const VOD = path.join(SHARED_DATA, 'market/prices/Imman-dot-quant-pairs-trading/VOD.L.csv');
+const VOD = asset('market/Imman-dot-quant-pairs-trading/VOD.L.csv');
 
 function vodBars(from: string, to: string): Bar[] {
   return readFileSync(VOD, 'utf8')
@@ -111,7 +111,7 @@ const inPounds = (bar: Bar): Bar => ({
   close: bar.close / 100,
 });
 
-describe.skipIf(!haveShared(VOD))('runs of slipped days', () => {
+describe('runs of slipped days', () => {
   // 2023-01-03 to 2023-06-30: 124 trading days.
   const real = vodBars('2023-01-03', '2023-06-30');
   const closes = (bars: readonly Bar[]) => bars.map((b) => b.close);

@@ -7,13 +7,12 @@ import { loadFile } from '../../src/ingest/run.js';
 import { HISTORY } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
+import { asset } from '../helpers/real-data.js';
 
-const NVDA = path.resolve('../shared/data/sec/kpis-guidance/companyfacts/CIK0001045810.json');
-const TICKERS = path.resolve('../shared/data/sec/company_tickers.json');
+const NVDA = asset('sec/companyfacts/CIK0001045810.json');
+const TICKERS = asset('sec/company_tickers.json');
 
-// The SEC's file sits in ../shared beside the project: required in CI, skipped (and said) elsewhere.
-describe.skipIf(!haveShared(NVDA))('statements from SEC company facts', () => {
+describe('statements from SEC company facts', () => {
   let env: TestEnv;
   let key: string;
   beforeAll(async () => {

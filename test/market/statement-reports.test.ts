@@ -14,9 +14,9 @@ import { MIGRATIONS } from '../../src/runtime/migrations.js';
 import { openStore } from '../../src/store/engine.js';
 import { migrate } from '../../src/store/migrate.js';
 import { ENGINES, freshPostgres, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared, SHARED_DATA } from '../helpers/shared.js';
+import { asset } from '../helpers/real-data.js';
 
-const AAPL = path.join(SHARED_DATA, 'sec/kpis-guidance/companyfacts/CIK0000320193.json');
+const AAPL = asset('sec/companyfacts/CIK0000320193.json');
 
 describe('the reports of a period', () => {
   it('each value once, from the first filing that reported it, oldest first', () => {
@@ -41,7 +41,7 @@ describe('the reports of a period', () => {
   });
 });
 
-describe.skipIf(!haveShared(AAPL))("Apple's net income as known on a date", () => {
+describe("Apple's net income as known on a date", () => {
   for (const { engine, skip } of ENGINES) {
     describe.skipIf(skip)(`on ${engine}`, () => {
       let env: TestEnv;

@@ -9,13 +9,12 @@ import { loadFile } from '../../src/ingest/run.js';
 import { DATA } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
-import { haveShared } from '../helpers/shared.js';
 import { YAHOO_DIR } from '../helpers/yahoo.js';
 
 const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
 const recording = (file: string) => path.join(YAHOO_DIR, file);
 
-describe.skipIf(!haveShared(YAHOO_DIR))('partial and error answers from Yahoo', () => {
+describe('partial and error answers from Yahoo', () => {
   let env: TestEnv;
   const load = (file: string) => loadFile(env.deps, yahoo, file);
   const item = async (ticker: string, fields: string[]) =>

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
+import { real } from '../helpers/real-data.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
 
@@ -65,7 +66,6 @@ describe('Yahoo quoteSummary recordings', () => {
 });
 
 describe('quoteSummary recordings without the price module', () => {
-  const SUMMARIES = path.resolve('../shared/data/market/yahoo/quoteSummary');
   let env: TestEnv;
   let key: string;
   beforeAll(async () => {
@@ -81,7 +81,7 @@ describe('quoteSummary recordings without the price module', () => {
     const report = await loadFile(
       env.deps,
       yahoo(),
-      path.join(SUMMARIES, 'quoteSummary-financialData-AAPL.json'),
+      real('market/yahoo/quoteSummary/quoteSummary-financialData-AAPL.json'),
     );
     expect(report).toMatchObject({ inserted: 1, notes: [expect.stringContaining('targetPrice')] });
     // Facts alone are not a quote: the field has no value yet.
@@ -98,7 +98,7 @@ describe('quoteSummary recordings without the price module', () => {
     const report = await loadFile(
       env.deps,
       yahoo(),
-      path.join(SUMMARIES, 'quoteSummary-financialData-OCDO.L.json'),
+      real('market/yahoo/quoteSummary/quoteSummary-financialData-OCDO.L.json'),
     );
     // Ocado's targets are quoted in pence; without the price module nothing says so.
     expect(report.notes).toEqual([
@@ -113,7 +113,7 @@ describe('quoteSummary recordings without the price module', () => {
     const again = await loadFile(
       env.deps,
       yahoo(),
-      path.join(SUMMARIES, 'quoteSummary-financialData-AAPL.json'),
+      real('market/yahoo/quoteSummary/quoteSummary-financialData-AAPL.json'),
     );
     expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: 1 });
   });

@@ -9,10 +9,11 @@ import { OPERATIONS } from '../../src/datasets/registry.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, customer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
+import { real } from '../helpers/real-data.js';
 import { callTool, connect, initializeRequest, textOf } from './client.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
-const SUMMARIES = path.resolve('../shared/data/market/yahoo/quoteSummary');
+const SUMMARIES = real('market/yahoo/quoteSummary');
 
 describe('MCP tools over Streamable HTTP', () => {
   let env: TestEnv;
