@@ -2,7 +2,7 @@
 // store that holds data it loads nothing (the keys are still made when there are no accounts); a store with
 // accounts is left as it is.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -130,9 +130,15 @@ describe('quarry serve --demo', () => {
     expect(found).toHaveLength(14);
     expect((await data(`/v1/awards/${found[0]?.id}`)).award).toMatchObject({ id: found[0]?.id });
 
-    // Every curl example of the README answers real data on the demo, with the keys it printed.
-    const examples = readFileSync('README.md', 'utf8')
-      .split('\n')
+    // Every curl example of the README and of docs/ answers real data on the demo, with the keys it printed.
+    const docs = [
+      'README.md',
+      ...readdirSync('docs')
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    const examples = docs
+      .flatMap((file) => readFileSync(file, 'utf8').split('\n'))
       .filter((line) => line.startsWith('curl '));
     expect(examples.length).toBeGreaterThanOrEqual(17);
     for (const line of examples) {

@@ -71,8 +71,8 @@ describe('quarry mcp over stdio', () => {
     expect(textOf(result)).toBe('invalid_key: The API key is not recognised or was revoked.');
   });
 
-  it("the README's client configuration is strict JSON and starts the CLI this way", () => {
-    const readme = readFileSync('README.md', 'utf8');
+  it("docs/api.md's client configuration is strict JSON and starts the CLI this way", () => {
+    const readme = readFileSync('docs/api.md', 'utf8');
     const block = /```json\n(\{\n {2}"mcpServers"[\s\S]*?)```/.exec(readme)?.[1] as string;
     const local = JSON.parse(block).mcpServers['quarry-local'];
     expect(local.command).toBe('node');
