@@ -181,6 +181,11 @@ describe('quarry CLI', () => {
     [['import', 'cot', '/no/such/records.ndjson'], /^quarry: no such file: \/no\/such\/records\.ndjson\n$/],
     [['usage', 'acct_missing'], /not_found: no account acct_missing/],
     [['usage', 'acct_x', '--since', 'May'], /./],
+    [
+      ['ingest', 'cftc', '--ticker', 'CL', 'deafut.txt'],
+      /cftc takes no option --ticker \(it takes --published\)/,
+    ],
+    [['ingest', 'prices', '--through'], /--through needs a value/],
   ];
   for (const [args, message] of failures) {
     it(`quarry ${args.join(' ')} fails with a clear message`, async () => {
@@ -215,11 +220,11 @@ describe('quarry CLI', () => {
     ]) {
       expect(all).toContain(`quarry ${command}`);
     }
-    // Every source ingest reads and every agency sync fetches, as the registry and the market declare them.
-    const ingest = /quarry ingest SOURCE FILE\.\.\. +load the sources' own files: (.+)/
-      .exec(all)?.[1]
-      ?.split(', ');
-    expect(ingest?.sort()).toEqual([
+    // Every source ingest reads, each with the options its loaders declare, and every agency sync fetches, as
+    // the registry and the market declare them.
+    const ingest = (await run('ingest', '--help')).stdout;
+    const sources = [...ingest.matchAll(/^([a-z-]+): into (.+)$/gm)].map((m) => m[1]);
+    expect(sources.sort()).toEqual([
       'bls',
       'cftc',
       'eia',
@@ -230,10 +235,12 @@ describe('quarry CLI', () => {
       'usaspending',
       'yahoo',
     ]);
-    const sync = /quarry sync SOURCE +fetch an agency's current files and load what changed: (.+)/.exec(
-      all,
-    )?.[1];
-    expect(sync?.split(', ').sort()).toEqual(['bls', 'cftc', 'eia']);
+    expect(ingest).toMatch(/^ {2}--published TIME /m);
+    const prices = /^prices: into market\n((?: {2}.*\n)+)/m.exec(ingest)?.[1];
+    expect(prices?.match(/--[a-z-]+/g)).toEqual(['--ticker', '--date-format', '--through']);
+    expect(ingest).toMatch(/CEO-pay table CSV .*\n {4}--fiscal-year YEAR /);
+    const sync = /^ {2}sources: (.+)$/m.exec((await run('sync', '--help')).stdout)?.[1];
+    expect(sync?.split(', ').sort()).toEqual(['bls', 'cftc', 'eia', 'sec', 'usaspending']);
     expect((await run('--version')).stdout).toBe('0.1.0\n');
   });
 

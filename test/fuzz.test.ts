@@ -11,7 +11,7 @@ import { loadBundledData } from '../src/cli/bundled.js';
 import { ERROR_STATUS, type ErrorCode } from '../src/kernel/errors.js';
 import { customer, marketKey, type TestEnv, testEnv } from './helpers/env.js';
 
-const RUNS = Number(process.env.QUARRY_FUZZ_RUNS ?? 800);
+const RUNS = Number(process.env.QUARRY_FUZZ_RUNS ?? 300);
 const SEED = process.env.QUARRY_FUZZ_RUNS ? undefined : 20261123;
 
 // biome-ignore lint/suspicious/noExplicitAny: walking parsed JSON documents

@@ -1,7 +1,7 @@
 // quarry ingest SOURCE FILE…: load agency files; each file in its own transaction.
 
 import { produceAfterLoads } from '../datasets/bulk/after-load.js';
-import { loadFile } from '../ingest/run.js';
+import { loadFile, sourceOptions } from '../ingest/run.js';
 import type { Deps } from '../kernel/deps.js';
 import { LOADERS } from '../runtime/loaders.js';
 import { explain, say, UsageError } from './output.js';
@@ -11,31 +11,30 @@ export async function ingestCommand(
   argv: string[],
 ): Promise<{ report: object; failed: boolean }> {
   const [sourceName, ...rest] = argv;
+  const loader = sourceName ? LOADERS[sourceName] : undefined;
+  if (!loader)
+    throw new UsageError(`ingest takes a source (${Object.keys(LOADERS).join(', ')}) and one or more files`);
+  const known = sourceOptions(loader);
   const options: Record<string, string> = {};
   const files: string[] = [];
   for (let i = 0; i < rest.length; i += 1) {
     const arg = rest[i]!;
-    if (
-      [
-        '--ticker',
-        '--fiscal-year',
-        '--accession',
-        '--award',
-        '--date-format',
-        '--through',
-        '--published',
-      ].includes(arg)
-    ) {
-      const value = rest[i + 1];
-      if (!value || value.startsWith('--')) throw new UsageError(`${arg} needs a value`);
-      options[arg.slice(2)] = value;
-      i += 1;
-    } else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
-    else files.push(arg);
+    if (!arg.startsWith('--')) {
+      files.push(arg);
+      continue;
+    }
+    const name = arg.slice(2);
+    if (!(name in known))
+      throw new UsageError(
+        `${sourceName} takes no option ${arg} (it takes ${Object.keys(known)
+          .map((o) => `--${o}`)
+          .join(', ')})`,
+      );
+    const value = rest[i + 1];
+    if (!value || value.startsWith('--')) throw new UsageError(`${arg} needs a value`);
+    options[name] = value;
+    i += 1;
   }
-  const loader = sourceName ? LOADERS[sourceName] : undefined;
-  if (!loader)
-    throw new UsageError(`ingest takes a source (${Object.keys(LOADERS).join(', ')}) and one or more files`);
   if (files.length === 0) throw new UsageError(`ingest ${sourceName} needs at least one file`);
   // Each file is its own transaction: one that fails keeps nothing of itself and does not undo the others.
   const loaded = [];

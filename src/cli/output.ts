@@ -5,8 +5,9 @@ import { SourceError } from '../ingest/source.js';
 import { ConfigError } from '../kernel/config.js';
 import { AppError } from '../kernel/errors.js';
 import { MigrationError } from '../store/migrate.js';
+import { UsageError } from './usage-error.js';
 
-export class UsageError extends Error {}
+export { UsageError };
 
 export function printResult(value: object): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

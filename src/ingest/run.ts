@@ -44,6 +44,21 @@ export interface Loader<R> {
    * one, judged from its first bytes.
    */
   kind?: FileKind;
+  /**
+   * The options `quarry ingest` takes for this loader's files, besides `published`, which every source takes:
+   * the option's name → what it sets, as the command's help says it.
+   */
+  options?: Readonly<Record<string, string>>;
+}
+
+/** The option every source takes: when the file's facts became known, where the file does not say. */
+export const PUBLISHED_OPTION = {
+  published: 'TIME: when the facts became known (default: from the file or the calendar, else the load time)',
+} as const;
+
+/** Every option a source's loaders take, `published` first. */
+export function sourceOptions(loaders: SourceLoaders): Record<string, string> {
+  return Object.assign({ ...PUBLISHED_OPTION }, ...loaderList(loaders).map((l) => l.options ?? {}));
 }
 
 export interface FileKind {
@@ -78,17 +93,25 @@ export function chooseLoader(loaders: SourceLoaders, source: SourceFile): Loader
 export function loader<R>(
   importer: Importer<R>,
   read: RecordReader<R, undefined>,
-  options?: { kind?: FileKind },
+  options?: { kind?: FileKind; options?: Readonly<Record<string, string>> },
 ): Loader<never>;
 export function loader<R, P>(
   importer: Importer<R>,
   read: RecordReader<R, P>,
-  options: { prepare: (db: Kysely<Database>) => Promise<P>; kind?: FileKind },
+  options: {
+    prepare: (db: Kysely<Database>) => Promise<P>;
+    kind?: FileKind;
+    options?: Readonly<Record<string, string>>;
+  },
 ): Loader<never>;
 export function loader<R, P>(
   importer: Importer<R>,
   read: RecordReader<R, P>,
-  options: { prepare?: (db: Kysely<Database>) => Promise<P>; kind?: FileKind } = {},
+  options: {
+    prepare?: (db: Kysely<Database>) => Promise<P>;
+    kind?: FileKind;
+    options?: Readonly<Record<string, string>>;
+  } = {},
 ): Loader<never> {
   // Kept among the loaders of every record type: loadFile hands each reader its own importer and prepare's result.
   return { importer, read, ...options } as unknown as Loader<never>;

@@ -8,9 +8,18 @@ import { secFactsRecords } from './load/sec-facts.js';
 import { yahooRecords } from './load/yahoo.js';
 
 export const MARKET_LOADERS: Record<string, Loader<never>> = {
-  prices: loader(marketImporter, priceRecords),
+  prices: loader(marketImporter, priceRecords, {
+    options: {
+      ticker: 'TICKER: the instrument of a file whose rows do not name it',
+      'date-format': 'FORMAT: how the dates are written when they are not YYYY-MM-DD (e.g. DD/MM/YYYY)',
+      through: 'YYYY-MM-DD: the last bar to load (a later one may still have been trading)',
+    },
+  }),
   yahoo: loader(marketImporter, yahooRecords),
-  'sec-facts': loader(marketImporter, secFactsRecords, { prepare: tickersByCik }),
+  'sec-facts': loader(marketImporter, secFactsRecords, {
+    prepare: tickersByCik,
+    options: { ticker: "TICKER: the registrant's ticker, where the store does not map its CIK to one" },
+  }),
 };
 
 /**

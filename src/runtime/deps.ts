@@ -5,7 +5,6 @@ import type { Deps } from '../kernel/deps.js';
 import type { MarketProvider } from '../kernel/market-provider.js';
 import type { Counters } from '../limits/counters.js';
 import { MemoryCounters } from '../limits/memory.js';
-import { RedisCounters } from '../limits/redis.js';
 import type { CreditStore } from '../store/credits.js';
 import { PostgresCredits } from '../store/credits-postgres.js';
 import { SqliteCredits } from '../store/credits-sqlite.js';
@@ -24,6 +23,11 @@ export interface DepsOptions {
   clock?: () => Date;
   /** Told of each failed market upstream call (the answer goes on with what is held): the server logs it. */
   onUpstreamError?: (what: string, error: unknown) => void;
+  /**
+   * The market data held in the store alone, whatever QUARRY_MARKET_UPSTREAM says: for a command that serves
+   * no market data (the admin commands), which then loads none of the upstreams' clients.
+   */
+  storedMarketOnly?: boolean;
 }
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
@@ -40,10 +44,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     await store.close();
     throw error;
   }
-  const counters = createCounters(config.redisUrl, () => clock().getTime());
+  const counters = await createCounters(config.redisUrl, () => clock().getTime());
   try {
     market = await createMarketProvider(
-      config,
+      options.storedMarketOnly ? { ...config, market: { ...config.market, upstream: 'none' } } : config,
       store,
       counters,
       clock,
@@ -55,7 +59,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     throw error;
   }
   const usage = new UsageBuffer(store.db);
-  const mailer = createMailer(config.smtpUrl, config.mailFrom, config.dataDir);
+  const mailer = await createMailer(config.smtpUrl, config.mailFrom, config.dataDir);
   const telemetry = createTelemetry(store.db);
   return {
     config,
@@ -79,8 +83,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   };
 }
 
-function createCounters(redisUrl: string | null, now: () => number): Counters {
-  return redisUrl ? new RedisCounters(redisUrl, now) : new MemoryCounters(now);
+/** Redis's client is loaded only where REDIS_URL names a server. */
+async function createCounters(redisUrl: string | null, now: () => number): Promise<Counters> {
+  if (!redisUrl) return new MemoryCounters(now);
+  const { RedisCounters } = await import('../limits/redis.js');
+  return new RedisCounters(redisUrl, now);
 }
 
 function createCreditStore(store: Store): CreditStore {

@@ -2,24 +2,25 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Mail, Mailer } from '../kernel/mailer.js';
 
-export function createMailer(smtpUrl: string | null, from: string, dataDir: string): Mailer {
-  return smtpUrl ? new SmtpMailer(smtpUrl, from) : new OutboxMailer(path.join(dataDir, 'outbox'), from);
+/** nodemailer is loaded only where SMTP_URL names a server. */
+export async function createMailer(smtpUrl: string | null, from: string, dataDir: string): Promise<Mailer> {
+  if (!smtpUrl) return new OutboxMailer(path.join(dataDir, 'outbox'), from);
+  const { default: nodemailer } = await import('nodemailer');
+  return new SmtpMailer(nodemailer.createTransport(smtpUrl), smtpUrl, from);
 }
 
 class SmtpMailer implements Mailer {
   readonly describe: string;
-  private readonly transport: Transporter;
-
   constructor(
+    private readonly transport: Transporter,
     url: string,
     private readonly from: string,
   ) {
     const parsed = new URL(url);
     this.describe = `SMTP ${parsed.hostname}:${parsed.port || (parsed.protocol === 'smtps:' ? 465 : 587)}`;
-    this.transport = nodemailer.createTransport(url);
   }
 
   async send(mail: Mail): Promise<void> {

@@ -2,16 +2,10 @@
 // stored data with Yahoo Finance filling the rest through the market cache, and SEC EDGAR the statements of
 // US listings when an operator contact is configured.
 
-import { userAgent } from '../ingest/collect.js';
-import { SecClient } from '../ingest/sec/client.js';
 import type { Config } from '../kernel/config.js';
 import type { MarketProvider } from '../kernel/market-provider.js';
 import type { Counters } from '../limits/counters.js';
-import { MarketCache } from '../market/providers/cache.js';
-import { LiveProvider } from '../market/providers/live.js';
-import { SecStatements } from '../market/providers/sec.js';
 import { StoredProvider } from '../market/providers/stored.js';
-import { YahooUpstream } from '../market/providers/yahoo.js';
 import type { Store } from '../store/engine.js';
 
 const COOKIES_KEY = 'yahoo:cookies';
@@ -27,6 +21,16 @@ export async function createMarketProvider(
   const stored = new StoredProvider(store.db);
   const market = config.market;
   if (market.upstream === 'none') return stored;
+  // The live path (Yahoo's client, EDGAR's) is loaded only by a process that serves it.
+  const [{ MarketCache }, { LiveProvider }, { SecStatements }, { YahooUpstream }, { userAgent }, { SecClient }] =
+    await Promise.all([
+      import('../market/providers/cache.js'),
+      import('../market/providers/live.js'),
+      import('../market/providers/sec.js'),
+      import('../market/providers/yahoo.js'),
+      import('../ingest/collect.js'),
+      import('../ingest/sec/client.js'),
+    ]);
   const cache = new MarketCache(store.db, clock);
   const cookies = await cache.get<string>(COOKIES_KEY);
   const upstream = new YahooUpstream({

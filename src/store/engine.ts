@@ -1,10 +1,11 @@
 // Store engines: embedded SQLite (better-sqlite3, WAL) or PostgreSQL, both behind Kysely.
 // The raw handles are exposed for the few hot-path statements kept in this folder.
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { YieldAfterLongQueries } from './long-queries.js';
 import type { Database } from './schema.js';
 
@@ -94,7 +95,11 @@ export function openSqliteReader(
   return { db, close: () => db.destroy() };
 }
 
+// pg is loaded by the first PostgreSQL store, not by every process that imports the store (the CLI on SQLite).
+const require = createRequire(import.meta.url);
+
 export function openPostgres(connectionString: string, max: number): Store {
+  const pg = require('pg') as typeof import('pg');
   // Credits fit in 53 bits; read int8 and numeric counts as numbers rather than strings.
   const types = {
     getTypeParser(oid: number, format?: 'text' | 'binary') {

@@ -2,7 +2,7 @@
 // in the same files: its weekly "Change in" columns and its "% of OI" shares, as the routes serve them.
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportDate } from '../../src/datasets/cot/load/cftc.js';

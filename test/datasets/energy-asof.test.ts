@@ -4,7 +4,7 @@ import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import type { Database } from '../../src/store/schema.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { asset, real } from '../helpers/real-data.js';
+import { asset } from '../helpers/real-data.js';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
 

@@ -8,7 +8,7 @@ import { downloadAmount } from '../../src/datasets/awards/load/current-bulk.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
-import { asset, real } from '../helpers/real-data.js';
+import { asset } from '../helpers/real-data.js';
 
 const SEARCH = asset('awards/usaspending/01-award-search-dod-mit.json');
 const DETAIL = asset('awards/usaspending/03-award-detail-sample.json');

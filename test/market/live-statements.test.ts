@@ -9,7 +9,7 @@ import { DATA, HISTORY } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { MockAgency } from '../helpers/agency.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
-import { asset, real } from '../helpers/real-data.js';
+import { asset } from '../helpers/real-data.js';
 import { MockYahoo } from '../helpers/yahoo.js';
 
 const FACTS = asset('sec/companyfacts');

@@ -44,7 +44,11 @@ export const awardsDataset = describe({
     usaspending: [
       loader(awardsImporter, awardDetail, { kind: AWARD_DETAIL, prepare: namesHeld }),
       loader(awardsImporter, awardSearch, { kind: AWARD_SEARCH, prepare: namesHeld }),
-      loader(awardsImporter, transactions, { kind: TRANSACTIONS, prepare: heldForAwards }),
+      loader(awardsImporter, transactions, {
+        kind: TRANSACTIONS,
+        prepare: heldForAwards,
+        options: { award: 'ID: the award the transactions belong to, where their ids do not say' },
+      }),
       loader(awardsImporter, legacyBulk, { kind: LEGACY_BULK, prepare: namesHeld }),
       loader(awardsImporter, currentTransactions, { kind: CURRENT_TRANSACTIONS, prepare: namesHeld }),
       loader(awardsImporter, currentSummaries, { kind: CURRENT_SUMMARIES, prepare: namesHeld }),

@@ -29,10 +29,24 @@ export const eventsDataset = describe({
   // EDGAR's other files).
   loaders: {
     sec: [
-      loader(registrantsImporter, registrantRecords, { kind: COMPANY_TICKERS }),
+      loader(registrantsImporter, registrantRecords, {
+        kind: COMPANY_TICKERS,
+        options: { ticker: 'TICKER: the ticker of a file that lists one registrant without it' },
+      }),
       loader(eventsImporter, submissionEvents, { kind: SUBMISSIONS }),
-      loader(eventsImporter, submissionTextEvents, { kind: SUBMISSION_TEXT, prepare: tickersByCik }),
-      loader(eventsImporter, primaryDocumentEvents, { kind: EIGHT_K_DOCUMENT, prepare: tickersByCik }),
+      loader(eventsImporter, submissionTextEvents, {
+        kind: SUBMISSION_TEXT,
+        prepare: tickersByCik,
+        options: { accession: "NUMBER: the filing's accession number, where the folder is not named by it" },
+      }),
+      loader(eventsImporter, primaryDocumentEvents, {
+        kind: EIGHT_K_DOCUMENT,
+        prepare: tickersByCik,
+        options: {
+          accession: "NUMBER: the filing's accession number, where the folder is not named by it",
+          ticker: "TICKER: the filer's ticker, where neither the store nor the document names it",
+        },
+      }),
     ],
   },
   // The registrants first (the other EDGAR files find their ticker by CIK), the submissions of Apple,

@@ -23,7 +23,11 @@ export const execPayDataset = describe({
   loaders: {
     sec: [
       loader(execPayImporter, proxyRecords, { kind: PROXY, prepare: tickersByCik }),
-      loader(execPayImporter, ceoPayTableRecords, { kind: CEO_PAY_TABLE, prepare: tickersByCik }),
+      loader(execPayImporter, ceoPayTableRecords, {
+        kind: CEO_PAY_TABLE,
+        prepare: tickersByCik,
+        options: { 'fiscal-year': "YEAR: the fiscal year the table's pay is for (required)" },
+      }),
     ],
   },
   // Cabot's proxy, and the CEO-pay table's fiscal 2021 pay.

@@ -25,7 +25,14 @@ export const kpisDataset = describe({
   loaders: {
     sec: [
       loader(kpisImporter, companyFactsRecords, { kind: COMPANY_FACTS, prepare: tickersByCik }),
-      loader(kpisImporter, releaseGuidance, { kind: EARNINGS_RELEASE, prepare: releaseContext }),
+      loader(kpisImporter, releaseGuidance, {
+        kind: EARNINGS_RELEASE,
+        prepare: releaseContext,
+        options: {
+          accession: "NUMBER: the filing's accession number, where the folder is not named by it",
+          ticker: 'TICKER: the issuer of a press release, where its filing does not name it',
+        },
+      }),
     ],
   },
   migrations: { '008-kpis': m008, '018-guidance-range': m018 },
