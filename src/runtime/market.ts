@@ -22,15 +22,21 @@ export async function createMarketProvider(
   const market = config.market;
   if (market.upstream === 'none') return stored;
   // The live path (Yahoo's client, EDGAR's) is loaded only by a process that serves it.
-  const [{ MarketCache }, { LiveProvider }, { SecStatements }, { YahooUpstream }, { userAgent }, { SecClient }] =
-    await Promise.all([
-      import('../market/providers/cache.js'),
-      import('../market/providers/live.js'),
-      import('../market/providers/sec.js'),
-      import('../market/providers/yahoo.js'),
-      import('../ingest/collect.js'),
-      import('../ingest/sec/client.js'),
-    ]);
+  const [
+    { MarketCache },
+    { LiveProvider },
+    { SecStatements },
+    { YahooUpstream },
+    { userAgent },
+    { SecClient },
+  ] = await Promise.all([
+    import('../market/providers/cache.js'),
+    import('../market/providers/live.js'),
+    import('../market/providers/sec.js'),
+    import('../market/providers/yahoo.js'),
+    import('../ingest/collect.js'),
+    import('../ingest/sec/client.js'),
+  ]);
   const cache = new MarketCache(store.db, clock);
   const cookies = await cache.get<string>(COOKIES_KEY);
   const upstream = new YahooUpstream({
