@@ -10,6 +10,7 @@ import { listActivity } from '../src/accounts/activity.js';
 import { loadConfig } from '../src/runtime/config.js';
 import { createDeps } from '../src/runtime/deps.js';
 import { NO_AGENCIES } from './helpers/agency.js';
+import { runQuarry } from './helpers/cli.js';
 import { type ServerProcess, startServer } from './helpers/server.js';
 
 const exec = promisify(execFile);
@@ -25,14 +26,10 @@ describe('quarry CLI', () => {
   };
   let server: ServerProcess;
 
+  // In-process: these tests are about what the commands do; the binary's own test starts it as a process.
   async function quarry(...args: string[]) {
-    try {
-      const { stdout, stderr } = await exec(process.execPath, ['dist/cli/main.js', ...args], { env });
-      return { code: 0, stdout, stderr, json: JSON.parse(stdout) };
-    } catch (error) {
-      const e = error as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr, json: null };
-    }
+    const result = await runQuarry(args, env);
+    return { ...result, json: result.code === 0 ? JSON.parse(result.stdout) : null };
   }
 
   beforeAll(async () => {

@@ -2,13 +2,12 @@
 // assets/ and test/fixtures/real/) and loaded through the loaders; unchanged files are not downloaded again, a
 // changed one loads as revisions, and a file the agency does not publish or cannot serve leaves the store
 // untouched.
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLECTIONS } from '../src/datasets/registry.js';
 import { collect, type SyncReport } from '../src/ingest/collect.js';
 import { MockAgency, NO_AGENCIES } from './helpers/agency.js';
+import { runQuarry } from './helpers/cli.js';
 import { type TestEnv, testEnv } from './helpers/env.js';
 import { asset, readText, real } from './helpers/real-data.js';
 
@@ -258,21 +257,13 @@ describe('quarry sync eia and bls', () => {
 });
 
 describe('quarry sync, the command', () => {
-  const exec = promisify(execFile);
   const agency = new MockAgency();
   beforeAll(() => agency.start());
   afterAll(() => agency.stop());
 
-  const quarry = async (env: Record<string, string>, ...args: string[]) => {
-    try {
-      const { stdout, stderr } = await exec(process.execPath, ['dist/cli/main.js', ...args], {
-        env: { ...process.env, ...NO_AGENCIES, LOG_LEVEL: 'warn', ...env },
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      return error as { code: number; stdout: string; stderr: string };
-    }
-  };
+  // In-process: the command's behaviour is what is tested here, not the binary.
+  const quarry = (env: Record<string, string>, ...args: string[]) =>
+    runQuarry(args, { ...process.env, ...NO_AGENCIES, LOG_LEVEL: 'warn', ...env });
 
   it('prints one JSON object; exits 0 when files are missing upstream, 1 when a fetched file fails to load', async () => {
     const dir = path.join((await import('node:os')).tmpdir(), `quarry-sync-${process.pid}`);

@@ -23,8 +23,8 @@ const STORE_COMMANDS: Record<string, (deps: Deps, argv: string[]) => Promise<obj
 const isResult = (value: object): value is Result => 'report' in value && 'failed' in value;
 
 /** Runs a command; the exit status, or -1 for a server that runs until it is stopped. */
-export async function runCommand(command: string, argv: string[]): Promise<number> {
-  const config = loadConfig(process.env);
+export async function runCommand(command: string, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const config = loadConfig(env);
   if (command === 'serve') {
     const deps = await openDeps(config, true);
     await (await import('./serve.js')).serveCommand(config, deps, argv);
