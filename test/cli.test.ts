@@ -1,6 +1,7 @@
 // The admin CLI: one JSON object on stdout, messages on stderr, non-zero exit with a clear message on
 // error; it works on the same store as a running server, whose next calls see the change within 2 seconds.
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -195,7 +196,7 @@ describe('quarry CLI', () => {
   }
 
   it('--help only prints: migrate --help leaves no store behind; --version prints the version', async () => {
-    const fresh = path.join(tmpdir(), `quarry-help-${process.pid}-${Date.now()}`);
+    const fresh = path.join(tmpdir(), `quarry-help-${randomUUID()}`);
     const run = (...args: string[]) =>
       exec(process.execPath, ['dist/cli/main.js', ...args], {
         env: { ...process.env, QUARRY_DATA_DIR: fresh },
@@ -351,7 +352,8 @@ describe('quarry CLI', () => {
       headers: { authorization: `Bearer ${market.key}` },
     });
     expect(quotes.headers.get('x-service-units')).toBe('2');
-    const today = new Date().toISOString().slice(0, 10);
+    // The day the server metered the calls on, by its own clock (its answer's Date header).
+    const today = new Date(quotes.headers.get('date') as string).toISOString().slice(0, 10);
     // Units are written by the server every two seconds.
     await expect
       .poll(async () => (await quarry('usage', account.id)).json.units, { timeout: 5000, interval: 250 })

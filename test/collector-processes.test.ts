@@ -12,17 +12,21 @@ import { createDeps } from '../src/runtime/deps.js';
 import { MockAgency, NO_AGENCIES } from './helpers/agency.js';
 import { freshPostgres, pgUrl } from './helpers/env.js';
 import { real } from './helpers/real-data.js';
-import { startServer } from './helpers/server.js';
+import { faketimeLib, startingAt, startServer } from './helpers/server.js';
 
 const FILE = real('cftc/fut_disagg_txt_2021_f_year.zip');
-const YEAR = new Date().getUTCFullYear();
+const LEASE_MS = 1500;
+// The collectors' clocks start on a Monday of June 2026 and run on (libfaketime): the year files they ask
+// for are 2026's and 2025's.
+const START = new Date('2026-06-15T12:00:00Z');
+const YEAR = START.getUTCFullYear();
 
 interface Worker {
   child: ChildProcess;
   events: Record<string, unknown>[];
 }
 
-describe.skipIf(pgUrl() === null)('two collectors on PostgreSQL', () => {
+describe.skipIf(pgUrl() === null || faketimeLib() === null)('two collectors on PostgreSQL', () => {
   const agency = new MockAgency();
   let store: Awaited<ReturnType<typeof freshPostgres>>;
   const dirs: string[] = [];
@@ -49,7 +53,8 @@ describe.skipIf(pgUrl() === null)('two collectors on PostgreSQL', () => {
       DATABASE_URL: store.url,
       LOG_LEVEL: 'warn',
       ...agency.env(),
-      QUARRY_COLLECT_LEASE_MS: '1500',
+      ...startingAt(START),
+      QUARRY_COLLECT_LEASE_MS: String(LEASE_MS),
       QUARRY_COLLECT_POLL_MS: '200',
       QUARRY_FETCH_TIMEOUT_MS: '60000',
     };
@@ -79,8 +84,21 @@ describe.skipIf(pgUrl() === null)('two collectors on PostgreSQL', () => {
     const [a, b] = [start(), start()];
     await expect.poll(() => started(a).length + started(b).length, { timeout: 15_000 }).toBe(1);
     const [holder, other] = started(a).length ? [a, b] : [b, a];
-    // The holder renews its lease while it waits: for three lease lengths the other never takes the job.
-    await new Promise((resolve) => setTimeout(resolve, 4500));
+    // The holder renews its lease while it waits: over three lease lengths the other never takes the job.
+    const leaseUntil = async () => {
+      const db = new pg.Client({ connectionString: store.url });
+      await db.connect();
+      try {
+        const { rows } = await db.query("SELECT lease_until FROM jobs WHERE name = 'cftc'");
+        return Date.parse(rows[0]?.lease_until);
+      } finally {
+        await db.end();
+      }
+    };
+    const first = await leaseUntil();
+    await expect
+      .poll(leaseUntil, { timeout: 15_000, interval: 250 })
+      .toBeGreaterThanOrEqual(first + 3 * LEASE_MS);
     expect(started(other)).toHaveLength(0);
 
     holder.child.kill('SIGKILL');
@@ -109,7 +127,7 @@ describe.skipIf(pgUrl() === null)('two collectors on PostgreSQL', () => {
   }, 60_000);
 });
 
-describe('quarry serve --collect', () => {
+describe.skipIf(faketimeLib() === null)('quarry serve --collect', () => {
   it('the server collects on the embedded store: a due job loads the agency’s file, and SIGTERM stops both', async () => {
     const agency = await new MockAgency().start();
     agency.serve(`/files/dea/history/fut_disagg_txt_${YEAR}.zip`, FILE);
@@ -118,7 +136,7 @@ describe('quarry serve --collect', () => {
       QUARRY_DATA_DIR: dir,
       ...agency.env(),
     };
-    const server = await startServer(env, ['--collect']);
+    const server = await startServer({ ...env, ...startingAt(START) }, ['--collect']);
     const deps = await createDeps(loadConfig(env));
     try {
       await expect

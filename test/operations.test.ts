@@ -1,6 +1,7 @@
 // What an operator runs the service by: liveness and readiness, the caller's request id, access lines that say
 // who called, and a SIGTERM that lets the requests in flight finish.
 
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -162,7 +163,7 @@ describe('a server process', () => {
     const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
     try {
       const created = await createAccount(deps, {
-        email: `ops-${Date.now()}@example.com`,
+        email: `ops-${randomUUID()}@example.com`,
         plan: 'desk',
         marketPlan: 'paid',
         emailConfirmed: true,
@@ -201,6 +202,17 @@ describe('a server process', () => {
     }
   });
 
+  /** Whether a new connection to the port is refused. */
+  const refused = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const probe = connect(port, '127.0.0.1');
+      probe.once('connect', () => {
+        probe.destroy();
+        resolve(false);
+      });
+      probe.once('error', () => resolve(true));
+    });
+
   it('SIGTERM: a request in flight is answered, then the process exits 0', async () => {
     const caller = await account();
     const server = await startServer(env);
@@ -218,12 +230,14 @@ describe('a server process', () => {
         `Content-Length: ${body.length}\r\nAuthorization: Bearer ${caller.marketKey}\r\nConnection: close\r\n\r\n`,
     );
     socket.write(body.slice(0, 5));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A call on another connection answered after that: the server has read what came before it.
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const exited = new Promise<number | null>((resolve) =>
       server.child.once('exit', (code) => resolve(code)),
     );
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Stopping: the server takes no new connection, and the request in flight is still to be answered.
+    await expect.poll(() => refused(Number(port)), { interval: 20 }).toBe(true);
     socket.write(body.slice(5));
     await new Promise((resolve) => socket.once('close', resolve));
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
@@ -246,7 +260,7 @@ describe('a server process', () => {
     async function exchange(text: string, elapsed?: (ms: number) => void): Promise<string> {
       const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
       await new Promise((resolve) => socket.once('connect', resolve));
-      const started = Date.now();
+      const started = performance.now();
       let answer = '';
       socket.on('data', (chunk) => {
         answer += chunk;
@@ -254,7 +268,7 @@ describe('a server process', () => {
       socket.on('error', () => {});
       socket.write(text);
       await new Promise((resolve) => socket.once('close', resolve));
-      elapsed?.(Date.now() - started);
+      elapsed?.(performance.now() - started);
       return answer;
     }
 

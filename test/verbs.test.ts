@@ -1,7 +1,7 @@
 // The core verbs without any transport: admission, credits, units, the market verbs and a dataset operation,
 // each called as verb(deps, input) on a real store.
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccount, getAccount, setBalance, setPlan } from '../src/accounts/accounts.js';
 import { admit, cacheOf } from '../src/accounts/admit.js';
 import { createKey, revokeKey } from '../src/accounts/keys.js';
@@ -164,15 +164,20 @@ describe('verbs without a transport', () => {
         (await createKey(env.deps, { accountId: id, api: 'market' })).key,
         'market',
       );
-      const left = 60_000 - (Date.now() % 60_000);
-      if (left < 5000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-      const first = await chargeUnits(env.deps, principal, 119, 'market');
-      expect(first.minute).toMatchObject({ limit: 120, remaining: 1 });
-      expect((await chargeUnits(env.deps, principal, 1, 'market')).minute.remaining).toBe(0);
-      const refused = await chargeUnits(env.deps, principal, 1, 'market').catch((error: AppError) => error);
-      expect(refused).toBeInstanceOf(AppError);
-      expect((refused as AppError).code).toBe('rate_limited');
-      expect((refused as AppError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      // All three charges fall in one minute: the clock stands 20 s into a minute while they are made.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(new Date('2026-03-02T15:00:20.000Z'));
+        const first = await chargeUnits(env.deps, principal, 119, 'market');
+        expect(first.minute).toMatchObject({ limit: 120, remaining: 1 });
+        expect((await chargeUnits(env.deps, principal, 1, 'market')).minute.remaining).toBe(0);
+        const refused = await chargeUnits(env.deps, principal, 1, 'market').catch((error: AppError) => error);
+        expect(refused).toBeInstanceOf(AppError);
+        expect((refused as AppError).code).toBe('rate_limited');
+        expect((refused as AppError).retryAfterSeconds).toBe(40);
+      } finally {
+        vi.useRealTimers();
+      }
     });
   });
 

@@ -172,13 +172,8 @@ describe.runIf(haveChromium())('the console in a browser', () => {
     await shot('07-revoke-confirm');
     await page.getByRole('button', { name: 'Revoke the key' }).click();
     expect(await page.locator('.notice').textContent()).toContain('is revoked');
-    let status = 0;
-    for (let waited = 0; waited <= 2500; waited += 250) {
-      status = (await api(key)).status;
-      if (status === 401) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(status).toBe(401);
+    // The revoked key is refused within the documented two seconds.
+    await expect.poll(async () => (await api(key)).status, { timeout: 2500, interval: 250 }).toBe(401);
 
     await page.getByRole('link', { name: 'Activity' }).click();
     const rows = await page.locator('tbody tr').allTextContents();

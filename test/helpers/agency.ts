@@ -12,7 +12,7 @@ export interface AgencyRequest {
   /** The request's body, as text (empty for a GET). */
   body: string;
   status: number;
-  /** When it arrived (ms since the epoch). */
+  /** When it arrived: milliseconds on the monotonic clock (performance.now()), to compare with each other. */
   at: number;
 }
 
@@ -58,7 +58,7 @@ export class MockAgency {
   async start(): Promise<this> {
     this.server = createServer(async (req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      const at = Date.now();
+      const at = performance.now();
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body = Buffer.concat(chunks).toString('utf8');

@@ -1,5 +1,8 @@
 // Real server processes from the built CLI, for the tests about processes: scale-out and crashes.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { inject } from 'vitest';
 import { NO_AGENCIES } from './agency.js';
@@ -29,6 +32,41 @@ export function frozenAt(at: Date): Record<string, string> {
     FAKETIME_DONT_FAKE_MONOTONIC: '1',
     FAKETIME_DONT_RESET: '1',
     TZ: 'UTC',
+  };
+}
+
+/**
+ * The environment that starts a child process's clock at `at` (UTC) and lets it run on from there, through
+ * libfaketime: the test knows the instant the process reads, and the process's timers and leases keep time.
+ */
+export function startingAt(at: Date): Record<string, string> {
+  return { ...frozenAt(at), FAKETIME: `@${at.toISOString().replace('T', ' ').slice(0, 19)}` };
+}
+
+/**
+ * A child process's clock that the test moves: libfaketime reads the instant from a file at every call, and
+ * `move` writes a later one. The clock stands still between moves; timers keep real time.
+ */
+export function movableClock(at: Date): { env: Record<string, string>; move(ms: number): void } {
+  const lib = faketimeLib();
+  if (!lib) throw new Error('libfaketime is not installed (apt-get install faketime)');
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'quarry-clock-')), 'now');
+  let now = at.getTime();
+  const write = () => writeFileSync(file, new Date(now).toISOString().replace('T', ' ').slice(0, 19));
+  write();
+  return {
+    env: {
+      LD_PRELOAD: lib,
+      FAKETIME_TIMESTAMP_FILE: file,
+      FAKETIME_NO_CACHE: '1',
+      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+      FAKETIME_DONT_RESET: '1',
+      TZ: 'UTC',
+    },
+    move(ms: number) {
+      now += ms;
+      write();
+    },
   };
 }
 

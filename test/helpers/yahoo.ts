@@ -149,7 +149,12 @@ export class MockYahoo {
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
-      const call: YahooCall = { path: url.pathname, query: url.searchParams, status: 0, at: Date.now() };
+      const call: YahooCall = {
+        path: url.pathname,
+        query: url.searchParams,
+        status: 0,
+        at: performance.now(),
+      };
       this.calls.push(call);
       const send = (status: number, body: unknown, headers: Record<string, string | string[]> = {}) => {
         call.status = status;

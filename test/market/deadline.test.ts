@@ -16,20 +16,27 @@ import { type TestEnv, testEnv } from '../helpers/env.js';
 const FIXTURES = path.resolve('test/fixtures/market');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The first read of `slow`'s bars takes `delayMs`; later reads are served at once, as from a cache. */
-function slowFirstRead(inner: MarketProvider, slow: string, delayMs: number): MarketProvider {
+/**
+ * The first read of `slow`'s bars waits until the test opens the gate; later reads are served at once, as from
+ * a cache. `done` settles when that first read has finished, so a test waits on the work, not on a timer.
+ */
+function slowFirstRead(inner: MarketProvider, slow: string) {
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
   let first: Promise<readonly Bar[]> | null = null;
   let ready = false;
   const series = (symbol: string): Promise<readonly Bar[]> => {
     if (symbol !== slow || ready) return inner.series(symbol);
-    first ??= sleep(delayMs)
+    first ??= gate
       .then(() => inner.series(symbol))
       .finally(() => {
         ready = true;
       });
     return first;
   };
-  return {
+  const provider: MarketProvider = {
     statements: (ticker) => inner.statements(ticker),
     quotes: (symbols) => inner.quotes(symbols),
     shortInterest: (symbols) => inner.shortInterest(symbols),
@@ -38,21 +45,30 @@ function slowFirstRead(inner: MarketProvider, slow: string, delayMs: number): Ma
     bars: (symbol, from, to) => inner.bars(symbol, from, to),
     find: (text) => inner.find(text),
   };
+  /** Lets the held read go on, and settles once it (and what waited on it) has finished. */
+  const release = async () => {
+    open();
+    await first;
+  };
+  return { provider, release };
 }
 
 describe('Deadline', () => {
   it('work done in time is the answer; work still running at the deadline is answered as late', async () => {
     const deadline = new Deadline(30);
+    // The slow work finishes only when the test lets it, after the deadline has answered.
+    let finish = () => {};
+    const slow = new Promise<string>((resolve) => {
+      finish = () => resolve('done');
+    });
     const [early, late] = await Promise.all([
       deadline.race(
         sleep(5).then(() => 'early'),
         () => 'late',
       ),
-      deadline.race(
-        sleep(200).then(() => 'done'),
-        () => 'late',
-      ),
+      deadline.race(slow, () => 'late'),
     ]);
+    finish();
     deadline.clear();
     expect([early, late]).toEqual(['early', 'late']);
     expect(deadline.error).toEqual({
@@ -89,7 +105,7 @@ describe('timeout items in data and history', () => {
   afterAll(() => env.close());
 
   it('history: the slow ticker is a timeout item, the other is answered; a retry reads it', async () => {
-    const provider = slowFirstRead(new StoredProvider(env.deps.store.db), 'BARC.L', 1500);
+    const { provider, release } = slowFirstRead(new StoredProvider(env.deps.store.db), 'BARC.L');
     const request = {
       tickers: ['AAPL', 'BARC.L'],
       fields: ['price'],
@@ -107,7 +123,7 @@ describe('timeout items in data and history', () => {
       status: 'error',
       error: { code: 'timeout', message: 'not ready within 0.5 seconds; retry in a moment' },
     });
-    await sleep(1500);
+    await release();
     const retry = await history(
       { market: provider, clock: () => new Date('2024-01-01T12:00:00Z') },
       request,
@@ -120,7 +136,7 @@ describe('timeout items in data and history', () => {
   });
 
   it('data: a computed field waiting on slow bars makes its item a timeout, with what it resolved to', async () => {
-    const provider = slowFirstRead(new StoredProvider(env.deps.store.db), 'BARC.L', 1500);
+    const { provider, release } = slowFirstRead(new StoredProvider(env.deps.store.db), 'BARC.L');
     const request = { tickers: ['AAPL', 'BARC.L'], fields: ['price', 'volatility10d'] };
     const first = await data({ market: provider, clock: env.deps.clock }, request, 500);
     expect(first.items[0]).toMatchObject({ input: 'AAPL', status: 'ok' });
@@ -130,7 +146,7 @@ describe('timeout items in data and history', () => {
       resolved: { symbol: 'BARC.L' },
       error: { code: 'timeout' },
     });
-    await sleep(1500);
+    await release();
     expect((await data({ market: provider, clock: env.deps.clock }, request, 500)).items[1]).toMatchObject({
       input: 'BARC.L',
       status: 'ok',

@@ -14,14 +14,19 @@ import { loadConfig } from '../../src/runtime/config.js';
 import { createDeps } from '../../src/runtime/deps.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { NO_AGENCIES } from '../helpers/agency.js';
+import { faketimeLib, movableClock } from '../helpers/server.js';
 import { callTool, textOf } from './client.js';
 
-describe('quarry mcp over stdio', () => {
+// The server's clock is moved through libfaketime: without it (a machine without Debian's faketime) the
+// suite is skipped, as the other tests that set a child's clock are.
+describe.skipIf(faketimeLib() === null)('quarry mcp over stdio', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-stdio-'));
   const elsewhere = mkdtempSync(path.join(tmpdir(), 'quarry-agent-'));
   let deps: Deps;
   let key: { id: string; key: string };
   let client: Client;
+  // The server's clock, which the test moves past the second a key's account is held.
+  const clock = movableClock(new Date('2026-03-02T15:00:00Z'));
   beforeAll(async () => {
     deps = await createDeps(loadConfig({ ...NO_AGENCIES, QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
     const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
@@ -40,7 +45,13 @@ describe('quarry mcp over stdio', () => {
         args: [path.resolve('dist/cli/main.js'), 'mcp'],
         cwd: elsewhere,
         // Every upstream is a closed local port: the tools answer from the store.
-        env: { ...NO_AGENCIES, QUARRY_DATA_DIR: dataDir, QUARRY_API_KEY: key.key, LOG_LEVEL: 'silent' },
+        env: {
+          ...NO_AGENCIES,
+          ...clock.env,
+          QUARRY_DATA_DIR: dataDir,
+          QUARRY_API_KEY: key.key,
+          LOG_LEVEL: 'silent',
+        },
         stderr: 'pipe',
       }),
     );
@@ -65,7 +76,7 @@ describe('quarry mcp over stdio', () => {
 
   it('a key revoked during the session is refused on the next call', async () => {
     await revokeKey(deps, { keyId: key.id });
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    clock.move(2000);
     const result = await callTool(client, 'market.quotes', { tickers: ['AAPL'] });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe('invalid_key: The API key is not recognised or was revoked.');

@@ -33,7 +33,7 @@ describe('a charge beside an open load on SQLite', () => {
         requestId: 'req_beside_load',
         keyId: user.keyId,
         operation: 'test.beside-load',
-        now: new Date(),
+        now: env.deps.clock(),
       });
       // The load yields the loop a few times, as a long load does between its batches.
       for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
