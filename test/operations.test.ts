@@ -358,5 +358,10 @@ describe('the API reference', () => {
     expect(start).toContain("url: '/v1/openapi.json'");
     expect((await env.app.inject({ url: '/docs/../package.json' })).statusCode).toBe(404);
     expect((await env.app.inject({ url: '/docs/index.html' })).statusCode).toBe(404);
+    // Names every object inherits are no files either: 404 in the house format, not a 500.
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const res = await env.app.inject({ url: `/docs/${name}` });
+      expect([res.statusCode, res.json().error], name).toEqual([404, 'not_found']);
+    }
   });
 });

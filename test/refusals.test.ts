@@ -146,6 +146,71 @@ for (const { engine, skip } of ENGINES) {
       });
     }
 
+    // A body nested 10,000 deep, in a list or in an object: a 400 naming the limit, never a 500.
+    const deepList = (depth: number) => `${'['.repeat(depth)}"AAPL"${']'.repeat(depth)}`;
+    const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const DEEP: [string, string][] = [
+      ['/v1/quotes', `{"tickers":${deepList(10_000)}}`],
+      ['/v1/search', `{"q":${deepList(10_000)}}`],
+      ['/v1/history', `{"tickers":${deepList(10_000)},"fields":["PX_LAST"]}`],
+      ['/v1/data', deepObject(10_000)],
+    ];
+    for (const [path, payload] of DEEP) {
+      it(`POST ${path} with a body nested 10,000 deep: 400 invalid_params naming the limit, no unit taken`, async () => {
+        const res = await env.app.inject({
+          method: 'POST',
+          url: path,
+          headers: { ...bearer(market), 'content-type': 'application/json' },
+          payload,
+        });
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({
+          error: 'invalid_params',
+          message: 'body is nested deeper than 32 levels',
+          requestId: res.headers['x-request-id'],
+        });
+        expect(res.headers['x-service-units']).toBe('0');
+      });
+    }
+
+    it('a body nested 32 deep is read as any other (the schema decides it)', async () => {
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/v1/quotes',
+        headers: { ...bearer(market), 'content-type': 'application/json' },
+        payload: `{"tickers":${deepList(31)}}`,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).not.toMatch(/nested/);
+    });
+
+    it('tool arguments nested 10,000 deep are a tool error naming the limit, and take no unit', async () => {
+      // Sent as a raw JSON-RPC call: the SDK's own client cannot serialise so deep a value.
+      const key = await marketKey(env.deps);
+      const res = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"market.quotes","arguments":{"tickers":${deepList(10_000)}}}}`,
+      });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      const message = JSON.parse(text.startsWith('{') ? text : (/^data: (.+)$/m.exec(text)?.[1] as string));
+      expect(message.result).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: 'invalid_params: argument is nested deeper than 32 levels' }],
+      });
+      // All 120 units of the minute are still there: three calls of 40 units each are answered.
+      const history = `/v1/history?tickers=${Array.from({ length: 10 }, (_, i) => `Z${i}`).join(',')}&fields=PX_LAST&start=2000-01-01&end=2025-01-01`;
+      for (let i = 0; i < 3; i += 1) {
+        const answer = await env.app.inject({ url: history, headers: bearer(key) });
+        expect([answer.statusCode, answer.headers['x-service-units']]).toEqual([200, '40']);
+      }
+    });
+
     it('a tool argument with a control character is a tool error naming it, and takes no unit', async () => {
       const key = await marketKey(env.deps);
       const client = await connect(url, key);

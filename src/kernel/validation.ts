@@ -87,22 +87,36 @@ export function checkRawQuery(query: Record<string, unknown>): void {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's job.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+/** How deep a JSON body or a tool's arguments may nest: ours nest three levels; far deeper is no request of ours. */
+export const MAX_DEPTH = 32;
+
 /**
  * Refuses any text in `value` (a query, path parameters, a JSON body or a tool's arguments, walked to every
  * string) that holds a control character, naming where: a NUL byte would otherwise reach PostgreSQL, which
- * refuses it, while SQLite would cut the text short.
+ * refuses it, while SQLite would cut the text short. A value nested deeper than MAX_DEPTH is refused too, so the
+ * walk's recursion is bounded whatever a caller sends.
  */
 export function checkText(value: unknown, where: string): void {
+  walkText(value, where, where, 0);
+}
+
+function walkText(value: unknown, where: string, top: string, depth: number): void {
   if (typeof value === 'string') {
     const found = CONTROL.exec(value);
     if (found) {
       const code = (found[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
       throw new AppError('invalid_params', `${where} holds a control character (U+${code}); send plain text`);
     }
-  } else if (Array.isArray(value)) {
-    for (const item of value) checkText(item, where);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [name, member] of Object.entries(value)) checkText(member, `${where} "${name}"`);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  if (depth >= MAX_DEPTH)
+    throw new AppError('invalid_params', `${top} is nested deeper than ${MAX_DEPTH} levels`);
+  if (Array.isArray(value)) {
+    for (const item of value) walkText(item, where, top, depth + 1);
+  } else {
+    for (const [name, member] of Object.entries(value))
+      walkText(member, `${where} "${name}"`, top, depth + 1);
   }
 }
 

@@ -182,8 +182,9 @@ function readArguments(deps: Deps, caller: Who, tool: Tool, given: Record<string
       continued: true,
     };
   }
+  // Checked before it is copied: the copy recurses, and a value nested thousands deep would exhaust the stack.
+  checkText(given, 'argument');
   const args = structuredClone(given);
-  checkText(args, 'argument');
   const validate = compile(tool.input);
   if (!validate(args)) {
     const first = validate.errors?.[0];

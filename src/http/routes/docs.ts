@@ -10,11 +10,12 @@ import { AppError } from '../../kernel/errors.js';
 const VIEWER = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 /** The viewer's files this page uses, with their types. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
-};
+// A Map, not an object: a name such as `constructor` or `__proto__` must find nothing, not an inherited member.
+const ASSETS = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'application/javascript; charset=utf-8'],
+  ['swagger-ui-standalone-preset.js', 'application/javascript; charset=utf-8'],
+]);
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -55,7 +56,7 @@ export function registerDocsRoutes(app: FastifyInstance): void {
   );
   app.get<{ Params: { file: string } }>('/docs/:file', async (request, reply) => {
     const { file } = request.params;
-    const type = ASSETS[file];
+    const type = ASSETS.get(file);
     if (!type) throw new AppError('not_found', `No file /docs/${file}.`);
     let bytes = files.get(file);
     if (!bytes) {
