@@ -34,8 +34,10 @@ export function decodeCursor(
     );
   const [body, given, extra] = text.split('.');
   if (!body || !given || extra !== undefined) throw refuse('malformed');
-  const expected = tag(secret, body);
-  const actual = Buffer.from(given, 'base64url');
+  // The tag is compared as the text this server writes: base64url decoding would also accept the same bytes
+  // written otherwise (with padding, or with characters it skips), and a cursor has exactly one spelling.
+  const expected = Buffer.from(tag(secret, body).toString('base64url'));
+  const actual = Buffer.from(given);
   if (actual.length !== expected.length || !timingSafeEqual(actual, expected))
     throw refuse('signature mismatch');
   let parsed: { l?: unknown; p?: unknown };
