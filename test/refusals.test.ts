@@ -231,6 +231,30 @@ for (const { engine, skip } of ENGINES) {
       }
     });
 
+    // A cursor is read only once the call runs, after its charge: a forged one is given back, as every refusal.
+    for (const path of [
+      '/v1/awards?cursor=AAAA',
+      '/v1/awards?cursor=eyJsIjoieCIsInAiOnt9fQ.AAAAAAAAAAAAAAAAAAAAAA',
+      '/v1/datasets/cot/changes?since=AAAA',
+    ]) {
+      it(`GET ${path}: 400 invalid_params, and the call costs nothing`, async () => {
+        const account = async () =>
+          (await env.app.inject({ url: '/v1/datasets/account', headers: bearer(user.key) })).json().credits;
+        const before = await account();
+        const res = await env.app.inject({ url: path, headers: bearer(user.key) });
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toMatchObject({
+          error: 'invalid_params',
+          message: expect.stringMatching(/cursor/),
+        });
+        expect(res.headers['x-credits-cost']).toBe('0');
+        const after = await account();
+        // Taken and given back in the ledger: the balance is where it was.
+        expect(after.balance).toBe(before.balance);
+        expect(after.charged - before.charged).toBe(after.refunded - before.refunded);
+      });
+    }
+
     it('a GET with a body, by Content-Length or chunked, is refused before it is charged', async () => {
       const before = await charged();
       const sized = await env.app.inject({

@@ -158,18 +158,24 @@ function charge(meta: RouteMeta, request: FastifyRequest): MaybePromise<void> {
   );
 }
 
-/** Settles a call (a server error gets its credits back, a balance no charge told is read), then the headers. */
+/**
+ * Whether a call answered with this status gets back what it was charged: one that failed on our side (5xx), and
+ * one refused as bad input after its charge (400: a forged cursor is found only when the call reads it).
+ */
+const givenBack = (status: number) => status >= 500 || status === 400;
+
+/** Settles a call (a failed or refused one gets its credits back, a balance no charge told is read), then the headers. */
 function settle(request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
   const { metered } = request.meter;
   const headers = () => creditHeaders(metered, reply);
   if (!metered) return headers();
-  const settled = metered.settle({ failed: reply.statusCode >= 500, balance: true }, (error) =>
+  const settled = metered.settle({ failed: givenBack(reply.statusCode), balance: true }, (error) =>
     request.log.error({ err: error, reqId: request.id }, 'credit settlement failed'),
   );
   return settled instanceof Promise ? settled.then(headers) : headers();
 }
 
-/** A market call's units header; a call that failed with a server error gets its units back first. */
+/** A market call's units header; a call that failed or was refused gets its units back first. */
 function settleUnits(request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
   const { metered } = request.meter;
   const headers = () => {
@@ -177,7 +183,7 @@ function settleUnits(request: FastifyRequest, reply: FastifyReply): MaybePromise
     reply.header('x-service-units', String(metered?.units?.units ?? 0));
   };
   if (!metered) return headers();
-  const settled = metered.settle({ failed: reply.statusCode >= 500, balance: false }, (error) =>
+  const settled = metered.settle({ failed: givenBack(reply.statusCode), balance: false }, (error) =>
     request.log.error({ err: error, reqId: request.id }, 'unit refund failed'),
   );
   return settled instanceof Promise ? settled.then(headers) : headers();

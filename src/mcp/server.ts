@@ -14,7 +14,7 @@ import { MeteredCall } from '../accounts/metered-call.js';
 import type { RateWindow } from '../accounts/metering.js';
 import { decodeCursor, encodeCursor, listingOf } from '../kernel/cursor.js';
 import type { Deps } from '../kernel/deps.js';
-import { AppError } from '../kernel/errors.js';
+import { AppError, ERROR_STATUS } from '../kernel/errors.js';
 import type { MaybePromise } from '../kernel/steps.js';
 import { checkText, compile, describeError, isRecord } from '../kernel/validation.js';
 import { type Prepared, toolsFor } from './catalog.js';
@@ -132,7 +132,8 @@ async function call(
     );
   } catch (error) {
     if (!(error instanceof AppError)) caller.failed(error);
-    await settle(!(error instanceof AppError));
+    // Given back: a failure on our side, and bad input found after the charge (as over HTTP).
+    await settle(!(error instanceof AppError) || ERROR_STATUS[error.code] === 400);
     return failure(error, meteredMeta(deps, tool, metered, continued));
   }
 }
