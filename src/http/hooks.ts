@@ -160,9 +160,10 @@ function charge(meta: RouteMeta, request: FastifyRequest): MaybePromise<void> {
 
 /**
  * Whether a call answered with this status gets back what it was charged: one that failed on our side (5xx), and
- * one refused as bad input after its charge (400: a forged cursor is found only when the call reads it).
+ * one refused as bad input after its charge (400: a forged cursor is found only when the call reads it; 416: a
+ * bulk file's range outside the file, known once the file is).
  */
-const givenBack = (status: number) => status >= 500 || status === 400;
+const givenBack = (status: number) => status >= 500 || status === 400 || status === 416;
 
 /** Settles a call (a failed or refused one gets its credits back, a balance no charge told is read), then the headers. */
 function settle(request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {

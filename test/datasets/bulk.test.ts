@@ -210,6 +210,27 @@ describe('bulk files', () => {
         expect(same.statusCode).toBe(304);
       });
 
+      it('a Range outside the file is 416 and costs nothing, and the file is not paid for by it', async () => {
+        const other = await customer(env.deps);
+        const outside = await get(
+          '/v1/datasets/cot/bulk?format=ndjson',
+          { range: 'bytes=999999999-' },
+          other.key,
+        );
+        expect([outside.statusCode, outside.headers['x-credits-cost']]).toEqual([416, '0']);
+        // The first whole download is still the one that pays.
+        const first = await get('/v1/datasets/cot/bulk?format=ndjson', {}, other.key);
+        expect([first.statusCode, first.headers['x-credits-cost']]).toEqual([200, '25']);
+      });
+
+      it('a Range whose last byte comes before its first is ignored: 200 and the whole file', async () => {
+        const whole = await get('/v1/datasets/cot/bulk?format=csv');
+        const reversed = await get('/v1/datasets/cot/bulk?format=csv', { range: 'bytes=10-5' });
+        expect(reversed.statusCode).toBe(200);
+        expect(reversed.headers['content-range']).toBeUndefined();
+        expect(reversed.rawPayload.equals(whole.rawPayload)).toBe(true);
+      });
+
       it('25 credits once: the same file again within a day is free, after it charged again; 402 without a plan', async () => {
         const other = await customer(env.deps);
         const first = await get('/v1/datasets/cot/bulk?format=ndjson', {}, other.key);

@@ -72,9 +72,11 @@ export function registerBulkRoutes(app: FastifyInstance, deps: Deps): void {
           queryOf(membersOf(request.query)),
           accepts(request),
         );
+        // A range outside the file is refused before the file counts as paid (and the charge is given back).
+        const range = rangeOf(request, reply, file);
         const { metered } = request.meter;
         if (metered?.receipt) await recordPaid(deps, metered.principal.account.id, file);
-        return sendFile(request, reply, file);
+        return sendFile(request, reply, file, range);
       },
     });
   }
@@ -131,13 +133,15 @@ export function byteRange(
   // Several ranges, or another unit: the whole file, as a server may answer any Range it does not serve.
   if (!match || (match[1] === '' && match[2] === '')) return null;
   const [first, last] = [match[1] ?? '', match[2] ?? ''];
+  // A last byte before the first is no valid range (RFC 9110, 14.1.1): ignored, so the whole file is sent.
+  if (first !== '' && last !== '' && Number(first) > Number(last)) return null;
   const start = first === '' ? Math.max(0, size - Number(last)) : Number(first);
   const end = first === '' || last === '' ? size - 1 : Math.min(Number(last), size - 1);
   return start > end || start >= size ? 'outside' : { start, end };
 }
 
-function sendFile(request: FastifyRequest, reply: FastifyReply, file: BulkFile) {
-  const { manifest } = file;
+/** The bytes a request asks for (null: the whole file); 416 range_not_satisfiable for a range outside it. */
+function rangeOf(request: FastifyRequest, reply: FastifyReply, file: BulkFile) {
   const ifRange = request.headers['if-range'];
   const range =
     ifRange === undefined || ifRange === file.etag ? byteRange(request.headers.range, file.bytes) : null;
@@ -148,6 +152,16 @@ function sendFile(request: FastifyRequest, reply: FastifyReply, file: BulkFile) 
       `The file has ${file.bytes} bytes; the Range asked for lies outside it.`,
     );
   }
+  return range;
+}
+
+function sendFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: BulkFile,
+  range: { start: number; end: number } | null = rangeOf(request, reply, file),
+) {
+  const { manifest } = file;
   const name = `${manifest.dataset}-v${manifest.version}${manifest.asOf ? `-asof-${manifest.asOf}` : ''}.${file.format}`;
   reply.headers({
     etag: file.etag,
