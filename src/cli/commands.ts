@@ -8,19 +8,23 @@ import { UsageError } from './usage-error.js';
 
 type Result = { report: object; failed: boolean };
 
+/** A command whose report is its whole answer: it fails only by throwing. */
+const reporting =
+  (run: (deps: Deps, argv: string[]) => Promise<object>) =>
+  async (deps: Deps, argv: string[]): Promise<Result> => ({ report: await run(deps, argv), failed: false });
+
 /** The commands that print one JSON object from the store: their module, run on a store opened for them. */
-const STORE_COMMANDS: Record<string, (deps: Deps, argv: string[]) => Promise<object | Result>> = {
-  accounts: async (deps, argv) => (await import('./accounts.js')).accountsCommand(deps, argv),
-  keys: async (deps, argv) => (await import('./keys.js')).keysCommand(deps, argv),
-  import: async (deps, argv) => (await import('./import.js')).importCommand(deps, argv),
-  export: async (deps, argv) => (await import('./export.js')).exportCommand(deps, argv),
-  status: async (deps, argv) => (await import('./status.js')).statusCommand(deps, argv),
-  usage: async (deps, argv) => (await import('./usage.js')).usageCommand(deps, argv),
+const STORE_COMMANDS: Record<string, (deps: Deps, argv: string[]) => Promise<Result>> = {
+  accounts: reporting(async (deps, argv) => (await import('./accounts.js')).accountsCommand(deps, argv)),
+  keys: reporting(async (deps, argv) => (await import('./keys.js')).keysCommand(deps, argv)),
+  import: reporting(async (deps, argv) => (await import('./import.js')).importCommand(deps, argv)),
+  export: reporting(async (deps, argv) => (await import('./export.js')).exportCommand(deps, argv)),
+  status: reporting(async (deps, argv) => (await import('./status.js')).statusCommand(deps, argv)),
+  usage: reporting(async (deps, argv) => (await import('./usage.js')).usageCommand(deps, argv)),
+  // A sync or a load that failed for one file still reports the others, and exits 1.
   sync: async (deps, argv) => (await import('./sync.js')).syncCommand(deps, argv),
   ingest: async (deps, argv) => (await import('./ingest.js')).ingestCommand(deps, argv),
 };
-
-const isResult = (value: object): value is Result => 'report' in value && 'failed' in value;
 
 /** Runs a command; the exit status, or -1 for a server that runs until it is stopped. */
 export async function runCommand(command: string, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -51,9 +55,9 @@ export async function runCommand(command: string, argv: string[], env: NodeJS.Pr
     if (command === 'collect') await (await import('./collect.js')).collectCommand(deps);
     else if (command === 'mcp') await (await import('./mcp.js')).mcpCommand(config, deps);
     else if (run) {
-      const result = await run(deps, argv);
-      printResult(isResult(result) ? result.report : result);
-      return isResult(result) && result.failed ? 1 : 0;
+      const { report, failed } = await run(deps, argv);
+      printResult(report);
+      return failed ? 1 : 0;
     }
     return 0;
   } finally {
