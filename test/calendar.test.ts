@@ -90,6 +90,38 @@ describe('CFTC Commitments of Traders', () => {
   });
 });
 
+describe('CFTC reports published late after a lapse in appropriations', () => {
+  // The catch-up schedules the CFTC announced on 29 January 2019 and 18 November 2025 (15:30 ET each).
+  it('2018-19: nothing came out from 28 December; the report of 24 December on Friday 1 February, then Tuesdays and Fridays', () => {
+    expect(CFTC_REPORTS.published('2018-12-18').toISOString()).toBe('2018-12-21T20:30:00.000Z');
+    expect(CFTC_REPORTS.published('2018-12-24').toISOString()).toBe('2019-02-01T20:30:00.000Z');
+    expect(CFTC_REPORTS.published('2018-12-31').toISOString()).toBe('2019-02-05T20:30:00.000Z');
+    expect(CFTC_REPORTS.published('2019-01-22').toISOString()).toBe('2019-02-15T20:30:00.000Z');
+    expect(CFTC_REPORTS.published('2019-02-26').toISOString()).toBe('2019-03-05T20:30:00.000Z');
+    // Current again: the report of Tuesday 5 March on Friday 8 March.
+    expect(CFTC_REPORTS.published('2019-03-05').toISOString()).toBe('2019-03-08T20:30:00.000Z');
+    expect(releasesSince(CFTC_REPORTS, '2018-12-18', at('2019-01-31T23:00:00Z'))).toBe(0);
+    expect(releasesSince(CFTC_REPORTS, '2018-12-18', at('2019-02-06T00:00:00Z'))).toBe(2);
+    expect(nextRelease(CFTC_COT, at('2019-01-10T00:00:00Z')).toISOString()).toBe('2019-02-01T20:30:00.000Z');
+    expect(nextRelease(CFTC_COT, at('2019-02-01T20:30:00Z')).toISOString()).toBe('2019-02-05T20:30:00.000Z');
+    expect(lastRelease(CFTC_COT, at('2019-01-25T23:00:00Z')).toISOString()).toBe('2018-12-21T20:30:00.000Z');
+  });
+
+  it('2025: the report of 30 September on Wednesday 19 November; current again with 20 January 2026’s on the 23rd', () => {
+    expect(CFTC_REPORTS.published('2025-09-23').toISOString()).toBe('2025-09-26T19:30:00.000Z');
+    expect(CFTC_REPORTS.published('2025-09-30').toISOString()).toBe('2025-11-19T20:30:00.000Z');
+    // Monday 10 November's report (Veterans Day was the Tuesday) on Friday 12 December.
+    expect(CFTC_REPORTS.published('2025-11-10').toISOString()).toBe('2025-12-12T20:30:00.000Z');
+    expect(CFTC_REPORTS.published('2026-01-13').toISOString()).toBe('2026-01-20T20:30:00.000Z');
+    expect(CFTC_REPORTS.published('2026-01-20').toISOString()).toBe('2026-01-23T20:30:00.000Z');
+    expect(releasesSince(CFTC_REPORTS, '2025-09-23', at('2025-11-18T12:00:00Z'))).toBe(0);
+    expect(nextRelease(CFTC_COT, at('2025-10-01T00:00:00Z')).toISOString()).toBe('2025-11-19T20:30:00.000Z');
+    // Two releases in the week of 22 December 2025: Tuesday 23rd (the report of 2 December), not Friday 26th.
+    expect(nextRelease(CFTC_COT, at('2025-12-19T21:00:00Z')).toISOString()).toBe('2025-12-23T20:30:00.000Z');
+    expect(nextRelease(CFTC_COT, at('2025-12-23T21:00:00Z')).toISOString()).toBe('2025-12-30T20:30:00.000Z');
+  });
+});
+
 describe('EIA', () => {
   it('WPSR: the release after Presidents’ Day 2026 is Thursday 19 February, as psw01.xls announces', () => {
     expect(nextRelease(EIA_WPSR, at('2026-02-11T16:00:00Z')).toISOString()).toBe('2026-02-19T15:30:00.000Z');

@@ -8,7 +8,7 @@ import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { correctedWeekly } from '../helpers/cftc.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { real } from '../helpers/real-data.js';
+import { asset, real } from '../helpers/real-data.js';
 
 const WEEKLY = real('cftc/weekly/deafut_2026-04-14.zip');
 const FIRST = '2026-04-17T19:30:00Z';
@@ -105,5 +105,36 @@ describe('cot as known on a date', () => {
       expect(await wtiLong('2026-11-24')).toEqual([390468]);
       expect(await wtiLong('2026-11-25')).toEqual([391468]);
     });
+  });
+});
+
+describe('reports published late after a lapse in appropriations (the 2018 disaggregated year file)', () => {
+  // The CFTC published nothing from 28 December 2018 until 1 February 2019, then one report a Tuesday and one
+  // a Friday (its catch-up schedule of 29 January 2019): the year file holds the reports of 24 and 31 December.
+  let env: TestEnv;
+  let user: Customer;
+  beforeAll(async () => {
+    env = await testEnv({ clock: () => NOW });
+    user = await customer(env.deps);
+    await loadFile(env.deps, LOADERS.cftc as NonNullable<typeof LOADERS.cftc>, asset('cftc/fut_disagg_txt_2018.zip'));
+  });
+  afterAll(() => env.close());
+  const newestReport = async (asOf: string) => {
+    const res = await env.app.inject({
+      method: 'GET',
+      url: `/v1/cftc/cot?report=disaggregated&asOf=${asOf}`,
+      headers: bearer(user.key),
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json().data.asOf;
+  };
+
+  it('as known in January 2019, the newest report is that of 18 December; 24 December from 1 February, 31 December from 5 February', async () => {
+    expect(await newestReport('2018-12-31')).toBe('2018-12-18');
+    expect(await newestReport('2019-01-25')).toBe('2018-12-18');
+    expect(await newestReport('2019-01-31')).toBe('2018-12-18');
+    expect(await newestReport('2019-02-01')).toBe('2018-12-24');
+    expect(await newestReport('2019-02-04')).toBe('2018-12-24');
+    expect(await newestReport('2019-02-05')).toBe('2018-12-31');
   });
 });
