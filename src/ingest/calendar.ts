@@ -190,7 +190,9 @@ export const CFTC_COT: ReleaseCalendar = {
   periodDays: 7,
   releases(monday) {
     const date = cotFriday(monday);
-    const regular = CFTC_CATCH_UPS.some(({ suspended: [from, to] }) => date >= from && date <= to) ? [] : [date];
+    const regular = CFTC_CATCH_UPS.some(({ suspended: [from, to] }) => date >= from && date <= to)
+      ? []
+      : [date];
     const late = CFTC_CATCH_UPS.flatMap(({ published }) =>
       Object.values(published).filter((d) => d >= monday && d < day(monday, 8)),
     );

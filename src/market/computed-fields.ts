@@ -34,7 +34,13 @@ export function barsSince(defs: readonly FieldDef[], today: string): string | nu
 
 async function weeklyCloses(provider: MarketProvider, symbol: string, since: string) {
   // `since` lets a fetching provider read fewer bars; held bars are all used, however old.
-  return rollUp(await provider.series(symbol, since), 'weekly').map((b) => b.close);
+  return rollUp(await provider.series(symbol, since), 'weekly').map(({ date, close }) => ({ date, close }));
+}
+
+/** A computed value with the window of closes it was measured over (the last date is its asOf). */
+export interface ComputedValue {
+  value: number;
+  window: { from: string; to: string };
 }
 
 /** A computed field's value; `since` is the earliest date it needs bars from (`barsSince`). */
@@ -43,29 +49,33 @@ export async function computed(
   def: FieldDef,
   resolved: Resolved,
   since: string,
-): Promise<Value | FieldError> {
+): Promise<ComputedValue | FieldError> {
   const vol = VOLATILITY.exec(def.id);
   if (vol) {
     const days = Number(vol[1]);
-    const value = volatility(await provider.lastCloses(resolved.symbol, days + 1), days);
+    const bars = (await provider.series(resolved.symbol, since)).slice(-(days + 1));
+    const value = volatility(
+      bars.map((b) => b.close),
+      days,
+    );
     return value === null
       ? { code: 'not_found', message: `fewer than ${days + 1} daily closes stored` }
-      : Math.round(value * 1e4) / 1e4;
+      : { value: Math.round(value * 1e4) / 1e4, window: { from: bars[0]!.date, to: bars.at(-1)!.date } };
   }
   if (resolved.mic !== null || !['equity', 'fund'].includes(resolved.assetType)) {
     return { code: 'not_applicable', message: `${def.id} is served for US listings only` };
   }
-  const raw = betaRaw(
+  const beta = betaRaw(
     await weeklyCloses(provider, resolved.symbol, since),
     await weeklyCloses(provider, BETA_INDEX, since),
   );
-  if (raw === null)
+  if (beta === null)
     return {
       code: 'not_found',
-      message: `105 weeks of ${resolved.symbol} and ${BETA_INDEX} closes are needed`,
+      message: `105 weeks held by both ${resolved.symbol} and ${BETA_INDEX} are needed`,
     };
-  const value = def.id === 'betaRaw' ? raw : (betaAdjusted(raw) as number);
-  return Math.round(value * 1e6) / 1e6;
+  const value = def.id === 'betaRaw' ? beta.raw : betaAdjusted(beta.raw);
+  return { value: Math.round(value * 1e6) / 1e6, window: { from: beta.from, to: beta.to } };
 }
 
 /** Price over the current-year EPS estimate, the estimate converted from the reporting currency first. */

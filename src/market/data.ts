@@ -87,6 +87,8 @@ interface DataItem {
   derived?: string[];
   /** How old each value is, keyed by field as sent: quote time, last bar date or filing date. */
   asOf?: Record<string, string>;
+  /** The dates of the first and last closes each computed value was measured over. */
+  windows?: Record<string, { from: string; to: string }>;
   /** Set when a value is older than its market's last session, or came from an old copy (the upstream down). */
   stale?: boolean;
   staleReason?: string;
@@ -167,6 +169,7 @@ async function dataItem(
   const currencies: Record<string, string> = {};
   const periods: Record<string, string> = {};
   const asOf: Record<string, string> = {};
+  const windows: Record<string, { from: string; to: string }> = {};
   let stale = quote.stale === true;
   const derived: string[] = [];
   const statements = fields.some((f) => f.found.kind === 'field' && f.found.field.group === 'statement')
@@ -193,11 +196,14 @@ async function dataItem(
     }
     let value: Value | FieldError;
     if (def.group === 'computed') {
-      value = await computed(provider, def, resolved, since);
-      const last = (await provider.series(resolved.symbol, since)).at(-1);
-      if (last) {
-        asOf[input] = last.date;
-        timed.push(barClose(resolved, last.date));
+      const measured = await computed(provider, def, resolved, since);
+      if ('code' in measured) value = measured;
+      else {
+        // A computed value is as of the last close of its window (for beta, the last week both series hold).
+        value = measured.value;
+        windows[input] = measured.window;
+        asOf[input] = measured.window.to;
+        timed.push(barClose(resolved, measured.window.to));
       }
       if (provider.staleBars?.(resolved.symbol)) stale = true;
     } else if (def.group === 'statement') {
@@ -265,6 +271,7 @@ async function dataItem(
     ...(Object.keys(currencies).length ? { currencies } : {}),
     ...(derived.length ? { derived } : {}),
     ...(Object.keys(asOf).length ? { asOf } : {}),
+    ...(Object.keys(windows).length ? { windows } : {}),
     ...(reason ? { stale: true, staleReason: reason } : {}),
   };
 }

@@ -122,8 +122,18 @@ const DataItem = Type.Object(
     asOf: Type.Optional(
       Type.Record(Type.String(), Type.String(), {
         description:
-          'How old each value is, keyed by the field as sent: the quote time (ISO 8601), the last bar date for computed fields, the filing date for statement fields.',
+          'How old each value is, keyed by the field as sent: the quote time (ISO 8601), the last close of its window for computed fields, the filing date for statement fields.',
       }),
+    ),
+    windows: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Object({ from: Type.String(), to: Type.String() }, { additionalProperties: false }),
+        {
+          description:
+            'Computed fields: the dates of the first and last closes a value was measured over (beta: the weeks both the listing and the index hold).',
+        },
+      ),
     ),
     stale: Stale,
     staleReason: StaleReason,

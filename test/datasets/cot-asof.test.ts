@@ -116,7 +116,11 @@ describe('reports published late after a lapse in appropriations (the 2018 disag
   beforeAll(async () => {
     env = await testEnv({ clock: () => NOW });
     user = await customer(env.deps);
-    await loadFile(env.deps, LOADERS.cftc as NonNullable<typeof LOADERS.cftc>, asset('cftc/fut_disagg_txt_2018.zip'));
+    await loadFile(
+      env.deps,
+      LOADERS.cftc as NonNullable<typeof LOADERS.cftc>,
+      asset('cftc/fut_disagg_txt_2018.zip'),
+    );
   });
   afterAll(() => env.close());
   const newestReport = async (asOf: string) => {

@@ -252,9 +252,16 @@ export interface components {
             };
             /** @description Fields whose value is the full year less Q1 to Q3. */
             derived?: string[];
-            /** @description How old each value is, keyed by the field as sent: the quote time (ISO 8601), the last bar date for computed fields, the filing date for statement fields. */
+            /** @description How old each value is, keyed by the field as sent: the quote time (ISO 8601), the last close of its window for computed fields, the filing date for statement fields. */
             asOf?: {
                 [key: string]: string;
+            };
+            /** @description Computed fields: the dates of the first and last closes a value was measured over (beta: the weeks both the listing and the index hold). */
+            windows?: {
+                [key: string]: {
+                    from: string;
+                    to: string;
+                };
             };
             /** @description True when a value is older than the last regular session of its market that should have made a newer one (holidays are not known: a holiday counts as a session), or, where the sessions are not known, more than four days old (a day for crypto); and when a value came from the last copy held because the upstream could not be reached. */
             stale?: boolean;

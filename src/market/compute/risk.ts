@@ -1,4 +1,5 @@
 // Volatility and beta from closes: pure functions, tested on hand-worked numbers.
+import { weekOf } from './periods.js';
 
 /** Daily log returns of consecutive closes. */
 export function logReturns(closes: readonly number[]): number[] {
@@ -36,22 +37,46 @@ export function slope(x: readonly number[], y: readonly number[]): number | null
   return varx === 0 ? null : cov / varx;
 }
 
-/** Raw beta: the slope of the last 104 weekly returns against the index's; null without 105 weeks of both. */
+/** A weekly close and the date of the trading day it closed on. */
+export interface DatedClose {
+  date: string;
+  close: number;
+}
+
+/** A beta and the window it was measured over: the dates of its first and last weekly closes. */
+export interface Beta {
+  raw: number;
+  from: string;
+  to: string;
+}
+
+/**
+ * Raw beta: the slope of the last `weeks` weekly returns of a series against the index's, measured on the weeks
+ * both hold (paired by the week's Monday, so series that end or pause on different dates are never paired out
+ * of step); null without `weeks` + 1 common weeks. The window runs from the first common week's close to the
+ * last's; where the two closed on different days of a week, the earlier day is its date.
+ */
 export function betaRaw(
-  weeklyCloses: readonly number[],
-  indexWeeklyCloses: readonly number[],
+  series: readonly DatedClose[],
+  index: readonly DatedClose[],
   weeks = 104,
-): number | null {
-  if (weeklyCloses.length < weeks + 1 || indexWeeklyCloses.length < weeks + 1) return null;
-  const simple = (c: readonly number[]) =>
-    c
-      .slice(-(weeks + 1))
-      .slice(1)
-      .map((v, i) => v / c.slice(-(weeks + 1))[i]! - 1);
-  return slope(simple(indexWeeklyCloses), simple(weeklyCloses));
+): Beta | null {
+  const indexByWeek = new Map(index.map((c) => [weekOf(c.date), c]));
+  const pairs: [DatedClose, DatedClose][] = [];
+  for (const c of series) {
+    const other = indexByWeek.get(weekOf(c.date));
+    if (other) pairs.push([c, other]);
+  }
+  if (pairs.length < weeks + 1) return null;
+  const window = pairs.slice(-(weeks + 1));
+  const returns = (side: 0 | 1) => window.slice(1).map((p, i) => p[side].close / window[i]![side].close - 1);
+  const raw = slope(returns(1), returns(0));
+  if (raw === null) return null;
+  const dateOf = ([a, b]: [DatedClose, DatedClose]) => (a.date < b.date ? a.date : b.date);
+  return { raw, from: dateOf(window[0]!), to: dateOf(window.at(-1)!) };
 }
 
 /** Adjusted beta: 0.67 x raw + 0.33. */
-export function betaAdjusted(raw: number | null): number | null {
-  return raw === null ? null : 0.67 * raw + 0.33;
+export function betaAdjusted(raw: number): number {
+  return 0.67 * raw + 0.33;
 }
