@@ -73,7 +73,7 @@ export function betaRaw(
   const raw = slope(returns(1), returns(0));
   if (raw === null) return null;
   const dateOf = ([a, b]: [DatedClose, DatedClose]) => (a.date < b.date ? a.date : b.date);
-  return { raw, from: dateOf(window[0]!), to: dateOf(window.at(-1)!) };
+  return { raw, from: dateOf(window[0]!), to: dateOf(window[window.length - 1]!) };
 }
 
 /** Adjusted beta: 0.67 x raw + 0.33. */
