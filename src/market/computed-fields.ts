@@ -60,7 +60,10 @@ export async function computed(
     );
     return value === null
       ? { code: 'not_found', message: `fewer than ${days + 1} daily closes stored` }
-      : { value: Math.round(value * 1e4) / 1e4, window: { from: bars[0]!.date, to: bars[bars.length - 1]!.date } };
+      : {
+          value: Math.round(value * 1e4) / 1e4,
+          window: { from: bars[0]!.date, to: bars[bars.length - 1]!.date },
+        };
   }
   if (resolved.mic !== null || !['equity', 'fund'].includes(resolved.assetType)) {
     return { code: 'not_applicable', message: `${def.id} is served for US listings only` };
