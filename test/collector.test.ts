@@ -252,7 +252,7 @@ describe('freshness on the boards', () => {
   });
 
   it('a release out and not held makes the board stale at once; six hours on, the collector is named too', async () => {
-    const stale = 'stale: newest report 2021-03-16; the CFTC has published 1 report since';
+    const stale = 'stale: newest disaggregated report 2021-03-16; the CFTC has published 1 report since';
     now = at('2021-03-26T19:29:00Z');
     expect((await board()).data).toMatchObject({ status: 'available', gaps: [] });
     now = at('2021-03-26T23:00:00Z');

@@ -19,12 +19,29 @@ export const Coverage = Type.Object(
       Type.Integer({
         description:
           'Periods after lastPeriod that the agency has published by now, by its release calendar (null where ' +
-          'the dataset has no calendar or no data).',
+          'the dataset has no calendar or no data); of the group furthest behind where it has groups.',
       }),
     ),
     stale: Type.Boolean({
       description: 'Whether the agency has published a period the store does not hold.',
     }),
+    groups: Type.Optional(
+      Type.Array(
+        Type.Object({
+          group: Type.String({
+            description: 'legacy or disaggregated (cot); petroleum or natural gas (energy).',
+          }),
+          lastPeriod: Nullable(Type.String()),
+          releasesSince: Nullable(Type.Integer()),
+          stale: Type.Boolean(),
+        }),
+        {
+          description:
+            'Datasets whose series are published apart: each group of series judged on its own calendar ' +
+            '(releasesSince and stale above are those of the group furthest behind).',
+        },
+      ),
+    ),
   },
   { title: 'Coverage' },
 );

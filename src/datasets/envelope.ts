@@ -19,9 +19,10 @@ export const Meta = Type.Object({
       {
         additionalProperties: true,
         description:
-          'What the answer covers. On the cot, energy-inventories and cpi boards: records, firstPeriod, lastPeriod, ' +
-          'lastLoad, nextRelease, releasesSince and stale, as the catalog’s Coverage; stale boards are partial ' +
-          'with a gap that begins "stale:".',
+          'What the answer covers. On the cot, energy-inventories and cpi boards and a cot contract: records, ' +
+          'firstPeriod, lastPeriod, lastLoad, nextRelease, releasesSince, stale (and groups on energy), as the ' +
+          'catalog’s Coverage — a cot answer judged by its report family alone; with asOf, as they stood at the ' +
+          'end of that day. Stale answers are partial with a gap that begins "stale:".',
       },
     ),
   ),

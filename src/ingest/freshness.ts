@@ -7,31 +7,59 @@ import type { Database } from '../store/schema.js';
 import { type PeriodCalendar, releasesSince } from './calendar.js';
 import { collectionStatus, type ScheduleRef } from './status.js';
 
+export interface GroupCoverage {
+  group: string;
+  lastPeriod: string | null;
+  releasesSince: number | null;
+  stale: boolean;
+}
+
 export interface Freshness {
   /** Changes when anything below changes: boards merged with it are rebuilt only then. */
   key: string;
   coverage: {
-    /** Current records of the dataset's main table (revisions not counted). */
+    /** Current records of the dataset's main table (revisions not counted), or those known at the instant read. */
     records: number;
     firstPeriod: string | null;
     lastPeriod: string | null;
     lastLoad: { file: string; loadedAt: string } | null;
     nextRelease: string | null;
-    /** Periods after lastPeriod the agency has published by now (null without a calendar or data). */
+    /** Periods after lastPeriod the agency has published by now (null without a calendar or data): of the group furthest behind. */
     releasesSince: number | null;
     /** Whether the store misses a published period. */
     stale: boolean;
+    /** Each group of series published on its own calendar, where a dataset has several. */
+    groups?: GroupCoverage[];
   };
   gaps: string[];
 }
 
-/** What freshness is judged from: the dataset's records table, its collection jobs, its publication calendar. */
+/**
+ * Series of a dataset published together on one calendar: a COT report family, the EIA's petroleum or gas
+ * report, the CPI. Each is judged on its own, so one group's newer periods never hide another's lag.
+ */
+export interface FreshnessGroup {
+  /** Its name in coverage and gaps: "legacy", "disaggregated", "petroleum", "natural gas". */
+  name: string;
+  periods: PeriodCalendar;
+  /** The newest period of the group the store holds: current, or as known at the instant `at`. */
+  lastPeriod(db: Kysely<Database>, at: string | null): Promise<string | null>;
+}
+
+/** What freshness is judged from: the dataset's records table, its collection jobs, its publication calendars. */
 export interface FreshnessSource {
   dataset: string;
   /** The revisioned table whose current rows are the dataset's records. */
   records: string;
   schedules: readonly ScheduleRef[];
-  periods?: PeriodCalendar;
+  /** Groups of series by publication calendar; none for a dataset that comes as it is filed. */
+  groups: readonly FreshnessGroup[];
+}
+
+/** How to read freshness: as known at an instant (null: now), of some groups only (a board of one family). */
+export interface FreshnessOptions {
+  at?: string | null;
+  groups?: readonly string[];
 }
 
 /** A release not loaded this long after it came out is overdue. */
@@ -40,34 +68,59 @@ const TTL_MS = 1000;
 
 const held = new WeakMap<object, Map<string, { at: number; value: Promise<Freshness> }>>();
 
-export function freshness(db: Kysely<Database>, source: FreshnessSource, now: Date): Promise<Freshness> {
+/**
+ * How fresh a dataset is now, or as it stood at an instant (`at`): at a past instant, the periods its agency had
+ * published by then and the store did not yet know of; the collection's state is only judged now.
+ */
+export function freshness(
+  db: Kysely<Database>,
+  source: FreshnessSource,
+  now: Date,
+  options: FreshnessOptions = {},
+): Promise<Freshness> {
   const { dataset } = source;
   let byDataset = held.get(db);
   if (!byDataset) {
     byDataset = new Map();
     held.set(db, byDataset);
   }
-  const cached = byDataset.get(dataset);
+  const key = JSON.stringify([dataset, options.at ?? null, options.groups ?? null]);
+  const cached = byDataset.get(key);
   if (cached && Math.abs(now.getTime() - cached.at) < TTL_MS) return cached.value;
-  const value = compute(db, source, now);
-  byDataset.set(dataset, { at: now.getTime(), value });
-  value.catch(() => byDataset?.delete(dataset));
+  const value = compute(db, source, now, options);
+  byDataset.set(key, { at: now.getTime(), value });
+  value.catch(() => byDataset?.delete(key));
   return value;
 }
 
-async function compute(db: Kysely<Database>, source: FreshnessSource, now: Date): Promise<Freshness> {
-  const { dataset, records: table, schedules, periods } = source;
-  const status = await collectionStatus(db, dataset, schedules, now);
+async function compute(
+  db: Kysely<Database>,
+  source: FreshnessSource,
+  now: Date,
+  { at = null, groups: only }: FreshnessOptions,
+): Promise<Freshness> {
+  const { dataset, records: table, schedules } = source;
+  const status = await collectionStatus(db, dataset, at === null ? schedules : [], now);
+  const groups = source.groups.filter((g) => !only || only.includes(g.name));
+  const judgedAt = at === null ? now : new Date(at);
   // The dataset names its records table (a revisioned table: is_current marks its current rows).
+  const known =
+    at === null
+      ? sql`is_current = 1`
+      : sql`known_at <= ${at} AND (superseded_at IS NULL OR superseded_at > ${at})`;
   const counted = (
-    await sql<{
-      n: number | string;
-    }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE is_current = 1`.execute(db)
+    await sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${known}`.execute(
+      db,
+    )
   ).rows[0];
   const gaps: string[] = [];
-  const last = status.lastDate;
-  const since = periods && last ? releasesSince(periods, last, now) : null;
-  if (periods && last && since) gaps.push(staleGap(periods, last, since));
+  const judged: GroupCoverage[] = [];
+  for (const group of groups) {
+    const last = await group.lastPeriod(db, at);
+    const since = last ? releasesSince(group.periods, last, judgedAt) : null;
+    judged.push({ group: group.name, lastPeriod: last, releasesSince: since, stale: (since ?? 0) > 0 });
+    if (last && since) gaps.push(staleGap(group, last, since, source.groups.length > 1));
+  }
   for (const job of status.jobs) {
     if (job.lastOutcome === 'failed') gaps.push(`the last collection (${job.job}, ${job.lastRunAt}) failed`);
     // Only a store whose collector runs this job expects each release to be loaded.
@@ -77,21 +130,28 @@ async function compute(db: Kysely<Database>, source: FreshnessSource, now: Date)
     }
   }
   const nextRelease = status.jobs.map((j) => j.nextRelease).sort()[0] ?? null;
+  const counts = judged.flatMap((g) => (g.releasesSince === null ? [] : [g.releasesSince]));
+  const lasts = judged.flatMap((g) => (g.lastPeriod === null ? [] : [g.lastPeriod])).sort();
+  const releases = counts.length ? Math.max(...counts) : null;
   const coverage = {
     records: Number(counted?.n ?? 0),
     firstPeriod: status.firstDate,
-    lastPeriod: status.lastDate,
+    // Of the groups read where there are any (as known at the instant read), else of the files loaded.
+    lastPeriod: groups.length ? (lasts.at(-1) ?? null) : status.lastDate,
     lastLoad: status.lastLoad ? { file: status.lastLoad.file, loadedAt: status.lastLoad.loadedAt } : null,
     nextRelease,
-    releasesSince: since,
-    stale: (since ?? 0) > 0,
+    releasesSince: releases,
+    stale: (releases ?? 0) > 0,
+    ...(source.groups.length > 1 ? { groups: judged } : {}),
   };
   return { key: JSON.stringify([coverage, gaps]), coverage, gaps };
 }
 
-/** "stale: newest report 2025-03-18; the CFTC has published 87 reports since". */
-function staleGap(periods: PeriodCalendar, last: string, since: number): string {
+/** "stale: newest disaggregated report 2025-03-18; the CFTC has published 87 reports since". */
+function staleGap(group: FreshnessGroup, last: string, since: number, named: boolean): string {
+  const { periods } = group;
   const newest = periods.period === 'month' ? last.slice(0, 7) : last;
   const noun = since === 1 ? periods.noun : `${periods.noun}s`;
-  return `stale: newest ${periods.period} ${newest}; ${periods.publisher} has published ${since} ${noun} since`;
+  const what = named ? `${group.name} ${periods.period}` : periods.period;
+  return `stale: newest ${what} ${newest}; ${periods.publisher} has published ${since} ${noun} since`;
 }

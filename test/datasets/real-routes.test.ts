@@ -36,8 +36,29 @@ describe('boards on real data', () => {
     const coverage = Object.fromEntries(
       res.json().datasets.map((d: { id: string; coverage: object }) => [d.id, d.coverage]),
     );
-    expect(coverage.cot).toMatchObject({ lastPeriod: '2025-03-18', releasesSince: 87, stale: true });
-    expect(coverage['energy-inventories']).toMatchObject({ releasesSince: 23, stale: true });
+    // Each report family on its own: the legacy history ends 2025-03-18 (87 Tuesdays to 17 November 2026 since),
+    // the disaggregated 2021-12-21 (256: every Tuesday from 28 December 2021 to 17 November 2026). The dataset's
+    // releasesSince is the family furthest behind.
+    expect(coverage.cot).toMatchObject({
+      lastPeriod: '2025-03-18',
+      releasesSince: 256,
+      stale: true,
+      groups: [
+        { group: 'legacy', lastPeriod: '2025-03-18', releasesSince: 87, stale: true },
+        { group: 'disaggregated', lastPeriod: '2021-12-21', releasesSince: 256, stale: true },
+      ],
+    });
+    // Petroleum to the week ending 2026-06-05 (23 weeks out since), gas storage to 2026-01-23: 42 weeks ending
+    // 30 January to 13 November, out on the Thursdays after.
+    expect(coverage['energy-inventories']).toMatchObject({
+      lastPeriod: '2026-06-05',
+      releasesSince: 42,
+      stale: true,
+      groups: [
+        { group: 'petroleum', lastPeriod: '2026-06-05', releasesSince: 23 },
+        { group: 'natural gas', lastPeriod: '2026-01-23', releasesSince: 42 },
+      ],
+    });
     expect(coverage.cpi).toMatchObject({ lastPeriod: '2026-03-01', releasesSince: 7, stale: true });
     // Awards, filings and pay come as they are filed: no calendar says what is missing.
     for (const id of ['awards', 'events', 'kpis-guidance', 'exec-pay'])
@@ -53,7 +74,7 @@ describe('boards on real data', () => {
         asOf: '2025-03-18',
         // Every Tuesday's report from 25 March 2025 to 17 November 2026 was out by NOW: 87 of them.
         status: 'partial',
-        gaps: ['stale: newest report 2025-03-18; the CFTC has published 87 reports since'],
+        gaps: ['stale: newest legacy report 2025-03-18; the CFTC has published 87 reports since'],
       });
       expect(meta.coverage).toMatchObject({ lastPeriod: '2025-03-18', releasesSince: 87, stale: true });
       // annual.txt of deacot2025.zip has 316 rows dated 2025-03-18, one per contract code.
@@ -79,6 +100,34 @@ describe('boards on real data', () => {
       expect(data.rows).toHaveLength(217);
     });
   }
+
+  it('a cot answer is judged by its own report family: the disaggregated board and a contract say how far behind', async () => {
+    const legacyGap = 'stale: newest legacy report 2025-03-18; the CFTC has published 87 reports since';
+    const disaggGap =
+      'stale: newest disaggregated report 2021-12-21; the CFTC has published 256 reports since';
+    const board = await get('/v1/cftc/cot?report=disaggregated&traderClass=managed-money');
+    expect(board.data).toMatchObject({ asOf: '2021-12-21', status: 'partial', gaps: [disaggGap] });
+    expect(board.meta.coverage).toMatchObject({ lastPeriod: '2021-12-21', releasesSince: 256, stale: true });
+    // The README's first call: WTI's legacy history, 87 reports behind like its board.
+    const wti = await get('/v1/cftc/cot/contracts/067651?traderClass=noncommercial');
+    expect(wti.data).toMatchObject({ status: 'partial', gaps: [legacyGap] });
+    expect(wti.meta.coverage).toMatchObject({ lastPeriod: '2025-03-18', releasesSince: 87 });
+    const managed = await get('/v1/cftc/cot/contracts/067651?report=disaggregated&traderClass=managed-money');
+    expect(managed.data).toMatchObject({ status: 'partial', gaps: [disaggGap] });
+  });
+
+  it('a past date says what was missing then, by the calendars up to that day', async () => {
+    // Legacy: the report of 2025-03-18 was out on Friday 21 March; by the end of 30 April, those of 25 March and
+    // 1, 8, 15 and 22 April were out too (29 April's came on 2 May).
+    const onTime = await get('/v1/cftc/cot?asOf=2025-03-21');
+    expect(onTime.data).toMatchObject({ asOf: '2025-03-18', status: 'available', gaps: [] });
+    const behind = await get('/v1/cftc/cot?asOf=2025-04-30');
+    expect(behind.data).toMatchObject({
+      status: 'partial',
+      gaps: ['stale: newest legacy report 2025-03-18; the CFTC has published 5 reports since'],
+    });
+    expect(behind.meta.coverage).toMatchObject({ releasesSince: 5, stale: true });
+  });
 
   it('disaggregated 2017–2019 are complete years: the 3-year window at 2019-12-31 is complete; after the 2020 gap it is not', async () => {
     const { data } = await get(
@@ -114,11 +163,15 @@ describe('boards on real data', () => {
     const { data, meta } = await get('/v1/energy/inventories');
     // Weeks ending 12 June to 13 November 2026 were out by NOW (the week ending 20 November comes out at 10:30 ET
     // on the 25th): 23 of them.
+    // Gas storage, to the week ending 2026-01-23, is 42 weeks behind on its own calendar.
     expect(data).toMatchObject({
       status: 'partial',
-      gaps: ['stale: newest week 2026-06-05; the EIA has published 23 weekly reports since'],
+      gaps: [
+        'stale: newest petroleum week 2026-06-05; the EIA has published 23 weekly reports since',
+        'stale: newest natural gas week 2026-01-23; the EIA has published 42 weekly reports since',
+      ],
     });
-    expect(meta.coverage).toMatchObject({ lastPeriod: '2026-06-05', releasesSince: 23, stale: true });
+    expect(meta.coverage).toMatchObject({ lastPeriod: '2026-06-05', releasesSince: 42, stale: true });
     expect(data.reports.map((r: { id: string }) => r.id).sort()).toEqual([
       'wngsr-2026-01-23',
       'wpsr-2026-06-05',
@@ -169,6 +222,27 @@ describe('boards on real data', () => {
     expect(then.data.release.period).toBe('2025-08');
     expect(sa0(then)).toMatchObject({ change: 0.4 });
     expect(sa0(await get('/v1/macro/cpi'))).toMatchObject({ change: 0.3 });
+  });
+
+  it('the cpi board and the energy board as known on past dates say which releases were out and not held', async () => {
+    // As known on 10 September 2025 the newest month held is November 2023; the BLS had published December 2023
+    // to July 2025 by then (20 months; August 2025 came on 11 September).
+    const cpi = await get('/v1/macro/cpi?asOf=2025-09-10');
+    expect(cpi.data).toMatchObject({
+      status: 'partial',
+      gaps: ['stale: newest month 2023-11; the BLS has published 20 monthly releases since'],
+    });
+    // On 1 March 2026 the EIA had published petroleum to the week ending 20 February (the week of the 13th on
+    // Thursday 19 February, after Presidents’ Day; the 20th on the 25th) and gas storage to the same week
+    // (30 January, 6, 13 and 20 February on the Thursdays after).
+    const energy = await get('/v1/energy/inventories?asOf=2026-03-01');
+    expect(energy.data).toMatchObject({
+      status: 'partial',
+      gaps: [
+        'stale: newest petroleum week 2026-02-06; the EIA has published 2 weekly reports since',
+        'stale: newest natural gas week 2026-01-23; the EIA has published 4 weekly reports since',
+      ],
+    });
   });
 
   it('the demo’s events as known at the end of 1 January 2025: exactly the 8-Ks accepted by then', async () => {

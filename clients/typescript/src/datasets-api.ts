@@ -840,10 +840,18 @@ export interface components {
             } | null;
             /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
             nextRelease: string | null;
-            /** @description Periods after lastPeriod that the agency has published by now, by its release calendar (null where the dataset has no calendar or no data). */
+            /** @description Periods after lastPeriod that the agency has published by now, by its release calendar (null where the dataset has no calendar or no data); of the group furthest behind where it has groups. */
             releasesSince: number | null;
             /** @description Whether the agency has published a period the store does not hold. */
             stale: boolean;
+            /** @description Datasets whose series are published apart: each group of series judged on its own calendar (releasesSince and stale above are those of the group furthest behind). */
+            groups?: {
+                /** @description legacy or disaggregated (cot); petroleum or natural gas (energy). */
+                group: string;
+                lastPeriod: string | null;
+                releasesSince: number | null;
+                stale: boolean;
+            }[];
         };
         /** BulkFiles */
         BulkFiles: {

@@ -267,7 +267,7 @@ async function computeContract(
   };
 }
 
-/** The board of the latest report, or, with asOf, as known at the end of that day (no freshness of today). */
+/** The board of the latest report, or, with asOf, as known at the end of that day; fresh as of then. */
 export async function readBoard(
   deps: Deps,
   input: OperationInput<CotQuery, object>,
@@ -278,10 +278,13 @@ export async function readBoard(
     cachedRead(deps.store.db, 'cot', `board:${sel.family}:${sel.traderClass}:${at ?? 'now'}`, () =>
       computeBoard(deps, sel, at),
     );
-  return at ? board() : freshBoard(deps, cotFreshness, board);
+  return freshBoard(deps, cotFreshness, board, { at, groups: [sel.family] });
 }
 
-/** One contract's reports, or, with asOf, as they were known at the end of that day. */
+/**
+ * One contract's reports, or, with asOf, as they were known at the end of that day; with its report family's
+ * freshness, as the board has it.
+ */
 export function readContract(
   deps: Deps,
   input: OperationInput<CotQuery, { contractCode: string }>,
@@ -290,7 +293,8 @@ export function readContract(
   const at = asOfInstant(deps, input.query.asOf);
   const code = input.params.contractCode.toUpperCase();
   const key = `contract:${code}:${sel.family}:${sel.traderClass}:${at ?? 'now'}`;
-  return cachedRead(deps.store.db, 'cot', key, () => computeContract(deps, code, sel, at));
+  const contract = () => cachedRead(deps.store.db, 'cot', key, () => computeContract(deps, code, sel, at));
+  return freshBoard(deps, cotFreshness, contract, { at, groups: [sel.family] });
 }
 
 /** The report dates held for a family (as known), ascending: what makes a percentile window complete. */

@@ -47,17 +47,19 @@ function nextMonth(period: string): string {
 
 /**
  * The board of the newest release, or, with asOf, the board as it was known at the end of that day: every
- * index, weight and release as published by then (a later vintage's revisions not yet known). A board of the
- * past carries no freshness of today.
+ * index, weight and release as published by then (a later vintage's revisions not yet known), and fresh as of
+ * then: a month the BLS had published by that day and the store did not yet know of is a gap.
  */
 export async function readBoard(
   deps: Deps,
   { query }: OperationInput<{ asOf?: string }, object>,
 ): Promise<EnvelopeValue<unknown>> {
   const at = asOfInstant(deps, query.asOf);
-  if (at) return cachedRead(deps.store.db, 'cpi', `board:${at}`, () => computeBoard(deps, at));
-  return freshBoard(deps, cpiFreshness, () =>
-    cachedRead(deps.store.db, 'cpi', 'board', () => computeBoard(deps, null)),
+  return freshBoard(
+    deps,
+    cpiFreshness,
+    () => cachedRead(deps.store.db, 'cpi', `board:${at ?? 'now'}`, () => computeBoard(deps, at)),
+    { at },
   );
 }
 

@@ -25,7 +25,7 @@ function daysBefore(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** The board of the latest reports, or, with asOf, as known at the end of that day (no freshness of today). */
+/** The board of the latest reports, or, with asOf, as known at the end of that day; fresh as of then. */
 export async function readInventories(
   deps: Deps,
   { query }: OperationInput<{ asOf?: string }, object>,
@@ -35,7 +35,7 @@ export async function readInventories(
     cachedRead(deps.store.db, 'energy-inventories', `board:${at ?? 'now'}`, () =>
       computeInventories(deps, at),
     );
-  return at ? board() : freshBoard(deps, energyFreshness, board);
+  return freshBoard(deps, energyFreshness, board, { at });
 }
 
 async function computeInventories(deps: Deps, at: string | null): Promise<EnvelopeValue<unknown>> {
