@@ -3,7 +3,7 @@ import { knownAt } from '../../src/datasets/known.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, type Customer, customer, ENGINES, type TestEnv, testEnv } from '../helpers/env.js';
-import { asset, readText } from '../helpers/real-data.js';
+import { asset, readText, real } from '../helpers/real-data.js';
 
 const MARCH_2026 = asset('bls/cu.data.1.AllItems');
 const AUGUST_2025 = asset('bls/cu_2025-08/cu.data.20.USCommoditiesServicesSpecial.zip');
@@ -116,4 +116,69 @@ describe('cpi as known on a date', () => {
       });
     });
   }
+});
+
+describe('cpi: the same files in any order give the same answer for every date', () => {
+  // The March 2026 vintage (item list, series catalogue, all items; published 2026-04-10) and the August 2025
+  // vintage (its series catalogue and special aggregates; published 2025-09-11), loaded newest first into one
+  // store and oldest first into another.
+  const march: [string, string][] = [
+    [asset('bls/cu.item'), APRIL],
+    [asset('bls/cu.series'), APRIL],
+    [MARCH_2026, APRIL],
+  ];
+  const august: [string, string][] = [
+    [real('bls/cu_2025-08/cu.series.zip'), SEPTEMBER],
+    [AUGUST_2025, SEPTEMBER],
+  ];
+  const stores: Record<string, { env: TestEnv; user: Customer }> = {};
+  beforeAll(async () => {
+    const bls = LOADERS.bls as NonNullable<typeof LOADERS.bls>;
+    for (const [name, files] of [
+      ['newest first', [...march, ...august]],
+      ['oldest first', [...august, ...march]],
+    ] as const) {
+      const env = await testEnv({ clock: () => NOW });
+      const user = await customer(env.deps);
+      for (const [file, published] of files) await loadFile(env.deps, bls, file, { published });
+      stores[name] = { env, user };
+    }
+  }, 120_000);
+  afterAll(async () => {
+    for (const { env } of Object.values(stores)) await env.close();
+  });
+  const board = async (name: string, asOf?: string) => {
+    const { env, user } = stores[name]!;
+    const res = await env.app.inject({
+      method: 'GET',
+      url: `/v1/macro/cpi${asOf ? `?asOf=${asOf}` : ''}`,
+      headers: bearer(user.key),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // When each file was loaded differs between the stores; what they say of the data must not.
+    const { retrievedAt: _r, ...data } = res.json().data;
+    const { lastLoad: _l, ...coverage } = res.json().meta.coverage;
+    return { data, coverage };
+  };
+
+  it('on 1 October 2025 both serve August 2025’s components, though the item list was loaded as of April 2026', async () => {
+    const answer = await board('newest first', '2025-10-01');
+    expect(answer.data.release.period).toBe('2025-08');
+    // 34 components of the special-aggregates file with an August 2025 value, labelled from the item list.
+    expect(answer.data.rows).toHaveLength(34);
+    expect(answer.data.rows.every((r: { label: string }) => r.label.length > 0)).toBe(true);
+  });
+
+  it('every date reads the same from both stores', async () => {
+    for (const asOf of [
+      '2025-09-10',
+      '2025-09-11',
+      '2025-10-01',
+      '2026-04-09',
+      '2026-04-10',
+      '2026-05-01',
+      undefined,
+    ])
+      expect(await board('oldest first', asOf), asOf ?? 'now').toEqual(await board('newest first', asOf));
+  });
 });

@@ -136,12 +136,7 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
   const unadjusted = levels(indexRows, 'U');
   const allNsa = unadjusted.get(ALL_ITEMS) ?? adjusted.get(ALL_ITEMS) ?? new Map();
 
-  const items = await db
-    .selectFrom('cpi_items')
-    .select(['item_code', 'label', 'depth', 'parent', 'sort_sequence'])
-    .where(known)
-    .orderBy('sort_sequence')
-    .execute();
+  const items = await itemsAt(deps, at);
 
   const rows: ({ code: string } & Record<string, unknown>)[] = [];
   for (const item of items) {
@@ -245,6 +240,32 @@ function frame(
     },
     rows,
   };
+}
+
+/**
+ * The item list (labels and hierarchy) as known at `at`, ordered for the board. The list describes codes
+ * rather than reporting figures: an item whose index values were published by then but whose entry in the
+ * list was loaded as published later is described by its oldest entry held, so that the order in which the
+ * files were loaded never hides a component.
+ */
+async function itemsAt(deps: Deps, at: string | null) {
+  const columns = ['item_code', 'label', 'depth', 'parent', 'sort_sequence'] as const;
+  const db = deps.store.db;
+  if (at === null)
+    return db.selectFrom('cpi_items').select(columns).where(knownAt(null)).orderBy('sort_sequence').execute();
+  const revisions = await db
+    .selectFrom('cpi_items')
+    .select([...columns, 'known_at', 'superseded_at'])
+    .orderBy('known_at')
+    .execute();
+  const chosen = new Map<string, (typeof revisions)[number]>();
+  for (const r of revisions) {
+    const current = r.known_at <= at && (r.superseded_at === null || r.superseded_at > at);
+    if (current || !chosen.has(r.item_code)) chosen.set(r.item_code, r);
+  }
+  return [...chosen.values()]
+    .sort((a, b) => a.sort_sequence - b.sort_sequence)
+    .map(({ known_at: _k, superseded_at: _s, ...item }) => item);
 }
 
 /**
