@@ -108,6 +108,8 @@ export interface MarketProvider {
   series(symbol: string, since?: string): Promise<readonly Bar[]>;
   /** Whether the symbol's bars were last served from an old copy because the upstream failed. */
   staleBars?(symbol: string): boolean;
+  /** Whether fields are held for the symbol without a quote (recorded facts, a partial quote kept). */
+  hasFacts?(symbol: string): Promise<boolean>;
   /** Whether the statements last served for a ticker were a kept copy, the upstream failing. */
   staleStatements?(ticker: string): boolean;
   /** Instruments whose symbol or name contains the text, the stored ones first. */

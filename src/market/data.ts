@@ -9,11 +9,12 @@ import { factsKnownOn, statementSeries } from './compute/statements.js';
 import { barsSince, computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { lookupField } from './fields/dictionary.js';
-import { type Looked, lookupOne } from './lookup.js';
+import { type Looked, lookupOne, notHeld } from './lookup.js';
 import { inPriceCurrency } from './price-units.js';
 import { checkedAsOf, uniqueInputs } from './request.js';
 import { type Resolved, resolveTicker, shown } from './symbology/resolve.js';
 import { barClose, staleReason } from './symbology/sessions.js';
+import { mainUnit } from './symbology/tables.js';
 
 export const MAX_DATA_TICKERS = 50;
 export const MAX_DATA_FIELDS = 25;
@@ -161,7 +162,7 @@ async function dataItem(
   now: Date,
 ): Promise<DataItem> {
   if (result.status === 'error') return { input: result.input, status: 'error', error: result.error };
-  const { resolved, quote } = result.found;
+  const { resolved, quote, quoted } = result.found;
   /** When each answered price or quote value was true, for the staleness of the item. */
   const timed: string[] = [];
   const values: Record<string, Value> = {};
@@ -175,6 +176,15 @@ async function dataItem(
   const statements = fields.some((f) => f.found.kind === 'field' && f.found.field.group === 'statement')
     ? await provider.statements(resolved.ticker)
     : new Map<string, StatementFact[]>();
+  // A ticker with no quote, facts, bars or statements held is not found: nothing is answered for it, not even
+  // a currency the resolution could only guess.
+  if (
+    !quoted &&
+    statements.size === 0 &&
+    !(await provider.hasFacts?.(resolved.symbol)) &&
+    (await provider.series(resolved.symbol, since)).length === 0
+  )
+    return { input: result.input, status: 'error', error: notHeld(result.input, resolved) };
   const minor = (resolved.priceFactor ?? 1) !== 1;
   for (const { input, found } of fields) {
     values[input] = null;
@@ -228,7 +238,8 @@ async function dataItem(
           currencies[input] = currency;
       }
     } else if (def.id === 'name') value = resolved.name;
-    else if (def.id === 'currency') value = quote.currency || resolved.currency;
+    // In the main unit whatever the form (GBP for BARC LN Equity, priced in pence, and for BARC.L alike).
+    else if (def.id === 'currency') value = mainUnit(quote.currency || resolved.currency);
     else if (def.id === 'exchange') value = resolved.exchange || quote.exchange;
     else if (def.id === 'asOf') value = quote.asOf;
     else if (def.id === 'peCurrentYear') value = await peCurrentYear(provider, quote);

@@ -6,6 +6,8 @@ import { type Resolved, resolveTicker } from './symbology/resolve.js';
 export interface Found {
   resolved: Resolved;
   quote: ProviderQuote;
+  /** False where no quote was found and an empty one stands in (lookupOne without requireQuote). */
+  quoted: boolean;
 }
 
 /** What one input found: its resolution and quote, or an error of its own. */
@@ -46,26 +48,29 @@ export async function lookupOne(
       asOf: '',
       fields: {},
     };
-    return { input: r.input, status: 'ok', found: { resolved: r.resolved, quote: empty } };
+    return { input: r.input, status: 'ok', found: { resolved: r.resolved, quote: empty, quoted: false } };
   }
-  if (!hit) {
-    const tried = chain.map((c) => c.symbol).join(', ');
-    return {
-      input: r.input,
-      status: 'error',
-      error: {
-        code: 'not_found',
-        message: `No quote for ${r.input} (looked for ${tried} in the stored data and the upstream). An operator loads one with "quarry ingest prices FILE --ticker ${r.resolved.symbol}" or "quarry ingest yahoo FILE".`,
-      },
-    };
-  }
+  if (!hit) return { input: r.input, status: 'error', error: notHeld(r.input, r.resolved, chain) };
   const quote = quotes.get(hit.symbol) as ProviderQuote;
   const resolved: Resolved = {
     ...hit,
     name: quote.name && quote.name !== quote.symbol ? quote.name : hit.name,
     exchange: hit.exchange || quote.exchange,
   };
-  return { input: r.input, status: 'ok', found: { resolved, quote } };
+  return { input: r.input, status: 'ok', found: { resolved, quote, quoted: true } };
+}
+
+/** The not_found error of an input nothing is held for, saying where it was looked for and how to load it. */
+export function notHeld(
+  input: string,
+  resolved: Resolved,
+  chain: readonly Resolved[] = [resolved],
+): { code: 'not_found'; message: string } {
+  const tried = chain.map((c) => c.symbol).join(', ');
+  return {
+    code: 'not_found',
+    message: `No quote for ${input} (looked for ${tried} in the stored data and the upstream). An operator loads one with "quarry ingest prices FILE --ticker ${resolved.symbol}" or "quarry ingest yahoo FILE".`,
+  };
 }
 
 /** Each input looked up on its own. */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
+import { asset } from '../helpers/real-data.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
 
@@ -19,6 +20,8 @@ describe('/v1/data', () => {
     await loadFile(env.deps, yahoo, path.join(FIXTURES, 'quote-OCDO.L.json'));
     await loadFile(env.deps, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL' });
     await loadFile(env.deps, prices, path.join(FIXTURES, 'SPX.csv'), { ticker: 'SPX Index' });
+    // Barclays: daily bars only, no recorded quote.
+    await loadFile(env.deps, prices, asset('market/Imman-dot-quant-pairs-trading/BARC.L.csv'));
     key = await marketKey(env.deps);
   });
   afterAll(() => env.close());
@@ -63,6 +66,28 @@ describe('/v1/data', () => {
     expect(items[0].currencies).toEqual({ CUR_MKT_CAP: 'GBP' });
     expect(items[1].values).toMatchObject({ PX_LAST: 3.088 });
     expect(items[1].currencies).toBeUndefined();
+  });
+
+  it('CRNCY is the main unit’s ISO code in every form: a quote recorded in pence and bars alone agree', async () => {
+    const { items } = (
+      await get('tickers=OCDO%20LN%20Equity,OCDO.L,BARC%20LN%20Equity,BARC.L,AAPL&fields=CRNCY')
+    ).json();
+    expect(items.map((i: { values: { CRNCY: string } }) => i.values.CRNCY)).toEqual([
+      'GBP',
+      'GBP',
+      'GBP',
+      'GBP',
+      'USD',
+    ]);
+    // The price currency of the answer is in `resolved`: pence under the terminal form.
+    expect(items[2].resolved.currency).toBe('GBp');
+  });
+
+  it('a ticker nothing is held for is not found: no currency or name is made up for it', async () => {
+    const { items } = (await get('tickers=NOPE123,AAPL&fields=CRNCY,NAME,PX_LAST')).json();
+    expect(items[0]).toMatchObject({ input: 'NOPE123', status: 'error', error: { code: 'not_found' } });
+    expect(items[0].values).toBeUndefined();
+    expect(items[1]).toMatchObject({ status: 'ok', values: { CRNCY: 'USD', NAME: 'Apple Inc.' } });
   });
 
   it('volatility from stored closes; beta against the S&P 500 for a US listing', async () => {

@@ -127,7 +127,12 @@ describe('market data from the live upstream (recorded Yahoo answers)', () => {
         DATA.run(env.deps, { tickers: ['TSLA'], fields: ['PX_LAST', 'volatility30d'] }),
       ),
     );
-    expect(answers.every((a) => (a.items[0] as Item | undefined)?.status !== 'error')).toBe(true);
+    // The stand-in knows no TSLA quote or bars: every answer is the same not_found, none a timeout.
+    expect(
+      answers.every(
+        (a) => (a.items[0] as { error?: { code: string } } | undefined)?.error?.code === 'not_found',
+      ),
+    ).toBe(true);
     expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(1);
     expect(yahoo.dataCalls('/v8/finance/chart/TSLA')).toHaveLength(1);
   });

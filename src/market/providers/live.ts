@@ -327,6 +327,10 @@ export class LiveProvider implements MarketProvider {
     }
   }
 
+  hasFacts(symbol: string): Promise<boolean> {
+    return this.stored.hasFacts(symbol);
+  }
+
   /** Whether the statements last served for a ticker were a kept copy, the upstream failing. */
   staleStatements(ticker: string): boolean {
     const resolution = resolveTicker(ticker);

@@ -89,6 +89,10 @@ export class StoredProvider implements MarketProvider {
     return out;
   }
 
+  async hasFacts(symbol: string): Promise<boolean> {
+    return (await this.facts([symbol])).has(symbol);
+  }
+
   /** Fields recorded without a quote (market_facts), by symbol. */
   private async facts(symbols: string[]): Promise<Map<string, { asOf: string; fields: Fields }>> {
     if (symbols.length === 0) return new Map();

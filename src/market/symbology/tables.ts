@@ -236,3 +236,14 @@ const MINOR_SUFFIXES = Object.values(VENUES).flatMap((v) => (v.minor ? [v.suffix
 export function quotedInMinorUnits(symbol: string): boolean {
   return MINOR_SUFFIXES.some((suffix) => symbol.endsWith(suffix));
 }
+
+/** Minor units, as the venues above and upstreams write them, to the ISO code of their main unit. */
+const MAIN_UNITS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(Object.values(VENUES).flatMap((v) => (v.minor ? [[v.minor.unit, v.currency]] : []))),
+  GBX: 'GBP',
+  ZAc: 'ZAR',
+  ILA: 'ILS',
+};
+
+/** The ISO code of a currency's main unit: GBp → GBP; a main unit is itself. */
+export const mainUnit = (code: string): string => MAIN_UNITS[code] ?? code;
