@@ -36,8 +36,18 @@ const datasetLayout: Layout<Answer> = {
     const { meta } = body;
     const name = listName(body);
     const first = listOf(body)[0];
-    const about = `dataset ${meta.dataset}, as of ${meta.asOf ?? 'unknown'}${name ? `; ${name}:` : ''}`;
+    const { status, gaps, newestPeriod } = standing(body);
+    // "dataset cot: partial; newest period 2025-03-18", a line per gap, then the list's name and columns.
+    const about = [
+      `dataset ${meta.dataset}${status ? `: ${status}` : ''}${newestPeriod ? `; newest period ${newestPeriod}` : ''}`,
+      ...gaps.map((gap) => `gap: ${gap}`),
+      ...(name ? [`${name}:`] : []),
+    ].join('\n');
     return first ? `${about}\n${csvLine(columnsOf(body))}` : about;
+  },
+  summary: (body) => {
+    const { status, gaps, newestPeriod } = standing(body);
+    return status ? { status, gaps, newestPeriod } : {};
   },
   head: () => '',
   line: (element, _row, body) => {
@@ -45,6 +55,24 @@ const datasetLayout: Layout<Answer> = {
     return csvLine(columnsOf(body).map((column) => values[column]));
   },
 };
+
+/**
+ * What an answer says of itself: its status and gaps where it has them (boards, a contract, a company's
+ * answers), and the newest period it holds (the coverage's lastPeriod, else the data's or meta's asOf).
+ */
+function standing({ data, meta }: Answer): {
+  status: string | null;
+  gaps: string[];
+  newestPeriod: string | null;
+} {
+  const coverage = meta.coverage as { lastPeriod?: unknown } | null | undefined;
+  const newest = coverage?.lastPeriod ?? data.asOf ?? meta.asOf;
+  return {
+    status: typeof data.status === 'string' ? data.status : null,
+    gaps: Array.isArray(data.gaps) ? data.gaps.map(String) : [],
+    newestPeriod: typeof newest === 'string' ? newest : null,
+  };
+}
 
 /** The table's columns: every dotted path any element has, in the order first met. */
 const columns = new WeakMap<object, string[]>();

@@ -2,7 +2,6 @@
 // under a budget. A page is the same body with a run of the list's units: an element of the list, or one row of
 // an element that has rows (a history item). Page after page, the units in order make the whole answer again.
 
-/** How a tool's answer is laid out as a list and written as compact text (CSV-like lines). */
 /**
  * How an answer is cut into pages and written as text: `B` is the answer as written (the REST route's
  * response), `E` an element of the list it is cut along.
@@ -20,6 +19,8 @@ export interface Layout<B extends object = object, E extends object = object> {
   head(element: E): string;
   /** One line: the element itself (flat), or row `row` of it. */
   line(element: E, row: number | null, body: B): string;
+  /** What the whole answer says of itself (status, gaps), added to the result's _meta on every page. */
+  summary?(body: B): Record<string, unknown>;
 }
 
 /** Where a page starts: an element, and a row within it (0 for elements without rows). */

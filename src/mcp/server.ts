@@ -223,7 +223,12 @@ function result(
     structured.continuation = encodeCursor(deps.cursorSecret, listing(tool, caller), position);
     lines.push(`More follows: call ${tool.name} with {"continuation": "${structured.continuation}"}`);
   }
-  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: structured, _meta: meta };
+  const summary = tool.layout.summary?.(body as never) ?? {};
+  return {
+    content: [{ type: 'text', text: lines.join('\n') }],
+    structuredContent: structured,
+    _meta: { ...summary, ...meta },
+  };
 }
 
 function failure(error: unknown, meta: Record<string, unknown>): CallToolResult {
