@@ -237,6 +237,10 @@ describe('quarry CLI', () => {
     const prices = /^prices: into market\n((?: {2}.*\n)+)/m.exec(ingest)?.[1];
     expect(prices?.match(/--[a-z-]+/g)).toEqual(['--ticker', '--date-format', '--through']);
     expect(ingest).toMatch(/CEO-pay table CSV .*\n {4}--fiscal-year YEAR /);
+    // A submissions JSON is read once for events, with the proxies' acceptance times beside them.
+    expect(ingest.match(/submissions JSON.*$/gm)).toEqual([
+      'submissions JSON (a company and its filings); also into proxy-filings',
+    ]);
     const sync = /^ {2}sources: (.+)$/m.exec((await run('sync', '--help')).stdout)?.[1];
     expect(sync?.split(', ').sort()).toEqual(['bls', 'cftc', 'eia', 'sec', 'usaspending']);
     expect((await run('--version')).stdout).toBe('0.1.0\n');

@@ -63,7 +63,10 @@ async function ingestSources(): Promise<string[]> {
     lines.push(`${source}: into ${[...new Set(list.map((l) => l.importer.dataset))].join(', ')}`);
     for (const l of list) {
       const options = Object.entries(l.options ?? {});
-      if (l.kind) lines.push(`  ${l.kind.name}`);
+      // A loader that reads another's files beside it is named with them, not as a kind of its own.
+      if (l.alongside) continue;
+      const beside = list.filter((b) => b.alongside && b.kind === l.kind).map((b) => b.importer.dataset);
+      if (l.kind) lines.push(`  ${l.kind.name}${beside.length ? `; also into ${beside.join(', ')}` : ''}`);
       lines.push(...options.map((o) => option(o, l.kind ? '    ' : '  ')));
     }
   }

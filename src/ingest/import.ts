@@ -115,6 +115,8 @@ export interface LoadReport extends ImportReport {
   knownAt: string;
   knownFrom: 'published' | 'first publication' | 'load';
   seconds: number;
+  /** What loaders that read the same file beside this one wrote (EDGAR's submissions: the proxies' times). */
+  also?: { dataset: string; inserted: number; revised: number; unchanged: number }[];
 }
 
 /** A file being read, recorded with its checksum, row count and date range once loaded. */

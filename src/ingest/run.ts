@@ -49,6 +49,11 @@ export interface Loader<R> {
    * the option's name → what it sets, as the command's help says it.
    */
   options?: Readonly<Record<string, string>>;
+  /**
+   * A loader that reads, into its own table, files another loader of its source is chosen for: it runs beside
+   * that one in the same load (EDGAR's submissions: 8-K events, and the proxies' acceptance times).
+   */
+  alongside?: boolean;
 }
 
 /** The option every source takes: when the file's facts became known, where the file does not say. */
@@ -77,13 +82,19 @@ export function loaderList(loaders: SourceLoaders): readonly Loader<never>[] {
 
 /** The loader that reads this file: the only one, or the one whose kind recognises the file's first bytes. */
 export function chooseLoader(loaders: SourceLoaders, source: SourceFile): Loader<never> {
-  const list = loaderList(loaders);
+  const list = loaderList(loaders).filter((l) => !l.alongside);
   if (list.length === 1) return list[0]!;
   const head = source.head.toString('utf8');
   const chosen = list.find((l) => l.kind?.recognises(head));
   if (chosen) return chosen;
   const kinds = list.map((l) => l.kind?.name ?? l.importer.dataset).join('; ');
   throw new SourceError(source.name, null, `not a file this source reads (it reads: ${kinds})`);
+}
+
+/** The loaders that read this file beside the one chosen for it (`alongside`). */
+function alongsideLoaders(loaders: SourceLoaders, source: SourceFile): Loader<never>[] {
+  const head = source.head.toString('utf8');
+  return loaderList(loaders).filter((l) => l.alongside && l.kind?.recognises(head));
 }
 
 /**
@@ -93,7 +104,7 @@ export function chooseLoader(loaders: SourceLoaders, source: SourceFile): Loader
 export function loader<R>(
   importer: Importer<R>,
   read: RecordReader<R, undefined>,
-  options?: { kind?: FileKind; options?: Readonly<Record<string, string>> },
+  options?: { kind?: FileKind; options?: Readonly<Record<string, string>>; alongside?: boolean },
 ): Loader<never>;
 export function loader<R, P>(
   importer: Importer<R>,
@@ -102,6 +113,7 @@ export function loader<R, P>(
     prepare: (db: Kysely<Database>) => Promise<P>;
     kind?: FileKind;
     options?: Readonly<Record<string, string>>;
+    alongside?: boolean;
   },
 ): Loader<never>;
 export function loader<R, P>(
@@ -111,6 +123,7 @@ export function loader<R, P>(
     prepare?: (db: Kysely<Database>) => Promise<P>;
     kind?: FileKind;
     options?: Readonly<Record<string, string>>;
+    alongside?: boolean;
   } = {},
 ): Loader<never> {
   // Kept among the loaders of every record type: loadFile hands each reader its own importer and prepare's result.
@@ -144,8 +157,25 @@ export async function loadFile(
     });
     const published = publishedOption(options.published, now);
     const report = await importRecords(db, loader.importer, records, source.name, now, source, published);
+    const also = [];
+    for (const beside of alongsideLoaders(loaders, source)) {
+      // Read again from the start: each load of a file reads it whole.
+      const again = await openSource(file);
+      const read = beside.read(again, { ...context, prepared: await beside.prepare?.(db) });
+      const { dataset, inserted, revised, unchanged } = await importRecords(
+        db,
+        beside.importer,
+        read,
+        again.name,
+        now,
+        again,
+        published,
+      );
+      also.push({ dataset, inserted, revised, unchanged });
+    }
     return {
       ...report,
+      ...(also.length ? { also } : {}),
       // When the revisions written became known, and from where: the publication time given, or the load.
       knownAt: published ?? now.toISOString(),
       knownFrom: published ? 'published' : loader.importer.publishedAt ? 'first publication' : 'load',

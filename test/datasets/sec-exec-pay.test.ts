@@ -196,3 +196,50 @@ describe('quarry ingest sec: proxies and CEO-pay tables', () => {
     );
   });
 });
+
+describe('a CEO-pay table is known from its proxies’ filings, not from a date taken for it', () => {
+  // Apple's submissions JSON lists its DEF 14A of 2022 as accepted 2022-01-06 16:30:34 New York time
+  // (21:30:34 UTC); nothing dates the table's other rows, whose companies' filings are not held here.
+  const NOW = new Date('2026-11-25T12:00:00Z');
+  let env: TestEnv;
+  let key: string;
+  const sec = () => LOADERS.sec as NonNullable<typeof LOADERS.sec>;
+  let submissions: Awaited<ReturnType<typeof loadFile>>;
+  let table: Awaited<ReturnType<typeof loadFile>>;
+  beforeAll(async () => {
+    env = await testEnv({ clock: () => NOW });
+    key = (await customer(env.deps)).key;
+    await loadFile(env.deps, sec(), TICKERS);
+    submissions = await loadFile(env.deps, sec(), asset('sec/submissions/CIK0000320193.json'));
+    table = await loadFile(env.deps, sec(), TABLE, { 'fiscal-year': '2021' });
+  });
+  afterAll(() => env.close());
+  const proxies = async (url: string) => {
+    const res = await env.app.inject({ url, headers: bearer(key) });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data.proxies as { ceoTotal: number; filedAt: string | null }[];
+  };
+
+  it('the submissions JSON gives its 8-Ks to events and its eleven proxies’ acceptance times beside them', () => {
+    expect(submissions).toMatchObject({ dataset: 'events' });
+    expect(submissions.also).toEqual([{ dataset: 'proxy-filings', inserted: 11, revised: 0, unchanged: 0 }]);
+  });
+
+  it('Apple’s fiscal 2021 pay is filed with its proxy of 6 January 2022, and not known the day before', async () => {
+    expect(await proxies('/v1/exec-pay/AAPL/2021?asOf=2022-01-05')).toEqual([]);
+    expect(await proxies('/v1/exec-pay/AAPL/2021?asOf=2022-01-06')).toEqual([
+      expect.objectContaining({ ceoTotal: 98_734_394, filedAt: '2022-01-06T21:30:34.000Z' }),
+    ]);
+  });
+
+  it('a row whose proxy is not held has no filing time, and is known from the load alone', async () => {
+    // Microsoft's submissions are not loaded here.
+    expect(await proxies('/v1/exec-pay/MSFT/2021')).toEqual([
+      expect.objectContaining({ ceoTotal: 54_946_310, filedAt: null }),
+    ]);
+    expect(await proxies('/v1/exec-pay/MSFT/2021?asOf=2026-11-24')).toEqual([]);
+    expect(table.notes).toContain(
+      "491 rows without their company's 2022 proxy held: filedAt null, known from this load",
+    );
+  });
+});

@@ -595,7 +595,7 @@ export interface paths {
          *     | proxyYear | integer | The year of the proxy statement. |
          *     | fiscalYear | integer | The fiscal year the pay is for. |
          *     | fiscalYearLabel | string | The fiscal year as the company names it. |
-         *     | filedAt | timestamp | When the proxy was filed. |
+         *     | filedAt | timestamp, nullable | When EDGAR accepted the proxy; empty where it is not known. |
          *     | meetingDate | date, nullable | The annual meeting. |
          *     | ceoName | string | The CEO's name. |
          *     | ceoTitle | string | The CEO's title. |
@@ -1018,8 +1018,8 @@ export interface components {
             proxyYear: number;
             fiscalYear: number;
             fiscalYearLabel: string;
-            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
-            filedAt: string;
+            /** @description When EDGAR accepted the proxy (ISO 8601, UTC); null where it is not known: a CEO-pay table row whose proxy is not held. */
+            filedAt: string | null;
             /** @description Date YYYY-MM-DD. */
             meetingDate: string | null;
             /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
@@ -1031,7 +1031,7 @@ export interface components {
             payRatio: number | null;
             medianEmployeePay: number | null;
             /**
-             * @description Where the figures were read: filing (the proxy statement itself) or ceo-pay-table (a table compiled from proxies, served only for a fiscal year no filing held here reports; its filedAt is the first day of the proxy year, as such tables give no dates).
+             * @description Where the figures were read: filing (the proxy statement itself) or ceo-pay-table (a table compiled from proxies, served only for a fiscal year no filing held here reports; its filedAt is the acceptance of the company's proxy of the next year where EDGAR's list of its filings is held, else null, as such tables give no dates).
              * @example filing
              */
             source: string;

@@ -11,7 +11,9 @@ export const execPayBulk = layout({
     column('proxyYear', 'integer', 'The year of the proxy statement.'),
     column('fiscalYear', 'integer', 'The fiscal year the pay is for.'),
     column('fiscalYearLabel', 'string', 'The fiscal year as the company names it.'),
-    column('filedAt', 'timestamp', 'When the proxy was filed.'),
+    column('filedAt', 'timestamp', 'When EDGAR accepted the proxy; empty where it is not known.', {
+      nullable: true,
+    }),
     column('meetingDate', 'date', 'The annual meeting.', { nullable: true }),
     column('ceoName', 'string', "The CEO's name."),
     column('ceoTitle', 'string', "The CEO's title."),

@@ -24,7 +24,10 @@ export const ProxyRecord = Type.Object(
     proxyYear: Type.Integer({ minimum: 1900, maximum: 2100 }),
     fiscalYear: Type.Integer({ minimum: 1900, maximum: 2100 }),
     fiscalYearLabel: Type.String({ minLength: 1, maxLength: 40 }),
-    filedAt: Type.String({ format: 'date-time' }),
+    filedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description:
+        'When EDGAR accepted the proxy; null where it is not known (a CEO-pay table row without its filing).',
+    }),
     meetingDate: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
     ceoName: Type.String({ minLength: 1, maxLength: 200 }),
     ceoTitle: Type.String({ minLength: 1, maxLength: 200 }),
@@ -41,8 +44,8 @@ export type ProxyRecordValue = Static<typeof ProxyRecord>;
 export const execPayImporter: Importer<ProxyRecordValue> = {
   dataset: 'exec-pay',
   record: ProxyRecord,
-  // A proxy is known from its filing.
-  publishedAt: (record) => new Date(record.filedAt).toISOString(),
+  // A proxy is known from its filing; where its filing time is not known, from the load.
+  publishedAt: (record) => (record.filedAt ? new Date(record.filedAt).toISOString() : undefined),
   async write(tx, record, meta) {
     await upsertCompany(tx, record, meta.loadedAt);
     const key = { id: record.id };
@@ -58,7 +61,7 @@ export const execPayImporter: Importer<ProxyRecordValue> = {
           proxy_year: record.proxyYear,
           fiscal_year: record.fiscalYear,
           fiscal_year_label: record.fiscalYearLabel,
-          filed_at: new Date(record.filedAt).toISOString(),
+          filed_at: record.filedAt ? new Date(record.filedAt).toISOString() : null,
           meeting_date: record.meetingDate,
           ceo_name: record.ceoName,
           ceo_title: record.ceoTitle,

@@ -2,13 +2,16 @@
 import { loader } from '../../ingest/run.js';
 import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { describe } from '../descriptor.js';
+import { SUBMISSIONS } from '../events/load/submissions.js';
 import { freshnessSource } from '../freshness.js';
 import { SEC_EDGAR } from '../sources.js';
 import { execPayBulk } from './bulk.js';
 import { execPayImporter } from './import.js';
-import { CEO_PAY_TABLE, ceoPayTableRecords } from './load/ceo-pay-table.js';
+import { CEO_PAY_TABLE, ceoPayTableRecords, heldFilings } from './load/ceo-pay-table.js';
 import { PROXY, proxyRecords } from './load/proxy.js';
+import { proxyFilingRecords, proxyFilingsImporter } from './load/proxy-filings.js';
 import * as m030 from './migrations/030-exec-pay-known-at.js';
+import * as m036 from './migrations/036-proxy-filings.js';
 import { execPayOperations } from './operations.js';
 import { execPaySample } from './sample.js';
 import { ExecPayData } from './schema.js';
@@ -19,15 +22,18 @@ export const execPayDataset = describe({
   operations: execPayOperations,
   bulk: execPayBulk,
   importer: execPayImporter,
-  // quarry ingest sec: DEF 14A proxies in inline XBRL, and CEO-pay tables (a secondary source).
+  // quarry ingest sec: DEF 14A proxies in inline XBRL, CEO-pay tables (a secondary source), and the proxies
+  // listed in a submissions JSON.
   loaders: {
     sec: [
       loader(execPayImporter, proxyRecords, { kind: PROXY, prepare: tickersByCik }),
       loader(execPayImporter, ceoPayTableRecords, {
         kind: CEO_PAY_TABLE,
-        prepare: tickersByCik,
+        prepare: heldFilings,
         options: { 'fiscal-year': "YEAR: the fiscal year the table's pay is for (required)" },
       }),
+      // Beside the events of a submissions JSON: its proxies' acceptance times, which date a table's rows.
+      loader(proxyFilingsImporter, proxyFilingRecords, { kind: SUBMISSIONS, alongside: true }),
     ],
   },
   // Cabot's proxy, and the CEO-pay table's fiscal 2021 pay.
@@ -38,7 +44,7 @@ export const execPayDataset = describe({
     ],
     after: ['events'],
   },
-  migrations: { '030-exec-pay-known-at': m030 },
+  migrations: { '030-exec-pay-known-at': m030, '036-proxy-filings': m036 },
   freshness: freshnessSource('exec-pay', 'exec_pay'),
   sources: [SEC_EDGAR],
   sample: { data: execPaySample, schema: ExecPayData },

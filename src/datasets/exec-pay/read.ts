@@ -1,5 +1,5 @@
 // exec-pay reads: a company's proxy statements, and those covering one fiscal year.
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Deps } from '../../kernel/deps.js';
 import { type Company, companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
@@ -46,7 +46,12 @@ async function proxies(deps: Deps, ticker: string, asOf: string | undefined, fis
     .where(knownAt(asOfInstant(deps, asOf)))
     .where('ticker', '=', ticker);
   if (fiscalYear !== undefined) q = q.where('fiscal_year', '=', fiscalYear);
-  const rows = await q.orderBy('proxy_year', 'desc').orderBy('filed_at', 'desc').execute();
+  // A proxy whose filing time is not known comes after those of its year that have one, on both engines.
+  const rows = await q
+    .orderBy('proxy_year', 'desc')
+    .orderBy(sql`filed_at IS NULL`)
+    .orderBy('filed_at', 'desc')
+    .execute();
   return fromFilingsFirst(rows);
 }
 
@@ -57,7 +62,7 @@ export function fromFilingsFirst<R extends { source_kind: string; fiscal_year: n
 }
 
 function meta(rows: Selectable<ExecPayTable>[]) {
-  const filed = rows.map((r) => r.filed_at).sort();
+  const filed = rows.flatMap((r) => (r.filed_at ? [r.filed_at] : [])).sort();
   const years = rows.map((r) => r.fiscal_year).sort();
   return storedMeta('exec-pay', [SEC_EDGAR], {
     asOf: filed.at(-1) ?? null,

@@ -20,7 +20,13 @@ export const ProxyFiling = Type.Object(
     proxyYear: Type.Integer(),
     fiscalYear: Type.Integer(),
     fiscalYearLabel: Type.String(),
-    filedAt: Timestamp,
+    filedAt: Nullable(
+      Type.String({
+        description:
+          'When EDGAR accepted the proxy (ISO 8601, UTC); null where it is not known: a CEO-pay table row whose ' +
+          'proxy is not held.',
+      }),
+    ),
     meetingDate: Nullable(DateString),
     updatedAt: Timestamp,
     ceoName: Type.String(),
@@ -32,8 +38,9 @@ export const ProxyFiling = Type.Object(
     source: Type.String({
       description:
         'Where the figures were read: filing (the proxy statement itself) or ceo-pay-table (a table compiled from ' +
-        'proxies, served only for a fiscal year no filing held here reports; its filedAt is the first day of the ' +
-        'proxy year, as such tables give no dates).',
+        'proxies, served only for a fiscal year no filing held here reports; its filedAt is the acceptance of the ' +
+        "company's proxy of the next year where EDGAR's list of its filings is held, else null, as such tables give " +
+        'no dates).',
       examples: ['filing'],
     }),
   },

@@ -9,7 +9,8 @@ export interface ExecPayTable extends RevisionColumns, PointInTimeColumns {
   proxy_year: number;
   fiscal_year: number;
   fiscal_year_label: string;
-  filed_at: string;
+  /** The proxy's acceptance by EDGAR; null for a CEO-pay table's row whose proxy is not held. */
+  filed_at: string | null;
   meeting_date: string | null;
   ceo_name: string;
   ceo_title: string;
@@ -21,8 +22,20 @@ export interface ExecPayTable extends RevisionColumns, PointInTimeColumns {
   source_kind: Generated<string>;
 }
 
+/** The proxies (DEF 14A) EDGAR lists for a company, with their acceptance times: when a proxy's pay was out. */
+export interface ProxyFilingsTable extends RevisionColumns, PointInTimeColumns {
+  row_id: Generated<number>;
+  accession: string;
+  /** ten digits */
+  cik: string;
+  form: string;
+  accepted_at: string;
+  filing_date: string;
+}
+
 declare module '../../store/schema.js' {
   interface Database {
     exec_pay: ExecPayTable;
+    proxy_filings: ProxyFilingsTable;
   }
 }

@@ -1,11 +1,35 @@
 // CEO-pay tables compiled from proxies (the AFL-CIO Executive Paywatch layout: ticker, company_name,
 // median_worker_pay, pay_ratio like "721:1", ceo_name, salary — which is in fact the CEO's total pay): a
 // secondary source. Each row is a proxy marked with that source; a proxy read from a filing for the same
-// company and fiscal year is served instead of it. The table names no year: the operator gives it.
+// company and fiscal year is served instead of it. The table names no year: the operator gives it. Nor does it
+// date its rows: a row is filed when the company's proxy of the next year was accepted, where EDGAR's list of
+// the company's proxies is held (its submissions JSON, loaded first); else its filing time is not known.
+import type { Kysely } from 'kysely';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { tickersByCik } from '../../../ingest/sec/registrants.js';
 import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
+import type { Database } from '../../../store/schema.js';
 import { shortName } from '../../events/load/submissions.js';
 import type { ProxyRecordValue } from '../import.js';
+import { proxyTimesByCik } from './proxy-filings.js';
+
+/** What a table's rows are matched with: each CIK's main ticker, and its proxies' acceptance times. */
+export interface HeldFilings {
+  tickers: Map<string, string>;
+  proxies: Map<string, string[]>;
+}
+
+export async function heldFilings(db: Kysely<Database>): Promise<HeldFilings> {
+  return { tickers: await tickersByCik(db), proxies: await proxyTimesByCik(db) };
+}
+
+/**
+ * When a fiscal year's pay was filed: the company's first proxy accepted in the calendar year after it (a
+ * proxy reports the fiscal year before its meeting); null where none is held.
+ */
+function proxyFiled(accepted: readonly string[] | undefined, fiscalYear: number): string | null {
+  return accepted?.find((at) => at.startsWith(String(fiscalYear + 1))) ?? null;
+}
 
 const COLUMNS = ['ticker', 'company_name', 'median_worker_pay', 'pay_ratio', 'ceo_name', 'salary'] as const;
 
@@ -25,10 +49,7 @@ function amount(text: string): number | null {
 
 type Out = AsyncGenerator<{ line: number; value: ProxyRecordValue }>;
 
-export async function* ceoPayTableRecords(
-  source: SourceFile,
-  context: LoadContext<Map<string, string>>,
-): Out {
+export async function* ceoPayTableRecords(source: SourceFile, context: LoadContext<HeldFilings>): Out {
   const year = context.options['fiscal-year'];
   if (!year || !/^(19|20)\d\d$/.test(year))
     throw new SourceError(
@@ -37,8 +58,9 @@ export async function* ceoPayTableRecords(
       'a CEO-pay table names no year: give the fiscal year it reports with --fiscal-year',
     );
   const fiscalYear = Number(year);
-  const tickers = context.prepared;
+  const { tickers, proxies } = context.prepared;
   const cikOf = new Map([...tickers].map(([cik, ticker]) => [ticker, cik]));
+  let undated = 0;
   type Column = (typeof COLUMNS)[number];
   let index: Record<Column, number> | null = null;
   for await (const { line, text } of source.lines()) {
@@ -55,11 +77,14 @@ export async function* ceoPayTableRecords(
     if (ceoTotal === null)
       throw new SourceError(source.name, line, `salary "${field('salary')}" is not an amount`);
     const name = field('company_name') || ticker;
+    const cik = cikOf.get(ticker) ?? null;
+    const filedAt = cik ? proxyFiled(proxies.get(cik), fiscalYear) : null;
+    if (!filedAt) undated += 1;
     yield {
       line,
       value: {
         ticker,
-        cik: cikOf.get(ticker) ?? null,
+        cik,
         companyName: name,
         companyShortName: shortName(name),
         id: `ceo-pay-table-${ticker}-FY${fiscalYear}`,
@@ -67,8 +92,7 @@ export async function* ceoPayTableRecords(
         proxyYear: fiscalYear + 1,
         fiscalYear,
         fiscalYearLabel: `FY${fiscalYear}`,
-        // The table gives no dates: the proxy season's first day stands for the filing date.
-        filedAt: `${fiscalYear + 1}-01-01T00:00:00.000Z`,
+        filedAt,
         meetingDate: null,
         ceoName: field('ceo_name') || 'unnamed',
         ceoTitle: 'Chief Executive Officer',
@@ -79,4 +103,8 @@ export async function* ceoPayTableRecords(
       },
     };
   }
+  if (undated)
+    context.notes.push(
+      `${undated} rows without their company's ${fiscalYear + 1} proxy held: filedAt null, known from this load`,
+    );
 }
