@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endPlan } from '../../src/accounts/accounts.js';
+import { endPlan, getAccount } from '../../src/accounts/accounts.js';
 import { bulkDownload, signLink } from '../../src/datasets/bulk/download.js';
 import { cotBulk } from '../../src/datasets/cot/bulk.js';
 import { loadFile } from '../../src/ingest/run.js';
@@ -261,6 +261,20 @@ describe('bulk files', () => {
           'invalid_params',
           '0',
         ]);
+      });
+
+      it('twenty downloads of one file at once from a new account: 25 credits in all, every one served', async () => {
+        const other = await customer(env.deps);
+        const before = await getAccount(env.deps.store.db, other.accountId);
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, () => get('/v1/datasets/cot/bulk?format=csv', {}, other.key)),
+        );
+        expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(200));
+        const costs = answers.map((a) => Number(a.headers['x-credits-cost']));
+        expect(costs.filter((c) => c === 25)).toHaveLength(1);
+        expect(costs.reduce((a, b) => a + b, 0)).toBe(25);
+        const after = await getAccount(env.deps.store.db, other.accountId);
+        expect(before.balance - after.balance).toBe(25);
       });
 
       it('a correcting load makes a new version; asOf a day before it reads the version before', async () => {

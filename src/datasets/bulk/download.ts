@@ -88,21 +88,32 @@ export async function bulkPrice(
   return price('bulk', within ? 0 : 1);
 }
 
-/** Records a charged download, so the account resumes the same file for nothing within a day. */
-export async function recordPaid(deps: Deps, accountId: string, file: BulkFile): Promise<void> {
+/**
+ * Records a charged download, so the account resumes the same file for nothing within a day: in one statement,
+ * so that of downloads charged at the same moment exactly one records the file. True for that one; false when
+ * the account had paid for the file within a day already (its charge is then given back).
+ */
+export async function claimPaid(deps: Deps, accountId: string, file: BulkFile): Promise<boolean> {
   const { dataset, version, asOf } = file.manifest;
+  const now = deps.clock();
   const row = {
     account_id: accountId,
     file: paidFile(dataset, version, asOf, file.format),
-    charged_at: deps.clock().toISOString(),
+    charged_at: now.toISOString(),
   };
-  await deps.store.db
+  const cutoff = new Date(now.getTime() - DAY_MS).toISOString();
+  const claimed = await deps.store.db
     .insertInto('bulk_downloads')
     .values(row)
     .onConflict((c) =>
-      c.columns(['account_id', 'file']).doUpdateSet({ charged_at: sql`excluded.charged_at` }),
+      c
+        .columns(['account_id', 'file'])
+        .doUpdateSet({ charged_at: sql`excluded.charged_at` })
+        .where('bulk_downloads.charged_at', '<=', cutoff),
     )
-    .execute();
+    .returning('account_id')
+    .executeTakeFirst();
+  return claimed !== undefined;
 }
 
 /** A link that downloads this file of this version without a key until it expires. */

@@ -10,8 +10,8 @@ import {
   type BulkFile,
   bulkDownload,
   bulkPrice,
+  claimPaid,
   linkedFile,
-  recordPaid,
 } from '../../datasets/bulk/download.js';
 import { FORMATS } from '../../datasets/bulk/produce.js';
 import { asOfInstant } from '../../datasets/known.js';
@@ -75,7 +75,10 @@ export function registerBulkRoutes(app: FastifyInstance, deps: Deps): void {
         // A range outside the file is refused before the file counts as paid (and the charge is given back).
         const range = rangeOf(request, reply, file);
         const { metered } = request.meter;
-        if (metered?.receipt) await recordPaid(deps, metered.principal.account.id, file);
+        // Downloads of one file charged at once (each priced before any was recorded): the first to record the
+        // file keeps its charge, the others are given theirs back, as a download of a file paid for today is free.
+        if (metered?.receipt && !(await claimPaid(deps, metered.principal.account.id, file)))
+          await metered.giveBack();
         return sendFile(request, reply, file, range);
       },
     });
