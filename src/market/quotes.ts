@@ -16,12 +16,29 @@ export function quoteStaleness(found: Found, now: Date): string | null {
   return quote.stale ? 'the upstream could not be reached: the last quote held is served' : null;
 }
 
+/** The quote's members that a provider may hold from another time than the quote's price. */
+const TIMED_MEMBERS = ['changePercent', 'previousClose', 'volume', 'marketCap'] as const;
+
+/** The members of a quote true at another time than its asOf, with their time. */
+function otherTimes(quote: Found['quote']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const member of TIMED_MEMBERS) {
+    const at = quote.fieldsAsOf?.[member];
+    if (at && at !== quote.asOf && typeof quote.fields[member] === 'number') out[member] = at;
+  }
+  return out;
+}
+
 function quoteItem(r: Looked, now: Date) {
   if (r.status === 'error') return { input: r.input, status: 'error' as const, error: r.error };
   const { resolved, quote } = r.found;
   const f = quote.fields;
   const minor = (resolved.priceFactor ?? 1) !== 1;
-  const staleReason = quoteStaleness(r.found, now);
+  const fieldsAsOf = otherTimes(quote);
+  const priceStale = quoteStaleness(r.found, now);
+  // A member older than the price says the quote is old by its own time, as the oldest value does in /v1/data.
+  const oldest = Object.values(fieldsAsOf).sort()[0];
+  const reason = (oldest ? staleReason(resolved, oldest, now, 'oldest value') : null) ?? priceStale;
   return {
     input: r.input,
     status: 'ok' as const,
@@ -35,9 +52,12 @@ function quoteItem(r: Looked, now: Date) {
       previousClose: inPriceCurrency(f.previousClose, resolved),
       volume: typeof f.volume === 'number' ? f.volume : null,
       marketCap: typeof f.marketCap === 'number' ? f.marketCap : null,
-      marketState: typeof f.marketState === 'string' ? f.marketState : 'UNKNOWN',
+      // A stale quote's session has ended since (a session has opened after it): a state recorded while it
+      // traded (REGULAR) no longer holds, and its price is that session's last known.
+      marketState: priceStale ? 'CLOSED' : typeof f.marketState === 'string' ? f.marketState : 'UNKNOWN',
       asOf: quote.asOf,
-      ...(staleReason ? { stale: true, staleReason } : {}),
+      ...(Object.keys(fieldsAsOf).length ? { fieldsAsOf } : {}),
+      ...(reason ? { stale: true, staleReason: reason } : {}),
       ...(minor && typeof f.marketCap === 'number' ? { currencies: { marketCap: quote.currency } } : {}),
     },
   };

@@ -81,8 +81,18 @@ const QuoteItem = Type.Object(
         previousClose: Nullable(Type.Number()),
         volume: Nullable(Type.Number()),
         marketCap: Nullable(Type.Number({ description: 'Full units of the main currency.' })),
-        marketState: Type.String(),
+        marketState: Type.String({
+          description:
+            'REGULAR, CLOSED, PRE, POST… as of asOf; CLOSED for a stale quote, whose session has ended since.',
+        }),
         asOf: Type.String(),
+        fieldsAsOf: Type.Optional(
+          Type.Record(Type.String(), Type.String(), {
+            description:
+              'Members true at another time than asOf, with theirs: the market cap of an older recording beside a ' +
+              'newer daily close.',
+          }),
+        ),
         stale: Stale,
         staleReason: StaleReason,
         currencies: Type.Optional(

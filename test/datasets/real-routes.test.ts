@@ -289,16 +289,24 @@ describe('boards on real data', () => {
     // The recorded quote is of 14 February 2025; the last daily bar, of Friday 1 May 2026, closed at 280.14
     // (written 280.1400146484375 in the file; 16:00 New York, 20:00 UTC). Every weekday from 4 May to 24 November 2026 opened New York since: 147.
     const reason = 'last price 2026-05-01 20:00 UTC; 147 sessions since';
-    const { items: quoted } = await market('/v1/quotes?tickers=AAPL');
+    const { items: quoted } = await market('/v1/quotes?tickers=AAPL,OCDO.L,MSFT');
+    // The recording's market cap keeps its own time, and the quote is as old as its oldest member, as in
+    // /v1/data below; an old quote's session has ended, whatever state was recorded while it traded.
     expect(quoted[0].quote).toMatchObject({
       price: 280.1400146484375,
+      marketCap: 3674405863424,
       marketState: 'CLOSED',
       asOf: '2026-05-01T20:00:00.000Z',
+      fieldsAsOf: { marketCap: '2025-02-14T21:00:00.000Z' },
       stale: true,
-      staleReason: reason,
+      staleReason: 'oldest value 2025-02-14 21:00 UTC; 462 sessions since',
     });
-    // The recording's other fields keep their own time.
-    expect(quoted[0].quote.marketCap).toBeGreaterThan(0);
+    // Ocado's recording was taken while London traded (REGULAR) on 17 February 2025.
+    expect(quoted[1].quote).toMatchObject({ marketState: 'CLOSED', stale: true });
+    expect(quoted[1].quote.fieldsAsOf).toBeUndefined();
+    // Microsoft has daily bars alone, to the same Friday: old by its price.
+    expect(quoted[2].quote).toMatchObject({ asOf: '2026-05-01T20:00:00.000Z', staleReason: reason });
+    expect(quoted[2].quote.fieldsAsOf).toBeUndefined();
     const { items: valued } = await market('/v1/data?tickers=AAPL&fields=PX_LAST,CUR_MKT_CAP');
     expect(valued[0].values.PX_LAST).toBe(280.1400146484375);
     expect(valued[0].asOf).toEqual({

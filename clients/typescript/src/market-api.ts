@@ -208,8 +208,13 @@ export interface components {
                 volume: number | null;
                 /** @description Full units of the main currency. */
                 marketCap: number | null;
+                /** @description REGULAR, CLOSED, PRE, POST… as of asOf; CLOSED for a stale quote, whose session has ended since. */
                 marketState: string;
                 asOf: string;
+                /** @description Members true at another time than asOf, with theirs: the market cap of an older recording beside a newer daily close. */
+                fieldsAsOf?: {
+                    [key: string]: string;
+                };
                 /** @description True when a value is older than the last regular session of its market that should have made a newer one (holidays are not known: a holiday counts as a session), or, where the sessions are not known, more than four days old (a day for crypto); and when a value came from the last copy held because the upstream could not be reached. */
                 stale?: boolean;
                 /** @description Why stale: the value's time and the sessions since, e.g. "last price 2026-05-01 20:00 UTC; 147 sessions since". */
