@@ -74,10 +74,14 @@ class Client:
 
     def bdp(self, tickers: Tickers, fields: Tickers, period: Optional[str] = None, as_of: Optional[str] = None) -> Any:
         """Current values: a row per ticker and a column per field, both as sent. Errors never raise: they are
-        kept in `df.attrs["errors"]` ({ticker: {field: {code, message}}}) and named in a warning."""
+        kept in `df.attrs["errors"]` ({ticker: {field: {code, message}}}) and named in a warning. What the
+        values are is kept beside them: `attrs["currency"]` (the unit each ticker's prices are in: GBp for
+        "BARC LN Equity", GBP for "BARC.L"), `attrs["currencies"]` (fields in another currency), `attrs["as_of"]`
+        ({ticker: {field: when the value was true}}) and `attrs["stale"]` ({ticker: why its values are old})."""
         tickers, fields = _list(tickers), _list(fields)
         values: Dict[str, Dict[str, Any]] = {t: {f: None for f in fields} for t in tickers}
         errors: Dict[str, Dict[str, Any]] = {}
+        standing = _Standing()
         for some_fields in _chunks(fields, DATA_FIELDS):
             for some_tickers in _chunks(tickers, DATA_TICKERS):
                 body = {"tickers": some_tickers, "fields": some_fields, "period": period, "asOf": as_of}
@@ -86,11 +90,13 @@ class Client:
                     row = values.setdefault(item["input"], {f: None for f in fields})
                     row.update(item.get("values") or {})
                     _keep_errors(errors, item, some_fields)
+                    standing.keep(item)
         _warn(errors)
         if _pd is None:
-            return {"values": values, "errors": errors}
+            return {"values": values, "errors": errors, **standing.members()}
         frame = _pd.DataFrame.from_dict(values, orient="index", columns=fields).reindex(tickers)
         frame.attrs["errors"] = errors
+        frame.attrs.update(standing.members())
         return frame
 
     def bdh(
@@ -103,10 +109,14 @@ class Client:
         as_of: Optional[str] = None,
     ) -> Any:
         """Rows between dates: a DatetimeIndex and (ticker, field) columns, requests split over the API's
-        limits (10 tickers x 5 fields) and joined. Errors are kept in `df.attrs["errors"]`, as in bdp."""
+        limits (10 tickers x 5 fields) and joined. Errors are kept in `df.attrs["errors"]`, as in bdp, and so are
+        `attrs["currency"]` and `attrs["stale"]`; `attrs["held"]` ({ticker: {start, end}}) names the dates a
+        ticker's rows cover where they cover less than the window: its columns are empty (NaN) outside them,
+        and a warning says so."""
         tickers, fields = _list(tickers), _list(fields)
         rows: List[Dict[str, Any]] = []
         errors: Dict[str, Dict[str, Any]] = {}
+        standing = _Standing()
         for some_fields in _chunks(fields, HISTORY_FIELDS):
             for some_tickers in _chunks(tickers, HISTORY_TICKERS):
                 body = {"tickers": some_tickers, "fields": some_fields, "start": start, "end": end}
@@ -114,13 +124,15 @@ class Client:
                 answer = self._call(self._market, "POST", "/v1/history", body=_given(body))
                 for item in answer["items"]:
                     _keep_errors(errors, item, some_fields)
+                    standing.keep(item)
                     for row in item.get("rows") or []:
                         for field in some_fields:
                             if field in row:
                                 rows.append({"date": row["date"], "ticker": item["input"], "field": field, "value": row[field]})
         _warn(errors)
+        _warn_held(standing.held)
         if _pd is None:
-            return {"rows": rows, "errors": errors}
+            return {"rows": rows, "errors": errors, **standing.members()}
         columns = _pd.MultiIndex.from_product([tickers, fields], names=["ticker", "field"])
         if rows:
             long = _pd.DataFrame(rows)
@@ -130,6 +142,7 @@ class Client:
         frame = frame.reindex(columns=columns)
         frame.index = _pd.DatetimeIndex(frame.index, name="date")
         frame.attrs["errors"] = errors
+        frame.attrs.update(standing.members())
         return frame
 
     def fields(self, query: Optional[str] = None) -> Any:
@@ -264,6 +277,48 @@ def _keep_errors(errors: Dict[str, Dict[str, Any]], item: Dict[str, Any], fields
             errors.setdefault(item["input"], {})[field] = item["error"]
     for field, error in (item.get("errors") or {}).items():
         errors.setdefault(item["input"], {})[field] = error
+
+
+class _Standing:
+    """What a market answer says of its values, per ticker: the unit of its prices, fields in another currency,
+    when each value was true, why it is old, and the dates its rows cover."""
+
+    def __init__(self) -> None:
+        self.currency: Dict[str, str] = {}
+        self.currencies: Dict[str, Dict[str, str]] = {}
+        self.as_of: Dict[str, Dict[str, str]] = {}
+        self.stale: Dict[str, str] = {}
+        self.held: Dict[str, Dict[str, str]] = {}
+
+    def keep(self, item: Dict[str, Any]) -> None:
+        ticker = item["input"]
+        resolved = item.get("resolved") or {}
+        if resolved.get("currency"):
+            self.currency[ticker] = resolved["currency"]
+        if item.get("currencies"):
+            self.currencies.setdefault(ticker, {}).update(item["currencies"])
+        if item.get("asOf"):
+            self.as_of.setdefault(ticker, {}).update(item["asOf"])
+        if item.get("stale"):
+            self.stale[ticker] = item.get("staleReason") or "stale"
+        if item.get("held"):
+            self.held[ticker] = item["held"]
+
+    def members(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"currency": self.currency, "stale": self.stale}
+        if self.currencies:
+            out["currencies"] = self.currencies
+        if self.as_of:
+            out["as_of"] = self.as_of
+        if self.held:
+            out["held"] = self.held
+        return out
+
+
+def _warn_held(held: Dict[str, Dict[str, str]]) -> None:
+    if held:
+        named = ", ".join(f"{t} ({h['start']} to {h['end']})" for t, h in held.items())
+        warnings.warn(f"quarry: rows held only for {named}; the other dates are empty, see .attrs['held']", stacklevel=3)
 
 
 def _warn(errors: Dict[str, Dict[str, Any]]) -> None:

@@ -55,6 +55,35 @@ def test_bdp_rows_as_sent_columns_as_sent_errors_kept(client):
     assert errors["NOPE.XX"]["PX_LAST"]["code"] == "not_found"
 
 
+def test_bdp_keeps_what_the_values_are_currency_time_and_staleness(client):
+    tickers, fields = ["BARC LN Equity", "BARC.L", "AAPL"], ["PX_LAST", "CUR_MKT_CAP"]
+    expected = {item["input"]: item for item in rest("POST", "/v1/data", MARKET, {"tickers": tickers, "fields": fields})["items"]}
+    answer = client.bdp(tickers, fields)
+    attrs = answer.attrs if PANDAS else answer
+    # Pence under the terminal form, pounds under the exchange suffix: the two columns are 100x apart, and say so.
+    assert attrs["currency"]["BARC LN Equity"] == "GBp" and attrs["currency"]["BARC.L"] == "GBP"
+    for ticker in tickers:
+        assert attrs["currency"][ticker] == expected[ticker]["resolved"]["currency"]
+        assert attrs["as_of"][ticker] == expected[ticker]["asOf"]
+        if expected[ticker].get("stale"):
+            assert attrs["stale"][ticker] == expected[ticker]["staleReason"]
+        else:
+            assert ticker not in attrs["stale"]
+    assert attrs["stale"], "the recorded files are old: some item is stale"
+
+
+def test_bdh_says_which_dates_a_ticker_holds_when_the_window_runs_past_them(client):
+    tickers, window = ["BARC.L", "AAPL"], {"start": "2023-08-01", "end": "2023-12-29"}
+    expected = {item["input"]: item for item in rest("POST", "/v1/history", MARKET, {"tickers": tickers, "fields": ["PX_LAST"], **window})["items"]}
+    with pytest.warns(UserWarning, match="rows held only for"):
+        answer = client.bdh(tickers, ["PX_LAST"], **window)
+    attrs = answer.attrs if PANDAS else answer
+    held = {t: item["held"] for t, item in expected.items() if item.get("held")}
+    assert held and attrs["held"] == held
+    for ticker in tickers:
+        assert attrs["currency"][ticker] == expected[ticker]["resolved"]["currency"]
+
+
 def test_bdh_splits_over_the_limits_and_joins(client):
     # Six fields: more than a history request takes (five), so two requests, joined.
     fields = ["PX_LAST", "PX_OPEN", "PX_HIGH", "PX_LOW", "PX_VOLUME", "PX_LAST"][:5] + ["CHG_PCT_1D"]
