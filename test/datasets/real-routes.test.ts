@@ -6,6 +6,7 @@ import { loadBundledData } from '../../src/cli/bundled.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, type Customer, customer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
+import { havePandas, independent } from '../helpers/python.js';
 import { real } from '../helpers/real-data.js';
 
 const DISAGG = real('cftc/fut_disagg_txt_2021_f_year.zip');
@@ -214,6 +215,33 @@ describe('boards on real data', () => {
       /^The Bureau of Labor Statistics does not vouch for data derived from its statistics/,
     );
   });
+
+  it.runIf(havePandas())(
+    'every figure of the cpi board against a separate computation from the BLS files (test/independent/cpi.py)',
+    async () => {
+      const { data } = await get('/v1/macro/cpi');
+      expect(data.release.period).toBe('2025-08');
+      type Figures = Record<'change' | 'yoy' | 'annualized3m' | 'annualized6m', number | null>;
+      const expected = independent<Record<string, Figures>>('cpi.py', ['2025-08']);
+      // The 246 items of the item list with a U.S. city average value for August 2025.
+      expect(data.rows.map((r: { code: string }) => r.code).sort()).toEqual(Object.keys(expected).sort());
+      let compared = 0;
+      for (const row of data.rows as ({ code: string } & Figures)[]) {
+        for (const member of ['change', 'yoy', 'annualized3m', 'annualized6m'] as const) {
+          const want = expected[row.code]![member];
+          // Served to one decimal, as the BLS publishes changes.
+          if (want === null) expect(row[member], `${row.code} ${member}`).toBeNull();
+          else {
+            expect(Math.abs((row[member] as number) - want), `${row.code} ${member}`).toBeLessThanOrEqual(
+              0.05 + 1e-9,
+            );
+            compared += 1;
+          }
+        }
+      }
+      expect(compared).toBeGreaterThan(900);
+    },
+  );
 
   it('the demo’s cpi board as known on 1 October 2025: August 2025 as first printed (+0.4 %), now revised (+0.3 %)', async () => {
     const sa0 = (answer: { data: { rows: { code: string; change: number }[] } }) =>
