@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledData } from '../../src/cli/bundled.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
+import { splitLine } from '../helpers/csv.js';
 import { bearer, type Customer, customer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 import { havePandas, independent } from '../helpers/python.js';
-import { real } from '../helpers/real-data.js';
+import { asset, readText, real } from '../helpers/real-data.js';
 
 const DISAGG = real('cftc/fut_disagg_txt_2021_f_year.zip');
 /** The boards are read as of this instant: freshness is judged from the agencies' calendars up to it. */
@@ -187,6 +188,38 @@ describe('boards on real data', () => {
     // The EIA's report of 29 January 2026: 2,823 Bcf in the Lower 48, a net withdrawal of 242 Bcf.
     expect(gas).toMatchObject({ weekEnding: '2026-01-23', value: 2823, weekChange: -242 });
     expect(gas.fiveYear).not.toBeNull();
+  });
+
+  it('the petroleum stocks of the week ending 2026-06-05 against the EIA’s own Table 1: week change and year ago', async () => {
+    // Table 1's first section, read here: each stock in million barrels this week, last week, the EIA's own
+    // difference (of its unrounded levels), and the level a year ago (6/6/25).
+    const table = readText(asset('eia/wpsr_table1_week_ending_2026-06-05.csv')).split(/\r?\n/);
+    const end = table.findIndex((line, i) => i > 0 && line.startsWith('"STUB_1"'));
+    const kb = (text: string) => Math.round(Number(text.replace(/,/g, '')) * 1000);
+    const published = table.slice(1, end).map((line) => {
+      const [label, now, before, difference, , yearAgo] = splitLine(line);
+      return {
+        label,
+        now: kb(now!),
+        before: kb(before!),
+        difference: kb(difference!),
+        yearAgo: kb(yearAgo!),
+      };
+    });
+    expect(published).toHaveLength(19);
+    const { data } = await get('/v1/energy/inventories');
+    const petroleum = data.series.filter((s: { weekEnding: string }) => s.weekEnding === '2026-06-05');
+    expect(petroleum).toHaveLength(19);
+    for (const row of published) {
+      // Matched by this week's level (each is different), in thousand barrels as the board serves them.
+      const served = petroleum.find((s: { value: number }) => s.value === row.now);
+      expect(served, row.label).toBeDefined();
+      expect(served.value - served.weekChange, row.label).toBe(row.before);
+      // The EIA's difference is of unrounded levels: within one thousand barrels of the published levels'.
+      expect(Math.abs(served.weekChange - row.difference), row.label).toBeLessThanOrEqual(1);
+      // The board's year-ago level comes from the weekly history (psw01.xls), the EIA's from Table 1.
+      expect(served.yearAgo, row.label).toBe(row.yearAgo);
+    }
   });
 
   it('cpi board of the newest month with components, with weights and contributions', async () => {
