@@ -35,7 +35,7 @@ describe('quarry serve --demo', () => {
 
   it('an empty store: the bundled files load and the printed keys work', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'quarry-demo-'));
-    // About 47 s alone on this machine (117 files), and slower while the suite's other files share its two
+    // About 47 s alone on this machine (118 files), and slower while the suite's other files share its two
     // cores: the budget is for a hang, not a speed check (the loaders' speed is measured in bench/).
     server = await startServer(env(), ['--demo'], 300_000);
     const key = keyOf('datasets key');

@@ -276,6 +276,43 @@ describe('boards on real data', () => {
     },
   );
 
+  it('each cpi component’s weight is the relative importance the table gives under any name its item has had', async () => {
+    // Read here: the December 2024 weights (year_weight 2025) by name, and the names of each item code in the
+    // two item lists (August 2025's and the newer one: SEHB01 was Housing at school, excluding board).
+    const normal = (name: string) =>
+      name
+        .toLowerCase()
+        .replace(/,\s+and\b/g, ' and')
+        .replace(/\s+/g, ' ')
+        .trim();
+    const weights = new Map<string, number>();
+    for (const line of readText(asset('bls/relative_importance_dec2021_to_dec2024.csv'))
+      .split(/\r?\n/)
+      .slice(1)) {
+      const [name, weight, year] = splitLine(line);
+      if (year === '2025' && weight) weights.set(normal(name!), Number(weight));
+    }
+    const names = new Map<string, string[]>();
+    for (const list of ['bls/cu_2025-08/cu.item', 'bls/cu.item'])
+      for (const line of readText(asset(list)).split(/\r?\n/).slice(1)) {
+        const [code, name] = line.split('\t').map((cell) => cell.trim());
+        if (code && name) names.set(code, [...(names.get(code) ?? []), normal(name)]);
+      }
+    const { data } = await get('/v1/macro/cpi');
+    expect(data.release.weightsPeriod).toBe('2024-12');
+    for (const row of data.rows as { code: string; weight: number | null }[]) {
+      const found = (names.get(row.code) ?? []).map((n) => weights.get(n)).find((w) => w !== undefined);
+      expect(row.weight, row.code).toBe(found ?? null);
+    }
+    const byCode = new Map(data.rows.map((r: { code: string; weight: number | null }) => [r.code, r.weight]));
+    // Renamed since the table: found under their old names; a serial comma is no other name.
+    expect([...['SEHB01', 'SEMD03', 'SEEB04', 'SEAA02', 'SEAC04'].map((c) => byCode.get(c))]).toEqual([
+      0.243, 0.155, 0.039, 0.14, 0.301,
+    ]);
+    // The rest without a weight are not in the table at all (special aggregates, New cars, Smartphones, …).
+    expect(data.rows.filter((r: { weight: number | null }) => r.weight === null)).toHaveLength(47);
+  });
+
   it('the demo’s cpi board as known on 1 October 2025: August 2025 as first printed (+0.4 %), now revised (+0.3 %)', async () => {
     const sa0 = (answer: { data: { rows: { code: string; change: number }[] } }) =>
       answer.data.rows.find((r) => r.code === 'SA0');

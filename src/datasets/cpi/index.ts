@@ -27,7 +27,10 @@ export const cpiDataset = describe({
   // the November 2023 CPI, the components of August 2025, all items of March 2026.
   demo: {
     files: [
-      ['bls', 'bls/cu.item', { published: '2023-12-12T13:30:00Z' }],
+      // The item list of the August 2025 release (with its names of then, which the relative importance
+      // table uses), then the newer list, whose publication is not known: known from its load.
+      ['bls', 'bls/cu_2025-08/cu.item', { published: '2025-09-11T12:30:00Z' }],
+      ['bls', 'bls/cu.item'],
       ['bls', 'bls/cu.series', { published: '2023-12-12T13:30:00Z' }],
       ['bls', 'bls/relative_importance_dec2021_to_dec2024.csv', { published: '2025-01-15T13:30:00Z' }],
       ['bls', 'bls/fred/', { published: '2023-12-12T13:30:00Z' }],

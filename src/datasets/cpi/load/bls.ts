@@ -216,8 +216,14 @@ async function* apiJson(
   }
 }
 
+/** A name as the BLS's tables vary it: case, quotes, spaces, and the serial comma ("swimwear, and"). */
 function normalName(name: string): string {
-  return name.toLowerCase().replace(/[’‘`]/g, "'").replace(/\s+/g, ' ').trim();
+  return name
+    .toLowerCase()
+    .replace(/[’‘`]/g, "'")
+    .replace(/,\s+and\b/g, ' and')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 async function* weights(
@@ -232,10 +238,13 @@ async function* weights(
       null,
       'load the item hierarchy (cu.item) first: weights are matched to items by name',
     );
+  // Every name an item has had in the lists loaded (the BLS renames items: Housing at school, excluding board
+  // is Lodging while at school since 2026): a table of an earlier December names it as it was named then.
   const byName = new Map<string, string | null>();
   for (const k of known) {
     const name = normalName(k.label);
-    byName.set(name, byName.has(name) ? null : k.item_code); // null: the name is ambiguous
+    const held = byName.get(name);
+    byName.set(name, held === undefined || held === k.item_code ? k.item_code : null); // null: ambiguous
   }
   const unmatched = new Set<string>();
   let blank = 0;
@@ -263,12 +272,11 @@ async function* weights(
   if (blank) context.notes.push(`${blank} weights are blank at the source: left unknown, not recorded`);
 }
 
-/** The items already loaded, to match relative-importance rows to items by name. */
-/** The items held: the weights file is matched to them. */
+/** The items held, under every label each has had: the weights file is matched to them by name. */
 export type KnownItems = { item_code: string; label: string }[];
 
 export function knownItems(db: Kysely<Database>): Promise<KnownItems> {
-  return db.selectFrom('cpi_items').select(['item_code', 'label']).where('is_current', '=', 1).execute();
+  return db.selectFrom('cpi_items').select(['item_code', 'label']).distinct().execute();
 }
 
 export async function* blsRecords(source: SourceFile, context: LoadContext<KnownItems>): Out {
