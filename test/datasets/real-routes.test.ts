@@ -1,14 +1,17 @@
 // The boards served from real loaded data: the bundled CFTC, EIA and BLS files (as npm start loads them) and
 // the shared disaggregated CFTC file, through the HTTP routes.
 import { existsSync } from 'node:fs';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledData } from '../../src/cli/bundled.js';
+import { DATASETS, OPERATIONS } from '../../src/datasets/registry.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { splitLine } from '../helpers/csv.js';
 import { bearer, type Customer, customer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 import { havePandas, independent } from '../helpers/python.js';
 import { asset, readText, real } from '../helpers/real-data.js';
+import { callTool, connect } from '../mcp/client.js';
 
 const DISAGG = real('cftc/fut_disagg_txt_2021_f_year.zip');
 /** The boards are read as of this instant: freshness is judged from the agencies' calendars up to it. */
@@ -18,7 +21,8 @@ describe('boards on real data', () => {
   let env: TestEnv;
   let user: Customer;
   beforeAll(async () => {
-    env = await testEnv({ clock: () => NOW });
+    // Tool answers in one page: the board's pages are tested in test/mcp; here the doors are compared whole.
+    env = await testEnv({ clock: () => NOW, env: { QUARRY_MCP_RESULT_BYTES: '10000000' } });
     user = await customer(env.deps);
     await loadBundledData(env.deps, () => {});
     if (existsSync(DISAGG))
@@ -422,5 +426,111 @@ describe('boards on real data', () => {
       stale: true,
       staleReason: 'last row 2026-05-01 20:00 UTC; 147 sessions to 2026-11-25',
     });
+  });
+
+  describe('every door from one fact: generated from the registry', () => {
+    // For each dataset: a record from its change feed names the path parameters; each operation is read over
+    // REST and through its MCP tool, all its pages (the same answer, and _meta saying its status and gaps); its
+    // bulk file holds each current record of the change feed with the same revision and knownAt.
+    let url: string;
+    let client: Client;
+    beforeAll(async () => {
+      url = await env.app.listen({ port: 0, host: '127.0.0.1' });
+      client = await connect(url, user.key);
+    });
+    afterAll(() => client.close());
+
+    type Change = {
+      key: Record<string, unknown>;
+      record: Record<string, unknown>;
+      revision: number;
+      knownAt: string;
+    };
+    /**
+     * The current revision of each record of the bulk file's table the change feed serves, by its key: the one
+     * known last (an older publication loaded later takes its place in time, not the current one's).
+     */
+    const feed = async (dataset: string, key: readonly string[]) => {
+      const byKey = new Map<string, Change>();
+      let since = '';
+      for (;;) {
+        const { data } = await get(`/v1/datasets/${dataset}/changes?limit=1000${since}`);
+        if (data.changes.length === 0) return byKey;
+        for (const c of data.changes as Change[]) {
+          // The feed also carries the dataset's other tables (energy's series and reports): their keys differ.
+          if (Object.keys(c.key).sort().join() !== [...key].sort().join()) continue;
+          const id = JSON.stringify(Object.fromEntries(key.map((k) => [k, c.key[k]])));
+          const held = byKey.get(id);
+          if (!held || held.knownAt < c.knownAt || (held.knownAt === c.knownAt && held.revision < c.revision))
+            byKey.set(id, c);
+        }
+        since = `&since=${data.nextCursor}`;
+      }
+    };
+    /** Path parameters from a record, by their names. */
+    const paramsOf = (record: Record<string, unknown>, key: Record<string, unknown>) => ({
+      symbol: record.ticker ?? record.symbol,
+      year: record.fiscalYear,
+      contractCode: record.contractCode,
+      id: key.id,
+    });
+    /** A tool's whole answer: its pages, each continued from the last, the list joined again. */
+    const wholeAnswer = async (name: string, args: Record<string, unknown>) => {
+      let result = await callTool(client, name, args);
+      const first = result;
+      const body = structuredClone(result.structuredContent ?? {}) as Record<string, unknown> & {
+        data?: Record<string, unknown>;
+      };
+      // The member a dataset answer's pages are cut along (src/mcp/dataset-tools.ts), not its gaps.
+      const list = ['rows', 'series', 'events', 'proxies', 'revisions', 'changes'].find((k) =>
+        Array.isArray(body.data?.[k]),
+      );
+      while (typeof result.structuredContent?.continuation === 'string') {
+        result = await callTool(client, name, { continuation: result.structuredContent.continuation });
+        const page = result.structuredContent as { data: Record<string, unknown[]> };
+        if (list) (body.data?.[list] as unknown[]).push(...(page.data[list] ?? []));
+      }
+      const { page: _page, continuation: _continuation, ...whole } = body;
+      return { whole, first };
+    };
+
+    for (const dataset of DATASETS) {
+      it(`${dataset.id}: REST and MCP answer alike for each operation; the bulk file holds the change feed's records`, async () => {
+        const records = await feed(dataset.id, dataset.bulk.key);
+        expect(records.size, 'the demo holds records').toBeGreaterThan(0);
+        const [first] = [...records.values()];
+        const params = paramsOf(first!.record, first!.key);
+        for (const op of OPERATIONS.filter((o) => o.dataset === dataset.id && !o.id.endsWith('.changes'))) {
+          const names = [...op.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+          const args = Object.fromEntries(names.map((n) => [n, params[n as keyof typeof params]]));
+          const path = op.url.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(String(args[n])));
+          const rest = await get(path);
+          const { whole, first: tool } = await wholeAnswer(`datasets.${op.id.replace(/[.-]/g, '_')}`, args);
+          expect(tool.isError, `${op.id} ${JSON.stringify(args)}`).toBeFalsy();
+          expect(whole, op.id).toEqual(rest);
+          if (typeof rest.data.status === 'string')
+            expect(tool._meta, op.id).toMatchObject({ status: rest.data.status, gaps: rest.data.gaps ?? [] });
+        }
+        const bulk = await env.app.inject({
+          url: `/v1/datasets/${dataset.id}/bulk?format=ndjson`,
+          headers: bearer(user.key),
+        });
+        expect(bulk.statusCode).toBe(200);
+        const rows = bulk.body
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+        expect(rows).toHaveLength(records.size);
+        for (const row of rows) {
+          const key = Object.fromEntries(dataset.bulk.key.map((k) => [k, row[k]]));
+          const change = records.get(JSON.stringify(key));
+          expect(change, JSON.stringify(key)).toBeDefined();
+          expect([row.revision, row.knownAt], JSON.stringify(key)).toEqual([
+            change!.revision,
+            change!.knownAt,
+          ]);
+        }
+      });
+    }
   });
 });
