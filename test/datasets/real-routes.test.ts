@@ -488,7 +488,8 @@ describe('boards on real data', () => {
       while (typeof result.structuredContent?.continuation === 'string') {
         result = await callTool(client, name, { continuation: result.structuredContent.continuation });
         const page = result.structuredContent as { data: Record<string, unknown[]> };
-        if (list) (body.data?.[list] as unknown[]).push(...(page.data[list] ?? []));
+        const joined = list ? body.data?.[list] : undefined;
+        if (list && Array.isArray(joined)) joined.push(...(page.data[list] ?? []));
       }
       const { page: _page, continuation: _continuation, ...whole } = body;
       return { whole, first };
