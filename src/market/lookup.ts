@@ -15,17 +15,12 @@ export type Looked =
   | { input: string; status: 'ok'; found: Found }
   | { input: string; status: 'error'; error: { code: 'not_found' | 'timeout'; message: string } };
 
-/**
- * Resolves one input and finds its quote, trying CN/TT fallbacks in order. Without `requireQuote`, an input
- * with no quote is answered with an empty one (statement and computed fields need none). `fields` are the
- * field ids the caller reads, for a provider that fetches more than a plain quote when asked.
- */
-export async function lookupOne(
-  provider: MarketProvider,
-  input: string,
-  requireQuote = true,
-  fields: readonly string[] = [],
-): Promise<Looked> {
+/** An input resolved, with the symbols it may be found under (its own, then its CN/TT fallbacks). */
+type Chained =
+  | { input: string; resolved: Resolved; chain: Resolved[] }
+  | Extract<Looked, { status: 'error' }>;
+
+function chained(input: string): Chained {
   const r = resolveTicker(input);
   if (r.status !== 'ok') return { input: r.input, status: 'error', error: r.error };
   const chain = [r.resolved];
@@ -33,31 +28,62 @@ export async function lookupOne(
     const alt = resolveTicker(fallback);
     if (alt.status === 'ok') chain.push({ ...alt.resolved, dialect: r.resolved.dialect });
   }
-  const quotes = await provider.quotes(
-    chain.map((c) => c.symbol),
-    fields,
-  );
-  const hit = chain.find((c) => quotes.has(c.symbol));
+  return { input: r.input, resolved: r.resolved, chain };
+}
+
+/** What one resolved input found among the quotes read for its request. */
+function found(c: Chained, quotes: ReadonlyMap<string, ProviderQuote>, requireQuote: boolean): Looked {
+  if ('status' in c) return c;
+  const { input, chain } = c;
+  const hit = chain.find((h) => quotes.has(h.symbol));
   if (!hit && !requireQuote) {
     const empty: ProviderQuote = {
-      symbol: r.resolved.symbol,
+      symbol: c.resolved.symbol,
       name: '',
-      currency: r.resolved.currency,
+      currency: c.resolved.currency,
       exchange: '',
-      assetType: r.resolved.assetType,
+      assetType: c.resolved.assetType,
       asOf: '',
       fields: {},
     };
-    return { input: r.input, status: 'ok', found: { resolved: r.resolved, quote: empty, quoted: false } };
+    return { input, status: 'ok', found: { resolved: c.resolved, quote: empty, quoted: false } };
   }
-  if (!hit) return { input: r.input, status: 'error', error: notHeld(r.input, r.resolved, chain) };
+  if (!hit) return { input, status: 'error', error: notHeld(input, c.resolved, chain) };
   const quote = quotes.get(hit.symbol) as ProviderQuote;
   const resolved: Resolved = {
     ...hit,
     name: quote.name && quote.name !== quote.symbol ? quote.name : hit.name,
     exchange: hit.exchange || quote.exchange,
   };
-  return { input: r.input, status: 'ok', found: { resolved, quote, quoted: true } };
+  return { input, status: 'ok', found: { resolved, quote, quoted: true } };
+}
+
+/**
+ * Resolves each input and finds its quote, trying CN/TT fallbacks in order, with one read of the provider for
+ * them all (a live provider asks its upstream once for the request). Without `requireQuote`, an input with no
+ * quote is answered with an empty one (statement and computed fields need none). `fields` are the field ids the
+ * caller reads, for a provider that fetches more than a plain quote when asked.
+ */
+export async function lookupMany(
+  provider: MarketProvider,
+  inputs: readonly string[],
+  requireQuote = true,
+  fields: readonly string[] = [],
+): Promise<Looked[]> {
+  const all = inputs.map(chained);
+  const symbols = [...new Set(all.flatMap((c) => ('chain' in c ? c.chain.map((h) => h.symbol) : [])))];
+  const quotes = symbols.length ? await provider.quotes(symbols, fields) : new Map<string, ProviderQuote>();
+  return all.map((c) => found(c, quotes, requireQuote));
+}
+
+/** One input looked up on its own (lookupMany of one). */
+export async function lookupOne(
+  provider: MarketProvider,
+  input: string,
+  requireQuote = true,
+  fields: readonly string[] = [],
+): Promise<Looked> {
+  return (await lookupMany(provider, [input], requireQuote, fields))[0]!;
 }
 
 /** The not_found error of an input nothing is held for, saying where it was looked for and how to load it. */
@@ -73,12 +99,12 @@ export function notHeld(
   };
 }
 
-/** Each input looked up on its own. */
+/** Each input looked up, the request's quotes read at once. */
 export function lookup(
   provider: MarketProvider,
   inputs: string[],
   requireQuote = true,
   fields: readonly string[] = [],
 ): Promise<Looked[]> {
-  return Promise.all(inputs.map((input) => lookupOne(provider, input, requireQuote, fields)));
+  return lookupMany(provider, inputs, requireQuote, fields);
 }

@@ -2,7 +2,7 @@
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
-import { type Found, type Looked, lookupOne } from './lookup.js';
+import { type Found, type Looked, lookupMany } from './lookup.js';
 import { inPriceCurrency } from './price-units.js';
 import { uniqueInputs } from './request.js';
 import { shown } from './symbology/resolve.js';
@@ -98,10 +98,14 @@ export async function quotes(
 ) {
   const deadline = new Deadline(answerWithinMs);
   try {
+    const tickers = checkedTickers(request);
+    // The request's quotes are read at once: a live upstream is asked once for them all.
+    const looked = lookupMany(deps.market, tickers);
+    looked.catch(() => {});
     const items = await Promise.all(
-      checkedTickers(request).map((input) =>
+      tickers.map((input, i) =>
         deadline.race(
-          lookupOne(deps.market, input).then((found) => quoteItem(found, deps.clock())),
+          looked.then((all) => quoteItem(all[i] as Looked, deps.clock())),
           () => ({
             input,
             status: 'error' as const,
