@@ -406,6 +406,9 @@ describe('boards on real data', () => {
     // Ocado's recording was taken while London traded (REGULAR) on 17 February 2025.
     expect(quoted[1].quote).toMatchObject({ marketState: 'CLOSED', stale: true });
     expect(quoted[1].quote.fieldsAsOf).toBeUndefined();
+    // A crypto day is a UTC day: Bitcoin's last bar, of 2025-12-01, closed at the midnight that ended it.
+    const { items: btc } = await market('/v1/quotes?tickers=BTC-USD');
+    expect(btc[0].quote.asOf).toBe('2025-12-02T00:00:00.000Z');
     // Microsoft has daily bars alone, to the same Friday: old by its price.
     expect(quoted[2].quote).toMatchObject({ asOf: '2026-05-01T20:00:00.000Z', staleReason: reason });
     expect(quoted[2].quote.fieldsAsOf).toBeUndefined();

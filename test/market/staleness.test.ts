@@ -17,8 +17,14 @@ describe('a daily bar is true at its session close', () => {
   });
 
   it('a market whose sessions are not known: midnight UTC of the bar', () => {
-    expect(barClose({ mic: null, assetType: 'crypto', currency: 'USD' } as const, '2026-06-28')).toBe(
+    expect(barClose({ mic: null, assetType: 'index', currency: 'EUR' } as const, '2026-06-28')).toBe(
       '2026-06-28T00:00:00.000Z',
+    );
+  });
+
+  it('crypto, which trades every hour of a UTC day: the midnight that ends the bar’s day', () => {
+    expect(barClose({ mic: null, assetType: 'crypto', currency: 'USD' } as const, '2026-06-28')).toBe(
+      '2026-06-29T00:00:00.000Z',
     );
   });
 });

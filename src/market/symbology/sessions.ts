@@ -2,6 +2,7 @@
 // then), when a day's closes (a daily bar's time), and how many opened after a value's time (whether it is
 // stale). Times are local to the market, Monday to Friday unless said. Holidays are not known: on one, the
 // quote is asked for again at the usual hour and answers still closed, and a holiday counts as a session.
+import { addDays } from '../../kernel/dates.js';
 import type { Resolved } from './resolve.js';
 
 export interface Session {
@@ -161,7 +162,10 @@ export function closeOf(session: Session, date: string): Date {
 /** When a daily bar of this listing was true: its session's close, or midnight UTC where the market is not known. */
 export function barClose(resolved: Pick<Resolved, 'mic' | 'assetType' | 'currency'>, date: string): string {
   const session = sessionOf(resolved);
-  return session ? closeOf(session, date).toISOString() : `${date}T00:00:00.000Z`;
+  if (session) return closeOf(session, date).toISOString();
+  // A crypto day is a UTC day: its bar closes at the midnight that ends it, not the one that opens it.
+  if (resolved.assetType === 'crypto') return `${addDays(date, 1)}T00:00:00.000Z`;
+  return `${date}T00:00:00.000Z`;
 }
 
 /** Session days (by weekday; holidays are not known) from `from` to `to`, both YYYY-MM-DD and included. */
