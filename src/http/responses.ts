@@ -20,7 +20,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
  * cache hands every caller the same object, so its bytes are serialised and encoded once and then only
  * written; a fresh object costs what Fastify's own path costs (one serialisation, one encoding). Payloads
  * are never changed after they are sent. One instance per route: its serialiser is part of the key. The
- * ETag is the bytes' SHA-1, computed with them.
+ * ETag is the SHA-1 of the bytes but for the time the answer was generated, computed with them.
  */
 export class JsonBytes {
   private readonly written = new WeakMap<object, { bytes: Buffer; etag: string }>();
@@ -33,11 +33,25 @@ export class JsonBytes {
         typeof serialised === 'string' || Buffer.isBuffer(serialised)
           ? Buffer.from(serialised)
           : Buffer.from(serialised);
-      written = { bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
+      written = { bytes, etag: `"${createHash('sha1').update(tagged(bytes)).digest('base64url')}"` };
       this.written.set(payload, written);
     }
     return sendTagged(reply, written.bytes, written.etag);
   }
+}
+
+const GENERATED = Buffer.from('"generatedAt":"');
+
+/**
+ * The bytes an ETag is taken over: the answer without the time it was generated (the first `generatedAt`, a
+ * board's), so that the same data recomputed after a restart or a cache's expiry keeps its tag.
+ */
+function tagged(bytes: Buffer): Buffer {
+  const start = bytes.indexOf(GENERATED);
+  if (start < 0) return bytes;
+  const from = start + GENERATED.length;
+  const end = bytes.indexOf(0x22, from);
+  return end < 0 ? bytes : Buffer.concat([bytes.subarray(0, from), bytes.subarray(end)]);
 }
 
 /** Sends JSON `body` with its ETag; the same answer the caller holds is a 304 without a body (metered all the same). */
