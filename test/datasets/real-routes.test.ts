@@ -244,6 +244,8 @@ describe('boards on real data', () => {
     expect(data.rows.length).toBeGreaterThan(200);
     expect(data.gaps).toEqual([
       'all items only for 2025-09 to 2026-03 (6 months): no component index is held after 2025-08, so the board shows 2025-08',
+      // All items of August 2025 as the March 2026 release revised them; the components as first printed.
+      '2025-08: all items as published 2026-04-10, the components as published 2025-09-11: their seasonal factors come from different releases',
       'no index value for 2025-08 of the major group food and beverages',
       // April to October 2026, each out by the 20th of the month after.
       'stale: newest month 2026-03; the BLS has published 7 monthly releases since',

@@ -127,11 +127,13 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
   const start = weightsPeriod && weightsPeriod < from ? weightsPeriod : from;
   const indexRows = await db
     .selectFrom('cpi_index')
-    .select(['item_code', 'seasonal', 'period', 'value'])
+    .select(['item_code', 'seasonal', 'period', 'value', 'known_at'])
     .where(known)
     .where('period', '>=', start)
     .where('period', '<=', period)
     .execute();
+  const mixed = mixedReleases(indexRows, period);
+  if (mixed) gaps.push(mixed);
   const adjusted = levels(indexRows, 'S');
   const unadjusted = levels(indexRows, 'U');
   const allNsa = unadjusted.get(ALL_ITEMS) ?? adjusted.get(ALL_ITEMS) ?? new Map();
@@ -240,6 +242,30 @@ function frame(
     },
     rows,
   };
+}
+
+/**
+ * Where the month's all-items values and its components' were published apart (the demo: components as the
+ * August 2025 release printed them, all items as the March 2026 release revised them), a gap says so: their
+ * seasonal factors differ, and contributions set one against the other.
+ */
+function mixedReleases(
+  rows: readonly { item_code: string; period: string; known_at: string }[],
+  period: string,
+): string | null {
+  const newest = (keep: (code: string) => boolean) =>
+    rows
+      .filter((r) => r.period === period && keep(r.item_code))
+      .map((r) => r.known_at)
+      .sort()
+      .at(-1);
+  const allItems = newest((code) => code === ALL_ITEMS);
+  const components = newest((code) => !NOT_COMPONENTS.has(code));
+  if (!allItems || !components || allItems.slice(0, 10) === components.slice(0, 10)) return null;
+  return (
+    `${period}: all items as published ${allItems.slice(0, 10)}, the components as published ` +
+    `${components.slice(0, 10)}: their seasonal factors come from different releases`
+  );
 }
 
 /**
