@@ -21,11 +21,10 @@ describe('MCP tools over Streamable HTTP', () => {
   let key: string;
   let client: Client;
   beforeAll(async () => {
-    // Monday 10 March 2025, 11:00 UTC (to the minute, then running): London is open, New York not yet. AAPL's
-    // recorded quote is of 14 February, its bars end on 28 August 2023, BARC's on 25 August 2023; the short
-    // interest settled on 31 January is more than 35 days old.
-    const offset = Math.round((Date.parse('2025-03-10T11:00:00Z') - Date.now()) / 60_000) * 60_000;
-    env = await testEnv({ clock: () => new Date(Date.now() + offset) });
+    // Monday 10 March 2025, 11:00:05 UTC: London is open, New York not yet. AAPL's recorded quote is of
+    // 14 February, its bars end on 28 August 2023, BARC's on 25 August 2023; the short interest settled on
+    // 31 January is more than 35 days old.
+    env = await testEnv({ clock: () => new Date('2025-03-10T11:00:05Z') });
     const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
     const yahoo = LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>;
     await loadFile(env.deps, prices, path.join(FIXTURES, 'AAPL.csv'), { ticker: 'AAPL' });
