@@ -18,10 +18,14 @@ describe('statements from SEC EDGAR and Yahoo (recorded answers)', () => {
   let yahoo: MockYahoo;
   let sec: MockAgency;
   let env: TestEnv;
+  // The recordings' day, running by the monotonic clock (EDGAR's pacing waits real time), moved by a test that
+  // lets two days pass.
+  const START = Date.parse('2026-11-24T15:00:00Z');
+  const started = performance.now();
   let offsetMs = 0;
   const open = (extra: Record<string, string> = {}) =>
     testEnv({
-      clock: () => new Date(Date.now() + offsetMs),
+      clock: () => new Date(START + (performance.now() - started) + offsetMs),
       env: { ...yahoo.env(), QUARRY_CONTACT: 'ops@quarry.example', QUARRY_SEC_URL: sec.url, ...extra },
     });
   const value = async (ticker: string, field: string) => {
