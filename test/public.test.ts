@@ -78,6 +78,9 @@ describe('public routes', () => {
       ['endpoint=exec-pay.list&symbol=AAPL', 2, 'lookup', 2],
       ['endpoint=exec-pay.year&symbol=AAPL&year=2024', 10, 'evidence', 2],
       ['endpoint=events.list&symbol=AAPL&limit=200', 2, 'search', 1],
+      // A bulk file: the spec's bulk call, 25 credits, whatever its format or day.
+      ['endpoint=cot.bulk', 25, 'bulk', 1],
+      ['endpoint=awards.bulk&format=parquet&asOf=2026-01-02', 25, 'bulk', 1],
     ];
     for (const [query, credits, callType, multiplier] of cases) {
       it(`prices ${query} at ${credits}`, async () => {
@@ -86,6 +89,22 @@ describe('public routes', () => {
         expect(res.json()).toMatchObject({ credits, callType, multiplier });
       });
     }
+
+    it('a bulk file: the route it downloads from; a format or parameter the route refuses is refused', async () => {
+      expect((await get('/v1/datasets/cost?endpoint=cpi.bulk&format=ndjson')).json()).toMatchObject({
+        path: '/v1/datasets/cpi/bulk',
+        callType: 'bulk',
+        credits: 25,
+      });
+      for (const query of [
+        'endpoint=cpi.bulk&format=xlsx',
+        'endpoint=cpi.bulk&limit=5',
+        'endpoint=nope.bulk',
+      ]) {
+        const res = await get(`/v1/datasets/cost?${query}`);
+        expect([query, res.statusCode, res.json().error]).toEqual([query, 400, 'invalid_params']);
+      }
+    });
 
     it('answers the path the described call would request', async () => {
       const res = await get('/v1/datasets/cost?endpoint=exec-pay.year&symbol=AAPL&year=2024');

@@ -1,10 +1,21 @@
 // The cost estimate (credits.estimate): a described call is judged exactly as its route would judge it,
 // then priced. Spends nothing and needs no key.
 import { type TObject, Type } from 'typebox';
-import { CALL_TYPE_CREDITS } from '../accounts/pricing.js';
+import { CALL_TYPE_CREDITS, price } from '../accounts/pricing.js';
 import { checkWholeNumbers, integerMembers, validateOrThrow } from '../kernel/validation.js';
+import { FORMATS } from './bulk/produce.js';
 import type { DatasetOperation } from './operation.js';
-import { OPERATION_BY_ID, OPERATIONS } from './registry.js';
+import { P } from './params.js';
+import { DATASETS, OPERATION_BY_ID, OPERATIONS } from './registry.js';
+
+/** The bulk file of each dataset, priced by the estimate as its route charges it. */
+const BULK_ENDPOINTS = DATASETS.map((d) => `${d.id}.bulk`);
+const BulkArguments = Type.Object(
+  { format: Type.Optional(Type.Enum([...FORMATS])), asOf: Type.Optional(P.asOf) },
+  { additionalProperties: false },
+);
+/** One bulk call: what GET /v1/datasets/{dataset}/bulk charges for a file not paid for that day. */
+const bulkCallPrice = () => price('bulk', 1);
 
 export const Estimate = Type.Object({
   endpoint: Type.String({ description: 'The described operation.' }),
@@ -18,10 +29,11 @@ export const Estimate = Type.Object({
 
 export const EstimateQuery = Type.Object(
   {
-    endpoint: Type.Enum(
-      OPERATIONS.map((op) => op.id),
-      { description: 'The operation to price; give its path and query parameters alongside.' },
-    ),
+    endpoint: Type.Enum([...OPERATIONS.map((op) => op.id), ...BULK_ENDPOINTS], {
+      description:
+        'The operation to price; give its path and query parameters alongside. DATASET.bulk prices a bulk ' +
+        'file (format, asOf): 25 credits, and a download of the same file within 24 hours of its charge is free.',
+    }),
   },
   { additionalProperties: true },
 );
@@ -46,6 +58,7 @@ export function argumentsSchema(op: DatasetOperation): TObject {
 /** `input` has passed EstimateQuery: endpoint names an operation; the rest are that call's parameters. */
 export function estimateCost(input: Record<string, unknown>) {
   const { endpoint, ...described } = input;
+  if (BULK_ENDPOINTS.includes(String(endpoint))) return bulkEstimate(String(endpoint), described);
   const op = OPERATION_BY_ID.get(String(endpoint)) as DatasetOperation;
   const { params, query } = operationInput(op, described);
   const price = op.price(query);
@@ -54,6 +67,22 @@ export function estimateCost(input: Record<string, unknown>) {
     endpoint: op.id,
     method: 'GET' as const,
     path,
+    callType: price.callType,
+    callTypeCredits: CALL_TYPE_CREDITS[price.callType],
+    multiplier: price.multiplier,
+    credits: price.credits,
+  };
+}
+
+/** A bulk file's estimate: its format and asOf judged as the bulk route judges them. */
+function bulkEstimate(endpoint: string, described: Record<string, unknown>) {
+  validateOrThrow(BulkArguments, described);
+  const dataset = endpoint.slice(0, -'.bulk'.length);
+  const price = bulkCallPrice();
+  return {
+    endpoint,
+    method: 'GET' as const,
+    path: `/v1/datasets/${dataset}/bulk`,
     callType: price.callType,
     callTypeCredits: CALL_TYPE_CREDITS[price.callType],
     multiplier: price.multiplier,

@@ -1356,8 +1356,8 @@ export interface operations {
     "credits.estimate": {
         parameters: {
             query: {
-                /** @description The operation to price; give its path and query parameters alongside. */
-                endpoint: "awards.list" | "awards.detail" | "awards.changes" | "kpis.company" | "guidance.company" | "kpis-guidance.changes" | "exec-pay.list" | "exec-pay.year" | "exec-pay.changes" | "events.list" | "events.changes" | "cpi.board" | "cpi.changes" | "energy.inventories" | "energy-inventories.changes" | "cot.board" | "cot.contract" | "cot.changes";
+                /** @description The operation to price; give its path and query parameters alongside. DATASET.bulk prices a bulk file (format, asOf): 25 credits, and a download of the same file within 24 hours of its charge is free. */
+                endpoint: "awards.list" | "awards.detail" | "awards.changes" | "kpis.company" | "guidance.company" | "kpis-guidance.changes" | "exec-pay.list" | "exec-pay.year" | "exec-pay.changes" | "events.list" | "events.changes" | "cpi.board" | "cpi.changes" | "energy.inventories" | "energy-inventories.changes" | "cot.board" | "cot.contract" | "cot.changes" | "awards.bulk" | "kpis-guidance.bulk" | "exec-pay.bulk" | "events.bulk" | "cpi.bulk" | "energy-inventories.bulk" | "cot.bulk";
                 /** @description Taken by awards.list. */
                 ticker?: string;
                 /** @description Taken by awards.list. */
