@@ -1,7 +1,7 @@
 // /v1/quotes on stored data: every ticker form, the minor-units rule both ways, per-item errors, limits,
 // keys and units (spec: market-data Authentication, Errors, Limits), on each engine.
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, setMarketPlan } from '../../src/accounts/accounts.js';
 import { createKey, revokeKey } from '../../src/accounts/keys.js';
 import { loadFile } from '../../src/ingest/run.js';
@@ -29,11 +29,16 @@ for (const { engine, skip } of ENGINES) {
       });
       return createKey(env.deps, { accountId: account.id, api: 'market', access });
     };
+    // The clock starts at NOW and runs by the monotonic clock: the key cache and the unit minute see time
+    // pass. `standAt` moves it to another instant, from which it runs on.
+    let base = NOW.getTime();
+    let started = performance.now();
+    const standAt = (instant: string) => {
+      base = Date.parse(instant);
+      started = performance.now();
+    };
     beforeAll(async () => {
-      // The clock starts at NOW (to the minute) and runs: the key cache and the unit minute still see time
-      // pass, and a test that sets the system time keeps its second within the minute.
-      const offset = Math.round((NOW.getTime() - Date.now()) / 60_000) * 60_000;
-      env = await testEnv({ engine, clock: () => new Date(Date.now() + offset) });
+      env = await testEnv({ engine, clock: () => new Date(base + (performance.now() - started)) });
       await loadFile(
         env.deps,
         LOADERS.yahoo as NonNullable<typeof LOADERS.yahoo>,
@@ -233,9 +238,8 @@ for (const { engine, skip } of ENGINES) {
       const k = (await marketKey('paid')).key;
       const tickers = Array.from({ length: 100 }, (_, i) => `U${i}`);
       // Every call at one instant, 10 s into a minute: 100 tickers take 5 units, so exactly 24 calls fit in 120.
-      vi.useFakeTimers({ toFake: ['Date'] });
       try {
-        vi.setSystemTime(new Date('2031-03-03T10:20:10.000Z'));
+        standAt('2031-03-03T10:20:10.000Z');
         const call = () =>
           env.app.inject({ method: 'POST', url: '/v1/quotes', headers: bearer(k), payload: { tickers } });
         for (let i = 0; i < 24; i += 1) {
@@ -251,7 +255,7 @@ for (const { engine, skip } of ENGINES) {
         const one = await env.app.inject({ url: '/v1/quotes?tickers=AAPL', headers: bearer(k) });
         expect(one.statusCode).toBe(429);
       } finally {
-        vi.useRealTimers();
+        standAt(NOW.toISOString());
       }
     });
   });
