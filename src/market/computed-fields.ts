@@ -34,7 +34,7 @@ export function barsSince(defs: readonly FieldDef[], today: string): string | nu
 
 async function weeklyCloses(provider: MarketProvider, symbol: string, since: string) {
   // `since` lets a fetching provider read fewer bars; held bars are all used, however old.
-  return rollUp(await provider.series(symbol, since), 'weekly').map(({ date, close }) => ({ date, close }));
+  return rollUp(await provider.series(symbol, since), 'weekly');
 }
 
 /** A computed value with the window of closes it was measured over (the last date is its asOf). */

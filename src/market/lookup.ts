@@ -98,13 +98,3 @@ export function notHeld(
     message: `No quote for ${input} (looked for ${tried} in the stored data and the upstream). An operator loads one with "quarry ingest prices FILE --ticker ${resolved.symbol}" or "quarry ingest yahoo FILE".`,
   };
 }
-
-/** Each input looked up, the request's quotes read at once. */
-export function lookup(
-  provider: MarketProvider,
-  inputs: string[],
-  requireQuote = true,
-  fields: readonly string[] = [],
-): Promise<Looked[]> {
-  return lookupMany(provider, inputs, requireQuote, fields);
-}

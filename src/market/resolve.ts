@@ -1,12 +1,12 @@
 // market.resolve: what each ticker, in any of the three forms, resolves to, and what data is held for it.
 import type { Deps } from '../kernel/deps.js';
-import { lookup } from './lookup.js';
+import { lookupMany } from './lookup.js';
 import { checkedTickers, type QuotesRequest } from './quotes.js';
 import { shown } from './symbology/resolve.js';
 
 export async function resolveTickers(deps: Pick<Deps, 'market'>, request: QuotesRequest) {
   const provider = deps.market;
-  const looked = await lookup(provider, checkedTickers(request), false);
+  const looked = await lookupMany(provider, checkedTickers(request), false);
   const symbols = [...new Set(looked.flatMap((r) => (r.status === 'ok' ? [r.found.resolved.symbol] : [])))];
   const [quotes, short] = await Promise.all([provider.quotes(symbols), provider.shortInterest(symbols)]);
   const items = await Promise.all(

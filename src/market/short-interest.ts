@@ -3,7 +3,7 @@
 import type { Deps } from '../kernel/deps.js';
 import type { ShortInterest } from '../kernel/market-provider.js';
 import { isoDate } from './history-request.js';
-import { lookup } from './lookup.js';
+import { lookupMany } from './lookup.js';
 import { checkedTickers, type QuotesRequest } from './quotes.js';
 import { type Resolved, shown } from './symbology/resolve.js';
 
@@ -23,7 +23,7 @@ function daysBetween(from: string, to: string): number {
 }
 
 export async function shortInterest(deps: Pick<Deps, 'market' | 'clock'>, request: QuotesRequest) {
-  const looked = await lookup(deps.market, checkedTickers(request), false);
+  const looked = await lookupMany(deps.market, checkedTickers(request), false);
   const symbols = looked.flatMap((r) => (r.status === 'ok' ? [r.found.resolved.symbol] : []));
   const held = await deps.market.shortInterest([...new Set(symbols)]);
   const today = isoDate(deps.clock());
