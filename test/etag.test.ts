@@ -23,12 +23,15 @@ describe('ETags across a recomputation', () => {
   const board = (headers: Record<string, string> = {}) =>
     env.app.inject({ url: '/v1/macro/cpi', headers: { ...bearer(user.key), ...headers } });
 
-  it('the cpi board computed again a minute later: another generatedAt, the same ETag, and a 304', async () => {
+  it('the cpi board computed again a minute later: another generatedAt and readAsOf, the same ETag, and a 304', async () => {
     const first = await board();
     forget(env.deps.store.db, 'cpi');
     now = new Date(now.getTime() + 60_000);
     const second = await board();
     expect(second.json().data.generatedAt).not.toBe(first.json().data.generatedAt);
+    // Read as of now: another instant, the same data.
+    expect(second.json().meta.readAsOf).toBe('2026-11-18T10:01:05.000Z');
+    expect(first.json().meta.readAsOf).toBe('2026-11-18T10:00:05.000Z');
     expect(second.headers.etag).toBe(first.headers.etag);
     forget(env.deps.store.db, 'cpi');
     now = new Date(now.getTime() + 60_000);

@@ -15,6 +15,7 @@ import { AppError } from '../kernel/errors.js';
 import { Nullable } from '../kernel/schema.js';
 import type { Source } from './descriptor.js';
 import { storedMeta } from './envelope.js';
+import { newest } from './known.js';
 import { type DatasetOperation, define } from './operation.js';
 
 /** A revisioned table of a dataset, as the feed reads it. */
@@ -171,7 +172,10 @@ async function readChanges(
   }
   return {
     data: { changes, nextCursor: encodeCursor(deps.cursorSecret, listing, next) },
-    meta: storedMeta(dataset, [...sources], { asOf: changes.at(-1)?.loadedAt ?? null }),
+    meta: storedMeta(dataset, [...sources], {
+      readAsOf: deps.clock().toISOString(),
+      asOf: newest(changes.map((c) => c.knownAt)),
+    }),
   };
 }
 

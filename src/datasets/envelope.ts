@@ -1,6 +1,6 @@
 // The response envelope of dataset routes and samples: {data, meta}.
 import { type TSchema, Type } from 'typebox';
-import { DateString, Nullable, Timestamp } from '../kernel/schema.js';
+import { DateString, Nullable } from '../kernel/schema.js';
 
 export const SourceRef = Type.Object({
   id: Type.String(),
@@ -10,7 +10,27 @@ export const SourceRef = Type.Object({
 
 export const Meta = Type.Object({
   dataset: Type.String({ description: 'Dataset id.' }),
-  asOf: Nullable(Timestamp),
+  asOf: Nullable(
+    Type.String({
+      description:
+        'ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): ' +
+        'never after readAsOf; null when none is known, and in samples.',
+    }),
+  ),
+  readAsOf: Nullable(
+    Type.String({
+      description:
+        'ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the ' +
+        'time the store was read. Null in samples.',
+    }),
+  ),
+  newestPeriod: Nullable(
+    Type.String({
+      description:
+        'The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or ' +
+        'a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none.',
+    }),
+  ),
   source: Type.Array(SourceRef),
   historyStarts: Nullable(DateString),
   coverage: Nullable(
@@ -35,6 +55,8 @@ export const Meta = Type.Object({
 export type MetaValue = {
   dataset: string;
   asOf: string | null;
+  readAsOf: string | null;
+  newestPeriod: string | null;
   source: { id: string; attribution: string; licence: string }[];
   historyStarts: string | null;
   coverage: Record<string, unknown> | null;
@@ -53,15 +75,18 @@ export interface EnvelopeValue<D> {
   meta: MetaValue;
 }
 
-/** meta for a response read from the store. */
+/** meta for a response read from the store: when it was read as of, the newest publication and period held. */
 export function storedMeta(
   dataset: string,
   source: MetaValue['source'],
-  extra: Partial<Pick<MetaValue, 'asOf' | 'historyStarts' | 'coverage'>> = {},
+  extra: Pick<MetaValue, 'readAsOf'> &
+    Partial<Pick<MetaValue, 'asOf' | 'newestPeriod' | 'historyStarts' | 'coverage'>>,
 ): MetaValue {
   return {
     dataset,
     asOf: extra.asOf ?? null,
+    readAsOf: extra.readAsOf,
+    newestPeriod: extra.newestPeriod ?? null,
     source,
     historyStarts: extra.historyStarts ?? null,
     coverage: extra.coverage ?? null,

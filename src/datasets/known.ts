@@ -13,6 +13,18 @@ export function asOfInstant(deps: Pick<Deps, 'clock'>, asOf: string | undefined)
   return `${asOf}T23:59:59.999Z`;
 }
 
+/** The instant an answer reads the store as known at: the asOf instant, else now. */
+export function readInstant(deps: Pick<Deps, 'clock'>, at: string | null): string {
+  return at ?? deps.clock().toISOString();
+}
+
+/** The greatest of ISO times or dates (they sort as text), null when there are none. */
+export function newest(values: readonly (string | null)[]): string | null {
+  let found: string | null = null;
+  for (const v of values) if (v !== null && (found === null || v > found)) found = v;
+  return found;
+}
+
 /** The rows of a revisioned table as known at `at` (the current ones when null), for a query of that table alone. */
 export function knownAt(at: string | null) {
   return at === null

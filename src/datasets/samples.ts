@@ -12,6 +12,8 @@ function meta({ id, sources, disclaimer }: DatasetDescriptor): MetaValue {
   return {
     dataset: id,
     asOf: null,
+    readAsOf: null,
+    newestPeriod: null,
     source: [...sources],
     historyStarts: null,
     coverage: null,

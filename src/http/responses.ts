@@ -40,18 +40,24 @@ export class JsonBytes {
   }
 }
 
-const GENERATED = Buffer.from('"generatedAt":"');
+/** The members that say when an answer was made, not what it holds: left out of its ETag. */
+const MOMENTS = [Buffer.from('"generatedAt":"'), Buffer.from('"readAsOf":"')];
 
 /**
- * The bytes an ETag is taken over: the answer without the time it was generated (the first `generatedAt`, a
- * board's), so that the same data recomputed after a restart or a cache's expiry keeps its tag.
+ * The bytes an ETag is taken over: the answer without the times it was made (the first `generatedAt`, a
+ * board's, and meta's `readAsOf` when it is the time of the read), so that the same data recomputed after a
+ * restart or a cache's expiry, or read again, keeps its tag.
  */
 function tagged(bytes: Buffer): Buffer {
-  const start = bytes.indexOf(GENERATED);
-  if (start < 0) return bytes;
-  const from = start + GENERATED.length;
-  const end = bytes.indexOf(0x22, from);
-  return end < 0 ? bytes : Buffer.concat([bytes.subarray(0, from), bytes.subarray(end)]);
+  let out = bytes;
+  for (const name of MOMENTS) {
+    const start = out.indexOf(name);
+    if (start < 0) continue;
+    const from = start + name.length;
+    const end = out.indexOf(0x22, from);
+    if (end >= 0) out = Buffer.concat([out.subarray(0, from), out.subarray(end)]);
+  }
+  return out;
 }
 
 /** Sends JSON `body` with its ETag; the same answer the caller holds is a 304 without a body (metered all the same). */

@@ -36,18 +36,24 @@ const datasetLayout: Layout<Answer> = {
     const { meta } = body;
     const name = listName(body);
     const first = listOf(body)[0];
-    const { status, gaps, newestPeriod } = standing(body);
-    // "dataset cot: partial; newest period 2025-03-18", a line per gap, then the list's name and columns.
+    const { status, gaps, newestPeriod, asOf, readAsOf } = standing(body);
+    // "dataset cot: partial; newest period 2025-03-18; known 2025-03-21T19:30:00.000Z; read as of …", a line
+    // per gap, then the list's name and columns.
     const about = [
-      `dataset ${meta.dataset}${status ? `: ${status}` : ''}${newestPeriod ? `; newest period ${newestPeriod}` : ''}`,
+      [
+        `dataset ${meta.dataset}${status ? `: ${status}` : ''}`,
+        ...(newestPeriod ? [`newest period ${newestPeriod}`] : []),
+        ...(asOf ? [`known ${asOf}`] : []),
+        ...(readAsOf ? [`read as of ${readAsOf}`] : []),
+      ].join('; '),
       ...gaps.map((gap) => `gap: ${gap}`),
       ...(name ? [`${name}:`] : []),
     ].join('\n');
     return first ? `${about}\n${csvLine(columnsOf(body))}` : about;
   },
   summary: (body) => {
-    const { status, gaps, newestPeriod } = standing(body);
-    return status ? { status, gaps, newestPeriod } : {};
+    const { status, gaps, ...times } = standing(body);
+    return { ...(status ? { status, gaps } : {}), ...times };
   },
   head: () => '',
   line: (element, _row, body) => {
@@ -58,19 +64,23 @@ const datasetLayout: Layout<Answer> = {
 
 /**
  * What an answer says of itself: its status and gaps where it has them (boards, a contract, a company's
- * answers), and the newest period it holds (the coverage's lastPeriod, else the data's or meta's asOf).
+ * answers), and meta's times: the newest period it holds, when its newest record became known, and the
+ * instant it was read as of.
  */
 function standing({ data, meta }: Answer): {
   status: string | null;
   gaps: string[];
   newestPeriod: string | null;
+  asOf: string | null;
+  readAsOf: string | null;
 } {
-  const coverage = meta.coverage as { lastPeriod?: unknown } | null | undefined;
-  const newest = coverage?.lastPeriod ?? data.asOf ?? meta.asOf;
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
   return {
-    status: typeof data.status === 'string' ? data.status : null,
+    status: text(data.status),
     gaps: Array.isArray(data.gaps) ? data.gaps.map(String) : [],
-    newestPeriod: typeof newest === 'string' ? newest : null,
+    newestPeriod: text(meta.newestPeriod),
+    asOf: text(meta.asOf),
+    readAsOf: text(meta.readAsOf),
   };
 }
 

@@ -55,8 +55,10 @@ for (const { engine, skip } of ENGINES) {
         'commercial',
         'nonreportable',
       ]);
+      // When the newest report became known (the CFTC's Friday 15:30 New York), and the report's date.
       expect(meta).toMatchObject({
-        asOf: '2025-03-18T00:00:00.000Z',
+        asOf: '2025-03-21T19:30:00.000Z',
+        newestPeriod: '2025-03-18',
         historyStarts: '2025-03-04',
         lastUpdated: null,
       });

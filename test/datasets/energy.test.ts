@@ -42,14 +42,16 @@ const RECORDS = [
     unit: 'million barrels',
     position: 2,
   },
+  // Each observation names its report, so it is known from that report's release on the EIA's calendar.
   ...OBSERVATIONS.map(([weekEnding, value]) => ({
     type: 'observation',
     series: 'WCESTUS1',
+    report: 'wpsr',
     weekEnding,
     value,
   })),
-  { type: 'observation', series: 'WGTSTUS1', weekEnding: '2026-05-29', value: 214.955 },
-  { type: 'observation', series: 'WGTSTUS1', weekEnding: '2026-06-05', value: 215.141 },
+  { type: 'observation', series: 'WGTSTUS1', report: 'wpsr', weekEnding: '2026-05-29', value: 214.955 },
+  { type: 'observation', series: 'WGTSTUS1', report: 'wpsr', weekEnding: '2026-06-05', value: 215.141 },
   {
     type: 'report',
     report: 'wpsr',
@@ -126,8 +128,10 @@ for (const { engine, skip } of ENGINES) {
       });
       // Gasoline has two weeks only: no year-ago or five-year figures.
       expect(data.series[1]).toMatchObject({ weekChange: 0.186, yearAgo: null, fiveYear: null, read: null });
+      // The newest value's publication (Wednesday 10:30 New York), and the week it is of.
       expect(meta).toMatchObject({
         asOf: '2026-06-10T14:30:00.000Z',
+        newestPeriod: '2026-06-05',
         historyStarts: '2021-05-28',
         coverage: { series: 2, firstWeek: '2021-05-28', lastWeek: '2026-06-05' },
       });

@@ -516,6 +516,17 @@ describe('boards on real data', () => {
           expect(whole, op.id).toEqual(rest);
           if (typeof rest.data.status === 'string')
             expect(tool._meta, op.id).toMatchObject({ status: rest.data.status, gaps: rest.data.gaps ?? [] });
+          const { asOf, readAsOf, newestPeriod } = rest.meta;
+          expect(tool._meta, op.id).toMatchObject({ asOf, readAsOf, newestPeriod });
+          expect(readAsOf, op.id).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+          expect(asOf === null || asOf <= readAsOf, `${op.id}: known ${asOf}, read as of ${readAsOf}`).toBe(
+            true,
+          );
+          // Read as known at the end of the day the record became known: the same names, that instant.
+          const day = first!.knownAt.slice(0, 10);
+          const past = await get(`${path}${path.includes('?') ? '&' : '?'}asOf=${day}`);
+          expect(past.meta.readAsOf, op.id).toBe(`${day}T23:59:59.999Z`);
+          expect(past.meta.asOf === null || past.meta.asOf <= past.meta.readAsOf, op.id).toBe(true);
         }
         const bulk = await env.app.inject({
           url: `/v1/datasets/${dataset.id}/bulk?format=ndjson`,

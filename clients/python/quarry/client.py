@@ -185,14 +185,20 @@ class Client:
         followed through nextCursor up to `max_rows`; with `as_of`, as their sources had published them then."""
         rows: List[Dict[str, Any]] = []
         cursor = None
+        first: Optional[Dict[str, Any]] = None
         while max_rows is None or len(rows) < max_rows:
             query = {**filters, "asOf": as_of, "cursor": cursor}
             answer = self._call(self._datasets, "GET", "/v1/awards", query=query)
+            first = first or answer
             rows.extend(answer["data"]["rows"])
             cursor = answer["data"].get("nextCursor")
             if not cursor:
                 break
-        return _frame(rows[:max_rows] if max_rows is not None else rows)
+        frame = _frame(rows[:max_rows] if max_rows is not None else rows)
+        if _pd is not None and first is not None:
+            # The first page's standing: awards come newest first, so it holds the newest of them.
+            _standing(frame, first)
+        return frame
 
     def award(self, award_id: str, as_of: Optional[str] = None) -> Dict[str, Any]:
         """One award with its details and revisions (the version known at `as_of`), as the API answers it."""
@@ -340,5 +346,20 @@ def _rows(answer: Dict[str, Any], member: str) -> Any:
     frame = _frame(data.get(member) or [])
     if _pd is not None:
         frame.attrs["data"] = {k: v for k, v in data.items() if k != member}
-        frame.attrs["meta"] = answer.get("meta")
+        _standing(frame, answer)
     return frame
+
+
+def _standing(frame: Any, answer: Dict[str, Any]) -> None:
+    """What a dataset answer says of itself, under the names every dataset shares: meta whole, and beside it
+    the instant it was read as of (read_as_of), when its newest record became known (as_of, and from where:
+    known_from), the newest period it holds (newest_period), and its status and gaps where it has them."""
+    meta = answer.get("meta") or {}
+    data = answer.get("data") or {}
+    frame.attrs["meta"] = meta
+    frame.attrs["read_as_of"] = meta.get("readAsOf")
+    frame.attrs["as_of"] = meta.get("asOf")
+    frame.attrs["newest_period"] = meta.get("newestPeriod")
+    if isinstance(data.get("status"), str):
+        frame.attrs["status"] = data["status"]
+        frame.attrs["gaps"] = list(data.get("gaps") or [])

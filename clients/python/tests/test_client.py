@@ -129,6 +129,14 @@ def test_cot_board_and_contract(client):
         assert list(contract["reportDate"]) == ["2026-04-14"]
         assert list(contract["position.long"]) == [390468]
         assert contract.attrs["meta"]["dataset"] == "cot"
+        # The same times under the names every dataset shares, as the route's meta says them.
+        meta = rest("GET", "/v1/cftc/cot/contracts/067651?traderClass=noncommercial&asOf=2026-04-20", DATASETS)["meta"]
+        then = client.cot("067651", trader_class="noncommercial", as_of="2026-04-20")
+        assert then.attrs["read_as_of"] == meta["readAsOf"] == "2026-04-20T23:59:59.999Z"
+        # The report of 14 April came out on Friday 17 April, 15:30 in New York.
+        assert then.attrs["as_of"] == meta["asOf"] == "2026-04-17T19:30:00.000Z"
+        assert then.attrs["newest_period"] == meta["newestPeriod"] == "2026-04-14"
+        assert then.attrs["status"] == "available" and then.attrs["gaps"] == []
     else:
         assert contract[0]["position"]["long"] == 390468
     # A contract's history is a history call: 2 credits.

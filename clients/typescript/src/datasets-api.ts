@@ -1813,8 +1813,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -2672,8 +2676,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -3003,8 +3011,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -3322,8 +3334,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -3699,8 +3715,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -4076,8 +4096,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -4395,8 +4419,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -4716,8 +4744,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -5047,8 +5079,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -5366,8 +5402,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -5689,8 +5729,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -6008,8 +6052,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -6339,8 +6387,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -6658,8 +6710,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -6978,8 +7034,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -7297,8 +7357,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -7637,8 +7701,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -7983,8 +8051,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;
@@ -8302,8 +8374,12 @@ export interface operations {
                         meta: {
                             /** @description Dataset id. */
                             dataset: string;
-                            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
                             source: {
                                 id: string;
                                 attribution: string;

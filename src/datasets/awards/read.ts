@@ -7,7 +7,7 @@ import { AppError } from '../../kernel/errors.js';
 import { rowIdIn } from '../../store/row-ids.js';
 import type { Database } from '../../store/schema.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
-import { asOfInstant, knownAt } from '../known.js';
+import { asOfInstant, knownAt, newest, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import { type AwardColumns, buildColumns, earliestKnown } from './columns.js';
 import { amountKey } from './derive.js';
@@ -184,13 +184,13 @@ export async function listAwards(
     more && last ? encodeCursor(deps.cursorSecret, listing, { d: last.award_date, i: last.id }) : null;
 
   const awards = await withRevenue(db, shown.map(toAward), at);
-  const observed = awards.map((a) => a.observedAt).sort();
+  const published = newest(shown.map((r) => r.known_at));
   const attribution = new Map<string, { attribution: string; licence: string }>(
     AWARD_SOURCES.map((s) => [s.id, s]),
   );
   const data = {
     generatedAt: deps.clock().toISOString(),
-    asOf: observed.at(-1) ?? null,
+    asOf: published,
     status: 'available',
     access: 'full',
     rows: awards,
@@ -223,7 +223,9 @@ export async function listAwards(
   return {
     data,
     meta: storedMeta('awards', AWARD_SOURCES, {
+      readAsOf: readInstant(deps, at),
       asOf: data.asOf,
+      newestPeriod: newest(shown.map((r) => r.award_date)),
       historyStarts: summary.span?.first ?? null,
       coverage: summary.span
         ? {
@@ -309,7 +311,9 @@ export async function awardDetail(
       nextRevisionsCursor: next,
     },
     meta: storedMeta('awards', AWARD_SOURCES, {
-      asOf: award.observedAt,
+      readAsOf: readInstant(deps, at),
+      asOf: current.known_at,
+      newestPeriod: award.awardDate,
       historyStarts: award.awardDate,
       coverage: { revisions: Number(current.revision) },
     }),

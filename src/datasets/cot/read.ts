@@ -7,7 +7,7 @@ import { AppError } from '../../kernel/errors.js';
 import { ownTurn } from '../../kernel/turns.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
-import { asOfInstant, knownAt } from '../known.js';
+import { asOfInstant, knownAt, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import {
   type NetPoint,
@@ -33,6 +33,7 @@ const RECORD_COLUMNS = [
   'open_interest',
   'positions',
   'loaded_at',
+  'known_at',
 ] as const;
 
 const CLASS_LABELS: Record<string, string> = {
@@ -150,9 +151,18 @@ function frame(
   };
 }
 
-function meta(asOf: string | null, historyStarts: string | null, coverage: Record<string, unknown> | null) {
+/** meta of a cot answer: read as of `at` (else now), its newest report and when that became known. */
+function meta(
+  deps: Deps,
+  at: string | null,
+  newest: { report: string; knownAt: string } | null,
+  historyStarts: string | null,
+  coverage: Record<string, unknown> | null,
+) {
   return storedMeta('cot', [CFTC], {
-    asOf: asOf ? `${asOf}T00:00:00.000Z` : null,
+    readAsOf: readInstant(deps, at),
+    asOf: newest?.knownAt ?? null,
+    newestPeriod: newest?.report ?? null,
     historyStarts,
     coverage,
   });
@@ -169,7 +179,7 @@ async function computeBoard(deps: Deps, sel: Selection, at: string | null): Prom
     .where(known)
     .executeTakeFirst();
   if (!latest?.last) {
-    return { data: frame(deps, sel, [], null, null, at), meta: meta(null, null, null) };
+    return { data: frame(deps, sel, [], null, null, at), meta: meta(deps, at, null, null, null) };
   }
   const history = await db
     .selectFrom('cot_records')
@@ -191,6 +201,7 @@ async function computeBoard(deps: Deps, sel: Selection, at: string | null): Prom
 
   const nets = new Map<string, NetPoint[]>();
   let fetchedAt = '';
+  let published = '';
   const rows = [];
   let read = 0;
   for (const record of history) {
@@ -204,6 +215,7 @@ async function computeBoard(deps: Deps, sel: Selection, at: string | null): Prom
     nets.set(record.contract_code, points);
     if (record.loaded_at > fetchedAt) fetchedAt = record.loaded_at;
     if (record.report_date === latest.last) {
+      if (record.known_at > published) published = record.known_at;
       rows.push(
         row(
           record,
@@ -220,7 +232,7 @@ async function computeBoard(deps: Deps, sel: Selection, at: string | null): Prom
   );
   return {
     data: frame(deps, sel, rows, latest.last, fetchedAt || null),
-    meta: meta(latest.last, latest.first ?? null, {
+    meta: meta(deps, at, { report: latest.last, knownAt: published }, latest.first ?? null, {
       contracts: rows.length,
       firstReport: latest.first,
       lastReport: latest.last,
@@ -243,7 +255,7 @@ async function computeContract(
     .orderBy('report_date')
     .execute();
   if (records.length === 0 && at)
-    return { data: frame(deps, sel, [], null, null, at), meta: meta(null, null, null) };
+    return { data: frame(deps, sel, [], null, null, at), meta: meta(deps, at, null, null, null) };
   if (records.length === 0) throw new AppError('not_found', `No contract ${code} in the stored reports.`);
   const mine = records.filter((r) => r.report_family === sel.family);
   const dates = await reportDatesOf(deps.store.db, sel.family, known);
@@ -256,11 +268,14 @@ async function computeContract(
     return row(record, sel.traderClass, points.slice(), mine[0]?.report_date ?? record.report_date, dates);
   });
   const first = mine[0]?.report_date ?? null;
-  const last = mine[mine.length - 1]?.report_date ?? null;
+  const last = mine.at(-1);
+  const published = mine.reduce((newest, r) => (r.known_at > newest ? r.known_at : newest), '');
   return {
-    data: frame(deps, sel, rows, last, fetchedAt || null),
+    data: frame(deps, sel, rows, last?.report_date ?? null, fetchedAt || null),
     meta: meta(
-      last,
+      deps,
+      at,
+      last ? { report: last.report_date, knownAt: published } : null,
       first,
       mine.length ? { reports: mine.length, firstReport: first, lastReport: last } : null,
     ),

@@ -4,7 +4,7 @@ import { cachedRead } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
-import { asOfInstant, knownAt } from '../known.js';
+import { asOfInstant, knownAt, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import {
   annualized,
@@ -86,7 +86,7 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
         null,
         null,
       ),
-      meta: storedMeta('cpi', [BLS], { asOf: null }),
+      meta: storedMeta('cpi', [BLS], { readAsOf: readInstant(deps, at) }),
     };
   }
   const period = await boardPeriod(deps, allPeriods, known);
@@ -194,6 +194,13 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
     gaps.push(`no all-items index value for ${missing.join(', ')}: the changes across those months are null`);
   }
 
+  // When the newest index value the board is computed from became known.
+  const published = await db
+    .selectFrom('cpi_index')
+    .select((eb) => eb.fn.max('known_at').as('at'))
+    .where(known)
+    .where('period', '<=', period)
+    .executeTakeFirst();
   const releaseView = {
     period,
     releasedAt: release?.released_at ?? null,
@@ -205,7 +212,10 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
     data: frame(deps, rows, gaps, releaseView, release?.loaded_at ?? null),
     meta: {
       ...storedMeta('cpi', [BLS], {
-        asOf: release?.released_at ?? null,
+        readAsOf: readInstant(deps, at),
+        // The release's own time where it is recorded, else when the newest index value became known.
+        asOf: release?.released_at ?? (published?.at as string | null | undefined) ?? null,
+        newestPeriod: period,
         historyStarts: `${allPeriods.at(-1)}-01`,
         coverage: { components: rows.length, period, weightsPeriod: weightsPeriod ?? null },
       }),

@@ -4,7 +4,7 @@ import { cachedRead } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
-import { asOfInstant, knownAt } from '../known.js';
+import { asOfInstant, knownAt, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import {
   fiveYearAverage,
@@ -58,7 +58,7 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
   const observations = series.length
     ? await db
         .selectFrom('energy_observations')
-        .select(['series_id', 'week_ending', 'value'])
+        .select(['series_id', 'week_ending', 'value', 'known_at'])
         .where(known)
         .where(
           'series_id',
@@ -68,10 +68,10 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
         .orderBy('week_ending')
         .execute()
     : [];
-  const bySeries = new Map<string, Observation[]>();
+  const bySeries = new Map<string, (Observation & { knownAt: string })[]>();
   for (const o of observations) {
     const list = bySeries.get(o.series_id) ?? [];
-    list.push({ weekEnding: o.week_ending, value: Number(o.value) });
+    list.push({ weekEnding: o.week_ending, value: Number(o.value), knownAt: o.known_at });
     bySeries.set(o.series_id, list);
   }
 
@@ -84,6 +84,9 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
   for (const s of series) later(s.report, bySeries.get(s.series_id)?.at(-1)?.weekEnding);
 
   const gaps: string[] = [];
+  // The newest week a value is shown for, and when the newest of those values became known.
+  let newestWeek: string | null = null;
+  let published: string | null = null;
   const rows = series.map((s) => {
     const week = latestWeek.get(s.report) ?? null;
     const all = bySeries.get(s.series_id) ?? [];
@@ -92,6 +95,8 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
     const current = index >= 0 ? history[index]! : null;
     const previous = index > 0 ? history[index - 1]! : null;
     if (!current) gaps.push(`${s.series_id}: no value for the week ending ${week ?? '(none)'}`);
+    if (current && (newestWeek === null || current.weekEnding > newestWeek)) newestWeek = current.weekEnding;
+    if (current && (published === null || current.knownAt > published)) published = current.knownAt;
     const fiveYear = current ? fiveYearAverage(history, current.weekEnding) : null;
     return {
       id: s.series_id,
@@ -126,7 +131,6 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
   if (series.length === 0)
     gaps.push(at ? `nothing published by ${at.slice(0, 10)} is held` : 'no series loaded');
 
-  const released = latestReports.map((r) => r.releasedAt).filter((t): t is string => t !== null);
   const weeks = observations.map((o) => o.week_ending);
   return {
     data: {
@@ -138,7 +142,9 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
       series: rows,
     },
     meta: storedMeta('energy-inventories', [EIA], {
-      asOf: released.length ? released.sort().at(-1) : null,
+      readAsOf: readInstant(deps, at),
+      asOf: published,
+      newestPeriod: newestWeek,
       historyStarts: weeks[0] ?? null,
       coverage: series.length ? { series: series.length, firstWeek: weeks[0], lastWeek: weeks.at(-1) } : null,
     }),

@@ -2,7 +2,7 @@
 import type { Deps } from '../../kernel/deps.js';
 import { companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
-import { asOfInstant, knownAt } from '../known.js';
+import { asOfInstant, knownAt, newest, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import { SEC_EDGAR } from '../sources.js';
 import { describeItems, headlineFor } from './derive.js';
@@ -14,7 +14,8 @@ export async function listEvents(
   { params, query }: OperationInput<{ limit?: number; asOf?: string }, { symbol: string }>,
 ): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
-  const known = knownAt(asOfInstant(deps, query.asOf));
+  const at = asOfInstant(deps, query.asOf);
+  const known = knownAt(at);
   const company = await companyOrNotFound(db, params.symbol);
   const limit = query.limit ?? DEFAULT_LIMIT;
   const rows = await db
@@ -66,7 +67,9 @@ export async function listEvents(
   return {
     data: { company, events },
     meta: storedMeta('events', [SEC_EDGAR], {
-      asOf: events[0]?.filedAt ?? null,
+      readAsOf: readInstant(deps, at),
+      asOf: newest(rows.map((r) => r.known_at)),
+      newestPeriod: newest(rows.map((r) => r.filing_date)),
       historyStarts: (span?.first as string | null) ?? null,
       coverage: span?.first
         ? { events: Number(span.n), firstFiling: span.first, lastFiling: span.last }

@@ -3,7 +3,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Deps } from '../../kernel/deps.js';
 import { type Company, companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
-import { asOfInstant, knownAt } from '../known.js';
+import { asOfInstant, knownAt, newest, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import { SEC_EDGAR } from '../sources.js';
 import type { ExecPayTable } from './tables.js';
@@ -61,11 +61,12 @@ export function fromFilingsFirst<R extends { source_kind: string; fiscal_year: n
   return rows.filter((r) => r.source_kind === 'filing' || !filed.has(r.fiscal_year));
 }
 
-function meta(rows: Selectable<ExecPayTable>[]) {
-  const filed = rows.flatMap((r) => (r.filed_at ? [r.filed_at] : [])).sort();
+function meta(deps: Deps, asOf: string | undefined, rows: Selectable<ExecPayTable>[]) {
   const years = rows.map((r) => r.fiscal_year).sort();
   return storedMeta('exec-pay', [SEC_EDGAR], {
-    asOf: filed.at(-1) ?? null,
+    readAsOf: readInstant(deps, asOfInstant(deps, asOf)),
+    asOf: newest(rows.map((r) => r.known_at)),
+    newestPeriod: years.length ? String(years.at(-1)) : null,
     coverage: rows.length
       ? { proxies: rows.length, firstFiscalYear: years[0], lastFiscalYear: years.at(-1) }
       : null,
@@ -78,7 +79,10 @@ export async function listProxies(
 ): Promise<EnvelopeValue<unknown>> {
   const company = await companyOrNotFound(deps.store.db, params.symbol);
   const rows = await proxies(deps, company.ticker, query.asOf);
-  return { data: { company, proxies: rows.map((r) => toProxy(r, company)) }, meta: meta(rows) };
+  return {
+    data: { company, proxies: rows.map((r) => toProxy(r, company)) },
+    meta: meta(deps, query.asOf, rows),
+  };
 }
 
 export async function proxiesForYear(
@@ -96,6 +100,6 @@ export async function proxiesForYear(
       proxies: rows.map((r) => toProxy(r, company)),
       ceoPayChange: latest ? payChange(Number(latest.ceo_total), latest.ceo_prior_year_total) : null,
     },
-    meta: meta(rows),
+    meta: meta(deps, query.asOf, rows),
   };
 }

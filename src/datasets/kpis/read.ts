@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../../kernel/deps.js';
 import { companyOrNotFound } from '../companies.js';
 import { storedMeta } from '../envelope.js';
+import { asOfInstant, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import { SEC_EDGAR } from '../sources.js';
 import type { KpiFactsTable } from './tables.js';
@@ -91,14 +92,21 @@ function toFact(row: Row, metricName: string) {
 }
 
 /** The current facts held for the company, whatever a request selects. */
-function heldRows(deps: Deps, ticker: string, kind: 'kpi' | 'guidance'): Promise<Row[]> {
-  return deps.store.db
+/** Every fact the store holds for the company, as known at `cutoff` (else now): what coverage describes. */
+async function heldRows(
+  deps: Deps,
+  ticker: string,
+  kind: 'kpi' | 'guidance',
+  cutoff: string | null,
+): Promise<Row[]> {
+  let q = deps.store.db
     .selectFrom('kpi_facts')
     .selectAll()
     .where('symbol', '=', ticker)
-    .where('kind', '=', kind)
-    .where('is_current', '=', 1)
-    .execute();
+    .where('kind', '=', kind);
+  if (cutoff === null) q = q.where('is_current', '=', 1);
+  const rows = await q.execute();
+  return cutoff === null ? rows : asKnown(rows, cutoff).shown;
 }
 
 /**
@@ -167,7 +175,8 @@ function readCompany(kind: 'kpi' | 'guidance') {
     if (from) q = q.where('period_end', '>=', from);
     if (to) q = q.where('period_end', '<=', to);
     const rows = await q.orderBy('period_end').orderBy('revision').execute();
-    const known = asKnown(rows, asOf ? `${asOf}T23:59:59.999Z` : null);
+    const cutoff = asOfInstant(deps, asOf);
+    const known = asKnown(rows, cutoff);
     const window =
       from || to ? { from: from ?? null, to: to ?? null, default: false } : defaultWindow(known.shown);
     const inWindow = (r: Row) => window.from === null || r.period_end >= window.from;
@@ -218,7 +227,7 @@ function readCompany(kind: 'kpi' | 'guidance') {
     const published = facts.map((f) => f.asOf).sort();
     const periods = facts.map((f) => f.period.end).sort();
     const filtered = Boolean(metric || basis || from || to || asOf || window.from);
-    const coverage = holding(filtered ? await heldRows(deps, company.ticker, kind) : shown, kind);
+    const coverage = holding(filtered ? await heldRows(deps, company.ticker, kind, cutoff) : shown, kind);
     const dictionary = [...new Set(facts.map((f) => f.metricId))]
       .map((id) => metricById.get(id))
       .filter((m) => m !== undefined)
@@ -250,7 +259,9 @@ function readCompany(kind: 'kpi' | 'guidance') {
     return {
       data,
       meta: storedMeta('kpis-guidance', [SEC_EDGAR], {
+        readAsOf: readInstant(deps, cutoff),
         asOf: data.asOf,
+        newestPeriod: periods.at(-1) ?? null,
         historyStarts: periods[0] ?? null,
         coverage: coverage.observations
           ? {
