@@ -13,6 +13,7 @@ import { decodeCursor, encodeCursor, listingOf } from '../kernel/cursor.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import { Nullable } from '../kernel/schema.js';
+import type { KnownFrom } from '../store/revisions.js';
 import type { Source } from './descriptor.js';
 import { storedMeta } from './envelope.js';
 import { newest } from './known.js';
@@ -27,6 +28,8 @@ export interface ChangeTable {
   key: readonly string[];
   /** The column saying when a revision became known (default known_at). */
   knownAt?: string;
+  /** Where every revision's known time comes from, for a table without a known_from column (kpis: filings). */
+  knownFrom?: KnownFrom;
   /** Columns holding JSON text, served parsed. */
   json?: readonly string[];
   /** The record as the routes serve it (default: its columns, camelCased, without the revision's own). */
@@ -46,6 +49,7 @@ const REVISION_COLUMNS = new Set([
   'source',
   'loaded_at',
   'known_at',
+  'known_from',
   'superseded_at',
 ]);
 
@@ -76,6 +80,13 @@ const Change = Type.Object(
     }),
     revision: Type.Integer({ minimum: 1 }),
     knownAt: Nullable(Type.String({ description: 'When the revision became known (its publication).' })),
+    knownFrom: Nullable(
+      Type.String({
+        description:
+          'Where knownAt came from: published (given with its file), calendar (the agency’s release calendar), ' +
+          'filing (an EDGAR acceptance), record (a date the record states) or load; null where not recorded.',
+      }),
+    ),
     loadedAt: Type.String({ description: 'When the revision was written.' }),
     record: Type.Unknown({ description: 'The record as this revision states it.' }),
   },
@@ -102,7 +113,7 @@ export function changesOperation(
     summary: `Revisions of ${dataset} written since a cursor`,
     description:
       'The change feed: every revision written after the cursor, oldest first, with its record key, change ' +
-      '(inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since ' +
+      '(inserted or revised), revision, knownAt and where it came from (knownFrom), and the record. nextCursor is always given: pass it as since ' +
       'to continue, or later to poll. Without since, from the first revision.',
     querystring: Type.Object(
       {
@@ -188,6 +199,7 @@ function changeOf(spec: ChangeTable, row: Record<string, unknown>) {
     change: revision === 1 ? ('inserted' as const) : ('revised' as const),
     revision,
     knownAt: knownAt === null || knownAt === undefined ? null : String(knownAt),
+    knownFrom: spec.knownFrom ?? (typeof row.known_from === 'string' ? row.known_from : null),
     loadedAt: String(row.loaded_at),
     record: spec.record ? spec.record(row) : plainRecord(row, spec.json),
   };

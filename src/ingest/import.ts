@@ -11,6 +11,7 @@ import { refreshPlannerStatistics, sqliteHandle } from '../store/engine.js';
 import {
   bumpVersion,
   contentHash,
+  type KnownFrom,
   RevisionBatch,
   type RevisionMeta,
   type RevisionWrite,
@@ -35,6 +36,8 @@ interface ImporterBase<R> {
    * known from its load, or from --published.
    */
   publishedAt?(record: R): string | undefined;
+  /** Where publishedAt's times come from: the agency's calendar, an EDGAR filing, a date the record states. */
+  publishedFrom?: Exclude<KnownFrom, 'published' | 'load'>;
   /** Checks across fields a schema cannot express; a message when the record is refused. */
   check?(record: R): string | null;
 }
@@ -186,6 +189,7 @@ export async function importRecords<R>(
             loadedAt,
             ...(publishedAt ? { knownAt: publishedAt } : {}),
             ...firstPublished(importer.publishedAt?.(value as R), loadedAt),
+            ...(importer.publishedFrom ? { publishedFrom: importer.publishedFrom } : {}),
           };
           if (importer.revision) {
             batch.add(importer.revision(value as R), meta);

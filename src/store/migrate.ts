@@ -22,6 +22,7 @@ import * as m031 from './migrations/031-registrants-known-at.js';
 import * as m032 from './migrations/032-statement-first-report.js';
 import * as m034 from './migrations/034-statement-reports.js';
 import * as m035 from './migrations/035-bulk-downloads.js';
+import * as m043 from './migrations/043-registrants-known-from.js';
 
 export type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -48,6 +49,7 @@ export const STORE_MIGRATIONS: Migrations = {
   '032-statement-first-report': m032,
   '034-statement-reports': m034,
   '035-bulk-downloads': m035,
+  '043-registrants-known-from': m043,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -39,6 +39,13 @@ export interface RevisionWrite {
   rowId?: 'id' | 'row_id';
 }
 
+/**
+ * Where a revision's known time came from: a publication time given with its file (`published`), the
+ * agency's release calendar (`calendar`), an EDGAR acceptance (`filing`), a date the record itself states
+ * (`record`), or the load, when nothing better is known (`load`).
+ */
+export type KnownFrom = 'published' | 'calendar' | 'filing' | 'record' | 'load';
+
 export interface RevisionMeta {
   hash: string;
   source: string;
@@ -47,6 +54,16 @@ export interface RevisionMeta {
   knownAt?: string;
   /** When the record's figures were first published: the known time of a record not held before. */
   firstPublishedAt?: string;
+  /** Where firstPublishedAt came from. */
+  publishedFrom?: KnownFrom;
+}
+
+/** When a revision became known, and from where: given, first published (a new record), else its load. */
+export function knownOf(meta: RevisionMeta, held: boolean): { knownAt: string; knownFrom: KnownFrom } {
+  if (meta.knownAt) return { knownAt: meta.knownAt, knownFrom: 'published' };
+  if (!held && meta.firstPublishedAt)
+    return { knownAt: meta.firstPublishedAt, knownFrom: meta.publishedFrom ?? 'record' };
+  return { knownAt: meta.loadedAt, knownFrom: 'load' };
 }
 
 /** Keys per read of current rows, and bound values per INSERT: well inside both engines' limits. */
@@ -146,7 +163,7 @@ export class RevisionBatch {
     const outcomes = entries.map(({ write, meta }, index): WriteOutcome => {
       const text = keyText(write.key);
       const state = states.get(text);
-      const knownAt = meta.knownAt ?? (state ? meta.loadedAt : (meta.firstPublishedAt ?? meta.loadedAt));
+      const { knownAt, knownFrom } = knownOf(meta, state !== undefined);
       if (state && knownAt < state.knownAt) {
         backfills.push({ index, write, meta });
         return 'unchanged';
@@ -165,6 +182,7 @@ export class RevisionBatch {
         source: meta.source,
         loaded_at: meta.loadedAt,
         known_at: knownAt,
+        known_from: knownFrom,
         superseded_at: null,
       };
       inserts.push(row);
@@ -189,7 +207,7 @@ export class RevisionBatch {
 
   /** A revision published before its record's current one, placed in the record's history. */
   private backfill(write: RevisionWrite, meta: RevisionMeta): Promise<WriteOutcome> {
-    const knownAt = meta.knownAt ?? meta.loadedAt;
+    const { knownAt, knownFrom } = knownOf(meta, true);
     return placeInHistory(this.db, {
       table: write.table,
       rowId: write.rowId ?? 'id',
@@ -197,6 +215,7 @@ export class RevisionBatch {
       key: write.key,
       hash: meta.hash,
       knownAt,
+      knownFrom,
       row: (revision, supersededAt) => ({
         ...write.row,
         content_hash: meta.hash,
@@ -205,6 +224,7 @@ export class RevisionBatch {
         source: meta.source,
         loaded_at: meta.loadedAt,
         known_at: knownAt,
+        known_from: knownFrom,
         superseded_at: supersededAt,
       }),
     });
@@ -221,6 +241,7 @@ export interface EarlierRevision {
   key: Record<string, unknown>;
   hash: string;
   knownAt: string;
+  knownFrom: KnownFrom;
   /** The row to insert, given its revision number and when the next revision known superseded it. */
   row(revision: number, supersededAt: string | null): Record<string, unknown>;
 }
@@ -255,7 +276,7 @@ export async function placeInHistory(
   };
   if (before) await set(before.id, { superseded_at: knownAt });
   if (after?.hash === earlier.hash) {
-    await set(after.id, { known_at: knownAt });
+    await set(after.id, { known_at: knownAt, known_from: earlier.knownFrom });
     return 'revised';
   }
   const revision = Math.max(0, ...history.map((r) => r.revision)) + 1;

@@ -221,6 +221,8 @@ export interface RevisionColumns {
  */
 export interface PointInTimeColumns {
   known_at: Generated<string>;
+  /** Where known_at came from (revisions.ts KnownFrom); null on revisions written before it was kept. */
+  known_from: Generated<string | null>;
   superseded_at: Generated<string | null>;
 }
 

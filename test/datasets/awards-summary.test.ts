@@ -14,6 +14,8 @@ interface Row {
   /** When the revision became known, and when a later one superseded it (ISO); known long ago and current by default. */
   known?: string;
   superseded?: string;
+  /** The notice the row is a lot of, with the notice's own total: "GBP 300000000". */
+  notice?: string;
 }
 
 function columnsOf(rows: Row[], extraCurrencies = 0, extraRecipients = 0): AwardColumns {
@@ -22,6 +24,18 @@ function columnsOf(rows: Row[], extraCurrencies = 0, extraRecipients = 0): Award
   // Names held by the dictionaries without rows: they widen the tallies as a large store would.
   for (let i = 0; i < extraCurrencies; i += 1) dict.currency.code(`X${String(i).padStart(2, '0')}`);
   for (let i = 0; i < extraRecipients; i += 1) dict.recipient.code(`Recipient ${i}`);
+  const notices: AwardColumns['notices'] = [];
+  const noticeOf = new Map<string, number>();
+  const notice = Int32Array.from(rows, (r) => {
+    if (!r.notice) return -1;
+    if (!noticeOf.has(r.notice)) {
+      const [currency, amount] = r.notice.split(' ') as [string, string];
+      const [hi, lo] = splitAmount(amount);
+      noticeOf.set(r.notice, notices.length);
+      notices.push({ currency: dict.currency.code(currency), hi, lo });
+    }
+    return noticeOf.get(r.notice)!;
+  });
   const cols: AwardColumns = {
     size: n,
     rowIds: Float64Array.from(rows, (_, i) => i + 1),
@@ -39,6 +53,8 @@ function columnsOf(rows: Row[], extraCurrencies = 0, extraRecipients = 0): Award
     hi: Float64Array.from(rows, (r) => splitAmount(r.amount)[0]),
     lo: Float64Array.from(rows, (r) => splitAmount(r.amount)[1]),
     flagged: new Uint8Array(n),
+    notice,
+    notices,
     knownAt: Float64Array.from(rows, (r) => Date.parse(r.known ?? '2000-01-01T00:00:00Z')),
     supersededAt: Float64Array.from(rows, (r) =>
       r.superseded ? Date.parse(r.superseded) : Number.POSITIVE_INFINITY,
@@ -80,6 +96,46 @@ describe('award summaries', () => {
       },
     ]);
     expect(summary.deobligationRows).toEqual([5]);
+  });
+
+  it("a notice's lots count no more than its own total in any group, in its currency; the cut says so", () => {
+    const lot = (recipient: string, amount: string, notice: string, currency = 'GBP') => ({
+      ...row(recipient, currency, amount),
+      notice,
+    });
+    const cols = columnsOf([
+      // A framework: four lot ceilings of 250 and 50 under a notice total of 300.
+      lot('Acme', '250', 'GBP 300'),
+      lot('Acme', '250', 'GBP 300'),
+      lot('Beta', '50', 'GBP 300'),
+      lot('Gamma', '50', 'GBP 300'),
+      // A notice whose lots add up to less than its total: their sum.
+      lot('Beta', '10.50', 'GBP 100'),
+      // A lot in another currency than its notice's total is not cut by it.
+      lot('Gamma', '900', 'GBP 300', 'EUR'),
+      row('Beta', 'GBP', '1.25'),
+    ]);
+    const summary = summarize(cols, {}, null);
+    expect(summary.agencies).toEqual([
+      {
+        key: 'Agency A',
+        awards: 7,
+        amounts: [
+          { currency: 'EUR', obligatedAmount: '900.00' },
+          // 300 (cut from 600) + 10.50 + 1.25
+          { currency: 'GBP', obligatedAmount: '311.75', capped: true },
+        ],
+      },
+    ]);
+    const byRecipient = Object.fromEntries(summary.leaders.map((l) => [l.key, l.amounts]));
+    expect(byRecipient).toEqual({
+      Acme: [{ currency: 'GBP', obligatedAmount: '300.00', capped: true }],
+      Beta: [{ currency: 'GBP', obligatedAmount: '61.75' }],
+      Gamma: [
+        { currency: 'EUR', obligatedAmount: '900.00' },
+        { currency: 'GBP', obligatedAmount: '50.00' },
+      ],
+    });
   });
 
   it('counts a revision from the time it became known until a later one superseded it', () => {

@@ -150,6 +150,67 @@ describe('boards on real data', () => {
     expect(at('2021-12-21').position.percentile3Y).toMatchObject({ completeWindow: false });
   });
 
+  const cotChecks = [
+    {
+      family: 'disaggregated',
+      traderClass: 'managed-money',
+      files: ['2017', '2018', '2019', '2020', '2021'],
+    },
+    { family: 'legacy', traderClass: 'noncommercial', files: ['2021', '2025'] },
+  ] as const;
+  for (const { family, traderClass, files } of cotChecks) {
+    it.skipIf(!havePandas())(
+      `every ${family} ${traderClass} row of the board against pandas on the CFTC's files: net, weekly change, percentiles`,
+      async () => {
+        const paths = files.map((year) =>
+          asset(family === 'legacy' ? `cftc/deacot${year}.zip` : `cftc/fut_disagg_txt_${year}.zip`),
+        );
+        // The files in the order the store loaded them: a report read twice is the later file's.
+        if (family === 'disaggregated' && existsSync(DISAGG)) paths.push(DISAGG);
+        type Pct = {
+          value: number | null;
+          rank: number;
+          sampleCount: number;
+          windowStart: string;
+          mean: number;
+        };
+        type Expected = {
+          reportDate: string;
+          net: number;
+          netPercentOfOpenInterest: number | null;
+          weeklyChange: number | null;
+          percentile1Y: Pct & { min: number; max: number };
+          percentile3Y: Pct & { min: number; max: number };
+        };
+        const expected = independent<Record<string, Expected>>('cot.py', [family, ...paths]);
+        const { data } = await get(`/v1/cftc/cot?report=${family}&traderClass=${traderClass}`);
+        expect(data.rows.map((r: { contractCode: string }) => r.contractCode).sort()).toEqual(
+          Object.keys(expected).sort(),
+        );
+        // The service rounds to two decimals; pandas' figures are unrounded.
+        const near = (served: number | null, raw: number | null) =>
+          served === null || raw === null ? served === raw : Math.abs(served - raw) <= 0.005 + 1e-9;
+        for (const row of data.rows) {
+          const want = expected[row.contractCode]!;
+          const got = row.position;
+          const at = `${row.contractCode} ${row.reportDate}`;
+          expect([row.reportDate, got.net, got.weeklyChange], at).toEqual([
+            want.reportDate,
+            want.net,
+            want.weeklyChange,
+          ]);
+          expect(near(got.netPercentOfOpenInterest, want.netPercentOfOpenInterest), at).toBe(true);
+          for (const window of ['percentile1Y', 'percentile3Y'] as const) {
+            const { value, mean, ...counts } = want[window];
+            expect(got[window], `${at} ${window}`).toMatchObject(counts);
+            expect(near(got[window].value, value), `${at} ${window} value`).toBe(true);
+            expect(near(got[window].mean, mean), `${at} ${window} mean`).toBe(true);
+          }
+        }
+      },
+    );
+  }
+
   it("one contract's history with percentiles over an incomplete window", async () => {
     const { data } = await get('/v1/cftc/cot/contracts/088691');
     // GOLD in the legacy report: 51 weeks of 2021 (deacot2021.zip) and 11 of 2025, counted in the files.
@@ -450,6 +511,7 @@ describe('boards on real data', () => {
       record: Record<string, unknown>;
       revision: number;
       knownAt: string;
+      knownFrom: string | null;
     };
     /**
      * The current revision of each record of the bulk file's table the change feed serves, by its key: the one
@@ -542,10 +604,15 @@ describe('boards on real data', () => {
           const key = Object.fromEntries(dataset.bulk.key.map((k) => [k, row[k]]));
           const change = records.get(JSON.stringify(key));
           expect(change, JSON.stringify(key)).toBeDefined();
-          expect([row.revision, row.knownAt], JSON.stringify(key)).toEqual([
+          expect([row.revision, row.knownAt, row.knownFrom], JSON.stringify(key)).toEqual([
             change!.revision,
             change!.knownAt,
+            change!.knownFrom,
           ]);
+          // Every revision of the demo is written by this build: each says where its time came from.
+          expect(['published', 'calendar', 'filing', 'record', 'load'], JSON.stringify(key)).toContain(
+            row.knownFrom,
+          );
         }
       });
     }

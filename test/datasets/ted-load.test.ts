@@ -65,6 +65,30 @@ describe('quarry ingest ted', () => {
     expect(lots[0]?.agency_name).toBe('Highways England');
   });
 
+  it("the UK framework's summaries count the notice's own total, not its lots' ceilings, and say so", async () => {
+    // From the XML itself: the notice's total (the first VAL_TOTAL, in OBJECT_CONTRACT) and each awarded lot's.
+    const xml = readFileSync(UK, 'utf8');
+    const values = [...xml.matchAll(/<VAL_TOTAL CURRENCY="GBP">(\d+)<\/VAL_TOTAL>/g)].map((m) => m[1]!);
+    const [total, ...lotValues] = values;
+    expect(cents(lotValues)).toBeGreaterThan(cents([total!]));
+    const answer = await env.app.inject({ url: '/v1/awards?jurisdiction=GB', headers: bearer(key) });
+    const { agencies, leaders } = answer.json().data;
+    expect(agencies).toEqual([
+      {
+        name: 'Highways England',
+        awards: 12,
+        amounts: [{ currency: 'GBP', obligatedAmount: `${total}.00`, capped: true }],
+      },
+    ]);
+    // Ove Arup won lots 5 and 9 (250 + 50 million): their sum is the notice's total, not past it.
+    const arup = leaders.find((l: { recipient: string }) => l.recipient === 'Ove Arup and Partners Ltd');
+    expect(arup).toEqual({
+      recipient: 'Ove Arup and Partners Ltd',
+      awards: 2,
+      amounts: [{ currency: 'GBP', obligatedAmount: '300000000.00' }],
+    });
+  });
+
   it('the Polish notice: an unsuccessful lot is no award; its PLN total adding a EUR lot is flagged, not summed', async () => {
     expect(await load(POLAND)).toMatchObject({ inserted: 7 });
     const lots = await rows('2022/S 035-088158');

@@ -170,7 +170,7 @@ export interface paths {
         };
         /**
          * Revisions of awards written since a cursor
-         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and where it came from (knownFrom), and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
          */
         get: operations["awards.changes"];
         put?: never;
@@ -230,7 +230,7 @@ export interface paths {
         };
         /**
          * Revisions of kpis-guidance written since a cursor
-         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and where it came from (knownFrom), and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
          */
         get: operations["kpis-guidance.changes"];
         put?: never;
@@ -290,7 +290,7 @@ export interface paths {
         };
         /**
          * Revisions of exec-pay written since a cursor
-         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and where it came from (knownFrom), and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
          */
         get: operations["exec-pay.changes"];
         put?: never;
@@ -330,7 +330,7 @@ export interface paths {
         };
         /**
          * Revisions of events written since a cursor
-         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and where it came from (knownFrom), and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
          */
         get: operations["events.changes"];
         put?: never;
@@ -370,7 +370,7 @@ export interface paths {
         };
         /**
          * Revisions of cpi written since a cursor
-         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and where it came from (knownFrom), and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
          */
         get: operations["cpi.changes"];
         put?: never;
@@ -410,7 +410,7 @@ export interface paths {
         };
         /**
          * Revisions of energy-inventories written since a cursor
-         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and where it came from (knownFrom), and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
          */
         get: operations["energy-inventories.changes"];
         put?: never;
@@ -470,7 +470,7 @@ export interface paths {
         };
         /**
          * Revisions of cot written since a cursor
-         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and where it came from (knownFrom), and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
          */
         get: operations["cot.changes"];
         put?: never;
@@ -517,6 +517,7 @@ export interface paths {
          *     | details | json, nullable | What the source says beyond the common fields (an object), or null. |
          *     | revision | integer | The revision of the record (1 for its first). |
          *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         *     | knownFrom | string, nullable | Where knownAt came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the record states) or load; null where it was not recorded. |
          */
         get: operations["awards.bulk"];
         put?: never;
@@ -566,6 +567,7 @@ export interface paths {
          *     | evidence | json | The passages that state the figure (an array). |
          *     | revision | integer | The revision of the record (1 for its first). |
          *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         *     | knownFrom | string | Where knownAt came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the record states) or load; null where it was not recorded. |
          */
         get: operations["kpis-guidance.bulk"];
         put?: never;
@@ -606,6 +608,7 @@ export interface paths {
          *     | sourceKind | string | filing (read from the proxy) or ceo-pay-table (a compilation). |
          *     | revision | integer | The revision of the record (1 for its first). |
          *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         *     | knownFrom | string, nullable | Where knownAt came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the record states) or load; null where it was not recorded. |
          */
         get: operations["exec-pay.bulk"];
         put?: never;
@@ -642,6 +645,7 @@ export interface paths {
          *     | people | json | The people it names (an array). |
          *     | revision | integer | The revision of the record (1 for its first). |
          *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         *     | knownFrom | string, nullable | Where knownAt came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the record states) or load; null where it was not recorded. |
          */
         get: operations["events.bulk"];
         put?: never;
@@ -672,6 +676,7 @@ export interface paths {
          *     | value | number | The index level. |
          *     | revision | integer | The revision of the record (1 for its first). |
          *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         *     | knownFrom | string, nullable | Where knownAt came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the record states) or load; null where it was not recorded. |
          */
         get: operations["cpi.bulk"];
         put?: never;
@@ -701,6 +706,7 @@ export interface paths {
          *     | value | number | The value, in the series' unit. |
          *     | revision | integer | The revision of the record (1 for its first). |
          *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         *     | knownFrom | string, nullable | Where knownAt came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the record states) or load; null where it was not recorded. |
          */
         get: operations["energy-inventories.bulk"];
         put?: never;
@@ -755,6 +761,7 @@ export interface paths {
          *     | commercialSpreading | integer, nullable | Contracts held spreading by the commercial class (null where the report family has none). |
          *     | revision | integer | The revision of the record (1 for its first). |
          *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         *     | knownFrom | string, nullable | Where knownAt came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the record states) or load; null where it was not recorded. |
          */
         get: operations["cot.bulk"];
         put?: never;
@@ -1214,6 +1221,8 @@ export interface components {
              * @description When this version became known: the source's date for it (Last Modified Date, a notice's publication) where it states one, else its load.
              */
             knownAt: string;
+            /** @description Where knownAt came from: published (given with its file), record (the source’s own date), or load; null where it was not recorded. */
+            knownFrom: string | null;
             /**
              * Format: date-time
              * @description When the next version became known.
@@ -1236,6 +1245,8 @@ export interface components {
             revision: number;
             /** @description When the revision became known (its publication). */
             knownAt: string | null;
+            /** @description Where knownAt came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the record states) or load; null where not recorded. */
+            knownFrom: string | null;
             /** @description When the revision was written. */
             loadedAt: string;
             /** @description The record as this revision states it. */
@@ -1635,44 +1646,64 @@ export interface operations {
                             agencies: {
                                 name: string;
                                 awards: number;
-                                /** @description Obligated amounts by currency (sums are never mixed across currencies). */
+                                /** @description Obligated amounts by currency (sums are never mixed across currencies); the lots of one notice count no more than the notice’s own total. */
                                 amounts: {
                                     currency: string;
                                     /** @description Exact decimal sum; null when too large to sum exactly. */
                                     obligatedAmount: string | null;
+                                    /**
+                                     * @description The lots of a notice summed past the notice’s own total (framework lots give their ceilings): the notice counts its total here, not the sum.
+                                     * @constant
+                                     */
+                                    capped?: true;
                                 }[];
                             }[];
                             /** @description The ten sectors with the most awards, over every award matching the filters (not only this page). */
                             sectors: {
                                 name: string;
                                 awards: number;
-                                /** @description Obligated amounts by currency (sums are never mixed across currencies). */
+                                /** @description Obligated amounts by currency (sums are never mixed across currencies); the lots of one notice count no more than the notice’s own total. */
                                 amounts: {
                                     currency: string;
                                     /** @description Exact decimal sum; null when too large to sum exactly. */
                                     obligatedAmount: string | null;
+                                    /**
+                                     * @description The lots of a notice summed past the notice’s own total (framework lots give their ceilings): the notice counts its total here, not the sum.
+                                     * @constant
+                                     */
+                                    capped?: true;
                                 }[];
                             }[];
                             /** @description The ten recipients with the most awards, over every award matching the filters (not only this page). */
                             leaders: {
                                 recipient: string;
                                 awards: number;
-                                /** @description Obligated amounts by currency (sums are never mixed across currencies). */
+                                /** @description Obligated amounts by currency (sums are never mixed across currencies); the lots of one notice count no more than the notice’s own total. */
                                 amounts: {
                                     currency: string;
                                     /** @description Exact decimal sum; null when too large to sum exactly. */
                                     obligatedAmount: string | null;
+                                    /**
+                                     * @description The lots of a notice summed past the notice’s own total (framework lots give their ceilings): the notice counts its total here, not the sum.
+                                     * @constant
+                                     */
+                                    capped?: true;
                                 }[];
                             }[];
                             /** @description Awards by US federal fiscal year, oldest first, over every award matching the filters (not only this page). */
                             history: {
                                 fiscalYear: number;
                                 awards: number;
-                                /** @description Obligated amounts by currency (sums are never mixed across currencies). */
+                                /** @description Obligated amounts by currency (sums are never mixed across currencies); the lots of one notice count no more than the notice’s own total. */
                                 amounts: {
                                     currency: string;
                                     /** @description Exact decimal sum; null when too large to sum exactly. */
                                     obligatedAmount: string | null;
+                                    /**
+                                     * @description The lots of a notice summed past the notice’s own total (framework lots give their ceilings): the notice counts its total here, not the sum.
+                                     * @constant
+                                     */
+                                    capped?: true;
                                 }[];
                             }[];
                             /** @description Notable rows of the whole filtered set: the ten largest de-obligations (kind deobligation, negative amounts) and ten rows their loader flagged (kind source_flag: a notice total adding other currencies, an amount repeating its award id). */
@@ -2606,44 +2637,64 @@ export interface operations {
                             agencies: {
                                 name: string;
                                 awards: number;
-                                /** @description Obligated amounts by currency (sums are never mixed across currencies). */
+                                /** @description Obligated amounts by currency (sums are never mixed across currencies); the lots of one notice count no more than the notice’s own total. */
                                 amounts: {
                                     currency: string;
                                     /** @description Exact decimal sum; null when too large to sum exactly. */
                                     obligatedAmount: string | null;
+                                    /**
+                                     * @description The lots of a notice summed past the notice’s own total (framework lots give their ceilings): the notice counts its total here, not the sum.
+                                     * @constant
+                                     */
+                                    capped?: true;
                                 }[];
                             }[];
                             /** @description The ten sectors with the most awards, over every award matching the filters (not only this page). */
                             sectors: {
                                 name: string;
                                 awards: number;
-                                /** @description Obligated amounts by currency (sums are never mixed across currencies). */
+                                /** @description Obligated amounts by currency (sums are never mixed across currencies); the lots of one notice count no more than the notice’s own total. */
                                 amounts: {
                                     currency: string;
                                     /** @description Exact decimal sum; null when too large to sum exactly. */
                                     obligatedAmount: string | null;
+                                    /**
+                                     * @description The lots of a notice summed past the notice’s own total (framework lots give their ceilings): the notice counts its total here, not the sum.
+                                     * @constant
+                                     */
+                                    capped?: true;
                                 }[];
                             }[];
                             /** @description The ten recipients with the most awards, over every award matching the filters (not only this page). */
                             leaders: {
                                 recipient: string;
                                 awards: number;
-                                /** @description Obligated amounts by currency (sums are never mixed across currencies). */
+                                /** @description Obligated amounts by currency (sums are never mixed across currencies); the lots of one notice count no more than the notice’s own total. */
                                 amounts: {
                                     currency: string;
                                     /** @description Exact decimal sum; null when too large to sum exactly. */
                                     obligatedAmount: string | null;
+                                    /**
+                                     * @description The lots of a notice summed past the notice’s own total (framework lots give their ceilings): the notice counts its total here, not the sum.
+                                     * @constant
+                                     */
+                                    capped?: true;
                                 }[];
                             }[];
                             /** @description Awards by US federal fiscal year, oldest first, over every award matching the filters (not only this page). */
                             history: {
                                 fiscalYear: number;
                                 awards: number;
-                                /** @description Obligated amounts by currency (sums are never mixed across currencies). */
+                                /** @description Obligated amounts by currency (sums are never mixed across currencies); the lots of one notice count no more than the notice’s own total. */
                                 amounts: {
                                     currency: string;
                                     /** @description Exact decimal sum; null when too large to sum exactly. */
                                     obligatedAmount: string | null;
+                                    /**
+                                     * @description The lots of a notice summed past the notice’s own total (framework lots give their ceilings): the notice counts its total here, not the sum.
+                                     * @constant
+                                     */
+                                    capped?: true;
                                 }[];
                             }[];
                             /** @description Notable rows of the whole filtered set: the ten largest de-obligations (kind deobligation, negative amounts) and ten rows their loader flagged (kind source_flag: a notice total adding other currencies, an amount repeating its award id). */
@@ -3003,6 +3054,8 @@ export interface operations {
                              * @description When the version shown became known: the source's date for it where it states one, else its load.
                              */
                             knownAt: string;
+                            /** @description Where knownAt came from: published (given with its file), record (the source’s own date), or load; null where it was not recorded. */
+                            knownFrom: string | null;
                             /** @description Earlier versions of the record (as known at asOf, when given), newest known first. */
                             revisions: components["schemas"]["AwardRevision"][];
                             /** @description Pass as revisionsCursor for older revisions. */

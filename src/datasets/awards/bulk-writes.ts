@@ -37,6 +37,7 @@ const COLUMNS = [
   'loaded_at',
   'load_source',
   'known_at',
+  'known_from',
   'superseded_at',
 ] as const satisfies readonly (keyof AwardsTable)[];
 

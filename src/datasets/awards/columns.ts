@@ -57,6 +57,10 @@ export interface AwardColumns {
   lo: Float64Array;
   /** 1 where the loader put alerts in the row's details. */
   flagged: Uint8Array;
+  /** The notice a row is a lot of, where the notice publishes its own total: an index of `notices`, else -1. */
+  notice: Int32Array;
+  /** Each such notice's own total: its currency's code and the amount as (hi, lo). */
+  notices: { currency: number; hi: number; lo: number }[];
   /** When each revision became known, and when a later one superseded it (Infinity while current), in ms. */
   knownAt: Float64Array;
   supersededAt: Float64Array;
@@ -133,6 +137,8 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
     hi: new Float64Array(n),
     lo: new Float64Array(n),
     flagged: new Uint8Array(n),
+    notice: new Int32Array(n).fill(-1),
+    notices: [],
     knownAt: new Float64Array(n),
     supersededAt: new Float64Array(n),
     titleWords: emptyTitleWords(),
@@ -141,6 +147,7 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
     dict,
   };
   const titleWords = new TitleWordsBuilder();
+  const notices = new Notices(cols);
   let i = 0;
   let after = 0;
   // Pages by row id: a keyset walk that both engines answer from the primary key.
@@ -163,6 +170,11 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
         'obligated_amount',
         'title',
         sql<number>`CASE WHEN details LIKE '%"alerts":%' THEN 1 ELSE 0 END`.as('flagged'),
+        // Read only for the rows of notices that publish their own total (a few; TED's and eForms' lots).
+        sql<string | null>`CASE WHEN details LIKE '%"noticeTotal":%' THEN details END`.as('notice_details'),
+        sql<string | null>`CASE WHEN details LIKE '%"noticeTotal":%' THEN source_award_id END`.as(
+          'notice_award',
+        ),
         'known_at',
         'superseded_at',
       ])
@@ -189,6 +201,8 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
       cols.hi[i] = hi;
       cols.lo[i] = lo;
       cols.flagged[i] = Number(r.flagged);
+      if (r.notice_details !== null && r.notice_award !== null)
+        cols.notice[i] = notices.of(r.source, r.notice_award, r.notice_details);
       cols.knownAt[i] = Date.parse(r.known_at);
       cols.supersededAt[i] =
         r.superseded_at === null ? Number.POSITIVE_INFINITY : Date.parse(r.superseded_at);
@@ -209,6 +223,30 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
   // The caller's first pass over the columns (a summary of every award) starts in a turn of its own.
   await ownTurn();
   return cols;
+}
+
+/**
+ * The notices whose lots the store holds with the notice's own total, numbered as met: a notice is its source
+ * and its publication number, the part of a lot's source award id before `#`.
+ */
+class Notices {
+  private readonly numbers = new Map<string, number>();
+
+  constructor(private readonly cols: AwardColumns) {}
+
+  of(source: string, sourceAwardId: string, details: string): number {
+    const key = `${source}:${sourceAwardId.split('#')[0]}`;
+    let index = this.numbers.get(key);
+    if (index === undefined) {
+      const total = (JSON.parse(details) as { noticeTotal: { amount: string; currency: string } })
+        .noticeTotal;
+      const [hi, lo] = splitAmount(total.amount);
+      index = this.cols.notices.length;
+      this.cols.notices.push({ currency: this.cols.dict.currency.code(total.currency), hi, lo });
+      this.numbers.set(key, index);
+    }
+    return index;
+  }
 }
 
 const earliest = new WeakMap<AwardColumns, number>();

@@ -28,6 +28,7 @@ import * as m021 from './migrations/021-award-indexes.js';
 import * as m023 from './migrations/023-award-filter-indexes.js';
 import * as m024 from './migrations/024-award-words-in-memory.js';
 import * as m033 from './migrations/033-award-known-at.js';
+import * as m042 from './migrations/042-award-known-from.js';
 import { awardsOperations } from './operations.js';
 import { awardsSample } from './sample.js';
 import { AwardsData } from './schema.js';
@@ -65,6 +66,7 @@ export const awardsDataset = describe({
     '023-award-filter-indexes': m023,
     '024-award-words-in-memory': m024,
     '033-award-known-at': m033,
+    '042-award-known-from': m042,
   },
   // USAspending's responses (searches and details before the transactions under them), then TED's notices;
   // after the registrants and company facts that recipients are matched to.

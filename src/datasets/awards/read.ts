@@ -301,11 +301,13 @@ export async function awardDetail(
       award,
       details: current.details ? (JSON.parse(current.details) as Record<string, unknown>) : null,
       knownAt: current.known_at,
+      knownFrom: current.known_from,
       revisions: shown.map((r) => ({
         ...toAward(r),
         revision: r.revision,
         loadedAt: r.loaded_at,
         knownAt: r.known_at,
+        knownFrom: r.known_from,
         supersededAt: r.superseded_at,
       })),
       nextRevisionsCursor: next,

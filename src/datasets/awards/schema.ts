@@ -8,8 +8,19 @@ const Amounts = Type.Array(
     obligatedAmount: Nullable(
       Type.String({ description: 'Exact decimal sum; null when too large to sum exactly.' }),
     ),
+    capped: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'The lots of a notice summed past the notice’s own total (framework lots give their ceilings): the ' +
+          'notice counts its total here, not the sum.',
+      }),
+    ),
   }),
-  { description: 'Obligated amounts by currency (sums are never mixed across currencies).' },
+  {
+    description:
+      'Obligated amounts by currency (sums are never mixed across currencies); the lots of one notice count ' +
+      'no more than the notice’s own total.',
+  },
 );
 const Group = (
   label: string,
@@ -106,6 +117,13 @@ export const AwardRevision = Type.Object(
       description:
         "When this version became known: the source's date for it (Last Modified Date, a notice's publication) where it states one, else its load.",
     }),
+    knownFrom: Nullable(
+      Type.String({
+        description:
+          'Where knownAt came from: published (given with its file), record (the source’s own date), or load; ' +
+          'null where it was not recorded.',
+      }),
+    ),
     supersededAt: Nullable(
       Type.String({ format: 'date-time', description: 'When the next version became known.' }),
     ),
@@ -126,6 +144,13 @@ export const AwardDetailData = Type.Object({
     description:
       "When the version shown became known: the source's date for it where it states one, else its load.",
   }),
+  knownFrom: Nullable(
+    Type.String({
+      description:
+        'Where knownAt came from: published (given with its file), record (the source’s own date), or load; ' +
+        'null where it was not recorded.',
+    }),
+  ),
   revisions: Type.Array(AwardRevision, {
     description: 'Earlier versions of the record (as known at asOf, when given), newest known first.',
   }),

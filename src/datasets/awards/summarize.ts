@@ -5,6 +5,7 @@
 import { canonicalJson } from '../../kernel/canonical-json.js';
 import { type AwardColumns, postingsOf, SPLIT } from './columns.js';
 import { amountKey } from './derive.js';
+import { addNoticeLots } from './notices.js';
 
 export type SummaryFilters = {
   ticker?: string;
@@ -59,10 +60,28 @@ class Tally {
     this.lo = new Float64Array(size);
   }
 
+  /** Cells whose amount counts a notice's total in place of its lots' sum (notices.ts). */
+  private readonly capped = new Set<number>();
+
   add(group: number, currency: number, hi: number, lo: number): void {
     let at = group * this.currencies + currency;
     if (this.slots) at = this.slotOf(at);
     this.count[at] = this.count[at]! + 1;
+    this.sum(at, hi, lo);
+  }
+
+  /** An amount added to a cell without counting an award (notices.ts adds lots' amounts so). */
+  addAmount(group: number, currency: number, hi: number, lo: number): void {
+    let at = group * this.currencies + currency;
+    if (this.slots) at = this.slotOf(at);
+    this.sum(at, hi, lo);
+  }
+
+  markCapped(group: number, currency: number): void {
+    this.capped.add(group * this.currencies + currency);
+  }
+
+  private sum(at: number, hi: number, lo: number): void {
     this.hi[at] = this.hi[at]! + hi;
     const sum = this.lo[at]! + lo;
     this.lo[at] = sum;
@@ -118,11 +137,13 @@ class Tally {
   ): GroupSummary[] {
     const awards = new Map<number, number>();
     const places = new Map<number, [currency: number, at: number][]>();
+    const capped = new Set<number>();
     for (const [cell, at] of this.occupied()) {
       const group = Math.floor(cell / this.currencies);
       awards.set(group, (awards.get(group) ?? 0) + this.count[at]!);
       const list = places.get(group) ?? [];
       list.push([cell % this.currencies, at]);
+      if (this.capped.has(cell)) capped.add(at);
       places.set(group, list);
     }
     let chosen = [...awards.keys()];
@@ -142,6 +163,7 @@ class Tally {
           return {
             currency: currencyNames[currency]!,
             obligatedAmount: exact(this.hi[at]!, this.lo[at]!),
+            ...(capped.has(at) ? { capped: true } : {}),
           };
         })
         .sort((a, b) => a.currency.localeCompare(b.currency)),
@@ -271,6 +293,8 @@ export function summarize(
   const placeLast = new Int32Array(places);
   const negatives: number[] = [];
   const flagged: number[] = [];
+  /** Lots of notices with their own total: counted in the loop, their amounts added after it. */
+  const lots: number[] = [];
   // The page's candidates: every award in range, and the dates of the newest `page.rows` of them.
   const inRange = page ? new Int32Array(matches ? matches.length : cols.size) : new Int32Array(0);
   let ranged = 0;
@@ -290,7 +314,7 @@ export function summarize(
     fiscalYear,
     date: dates,
   } = cols;
-  const { jurisdiction, flagged: flags, firstFiscalYear, knownAt, supersededAt } = cols;
+  const { jurisdiction, flagged: flags, firstFiscalYear, knownAt, supersededAt, notice } = cols;
   const before = page ? (page.before ?? Number.POSITIVE_INFINITY) : Number.NEGATIVE_INFINITY;
   const visit = (i: number) => {
     if (knownAt[i]! > at || supersededAt[i]! <= at) return;
@@ -313,12 +337,17 @@ export function summarize(
     if (!aggregates) return;
     const c = currency[i]!;
     const src = source[i]!;
-    tallies.agency.add(agency[i]!, c, hi, lo);
+    const lot = notice[i]! >= 0;
+    if (lot) lots.push(i);
+    // A lot is counted here; its amount is added with its notice's other lots, no further than their total.
+    const h = lot ? 0 : hi;
+    const l = lot ? 0 : lo;
+    tallies.agency.add(agency[i]!, c, h, l);
     const sector = sectors[i]!;
-    if (sector >= 0) tallies.sector.add(sector, c, hi, lo);
-    tallies.recipient.add(recipient[i]!, c, hi, lo);
-    tallies.source.add(src, c, hi, lo);
-    years.add(fiscalYear[i]! - firstFiscalYear, c, hi, lo);
+    if (sector >= 0) tallies.sector.add(sector, c, h, l);
+    tallies.recipient.add(recipient[i]!, c, h, l);
+    tallies.source.add(src, c, h, l);
+    years.add(fiscalYear[i]! - firstFiscalYear, c, h, l);
     const place = src * jurisdictions + jurisdiction[i]!;
     placeAwards[place] = placeAwards[place]! + 1;
     if (date < placeFirst[place]!) placeFirst[place] = date;
@@ -333,6 +362,14 @@ export function summarize(
     for (let k = narrowest.from; k < narrowest.to; k += 1) visit(narrowest.items[k]!);
   } else {
     for (let i = 0; i < cols.size; i += 1) visit(i);
+  }
+  if (lots.length) {
+    const rows = { ...cols, totals: cols.notices };
+    addNoticeLots(rows, lots, (i) => agency[i]!, tallies.agency);
+    addNoticeLots(rows, lots, (i) => sectors[i]!, tallies.sector);
+    addNoticeLots(rows, lots, (i) => recipient[i]!, tallies.recipient);
+    addNoticeLots(rows, lots, (i) => source[i]!, tallies.source);
+    addNoticeLots(rows, lots, (i) => fiscalYear[i]! - firstFiscalYear, years);
   }
   const coverage = coverageOf(cols, { awards: placeAwards, first: placeFirst, last: placeLast });
   const total = coverage.reduce((n, c) => n + c.awards, 0);

@@ -36,6 +36,8 @@ export interface AwardsTable {
   load_source: string;
   /** When this revision became known: the source's date for it where it states one, else its load (ISO) */
   known_at: string;
+  /** Where known_at came from (store/revisions.ts KnownFrom); null for revisions written before it was kept. */
+  known_from: string | null;
   /** When a later revision became known; null while this one is current */
   superseded_at: string | null;
   /** JSON: what the source says beyond the common fields (amount kind, face value, sub-agency, …) */

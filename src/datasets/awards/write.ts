@@ -8,7 +8,7 @@ import { hash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { BatchEntry } from '../../ingest/import.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
-import { placeInHistory, retire, type WriteOutcome } from '../../store/revisions.js';
+import { type KnownFrom, placeInHistory, retire, type WriteOutcome } from '../../store/revisions.js';
 import type { Database } from '../../store/schema.js';
 import { type AwardRow, heldAwards, insertAwardRows } from './bulk-writes.js';
 import { amountEchoingId, amountKey, amountMicros, fiscalYear } from './derive.js';
@@ -63,11 +63,17 @@ async function writeRound(
   const outcomes = entries.map(({ record: given, meta }, i): WriteOutcome => {
     const id = ids[i]!;
     const current = held.get(id);
-    const knownAt = meta.knownAt ?? publishedBefore(given, meta.loadedAt) ?? meta.loadedAt;
+    const stated = publishedBefore(given, meta.loadedAt);
+    const known: Known = meta.knownAt
+      ? { knownAt: meta.knownAt, knownFrom: 'published' }
+      : stated
+        ? { knownAt: stated, knownFrom: 'record' }
+        : { knownAt: meta.loadedAt, knownFrom: 'load' };
+    const { knownAt } = known;
     if (current && knownAt < current.known_at) {
       const record = withIdEchoAlert(given);
       const revisionId = sha1(canonicalJson({ ...record, observedAt: null }));
-      backfills.push({ index: i, row: toRow(id, revisionId, record, 0, meta, knownAt) });
+      backfills.push({ index: i, row: toRow(id, revisionId, record, 0, meta, known) });
       return 'unchanged';
     }
     // Two views of one award (a search row, its detail) each say some details: what one says adds to what
@@ -80,7 +86,7 @@ async function writeRound(
     const revisionId = sha1(canonicalJson({ ...record, observedAt: null }));
     if (current?.revision_id === revisionId) return 'unchanged';
     if (current) retire(retired, knownAt, current.row_id);
-    inserts.push(toRow(id, revisionId, record, (current?.revision ?? 0) + 1, meta, knownAt));
+    inserts.push(toRow(id, revisionId, record, (current?.revision ?? 0) + 1, meta, known));
     return current ? 'revised' : 'inserted';
   });
   for (const [knownAt, rowIds] of retired) {
@@ -101,6 +107,7 @@ async function writeRound(
       key: { id: row.id },
       hash: row.revision_id,
       knownAt: row.known_at,
+      knownFrom: row.known_from as KnownFrom,
       row: (revision, supersededAt) => ({ ...row, revision, is_current: 0, superseded_at: supersededAt }),
     });
   }
@@ -139,7 +146,7 @@ function toRow(
   record: AwardRecordValue,
   revision: number,
   meta: BatchEntry<AwardRecordValue>['meta'],
-  knownAt: string,
+  { knownAt, knownFrom }: Known,
 ): AwardRow {
   return {
     id,
@@ -170,6 +177,10 @@ function toRow(
     loaded_at: meta.loadedAt,
     load_source: meta.source,
     known_at: knownAt,
+    known_from: knownFrom,
     superseded_at: null,
   };
 }
+
+/** When a revision became known, and from where: given with the file, the date its record states, or the load. */
+type Known = { knownAt: string; knownFrom: KnownFrom };

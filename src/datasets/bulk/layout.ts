@@ -2,6 +2,7 @@
 // serve (camelCase, as in the JSON), then the record's revision and when it became known. Each dataset
 // declares its own in its folder (bulk.ts); the CSV, NDJSON and Parquet files of a version all follow it.
 import type { Engine } from '../../store/engine.js';
+import type { KnownFrom } from '../../store/revisions.js';
 import { knownAt } from '../known.js';
 
 /**
@@ -80,13 +81,31 @@ export function jsonMember(stored: string, path: readonly string[]): (engine: En
       : `("${stored}"::json #>> '{${path.join(',')}}')`;
 }
 
-/** The columns every layout ends with: which revision of the record a row is, and since when it is known. */
-export function revisionColumns(knownAt = 'known_at'): BulkColumn[] {
+/**
+ * The columns every layout ends with: which revision of the record a row is, since when it is known, and
+ * where that time came from (a stored column, or one source for every row: kpis' facts are their filings).
+ */
+export function revisionColumns(
+  knownAt = 'known_at',
+  knownFrom: { always: KnownFrom } | null = null,
+): BulkColumn[] {
+  const from =
+    'published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), ' +
+    'record (a date the record states) or load; null where it was not recorded.';
   return [
     column('revision', 'integer', 'The revision of the record (1 for its first).'),
     column('knownAt', 'timestamp', 'When this revision became known: its publication, else its load.', {
       from: knownAt,
     }),
+    knownFrom
+      ? derived(
+          'knownFrom',
+          'string',
+          `Where knownAt came from: ${from}`,
+          () => `'${knownFrom.always}'`,
+          false,
+        )
+      : column('knownFrom', 'string', `Where knownAt came from: ${from}`, { nullable: true }),
   ];
 }
 

@@ -35,6 +35,7 @@ export const cotImporter: Importer<CotRecordValue> = {
   dateOf: (record) => record.reportDate,
   // A report is out on the Friday of its week (CFTC_REPORTS), whenever its file is loaded.
   publishedAt: (record) => CFTC_REPORTS.published(record.reportDate).toISOString(),
+  publishedFrom: 'calendar',
   check(record) {
     const expected = [...classesOf(record.report)].sort();
     const given = Object.keys(record.positions).sort();

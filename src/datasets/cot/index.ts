@@ -7,6 +7,7 @@ import { cftcRecords } from './load/cftc.js';
 import { cftcCollection, cotFreshness } from './load/collection.js';
 import * as m002 from './migrations/002-cot.js';
 import * as m026 from './migrations/026-cot-known-at.js';
+import * as m037 from './migrations/037-cot-known-from.js';
 import { cotOperations } from './operations.js';
 import { cotSample } from './sample.js';
 import { CotData } from './schema.js';
@@ -20,7 +21,7 @@ export const cotDataset = describe({
   importer: cotImporter,
   loaders: { cftc: loader(cotImporter, cftcRecords) },
   collections: { cftc: cftcCollection },
-  migrations: { '002-cot': m002, '026-cot-known-at': m026 },
+  migrations: { '002-cot': m002, '026-cot-known-at': m026, '037-cot-known-from': m037 },
   // Five consecutive disaggregated years (three complete ones make 3-year percentiles complete), and the
   // legacy report for 2021 and 2025.
   demo: {

@@ -62,6 +62,7 @@ type Record_ = Omit<
   | 'is_current'
   | 'source'
   | 'known_at'
+  | 'known_from'
   | 'superseded_at'
 >;
 

@@ -18,6 +18,7 @@ export interface CotRecordsTable {
   source: string;
   loaded_at: string;
   known_at: Generated<string>;
+  known_from: Generated<string | null>;
   superseded_at: Generated<string | null>;
 }
 

@@ -75,6 +75,7 @@ export const cpiImporter: Importer<CpiRecordValue> = {
   // A month's index is out by the 20th of the next (BLS_MONTHS: the latest day, so never early).
   publishedAt: (record) =>
     record.type === 'index' ? BLS_MONTHS.published(record.period).toISOString() : undefined,
+  publishedFrom: 'calendar',
   revision(record) {
     switch (record.type) {
       case 'item': {

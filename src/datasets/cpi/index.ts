@@ -8,6 +8,7 @@ import { blsCollection, cpiFreshness } from './load/collection.js';
 import * as m004 from './migrations/004-cpi.js';
 import * as m010 from './migrations/010-cpi-series.js';
 import * as m028 from './migrations/028-cpi-known-at.js';
+import * as m039 from './migrations/039-cpi-known-from.js';
 import { cpiOperations } from './operations.js';
 import { cpiSample } from './sample.js';
 import { CpiData } from './schema.js';
@@ -21,7 +22,12 @@ export const cpiDataset = describe({
   importer: cpiImporter,
   loaders: { bls: loader(cpiImporter, blsRecords, { prepare: knownItems }) },
   collections: { bls: blsCollection },
-  migrations: { '004-cpi': m004, '010-cpi-series': m010, '028-cpi-known-at': m028 },
+  migrations: {
+    '004-cpi': m004,
+    '010-cpi-series': m010,
+    '028-cpi-known-at': m028,
+    '039-cpi-known-from': m039,
+  },
   // The items first (the other files are matched to them), then the vintages, each with its publication (the
   // BLS's release of its newest month, 08:30 New York), so that asOf reads each as first published: FRED's of
   // the November 2023 CPI, the components of August 2025, all items of March 2026.

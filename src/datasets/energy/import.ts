@@ -62,6 +62,7 @@ export const energyImporter: Importer<EnergyRecordValue> = {
     const calendar = record.report === 'wngsr' ? EIA_GAS_WEEKS : EIA_WEEKS;
     return calendar.published(record.weekEnding).toISOString();
   },
+  publishedFrom: 'calendar',
   revision(record) {
     switch (record.type) {
       case 'series': {

@@ -7,6 +7,7 @@ import { eiaCollection, energyFreshness } from './load/collection.js';
 import { eiaRecords } from './load/records.js';
 import * as m003 from './migrations/003-energy.js';
 import * as m027 from './migrations/027-energy-known-at.js';
+import * as m038 from './migrations/038-energy-known-from.js';
 import { energyOperations } from './operations.js';
 import { energySample } from './sample.js';
 import { EnergyData } from './schema.js';
@@ -20,7 +21,7 @@ export const energyDataset = describe({
   importer: energyImporter,
   loaders: { eia: loader(energyImporter, eiaRecords) },
   collections: { eia: eiaCollection },
-  migrations: { '003-energy': m003, '027-energy-known-at': m027 },
+  migrations: { '003-energy': m003, '027-energy-known-at': m027, '038-energy-known-from': m038 },
   demo: {
     files: [
       // Each with its release (10:30 New York): the weeks ending 6 February, 5 June and (gas) 23 January 2026.

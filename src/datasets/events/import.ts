@@ -54,6 +54,7 @@ type Row = Omit<
   | 'source'
   | 'loaded_at'
   | 'known_at'
+  | 'known_from'
   | 'superseded_at'
 >;
 
@@ -95,6 +96,7 @@ export const eventsImporter: Importer<EventRecordValue> = {
   record: EventRecord,
   // A filing is known from its acceptance by EDGAR.
   publishedAt: (record) => new Date(record.filedAt).toISOString(),
+  publishedFrom: 'filing',
   async write(tx, record, meta) {
     await upsertCompany(tx, record, meta.loadedAt);
     const held = await tx

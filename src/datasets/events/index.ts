@@ -15,6 +15,7 @@ import {
 } from './load/filing.js';
 import { SUBMISSIONS, submissionEvents } from './load/submissions.js';
 import * as m029 from './migrations/029-events-known-at.js';
+import * as m040 from './migrations/040-events-known-from.js';
 import { eventsOperations } from './operations.js';
 import { eventsSample } from './sample.js';
 import { EventsData } from './schema.js';
@@ -61,7 +62,7 @@ export const eventsDataset = describe({
       ['sec', 'sec/8-K/0001045810-26-000024/0001045810-26-000024.txt'],
     ],
   },
-  migrations: { '029-events-known-at': m029 },
+  migrations: { '029-events-known-at': m029, '040-events-known-from': m040 },
   freshness: freshnessSource('events', 'events'),
   sources: [SEC_EDGAR],
   sample: { data: eventsSample, schema: EventsData },

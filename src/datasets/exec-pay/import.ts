@@ -46,6 +46,7 @@ export const execPayImporter: Importer<ProxyRecordValue> = {
   record: ProxyRecord,
   // A proxy is known from its filing; where its filing time is not known, from the load.
   publishedAt: (record) => (record.filedAt ? new Date(record.filedAt).toISOString() : undefined),
+  publishedFrom: 'filing',
   async write(tx, record, meta) {
     await upsertCompany(tx, record, meta.loadedAt);
     const key = { id: record.id };

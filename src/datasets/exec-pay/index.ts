@@ -12,6 +12,7 @@ import { PROXY, proxyRecords } from './load/proxy.js';
 import { proxyFilingRecords, proxyFilingsImporter } from './load/proxy-filings.js';
 import * as m030 from './migrations/030-exec-pay-known-at.js';
 import * as m036 from './migrations/036-proxy-filings.js';
+import * as m041 from './migrations/041-exec-pay-known-from.js';
 import { execPayOperations } from './operations.js';
 import { execPaySample } from './sample.js';
 import { ExecPayData } from './schema.js';
@@ -44,7 +45,7 @@ export const execPayDataset = describe({
     ],
     after: ['events'],
   },
-  migrations: { '030-exec-pay-known-at': m030, '036-proxy-filings': m036 },
+  migrations: { '030-exec-pay-known-at': m030, '036-proxy-filings': m036, '041-exec-pay-known-from': m041 },
   freshness: freshnessSource('exec-pay', 'exec_pay'),
   sources: [SEC_EDGAR],
   sample: { data: execPaySample, schema: ExecPayData },

@@ -34,7 +34,7 @@ export const kpisBulk = layout({
     column('supersedesId', 'string', 'The fact revision this one replaces.', { nullable: true }),
     column('conflict', 'boolean', 'Whether sources disagree on the figure.'),
     column('evidence', 'json', 'The passages that state the figure (an array).'),
-    ...revisionColumns('as_of'),
+    ...revisionColumns('as_of', { always: 'filing' }),
   ],
   // A fact's revisions say when each became known (as_of) but not when it was replaced: the revision known at
   // T is the newest one known by then.

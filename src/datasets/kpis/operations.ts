@@ -50,6 +50,7 @@ export const kpisOperations = [
         rowId: 'row_id',
         key: ['fact_key'],
         knownAt: 'as_of',
+        knownFrom: 'filing',
         json: ['dimensions', 'evidence'],
       },
     ],

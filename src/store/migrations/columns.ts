@@ -35,3 +35,11 @@ export async function addKnownAt(
     ) WHERE is_current = 0`.execute(db);
   }
 }
+
+/**
+ * Where each revision's known time came from (store/revisions.ts, KnownFrom), on revisioned tables. Revisions
+ * written before it was recorded say null: not recorded, rather than a guess.
+ */
+export async function addKnownFrom(db: Kysely<unknown>, tables: readonly string[]): Promise<void> {
+  for (const table of tables) await db.schema.alterTable(table).addColumn('known_from', 'text').execute();
+}

@@ -28,6 +28,7 @@ export const proxyFilingsImporter: Importer<ProxyFilingRecordValue> = {
   record: ProxyFilingRecord,
   // A filing is known from its acceptance.
   publishedAt: (record) => record.acceptedAt,
+  publishedFrom: 'filing',
   revision: (record) => ({
     table: 'proxy_filings',
     rowId: 'row_id',
