@@ -317,14 +317,17 @@ async function barHistory(
   // The last row is old when a session of the market opened after it and before the window's end (or now).
   const endClose = barClose(resolved, r.end);
   const until = Date.parse(endClose) < now.getTime() ? new Date(endClose) : now;
+  const lastRowOld = staleReason(resolved, barClose(resolved, found.held.end), until, 'last row', r.end);
   const reason =
-    staleReason(resolved, barClose(resolved, found.held.end), until, 'last row', r.end) ??
+    lastRowOld ??
     (provider.staleBars?.(found.symbol)
       ? 'the upstream could not be reached: the last bars held are served'
       : null);
   return {
     rows: found.rows,
-    ...(shortOf(r, found.held) ? { held: found.held } : {}),
+    // What is held, when it falls short of the window: a session of the market opened after the last row and
+    // before the window's end, or the first row is more than a week after its start.
+    ...(lastRowOld !== null || shortOf(r, found.held) ? { held: found.held } : {}),
     ...(reason ? { stale: true, staleReason: reason } : {}),
     ...(repaired.length ? { repaired } : {}),
   };

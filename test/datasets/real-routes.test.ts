@@ -452,13 +452,13 @@ describe('boards on real data', () => {
       return res.json();
     };
     // The recorded quote is of 14 February 2025; the last daily bar, of Friday 1 May 2026, closed at 280.14
-    // (written 280.1400146484375 in the file; 16:00 New York, 20:00 UTC). Every weekday from 4 May to 24 November 2026 opened New York since: 147.
+    // (written 280.1400146484375 in the file, 280.14 in single precision; 16:00 New York, 20:00 UTC). Every weekday from 4 May to 24 November 2026 opened New York since: 147.
     const reason = 'last price 2026-05-01 20:00 UTC; 147 sessions since';
     const { items: quoted } = await market('/v1/quotes?tickers=AAPL,OCDO.L,MSFT');
     // The recording's market cap keeps its own time, and the quote is as old as its oldest member, as in
     // /v1/data below; an old quote's session has ended, whatever state was recorded while it traded.
     expect(quoted[0].quote).toMatchObject({
-      price: 280.1400146484375,
+      price: 280.14,
       marketCap: 3674405863424,
       marketState: 'CLOSED',
       asOf: '2026-05-01T20:00:00.000Z',
@@ -476,7 +476,7 @@ describe('boards on real data', () => {
     expect(quoted[2].quote).toMatchObject({ asOf: '2026-05-01T20:00:00.000Z', staleReason: reason });
     expect(quoted[2].quote.fieldsAsOf).toBeUndefined();
     const { items: valued } = await market('/v1/data?tickers=AAPL&fields=PX_LAST,CUR_MKT_CAP');
-    expect(valued[0].values.PX_LAST).toBe(280.1400146484375);
+    expect(valued[0].values.PX_LAST).toBe(280.14);
     expect(valued[0].asOf).toEqual({
       PX_LAST: '2026-05-01T20:00:00.000Z',
       CUR_MKT_CAP: '2025-02-14T21:00:00.000Z',
@@ -487,11 +487,22 @@ describe('boards on real data', () => {
       staleReason: 'oldest value 2025-02-14 21:00 UTC; 462 sessions since',
     });
     const { items: rows } = await market('/v1/history?tickers=AAPL&fields=PX_LAST');
-    expect(rows[0].rows.at(-1)).toEqual({ date: '2026-05-01', PX_LAST: 280.1400146484375 });
+    expect(rows[0].rows.at(-1)).toEqual({ date: '2026-05-01', PX_LAST: 280.14 });
     expect(rows[0]).toMatchObject({
       stale: true,
       staleReason: 'last row 2026-05-01 20:00 UTC; 147 sessions to 2026-11-25',
     });
+    // A window that ends days after the last bar says what is held: Monday 4 and Tuesday 5 May traded.
+    const { items: edge } = await market(
+      '/v1/history?tickers=AAPL&fields=PX_LAST&start=2026-04-27&end=2026-05-05',
+    );
+    expect(edge[0].rows.at(-1)).toEqual({ date: '2026-05-01', PX_LAST: 280.14 });
+    expect(edge[0].held).toEqual({ start: '2026-04-27', end: '2026-05-01' });
+    // A window ending on the last bar's weekend holds all it asks for: nothing to say.
+    const { items: whole } = await market(
+      '/v1/history?tickers=AAPL&fields=PX_LAST&start=2026-04-27&end=2026-05-03',
+    );
+    expect(whole[0].held).toBeUndefined();
   });
 
   describe('every door from one fact: generated from the registry', () => {

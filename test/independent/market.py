@@ -5,22 +5,31 @@ S&P 500 with the first and last dates of the window, and volatility over 30, 90 
 Beta: weekly closes (the last close of each Monday-to-Sunday week, dated that day), the weeks both the listing
 and the index hold, the last 105 of them, simple returns, the least-squares slope of the listing's returns on
 the index's; adjusted 0.67 x raw + 0.33. Volatility: the sample standard deviation of the last N daily log
-returns x sqrt(260), in percent.
+returns x sqrt(260), in percent. A price written as a single-precision number (280.1400146484375) is read as
+the shortest decimal numpy gives that single-precision number (280.14), as Yahoo published it.
 """
 import json
 import math
 import sys
 
+import numpy as np
 import pandas as pd
 
 MARKET = "assets/market"
 LISTINGS = f"{MARKET}/ahmedhussain47-Praktikum-Equity-Analysis-Embedding"
 
 
+def published(value):
+    """numpy prints a float32 as the shortest decimal that reads back as it."""
+    single = np.float32(value)
+    return float(str(single)) if float(single) == value else value
+
+
 def closes(path, date_column, close_column, through=None):
-    frame = pd.read_csv(path)
+    frame = pd.read_csv(path, float_precision="round_trip")
     # The dashboard's file stamps each day with its time zone ("2024-07-01 00:00:00-04:00"): the day is the date.
-    series = pd.Series(frame[close_column].values, index=frame[date_column].astype(str).str[:10])
+    values = [published(v) for v in frame[close_column].values]
+    series = pd.Series(values, index=frame[date_column].astype(str).str[:10])
     if through is not None:
         series = series[series.index <= through]
     return series.sort_index()

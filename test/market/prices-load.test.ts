@@ -37,7 +37,8 @@ describe('daily price files as real exports write them', () => {
     const report = await load('ahmedhussain47-Praktikum-Equity-Analysis-Embedding/AAPL.csv');
     expect(report).toMatchObject({ inserted: 1843, firstDate: '2019-01-02', lastDate: '2026-05-01' });
     const item = await closes('AAPL', '2026-04-30', '2026-05-01');
-    expect(item.rows?.at(-1)).toEqual({ date: '2026-05-01', PX_LAST: 280.1400146484375 });
+    // Written 280.1400146484375 in the file: 280.14 in single precision, read back as 280.14.
+    expect(item.rows?.at(-1)).toEqual({ date: '2026-05-01', PX_LAST: 280.14 });
   });
 
   it('refuses a --ticker the file contradicts, naming both', async () => {
@@ -49,10 +50,10 @@ describe('daily price files as real exports write them', () => {
   it("reads yfinance's three header rows: London in pence, a re-cased ticker", async () => {
     const barc = await load('Imman-dot-quant-pairs-trading/BARC.L.csv');
     expect(barc).toMatchObject({ inserted: 2649, firstDate: '2015-01-02', lastDate: '2025-06-27' });
-    // The Close column (156.75999450683594 GBp, stored as pounds and served back in pence to a millionth),
-    // not the Adj Close column beside it (156.57).
+    // The Close column (156.75999450683594 GBp: 156.76 in single precision, stored as pounds and served back
+    // in pence), not the Adj Close column beside it (156.57).
     expect((await closes('BARC LN Equity', '2022-06-14', '2022-06-14')).rows).toEqual([
-      { date: '2022-06-14', PX_LAST: 156.759995 },
+      { date: '2022-06-14', PX_LAST: 156.76 },
     ]);
     // A window past the file's end says what is held rather than that nothing is.
     expect((await closes('BARC.L', '2026-01-01', '2026-06-30')).error?.message).toBe(
@@ -60,7 +61,8 @@ describe('daily price files as real exports write them', () => {
     );
     const btc = await load('elvisbinks-risk-on-risk-off-crypto/BTC-USD.csv');
     expect(btc).toMatchObject({ inserted: 3623, lastDate: '2025-12-01' });
-    expect((await closes('BTC-USD', '2025-12-01', '2025-12-01')).rows?.[0]?.PX_LAST).toBe(85942.140625);
+    // 85942.140625 in the file, the single-precision number nearest 85942.14.
+    expect((await closes('BTC-USD', '2025-12-01', '2025-12-01')).rows?.[0]?.PX_LAST).toBe(85942.14);
   });
 
   it('asks for --ticker when a file does not name its instrument', async () => {
@@ -78,8 +80,9 @@ describe('daily price files as real exports write them', () => {
     expect(report.inserted + report.unchanged).toBe(499);
     const item = await closes('SPX Index', '2026-06-25', '2026-06-30');
     expect(item.rows).toEqual([
-      { date: '2026-06-25', PX_LAST: 7357.490234375 },
-      { date: '2026-06-26', PX_LAST: 7354.02001953125 },
+      // 7357.490234375 and 7354.02001953125 in the file.
+      { date: '2026-06-25', PX_LAST: 7357.49 },
+      { date: '2026-06-26', PX_LAST: 7354.02 },
     ]);
     await expect(
       load('fsoaz-financial-market-dashboard/^GSPC.csv', { through: '26/06/2026' }),

@@ -19,6 +19,20 @@ export function toMain(value: number, factor: number): number {
   return factor === 1 ? value : Math.round((value / factor) * 1e10) / 1e10;
 }
 
+/**
+ * A price written as a single-precision number read back at the shortest decimal that is the same number:
+ * Yahoo keeps prices in single precision, and exports write them out in full (280.1400146484375 for Apple's
+ * close of 280.14). A value that is not exactly a single-precision number is kept as written.
+ */
+export function singlePrecisionPrice(value: number): number {
+  if (Math.fround(value) !== value) return value;
+  for (let digits = 1; digits <= 9; digits += 1) {
+    const shorter = Number(value.toPrecision(digits));
+    if (Math.fround(shorter) === value) return shorter;
+  }
+  return value;
+}
+
 /** How many provider units make one main unit for this listing (100 for prices in pence). */
 export function providerFactor(mic: string | null): number {
   return mic ? (VENUES[mic]?.minor?.factor ?? 1) : 1;
@@ -123,7 +137,7 @@ export async function* priceRecords(
     const close = get('close') ?? get('price');
     if (close === null) continue; // a day with no trade
     const { symbol, factor } = instrument;
-    const scale = (v: number | null) => (v === null ? null : toMain(v, factor));
+    const scale = (v: number | null) => (v === null ? null : toMain(singlePrecisionPrice(v), factor));
     yield {
       line,
       value: {
@@ -133,7 +147,7 @@ export async function* priceRecords(
         open: scale(get('open')),
         high: scale(get('high')),
         low: scale(get('low')),
-        close: toMain(close, factor),
+        close: toMain(singlePrecisionPrice(close), factor),
         volume: get('volume'),
       },
     };
