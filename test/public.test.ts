@@ -50,8 +50,17 @@ describe('public routes', () => {
         status: 'live',
         class: 'sellable',
         plans: ['basic', 'desk', 'enterprise'],
-        // Nothing is loaded here: nothing held, nothing known to be missing, no bulk file made.
-        bulk: null,
+        // Nothing is loaded here: nothing held, nothing known to be missing, no bulk file made yet (where it
+        // is and what it costs are said all the same).
+        bulk: {
+          url: `/v1/datasets/${entry.id}/bulk`,
+          credits: 25,
+          formats: ['csv', 'ndjson', 'parquet'],
+          made: false,
+          rows: null,
+          producedAt: null,
+          sizes: null,
+        },
         coverage: {
           records: 0,
           firstPeriod: null,

@@ -259,6 +259,15 @@ export interface PeriodCalendar {
   next(period: string): string;
   /** When the period's figures are out: the release instant, or the latest it comes where the day is not fixed. */
   published(period: string): Date;
+  /** Whether published() is the release instant itself (false: only the latest it comes, the BLS's CPI). */
+  fixedDay: boolean;
+}
+
+/** The first period after `last` whose figures are not out by `now`, and when they come (or by when). */
+export function nextPeriodAfter(calendar: PeriodCalendar, last: string, now: Date): Date {
+  let period = calendar.next(last);
+  while (calendar.published(period) <= now) period = calendar.next(period);
+  return calendar.published(period);
 }
 
 /** Periods after `last` whose figures were out by `now`. */
@@ -295,6 +304,7 @@ export const CFTC_REPORTS: PeriodCalendar = {
     const late = caughtUp(date);
     return late ? new Date(eastern(late, 15, 30)) : releaseOf(CFTC_ON_TIME, mondayOf(date));
   },
+  fixedDay: true,
 };
 
 /** EIA's weekly petroleum figures: a week ending Friday comes out the week after (EIA_WPSR). */
@@ -304,6 +314,7 @@ export const EIA_WEEKS: PeriodCalendar = {
   noun: 'weekly report',
   next: (date) => addDays(date, 7),
   published: (date) => releaseOf(EIA_WPSR, addDays(mondayOf(date), 7)),
+  fixedDay: true,
 };
 
 /** EIA's weekly gas storage figures: a week ending Friday comes out the Thursday after (EIA_WNGSR). */
@@ -325,4 +336,5 @@ export const BLS_MONTHS: PeriodCalendar = {
     return m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, '0')}`;
   },
   published: (month) => new Date(eastern(`${BLS_MONTHS.next(month)}-20`, 8, 30)),
+  fixedDay: false,
 };

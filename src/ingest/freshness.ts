@@ -4,7 +4,7 @@
 // it came out, or a collection that failed. Read at most once a second per store and dataset.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { type PeriodCalendar, releasesSince } from './calendar.js';
+import { nextPeriodAfter, type PeriodCalendar, releasesSince } from './calendar.js';
 import { collectionStatus, type ScheduleRef } from './status.js';
 
 export interface GroupCoverage {
@@ -23,7 +23,10 @@ export interface Freshness {
     firstPeriod: string | null;
     lastPeriod: string | null;
     lastLoad: { file: string; loadedAt: string } | null;
+    /** When the agency publishes next, where its calendar fixes the time. */
     nextRelease: string | null;
+    /** Where the calendar gives only the latest day a publication comes (the BLS's CPI): that day. */
+    nextReleaseBy?: string;
     /** Periods after lastPeriod the agency has published by now (null without a calendar or data): of the group furthest behind. */
     releasesSince: number | null;
     /** Whether the store misses a published period. */
@@ -115,10 +118,17 @@ async function compute(
   ).rows[0];
   const gaps: string[] = [];
   const judged: GroupCoverage[] = [];
+  // The next publication by the groups' calendars: at a fixed time, or only by a latest day (the BLS's CPI).
+  const fixed: string[] = [];
+  const by: string[] = [];
   for (const group of groups) {
     const last = await group.lastPeriod(db, at);
     const since = last ? releasesSince(group.periods, last, judgedAt) : null;
     judged.push({ group: group.name, lastPeriod: last, releasesSince: since, stale: (since ?? 0) > 0 });
+    if (last)
+      (group.periods.fixedDay ? fixed : by).push(
+        nextPeriodAfter(group.periods, last, judgedAt).toISOString(),
+      );
     if (last && since) gaps.push(staleGap(group, last, since, source.groups.length > 1));
   }
   for (const job of status.jobs) {
@@ -129,7 +139,11 @@ async function compute(
       gaps.push(`the release of ${job.latestRelease} (${job.job}) is not loaded yet`);
     }
   }
-  const nextRelease = status.jobs.map((j) => j.nextRelease).sort()[0] ?? null;
+  // A dataset judged by release calendars says when its agency publishes next (never a collector's polling
+  // time: the BLS's CPI day is not held, so only the latest it comes by); the others, their collection's.
+  const nextRelease = groups.length
+    ? (fixed.sort()[0] ?? null)
+    : (status.jobs.map((j) => j.nextRelease).sort()[0] ?? null);
   const counts = judged.flatMap((g) => (g.releasesSince === null ? [] : [g.releasesSince]));
   const lasts = judged.flatMap((g) => (g.lastPeriod === null ? [] : [g.lastPeriod])).sort();
   const releases = counts.length ? Math.max(...counts) : null;
@@ -140,6 +154,7 @@ async function compute(
     lastPeriod: groups.length ? (lasts.at(-1) ?? null) : status.lastDate,
     lastLoad: status.lastLoad ? { file: status.lastLoad.file, loadedAt: status.lastLoad.loadedAt } : null,
     nextRelease,
+    ...(by.length ? { nextReleaseBy: by.sort()[0] } : {}),
     releasesSince: releases,
     stale: (releases ?? 0) > 0,
     ...(source.groups.length > 1 ? { groups: judged } : {}),

@@ -113,6 +113,27 @@ describe('bulk files', () => {
         }
       };
 
+      it('the catalog says where the file is and what it costs before any download, and its sizes once made', async () => {
+        const entry = async () =>
+          (await env.app.inject({ url: '/v1/datasets' }))
+            .json()
+            .datasets.find((d: { id: string }) => d.id === 'cot').bulk;
+        const before = await entry();
+        expect(before).toMatchObject({
+          url: '/v1/datasets/cot/bulk',
+          credits: 25,
+          formats: ['csv', 'ndjson', 'parquet'],
+          made: false,
+          rows: null,
+          sizes: null,
+        });
+        const res = await get('/v1/datasets/cot/bulk?format=ndjson');
+        const after = await entry();
+        expect(after).toMatchObject({ made: true, version: before.version });
+        expect(String(after.rows)).toBe(res.headers['x-bulk-rows']);
+        expect(after.sizes.ndjson.bytes).toBe(Number(res.headers['content-length']));
+      });
+
       it('CSV: a header of the layout, then one row per record, each the record the routes serve', async () => {
         const res = await get('/v1/datasets/cot/bulk?format=csv');
         expect(res.statusCode, res.body).toBe(200);

@@ -66,6 +66,13 @@ describe('boards on real data', () => {
       ],
     });
     expect(coverage.cpi).toMatchObject({ lastPeriod: '2026-03-01', releasesSince: 7, stale: true });
+    // The next publications by the agencies' calendars, not the collectors' polling times: the CFTC's report of
+    // 24 November on Monday 30 November (Thanksgiving moves it), 15:30 New York; the EIA's petroleum report of the
+    // week ending 20 November that afternoon, 10:30 New York. The BLS's CPI day is not held: only by when the
+    // November CPI comes (the 20th of December, 08:30 New York), not a time it does.
+    expect(coverage.cot.nextRelease).toBe('2026-11-30T20:30:00.000Z');
+    expect(coverage['energy-inventories'].nextRelease).toBe('2026-11-25T15:30:00.000Z');
+    expect(coverage.cpi).toMatchObject({ nextRelease: null, nextReleaseBy: '2026-12-20T13:30:00.000Z' });
     // Awards, filings and pay come as they are filed: no calendar says what is missing.
     for (const id of ['awards', 'events', 'kpis-guidance', 'exec-pay'])
       expect(coverage[id]).toMatchObject({ releasesSince: null, stale: false, lastLoad: expect.any(Object) });

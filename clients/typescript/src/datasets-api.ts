@@ -845,8 +845,10 @@ export interface components {
                 /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
                 loadedAt: string;
             } | null;
-            /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
+            /** @description ISO 8601 timestamp: when the agency publishes next, by its release calendar (a dataset of filings: when its collector next reads them); null where the calendar fixes no time (the BLS’s CPI). */
             nextRelease: string | null;
+            /** @description ISO 8601 timestamp: where the calendar gives only the latest a publication comes (the BLS publishes the CPI on a day of its own schedule, by the 20th of the next month): that latest time. */
+            nextReleaseBy?: string;
             /** @description Periods after lastPeriod that the agency has published by now, by its release calendar (null where the dataset has no calendar or no data); of the group furthest behind where it has groups. */
             releasesSince: number | null;
             /** @description Whether the agency has published a period the store does not hold. */
@@ -862,12 +864,20 @@ export interface components {
         };
         /** BulkFiles */
         BulkFiles: {
+            /** @description GET it with format=csv, ndjson or parquet (and asOf for a past day). */
+            url: string;
+            /** @description What a download costs (the same file again within a day: nothing). */
+            credits: number;
+            /** @description The formats offered. */
+            formats: string[];
             /** @description The dataset's version: a load that changes it makes the next one. */
             version: number;
-            rows: number;
+            /** @description Whether the current version's files are made (sizes known). */
+            made: boolean;
+            rows: number | null;
             /** @description ISO 8601 timestamp with milliseconds, UTC (Z). */
-            producedAt: string;
-            formats: {
+            producedAt: string | null;
+            sizes: {
                 csv: {
                     bytes: number;
                     /** @description Of the gzip copy, sent where gzip is accepted. */
@@ -883,7 +893,7 @@ export interface components {
                     /** @description Of the gzip copy, sent where gzip is accepted. */
                     gzipBytes: number | null;
                 };
-            };
+            } | null;
         };
         /** AwardRow */
         AwardRow: {
@@ -1291,7 +1301,7 @@ export interface operations {
                             creditCost: number;
                             plans: string[];
                             coverage: components["schemas"]["Coverage"];
-                            bulk: components["schemas"]["BulkFiles"] | null;
+                            bulk: components["schemas"]["BulkFiles"];
                         }[];
                     };
                 };
