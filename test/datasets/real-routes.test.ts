@@ -262,6 +262,35 @@ describe('boards on real data', () => {
     expect(gas.fiveYear).not.toBeNull();
   });
 
+  it.skipIf(!havePandas())(
+    'the petroleum board as known on 12 February 2026 against pandas on psw01.xls: week changes, year ago, five-year averages',
+    async () => {
+      // psw01.xls runs to the week ending 6 February 2026, out on Wednesday the 11th.
+      const expected = independent<
+        Record<
+          string,
+          { value: number; weekChange: number | null; yearAgo: number | null; fiveYear: number | null }
+        >
+      >('energy.py', [asset('eia/psw01.xls'), '2026-02-06']);
+      const { data } = await get('/v1/energy/inventories?asOf=2026-02-12');
+      const petroleum = data.series.filter((s: { report: string }) => s.report === 'wpsr-2026-02-06');
+      // The board's nineteen petroleum stocks (of the workbook's 56 series).
+      expect(petroleum).toHaveLength(19);
+      // The service rounds to three decimals; pandas' figures are unrounded.
+      const near = (served: number | null, raw: number | null) =>
+        served === null || raw === null ? served === raw : Math.abs(served - raw) <= 0.0005 + 1e-9;
+      for (const s of petroleum) {
+        const want = expected[s.id];
+        expect(want, s.id).toBeDefined();
+        expect(s.value, s.id).toBe(want!.value);
+        for (const figure of ['weekChange', 'yearAgo', 'fiveYear'] as const)
+          expect(near(s[figure], want![figure]), `${s.id} ${figure}: ${s[figure]} vs ${want![figure]}`).toBe(
+            true,
+          );
+      }
+    },
+  );
+
   it('the petroleum stocks of the week ending 2026-06-05 against the EIA’s own Table 1: week change and year ago', async () => {
     // Table 1's first section, read here: each stock in million barrels this week, last week, the EIA's own
     // difference (of its unrounded levels), and the level a year ago (6/6/25).

@@ -5,13 +5,13 @@ import { spawnSync } from 'node:child_process';
 export const PYTHON = '/usr/bin/python3';
 
 export function havePandas(): boolean {
-  const probe = spawnSync(PYTHON, ['-c', 'import pandas'], { encoding: 'utf8' });
+  // xlrd reads the EIA's .xls workbooks (Debian's 1.2, which reads them directly, not through pandas).
+  const probe = spawnSync(PYTHON, ['-c', 'import pandas, xlrd'], { encoding: 'utf8' });
   if (probe.status === 0) return true;
+  const install = 'apt-get install python3-pandas python3-xlrd';
   if (process.env.QUARRY_TEST_REQUIRE_SERVICES === '1')
-    throw new Error(`${PYTHON} with pandas is required (apt-get install python3-pandas)`);
-  console.log(
-    `Skipping the independent computations: ${PYTHON} lacks pandas (apt-get install python3-pandas).`,
-  );
+    throw new Error(`${PYTHON} with pandas and xlrd is required (${install})`);
+  console.log(`Skipping the independent computations: ${PYTHON} lacks pandas or xlrd (${install}).`);
   return false;
 }
 
