@@ -480,6 +480,41 @@ describe('boards on real data', () => {
     expect(await history('&asOf=2009-10-26')).toEqual([]);
   });
 
+  it.skipIf(!havePandas())(
+    'the fourth quarters no filing states (the year less three quarters) against pandas on the company facts',
+    async () => {
+      const key = await marketKey(env.deps);
+      const revenue = [
+        'Revenues',
+        'RevenueFromContractWithCustomerExcludingAssessedTax',
+        'RevenueFromContractWithCustomerIncludingAssessedTax',
+        'SalesRevenueNet',
+      ];
+      const cases = [
+        { ticker: 'AAPL', cik: '0000320193', field: 'SALES_REV_TURN', concepts: revenue },
+        { ticker: 'AAPL', cik: '0000320193', field: 'NET_INCOME', concepts: ['NetIncomeLoss'] },
+        { ticker: 'NVDA', cik: '0001045810', field: 'SALES_REV_TURN', concepts: revenue },
+        { ticker: 'NVDA', cik: '0001045810', field: 'IS_OPER_INC', concepts: ['OperatingIncomeLoss'] },
+      ];
+      for (const { ticker, cik, field, concepts } of cases) {
+        const expected = independent<Record<string, { value: number }>>('quarters.py', [
+          asset(`sec/companyfacts/CIK${cik}.json`),
+          ...concepts,
+        ]);
+        const url = `/v1/history?tickers=${ticker}&fields=${field}&period=quarterly&start=2005-01-01&end=2026-06-30`;
+        const res = await env.app.inject({ url, headers: bearer(key) });
+        const [item] = res.json().items;
+        const at = `${ticker} ${field}`;
+        // The same quarters derived, each the same figure (served in millions).
+        expect([...item.derived].sort(), at).toEqual(Object.keys(expected).sort());
+        expect(item.derived.length, at).toBeGreaterThan(0);
+        const rows = new Map(item.rows.map((r: Record<string, number>) => [r.date, r[field]]));
+        for (const [end, { value }] of Object.entries(expected))
+          expect(rows.get(end), `${at} ${end}`).toBeCloseTo(value / 1e6, 6);
+      }
+    },
+  );
+
   it('AAPL on the demo: quote, data and history agree on the newest price, and say it is old', async () => {
     const key = await marketKey(env.deps);
     const market = async (url: string) => {
