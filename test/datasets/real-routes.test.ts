@@ -1,15 +1,18 @@
 // The boards served from real loaded data: the bundled CFTC, EIA and BLS files (as npm start loads them) and
 // the shared disaggregated CFTC file, through the HTTP routes.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Quarry } from '../../clients/typescript/src/index.js';
 import { loadBundledData } from '../../src/cli/bundled.js';
 import { DATASETS, OPERATIONS } from '../../src/datasets/registry.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { splitLine } from '../helpers/csv.js';
 import { bearer, type Customer, customer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
-import { havePandas, independent } from '../helpers/python.js';
+import { havePandas, independent, PYTHON } from '../helpers/python.js';
 import { asset, readText, real } from '../helpers/real-data.js';
 import { callTool, connect } from '../mcp/client.js';
 
@@ -578,8 +581,10 @@ describe('boards on real data', () => {
 
   describe('every door from one fact: generated from the registry', () => {
     // For each dataset: a record from its change feed names the path parameters; each operation is read over
-    // REST and through its MCP tool, all its pages (the same answer, and _meta saying its status and gaps); its
-    // bulk file holds each current record of the change feed with the same revision and knownAt.
+    // REST, through its MCP tool, all its pages (the same answer, and _meta saying its status, gaps and times),
+    // through the TypeScript client (the same answer) and the Python client (the same rows, times, status and
+    // gaps beside its frame); its bulk file holds each current record of the change feed with the same
+    // revision, knownAt and knownFrom.
     let url: string;
     let client: Client;
     beforeAll(async () => {
@@ -644,12 +649,76 @@ describe('boards on real data', () => {
       return { whole, first };
     };
 
+    type Args = ReturnType<typeof paramsOf>;
+    type Answer = { data: Record<string, unknown>; meta: Record<string, unknown> };
+    /** Each operation through the TypeScript client and the Python client (a method, its arguments). */
+    const CLIENTS: Record<
+      string,
+      {
+        ts: (q: Quarry, a: Args) => Promise<unknown>;
+        py: (a: Args, rows: number) => [string, unknown[], object];
+      }
+    > = {
+      'awards.list': { ts: (q) => q.awardsPage(), py: (_, rows) => ['awards', [], { max_rows: rows }] },
+      'awards.detail': { ts: (q, a) => q.award(String(a.id)), py: (a) => ['award', [a.id], {}] },
+      'kpis.company': { ts: (q, a) => q.kpis(String(a.symbol)), py: (a) => ['kpis', [a.symbol], {}] },
+      'guidance.company': {
+        ts: (q, a) => q.guidance(String(a.symbol)),
+        py: (a) => ['guidance', [a.symbol], {}],
+      },
+      'exec-pay.list': { ts: (q, a) => q.execPay(String(a.symbol)), py: (a) => ['exec_pay', [a.symbol], {}] },
+      'exec-pay.year': {
+        ts: (q, a) => q.execPayYear(String(a.symbol), Number(a.year)),
+        py: (a) => ['exec_pay', [a.symbol], { year: a.year }],
+      },
+      'events.list': { ts: (q, a) => q.events(String(a.symbol)), py: (a) => ['events', [a.symbol], {}] },
+      'cpi.board': { ts: (q) => q.cpi(), py: () => ['cpi', [], {}] },
+      'energy.inventories': { ts: (q) => q.energy(), py: () => ['energy', [], {}] },
+      'cot.board': { ts: (q) => q.cot(), py: () => ['cot', [], {}] },
+      'cot.contract': {
+        ts: (q, a) => q.cotContract(String(a.contractCode)),
+        py: (a) => ['cot', [a.contractCode], {}],
+      },
+    };
+    /**
+     * What the Python client keeps of each call's answer (test/clients/doors.py). Run beside the server, not in
+     * its place: this process answers the client's requests meanwhile.
+     */
+    const python = async (calls: [string, unknown[], object][]) => {
+      const child = spawn(PYTHON, ['test/clients/doors.py'], {
+        env: { ...process.env, PYTHONPATH: 'clients/python', PYTHONDONTWRITEBYTECODE: '1' },
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+      });
+      child.stderr.on('data', (chunk) => {
+        err += chunk;
+      });
+      child.stdin.end(JSON.stringify({ base_url: url, datasets_key: user.key, calls }));
+      const [code] = (await once(child, 'close')) as [number];
+      if (code !== 0) throw new Error(`test/clients/doors.py failed: ${err}`);
+      return JSON.parse(out) as { rows?: number; attrs?: Record<string, unknown>; knownAt?: string }[];
+    };
+
+    it('every operation of the registry has its call in the TypeScript and the Python client', () => {
+      const operations = OPERATIONS.filter((o) => !o.id.endsWith('.changes')).map((o) => o.id);
+      expect(Object.keys(CLIENTS).sort()).toEqual(operations.sort());
+    });
+
     for (const dataset of DATASETS) {
       it(`${dataset.id}: REST and MCP answer alike for each operation; the bulk file holds the change feed's records`, async () => {
         const records = await feed(dataset.id, dataset.bulk.key);
         expect(records.size, 'the demo holds records').toBeGreaterThan(0);
         const [first] = [...records.values()];
         const params = paramsOf(first!.record, first!.key);
+        const pythonCalls: {
+          op: string;
+          rest: unknown;
+          list: string | undefined;
+          call: [string, unknown[], object];
+        }[] = [];
         for (const op of OPERATIONS.filter((o) => o.dataset === dataset.id && !o.id.endsWith('.changes'))) {
           const names = [...op.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
           const args = Object.fromEntries(names.map((n) => [n, params[n as keyof typeof params]]));
@@ -671,6 +740,43 @@ describe('boards on real data', () => {
           const past = await get(`${path}${path.includes('?') ? '&' : '?'}asOf=${day}`);
           expect(past.meta.readAsOf, op.id).toBe(`${day}T23:59:59.999Z`);
           expect(past.meta.asOf === null || past.meta.asOf <= past.meta.readAsOf, op.id).toBe(true);
+
+          // The TypeScript client answers the API's own JSON: the same answer whole.
+          const call = CLIENTS[op.id];
+          expect(call, `${op.id} has no client call`).toBeDefined();
+          const typed = new Quarry({ baseUrl: url, datasetsKey: user.key });
+          expect(await call!.ts(typed, params), `${op.id} through the TypeScript client`).toEqual(rest);
+          const list = ['rows', 'series', 'events', 'proxies'].find((k) => Array.isArray(rest.data[k]));
+          pythonCalls.push({
+            op: op.id,
+            rest,
+            list,
+            call: call!.py(params, list ? rest.data[list].length : 0),
+          });
+        }
+        // The Python client keeps the same times, status and gaps beside its frames, and the same rows.
+        if (havePandas()) {
+          const kept = await python(pythonCalls.map((c) => c.call));
+          pythonCalls.forEach(({ op, rest, list }, i) => {
+            const got = kept[i]!;
+            const answer = rest as Answer;
+            if (!list) {
+              expect(got, `${op} through the Python client`).toEqual({
+                knownAt: answer.data.knownAt,
+                knownFrom: answer.data.knownFrom,
+              });
+              return;
+            }
+            expect(got.rows, `${op} through the Python client`).toBe((answer.data[list] as unknown[]).length);
+            expect(got.attrs, `${op} through the Python client`).toEqual({
+              read_as_of: answer.meta.readAsOf,
+              as_of: answer.meta.asOf,
+              newest_period: answer.meta.newestPeriod,
+              ...(typeof answer.data.status === 'string'
+                ? { status: answer.data.status, gaps: answer.data.gaps ?? [] }
+                : {}),
+            });
+          });
         }
         const bulk = await env.app.inject({
           url: `/v1/datasets/${dataset.id}/bulk?format=ndjson`,

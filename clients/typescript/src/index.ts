@@ -175,6 +175,14 @@ export class Quarry {
     } while (cursor && given < maxRows);
   }
 
+  /**
+   * One page of awards as the API answers it, with the listing's summaries and its `meta` (when it was read
+   * as of, when its newest award became known); pass `nextCursor` as `cursor` for the next.
+   */
+  async awardsPage(query: DatasetQuery<'/v1/awards'> = {}) {
+    return this.result(this.datasets.GET('/v1/awards', { params: { query } }));
+  }
+
   /** One award with its details and revisions. */
   async award(id: string, query: DatasetQuery<'/v1/awards/{id}'> = {}) {
     return this.result(this.datasets.GET('/v1/awards/{id}', { params: { path: { id }, query } }));
@@ -198,6 +206,12 @@ export class Quarry {
   /** A company's executive pay from its proxies. */
   async execPay(symbol: string, query: DatasetQuery<'/v1/exec-pay/{symbol}'> = {}) {
     return this.result(this.datasets.GET('/v1/exec-pay/{symbol}', { params: { path: { symbol }, query } }));
+  }
+
+  /** The proxies of a company that cover one fiscal year, with the CEO's pay change. */
+  async execPayYear(symbol: string, year: number, query: DatasetQuery<'/v1/exec-pay/{symbol}/{year}'> = {}) {
+    const params = { path: { symbol, year }, query };
+    return this.result(this.datasets.GET('/v1/exec-pay/{symbol}/{year}', { params }));
   }
 
   /**
