@@ -382,6 +382,54 @@ describe('boards on real data', () => {
     },
   );
 
+  it('the cpi bulk file holds what rebuilds the board: each component’s label, place, weight and index values', async () => {
+    const { data } = await get('/v1/macro/cpi');
+    const period = data.release.period as string;
+    const bulk = await env.app.inject({
+      url: '/v1/datasets/cpi/bulk?format=ndjson',
+      headers: bearer(user.key),
+    });
+    type Line = {
+      itemCode: string;
+      seasonal: string;
+      period: string;
+      value: number;
+      label: string;
+      depth: number;
+      parent: string | null;
+      weight: number | null;
+    };
+    const lines = bulk.body
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as Line);
+    const value = (code: string, seasonal: string, month: string) =>
+      lines.find((l) => l.itemCode === code && l.seasonal === seasonal && l.period === month)?.value;
+    const previous = (month: string) => {
+      const [y, m] = month.split('-').map(Number) as [number, number];
+      return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+    };
+    let changes = 0;
+    for (const row of data.rows) {
+      const line = lines.find((l) => l.itemCode === row.code && l.period === period);
+      expect(line, row.code).toBeDefined();
+      expect([line!.label, line!.depth, line!.parent, line!.weight], row.code).toEqual([
+        row.label,
+        row.depth,
+        row.parent,
+        row.weight,
+      ]);
+      // The month's change from the file's own index values: seasonally adjusted where the BLS adjusts it.
+      const seasonal = value(row.code, 'S', period) !== undefined ? 'S' : 'U';
+      const [now, before] = [value(row.code, seasonal, period), value(row.code, seasonal, previous(period))];
+      if (now === undefined || before === undefined) continue;
+      // (A change that rounds to nothing is 0, not -0.)
+      expect(row.change, row.code).toBe(Math.round((now / before) * 1000 - 1000) / 10 || 0);
+      changes += 1;
+    }
+    expect(changes).toBeGreaterThan(200);
+  });
+
   it('each cpi component’s weight is the relative importance the table gives under any name its item has had', async () => {
     // Read here: the December 2024 weights (year_weight 2025) by name, and the names of each item code in the
     // two item lists (August 2025's and the newer one: SEHB01 was Housing at school, excluding board).

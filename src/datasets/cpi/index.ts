@@ -9,6 +9,7 @@ import * as m004 from './migrations/004-cpi.js';
 import * as m010 from './migrations/010-cpi-series.js';
 import * as m028 from './migrations/028-cpi-known-at.js';
 import * as m039 from './migrations/039-cpi-known-from.js';
+import * as m044 from './migrations/044-cpi-weights-period.js';
 import { cpiOperations } from './operations.js';
 import { cpiSample } from './sample.js';
 import { CpiData } from './schema.js';
@@ -27,6 +28,7 @@ export const cpiDataset = describe({
     '010-cpi-series': m010,
     '028-cpi-known-at': m028,
     '039-cpi-known-from': m039,
+    '044-cpi-weights-period': m044,
   },
   // The items first (the other files are matched to them), then the vintages, each with its publication (the
   // BLS's release of its newest month, 08:30 New York), so that asOf reads each as first published: FRED's of
