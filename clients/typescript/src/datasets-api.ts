@@ -674,6 +674,11 @@ export interface paths {
          *     | seasonal | string | S: seasonally adjusted; U: not. |
          *     | period | string | The month, YYYY-MM. |
          *     | value | number | The index level. |
+         *     | label | string, nullable | The component’s name in the BLS item list. |
+         *     | depth | integer, nullable | Its depth in the hierarchy (0: a major group). |
+         *     | parent | string, nullable | The item code of the group it belongs to (null at the top). |
+         *     | weightsPeriod | string, nullable | The December (YYYY-MM) whose relative importance weighs the components in this month: the newest before it. |
+         *     | weight | number, nullable | Its relative importance then, in percent of all items (null where the table does not list it). |
          *     | revision | integer | The revision of the record (1 for its first). |
          *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
          *     | knownFrom | string, nullable | Where knownAt came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the record states) or load; null where it was not recorded. |
