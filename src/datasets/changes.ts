@@ -16,7 +16,6 @@ import { Nullable } from '../kernel/schema.js';
 import type { KnownFrom } from '../store/revisions.js';
 import type { Source } from './descriptor.js';
 import { storedMeta } from './envelope.js';
-import { newest } from './known.js';
 import { type DatasetOperation, define } from './operation.js';
 
 /** A revisioned table of a dataset, as the feed reads it. */
@@ -185,9 +184,17 @@ async function readChanges(
     data: { changes, nextCursor: encodeCursor(deps.cursorSecret, listing, next) },
     meta: storedMeta(dataset, [...sources], {
       readAsOf: deps.clock().toISOString(),
-      asOf: newest(changes.map((c) => c.knownAt)),
+      ...newestChange(changes),
     }),
   };
+}
+
+/** The change known last: the page's asOf, and where that time came from. */
+function newestChange(changes: readonly { knownAt: string | null; knownFrom: string | null }[]) {
+  let found: { knownAt: string | null; knownFrom: string | null } | null = null;
+  for (const c of changes)
+    if (c.knownAt !== null && (found === null || c.knownAt > (found.knownAt ?? ''))) found = c;
+  return { asOf: found?.knownAt ?? null, knownFrom: found?.knownFrom ?? null };
 }
 
 function changeOf(spec: ChangeTable, row: Record<string, unknown>) {

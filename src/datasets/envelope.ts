@@ -17,6 +17,13 @@ export const Meta = Type.Object({
         'never after readAsOf; null when none is known, and in samples.',
     }),
   ),
+  knownFrom: Nullable(
+    Type.String({
+      description:
+        'Where asOf came from: published (given with its file), calendar (the agency’s release calendar), ' +
+        'filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded.',
+    }),
+  ),
   readAsOf: Nullable(
     Type.String({
       description:
@@ -55,6 +62,7 @@ export const Meta = Type.Object({
 export type MetaValue = {
   dataset: string;
   asOf: string | null;
+  knownFrom: string | null;
   readAsOf: string | null;
   newestPeriod: string | null;
   source: { id: string; attribution: string; licence: string }[];
@@ -80,11 +88,12 @@ export function storedMeta(
   dataset: string,
   source: MetaValue['source'],
   extra: Pick<MetaValue, 'readAsOf'> &
-    Partial<Pick<MetaValue, 'asOf' | 'newestPeriod' | 'historyStarts' | 'coverage'>>,
+    Partial<Pick<MetaValue, 'asOf' | 'knownFrom' | 'newestPeriod' | 'historyStarts' | 'coverage'>>,
 ): MetaValue {
   return {
     dataset,
     asOf: extra.asOf ?? null,
+    knownFrom: extra.asOf ? (extra.knownFrom ?? null) : null,
     readAsOf: extra.readAsOf,
     newestPeriod: extra.newestPeriod ?? null,
     source,

@@ -25,6 +25,15 @@ export function newest(values: readonly (string | null)[]): string | null {
   return found;
 }
 
+/** The revision known last of `rows` (by known_at), or null: an answer's asOf and where it came from. */
+export function newestKnown<R extends { known_at: string; known_from?: string | null }>(
+  rows: readonly R[],
+): { knownAt: string; knownFrom: string | null } | null {
+  let found: R | null = null;
+  for (const r of rows) if (found === null || r.known_at > found.known_at) found = r;
+  return found ? { knownAt: found.known_at, knownFrom: found.known_from ?? null } : null;
+}
+
 /** The rows of a revisioned table as known at `at` (the current ones when null), for a query of that table alone. */
 export function knownAt(at: string | null) {
   return at === null

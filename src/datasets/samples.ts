@@ -12,6 +12,7 @@ function meta({ id, sources, disclaimer }: DatasetDescriptor): MetaValue {
   return {
     dataset: id,
     asOf: null,
+    knownFrom: null,
     readAsOf: null,
     newestPeriod: null,
     source: [...sources],

@@ -36,14 +36,14 @@ const datasetLayout: Layout<Answer> = {
     const { meta } = body;
     const name = listName(body);
     const first = listOf(body)[0];
-    const { status, gaps, newestPeriod, asOf, readAsOf } = standing(body);
-    // "dataset cot: partial; newest period 2025-03-18; known 2025-03-21T19:30:00.000Z; read as of …", a line
+    const { status, gaps, newestPeriod, asOf, knownFrom, readAsOf } = standing(body);
+    // "dataset cot: partial; newest period 2025-03-18; known 2025-03-21T19:30:00.000Z (calendar); read as of …", a line
     // per gap, then the list's name and columns.
     const about = [
       [
         `dataset ${meta.dataset}${status ? `: ${status}` : ''}`,
         ...(newestPeriod ? [`newest period ${newestPeriod}`] : []),
-        ...(asOf ? [`known ${asOf}`] : []),
+        ...(asOf ? [`known ${asOf}${knownFrom ? ` (${knownFrom})` : ''}`] : []),
         ...(readAsOf ? [`read as of ${readAsOf}`] : []),
       ].join('; '),
       ...gaps.map((gap) => `gap: ${gap}`),
@@ -72,6 +72,7 @@ function standing({ data, meta }: Answer): {
   gaps: string[];
   newestPeriod: string | null;
   asOf: string | null;
+  knownFrom: string | null;
   readAsOf: string | null;
 } {
   const text = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -80,6 +81,7 @@ function standing({ data, meta }: Answer): {
     gaps: Array.isArray(data.gaps) ? data.gaps.map(String) : [],
     newestPeriod: text(meta.newestPeriod),
     asOf: text(meta.asOf),
+    knownFrom: text(meta.knownFrom),
     readAsOf: text(meta.readAsOf),
   };
 }

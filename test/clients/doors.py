@@ -11,7 +11,7 @@ import sys
 
 import quarry
 
-SHARED = ["read_as_of", "as_of", "newest_period", "status", "gaps"]
+SHARED = ["read_as_of", "as_of", "known_from", "newest_period", "status", "gaps"]
 
 
 def main():

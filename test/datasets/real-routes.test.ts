@@ -777,8 +777,11 @@ describe('boards on real data', () => {
           expect(whole, op.id).toEqual(rest);
           if (typeof rest.data.status === 'string')
             expect(tool._meta, op.id).toMatchObject({ status: rest.data.status, gaps: rest.data.gaps ?? [] });
-          const { asOf, readAsOf, newestPeriod } = rest.meta;
-          expect(tool._meta, op.id).toMatchObject({ asOf, readAsOf, newestPeriod });
+          const { asOf, knownFrom, readAsOf, newestPeriod } = rest.meta;
+          expect(tool._meta, op.id).toMatchObject({ asOf, knownFrom, readAsOf, newestPeriod });
+          // Where the newest record's time came from, whenever there is one: this build wrote every revision.
+          if (asOf !== null)
+            expect(['published', 'calendar', 'filing', 'record', 'load'], op.id).toContain(knownFrom);
           expect(readAsOf, op.id).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
           expect(asOf === null || asOf <= readAsOf, `${op.id}: known ${asOf}, read as of ${readAsOf}`).toBe(
             true,
@@ -819,6 +822,7 @@ describe('boards on real data', () => {
             expect(got.attrs, `${op} through the Python client`).toEqual({
               read_as_of: answer.meta.readAsOf,
               as_of: answer.meta.asOf,
+              known_from: answer.meta.knownFrom,
               newest_period: answer.meta.newestPeriod,
               ...(typeof answer.data.status === 'string'
                 ? { status: answer.data.status, gaps: answer.data.gaps ?? [] }

@@ -36,7 +36,7 @@ describe('dataset tools say their status and gaps', () => {
       const gap = 'stale: newest legacy report 2025-03-18; the CFTC has published 87 reports since';
       expect(textOf(result).split('\n').slice(0, 3)).toEqual([
         // The newest report's publication on the CFTC's calendar (Friday 15:30 New York), and the test's clock.
-        'dataset cot: partial; newest period 2025-03-18; known 2025-03-21T19:30:00.000Z; read as of 2026-11-25T12:00:00.000Z',
+        'dataset cot: partial; newest period 2025-03-18; known 2025-03-21T19:30:00.000Z (calendar); read as of 2026-11-25T12:00:00.000Z',
         `gap: ${gap}`,
         'rows:',
       ]);
@@ -45,6 +45,7 @@ describe('dataset tools say their status and gaps', () => {
         gaps: [gap],
         newestPeriod: '2025-03-18',
         asOf: '2025-03-21T19:30:00.000Z',
+        knownFrom: 'calendar',
         readAsOf: '2026-11-25T12:00:00.000Z',
       });
     } finally {
@@ -57,8 +58,9 @@ describe('dataset tools say their status and gaps', () => {
     try {
       const result = await callTool(client, 'datasets.energy_inventories', {});
       expect(textOf(result).split('\n').slice(0, 3)).toEqual([
-        // Wednesday 10:30 New York, the EIA's release of the week ending 2026-06-05.
-        'dataset energy-inventories: partial; newest period 2026-06-05; known 2026-06-10T14:30:00.000Z; read as of 2026-11-25T12:00:00.000Z',
+        // Wednesday 10:30 New York, the EIA's release of the week ending 2026-06-05, as the demo loads its Table 1
+        // (with --published).
+        'dataset energy-inventories: partial; newest period 2026-06-05; known 2026-06-10T14:30:00.000Z (published); read as of 2026-11-25T12:00:00.000Z',
         'gap: stale: newest petroleum week 2026-06-05; the EIA has published 23 weekly reports since',
         'gap: stale: newest natural gas week 2026-01-23; the EIA has published 42 weekly reports since',
       ]);

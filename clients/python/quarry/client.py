@@ -359,6 +359,7 @@ def _standing(frame: Any, answer: Dict[str, Any]) -> None:
     frame.attrs["meta"] = meta
     frame.attrs["read_as_of"] = meta.get("readAsOf")
     frame.attrs["as_of"] = meta.get("asOf")
+    frame.attrs["known_from"] = meta.get("knownFrom")
     frame.attrs["newest_period"] = meta.get("newestPeriod")
     if isinstance(data.get("status"), str):
         frame.attrs["status"] = data["status"]

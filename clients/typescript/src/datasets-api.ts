@@ -1861,6 +1861,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -2744,6 +2746,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -3081,6 +3085,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -3404,6 +3410,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -3785,6 +3793,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -4166,6 +4176,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -4489,6 +4501,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -4814,6 +4828,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -5149,6 +5165,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -5472,6 +5490,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -5799,6 +5819,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -6122,6 +6144,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -6457,6 +6481,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -6780,6 +6806,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -7104,6 +7132,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -7427,6 +7457,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -7771,6 +7803,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -8121,6 +8155,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
@@ -8444,6 +8480,8 @@ export interface operations {
                             dataset: string;
                             /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
                             asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
                             /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
                             readAsOf: string | null;
                             /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */

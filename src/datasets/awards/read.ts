@@ -7,7 +7,7 @@ import { AppError } from '../../kernel/errors.js';
 import { rowIdIn } from '../../store/row-ids.js';
 import type { Database } from '../../store/schema.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
-import { asOfInstant, knownAt, newest, readInstant } from '../known.js';
+import { asOfInstant, knownAt, newest, newestKnown, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import { type AwardColumns, buildColumns, earliestKnown } from './columns.js';
 import { amountKey } from './derive.js';
@@ -184,13 +184,13 @@ export async function listAwards(
     more && last ? encodeCursor(deps.cursorSecret, listing, { d: last.award_date, i: last.id }) : null;
 
   const awards = await withRevenue(db, shown.map(toAward), at);
-  const published = newest(shown.map((r) => r.known_at));
+  const published = newestKnown(shown);
   const attribution = new Map<string, { attribution: string; licence: string }>(
     AWARD_SOURCES.map((s) => [s.id, s]),
   );
   const data = {
     generatedAt: deps.clock().toISOString(),
-    asOf: published,
+    asOf: published?.knownAt ?? null,
     status: 'available',
     access: 'full',
     rows: awards,
@@ -225,6 +225,7 @@ export async function listAwards(
     meta: storedMeta('awards', AWARD_SOURCES, {
       readAsOf: readInstant(deps, at),
       asOf: data.asOf,
+      knownFrom: published?.knownFrom ?? null,
       newestPeriod: newest(shown.map((r) => r.award_date)),
       historyStarts: summary.span?.first ?? null,
       coverage: summary.span
@@ -315,6 +316,7 @@ export async function awardDetail(
     meta: storedMeta('awards', AWARD_SOURCES, {
       readAsOf: readInstant(deps, at),
       asOf: current.known_at,
+      knownFrom: current.known_from,
       newestPeriod: award.awardDate,
       historyStarts: award.awardDate,
       coverage: { revisions: Number(current.revision) },

@@ -7,7 +7,7 @@ import { AppError } from '../../kernel/errors.js';
 import { ownTurn } from '../../kernel/turns.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
-import { asOfInstant, knownAt, readInstant } from '../known.js';
+import { asOfInstant, knownAt, newestKnown, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import {
   type NetPoint,
@@ -34,6 +34,7 @@ const RECORD_COLUMNS = [
   'positions',
   'loaded_at',
   'known_at',
+  'known_from',
 ] as const;
 
 const CLASS_LABELS: Record<string, string> = {
@@ -156,13 +157,14 @@ function frame(
 function meta(
   deps: Deps,
   at: string | null,
-  newest: { report: string; knownAt: string } | null,
+  newest: { report: string; knownAt: string; knownFrom: string | null } | null,
   historyStarts: string | null,
   coverage: Record<string, unknown> | null,
 ) {
   return storedMeta('cot', [CFTC], {
     readAsOf: readInstant(deps, at),
     asOf: newest?.knownAt ?? null,
+    knownFrom: newest?.knownFrom ?? null,
     newestPeriod: newest?.report ?? null,
     historyStarts,
     coverage,
@@ -203,6 +205,7 @@ async function computeBoard(deps: Deps, sel: Selection, at: string | null): Prom
   const nets = new Map<string, NetPoint[]>();
   let fetchedAt = '';
   let published = '';
+  let publishedFrom: string | null = null;
   const rows = [];
   let read = 0;
   for (const record of history) {
@@ -216,7 +219,10 @@ async function computeBoard(deps: Deps, sel: Selection, at: string | null): Prom
     nets.set(record.contract_code, points);
     if (record.loaded_at > fetchedAt) fetchedAt = record.loaded_at;
     if (record.report_date === latest.last) {
-      if (record.known_at > published) published = record.known_at;
+      if (record.known_at > published) {
+        published = record.known_at;
+        publishedFrom = record.known_from;
+      }
       rows.push(
         row(
           record,
@@ -233,11 +239,17 @@ async function computeBoard(deps: Deps, sel: Selection, at: string | null): Prom
   );
   return {
     data: frame(deps, sel, rows, latest.last, fetchedAt || null),
-    meta: meta(deps, at, { report: latest.last, knownAt: published }, latest.first ?? null, {
-      contracts: rows.length,
-      firstReport: latest.first,
-      lastReport: latest.last,
-    }),
+    meta: meta(
+      deps,
+      at,
+      { report: latest.last, knownAt: published, knownFrom: publishedFrom },
+      latest.first ?? null,
+      {
+        contracts: rows.length,
+        firstReport: latest.first,
+        lastReport: latest.last,
+      },
+    ),
   };
 }
 
@@ -270,13 +282,13 @@ async function computeContract(
   });
   const first = mine[0]?.report_date ?? null;
   const last = mine.at(-1);
-  const published = mine.reduce((newest, r) => (r.known_at > newest ? r.known_at : newest), '');
+  const published = newestKnown(mine);
   return {
     data: frame(deps, sel, rows, last?.report_date ?? null, fetchedAt || null),
     meta: meta(
       deps,
       at,
-      last ? { report: last.report_date, knownAt: published } : null,
+      last && published ? { report: last.report_date, ...published } : null,
       first,
       mine.length ? { reports: mine.length, firstReport: first, lastReport: last } : null,
     ),

@@ -197,9 +197,11 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
   // When the newest index value the board is computed from became known.
   const published = await db
     .selectFrom('cpi_index')
-    .select((eb) => eb.fn.max('known_at').as('at'))
+    .select(['known_at', 'known_from'])
     .where(known)
     .where('period', '<=', period)
+    .orderBy('known_at', 'desc')
+    .limit(1)
     .executeTakeFirst();
   const releaseView = {
     period,
@@ -213,8 +215,9 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
     meta: {
       ...storedMeta('cpi', [BLS], {
         readAsOf: readInstant(deps, at),
-        // The release's own time where it is recorded, else when the newest index value became known.
-        asOf: release?.released_at ?? (published?.at as string | null | undefined) ?? null,
+        // The release's own time where its record states it, else when the newest index value became known.
+        asOf: release?.released_at ?? published?.known_at ?? null,
+        knownFrom: release?.released_at ? 'record' : (published?.known_from ?? null),
         newestPeriod: period,
         historyStarts: `${allPeriods.at(-1)}-01`,
         coverage: { components: rows.length, period, weightsPeriod: weightsPeriod ?? null },

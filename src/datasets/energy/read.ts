@@ -58,7 +58,7 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
   const observations = series.length
     ? await db
         .selectFrom('energy_observations')
-        .select(['series_id', 'week_ending', 'value', 'known_at'])
+        .select(['series_id', 'week_ending', 'value', 'known_at', 'known_from'])
         .where(known)
         .where(
           'series_id',
@@ -68,10 +68,15 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
         .orderBy('week_ending')
         .execute()
     : [];
-  const bySeries = new Map<string, (Observation & { knownAt: string })[]>();
+  const bySeries = new Map<string, (Observation & { knownAt: string; knownFrom: string | null })[]>();
   for (const o of observations) {
     const list = bySeries.get(o.series_id) ?? [];
-    list.push({ weekEnding: o.week_ending, value: Number(o.value), knownAt: o.known_at });
+    list.push({
+      weekEnding: o.week_ending,
+      value: Number(o.value),
+      knownAt: o.known_at,
+      knownFrom: o.known_from,
+    });
     bySeries.set(o.series_id, list);
   }
 
@@ -87,6 +92,7 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
   // The newest week a value is shown for, and when the newest of those values became known.
   let newestWeek: string | null = null;
   let published: string | null = null;
+  let publishedFrom: string | null = null;
   const rows = series.map((s) => {
     const week = latestWeek.get(s.report) ?? null;
     const all = bySeries.get(s.series_id) ?? [];
@@ -96,7 +102,10 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
     const previous = index > 0 ? history[index - 1]! : null;
     if (!current) gaps.push(`${s.series_id}: no value for the week ending ${week ?? '(none)'}`);
     if (current && (newestWeek === null || current.weekEnding > newestWeek)) newestWeek = current.weekEnding;
-    if (current && (published === null || current.knownAt > published)) published = current.knownAt;
+    if (current && (published === null || current.knownAt > published)) {
+      published = current.knownAt;
+      publishedFrom = current.knownFrom;
+    }
     const fiveYear = current ? fiveYearAverage(history, current.weekEnding) : null;
     return {
       id: s.series_id,
@@ -144,6 +153,7 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
     meta: storedMeta('energy-inventories', [EIA], {
       readAsOf: readInstant(deps, at),
       asOf: published,
+      knownFrom: publishedFrom,
       newestPeriod: newestWeek,
       historyStarts: weeks[0] ?? null,
       coverage: series.length ? { series: series.length, firstWeek: weeks[0], lastWeek: weeks.at(-1) } : null,

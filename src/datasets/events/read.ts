@@ -2,7 +2,7 @@
 import type { Deps } from '../../kernel/deps.js';
 import { companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
-import { asOfInstant, knownAt, newest, readInstant } from '../known.js';
+import { asOfInstant, knownAt, newest, newestKnown, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import { SEC_EDGAR } from '../sources.js';
 import { describeItems, headlineFor } from './derive.js';
@@ -68,7 +68,8 @@ export async function listEvents(
     data: { company, events },
     meta: storedMeta('events', [SEC_EDGAR], {
       readAsOf: readInstant(deps, at),
-      asOf: newest(rows.map((r) => r.known_at)),
+      asOf: newestKnown(rows)?.knownAt ?? null,
+      knownFrom: newestKnown(rows)?.knownFrom ?? null,
       newestPeriod: newest(rows.map((r) => r.filing_date)),
       historyStarts: (span?.first as string | null) ?? null,
       coverage: span?.first

@@ -3,7 +3,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Deps } from '../../kernel/deps.js';
 import { type Company, companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
-import { asOfInstant, knownAt, newest, readInstant } from '../known.js';
+import { asOfInstant, knownAt, newestKnown, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import { SEC_EDGAR } from '../sources.js';
 import type { ExecPayTable } from './tables.js';
@@ -65,7 +65,8 @@ function meta(deps: Deps, asOf: string | undefined, rows: Selectable<ExecPayTabl
   const years = rows.map((r) => r.fiscal_year).sort();
   return storedMeta('exec-pay', [SEC_EDGAR], {
     readAsOf: readInstant(deps, asOfInstant(deps, asOf)),
-    asOf: newest(rows.map((r) => r.known_at)),
+    asOf: newestKnown(rows)?.knownAt ?? null,
+    knownFrom: newestKnown(rows)?.knownFrom ?? null,
     newestPeriod: years.length ? String(years.at(-1)) : null,
     coverage: rows.length
       ? { proxies: rows.length, firstFiscalYear: years[0], lastFiscalYear: years.at(-1) }

@@ -261,6 +261,8 @@ function readCompany(kind: 'kpi' | 'guidance') {
       meta: storedMeta('kpis-guidance', [SEC_EDGAR], {
         readAsOf: readInstant(deps, cutoff),
         asOf: data.asOf,
+        // A fact is known from its filing's acceptance.
+        knownFrom: 'filing',
         newestPeriod: periods.at(-1) ?? null,
         historyStarts: periods[0] ?? null,
         coverage: coverage.observations
