@@ -263,19 +263,29 @@ export interface PeriodCalendar {
   fixedDay: boolean;
 }
 
-/** The first period after `last` whose figures are not out by `now`, and when they come (or by when). */
-export function nextPeriodAfter(calendar: PeriodCalendar, last: string, now: Date): Date {
+/**
+ * The periods after `last` whose figures were out by `now` (how many), and when the first one not yet out
+ * comes (or by when, where the calendar fixes no day): one walk of the calendar.
+ */
+export function periodsAfter(
+  calendar: PeriodCalendar,
+  last: string,
+  now: Date,
+): { since: number; next: Date } {
+  let since = 0;
   let period = calendar.next(last);
-  while (calendar.published(period) <= now) period = calendar.next(period);
-  return calendar.published(period);
+  let published = calendar.published(period);
+  while (published <= now) {
+    since += 1;
+    period = calendar.next(period);
+    published = calendar.published(period);
+  }
+  return { since, next: published };
 }
 
 /** Periods after `last` whose figures were out by `now`. */
 export function releasesSince(calendar: PeriodCalendar, last: string, now: Date): number {
-  let count = 0;
-  for (let period = calendar.next(last); calendar.published(period) <= now; period = calendar.next(period))
-    count += 1;
-  return count;
+  return periodsAfter(calendar, last, now).since;
 }
 
 /** Release instants by calendar and week: a load asks for the same few weeks once per record. */

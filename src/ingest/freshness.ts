@@ -4,7 +4,7 @@
 // it came out, or a collection that failed. Read at most once a second per store and dataset.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { nextPeriodAfter, type PeriodCalendar, releasesSince } from './calendar.js';
+import { type PeriodCalendar, periodsAfter } from './calendar.js';
 import { collectionStatus, type ScheduleRef } from './status.js';
 
 export interface GroupCoverage {
@@ -123,12 +123,10 @@ async function compute(
   const by: string[] = [];
   for (const group of groups) {
     const last = await group.lastPeriod(db, at);
-    const since = last ? releasesSince(group.periods, last, judgedAt) : null;
+    const after = last ? periodsAfter(group.periods, last, judgedAt) : null;
+    const since = after?.since ?? null;
     judged.push({ group: group.name, lastPeriod: last, releasesSince: since, stale: (since ?? 0) > 0 });
-    if (last)
-      (group.periods.fixedDay ? fixed : by).push(
-        nextPeriodAfter(group.periods, last, judgedAt).toISOString(),
-      );
+    if (after) (group.periods.fixedDay ? fixed : by).push(after.next.toISOString());
     if (last && since) gaps.push(staleGap(group, last, since, source.groups.length > 1));
   }
   for (const job of status.jobs) {

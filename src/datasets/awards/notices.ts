@@ -13,9 +13,9 @@ export interface AmountSink {
 }
 
 export interface NoticeRows {
-  /** The notice of each row (an index of `totals`), -1 for a row of none. */
+  /** The notice of each row (an index of `notices`), -1 for a row of none. */
   notice: Int32Array;
-  totals: readonly { currency: number; hi: number; lo: number }[];
+  notices: readonly { currency: number; hi: number; lo: number }[];
   currency: Int32Array;
   hi: Float64Array;
   lo: Float64Array;
@@ -46,7 +46,7 @@ export function addNoticeLots(
     sums.set(key, cell);
   }
   for (const { group, currency, notice, sum } of sums.values()) {
-    const total = cols.totals[notice]!;
+    const total = cols.notices[notice]!;
     const cap = micros(total.hi, total.lo);
     const capped = total.currency === currency && sum > cap;
     const amount = capped ? cap : sum;

@@ -364,12 +364,11 @@ export function summarize(
     for (let i = 0; i < cols.size; i += 1) visit(i);
   }
   if (lots.length) {
-    const rows = { ...cols, totals: cols.notices };
-    addNoticeLots(rows, lots, (i) => agency[i]!, tallies.agency);
-    addNoticeLots(rows, lots, (i) => sectors[i]!, tallies.sector);
-    addNoticeLots(rows, lots, (i) => recipient[i]!, tallies.recipient);
-    addNoticeLots(rows, lots, (i) => source[i]!, tallies.source);
-    addNoticeLots(rows, lots, (i) => fiscalYear[i]! - firstFiscalYear, years);
+    addNoticeLots(cols, lots, (i) => agency[i]!, tallies.agency);
+    addNoticeLots(cols, lots, (i) => sectors[i]!, tallies.sector);
+    addNoticeLots(cols, lots, (i) => recipient[i]!, tallies.recipient);
+    addNoticeLots(cols, lots, (i) => source[i]!, tallies.source);
+    addNoticeLots(cols, lots, (i) => fiscalYear[i]! - firstFiscalYear, years);
   }
   const coverage = coverageOf(cols, { awards: placeAwards, first: placeFirst, last: placeLast });
   const total = coverage.reduce((n, c) => n + c.awards, 0);

@@ -4,7 +4,7 @@ import { cachedRead } from '../../ingest/read-cache.js';
 import type { Deps } from '../../kernel/deps.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
-import { asOfInstant, knownAt, readInstant } from '../known.js';
+import { asOfInstant, knownAt, newestKnown, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
 import {
   annualized,
@@ -127,7 +127,7 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
   const start = weightsPeriod && weightsPeriod < from ? weightsPeriod : from;
   const indexRows = await db
     .selectFrom('cpi_index')
-    .select(['item_code', 'seasonal', 'period', 'value', 'known_at'])
+    .select(['item_code', 'seasonal', 'period', 'value', 'known_at', 'known_from'])
     .where(known)
     .where('period', '>=', start)
     .where('period', '<=', period)
@@ -195,14 +195,7 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
   }
 
   // When the newest index value the board is computed from became known.
-  const published = await db
-    .selectFrom('cpi_index')
-    .select(['known_at', 'known_from'])
-    .where(known)
-    .where('period', '<=', period)
-    .orderBy('known_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const published = newestKnown(indexRows);
   const releaseView = {
     period,
     releasedAt: release?.released_at ?? null,
@@ -216,8 +209,8 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
       ...storedMeta('cpi', [BLS], {
         readAsOf: readInstant(deps, at),
         // The release's own time where its record states it, else when the newest index value became known.
-        asOf: release?.released_at ?? published?.known_at ?? null,
-        knownFrom: release?.released_at ? 'record' : (published?.known_from ?? null),
+        asOf: release?.released_at ?? published?.knownAt ?? null,
+        knownFrom: release?.released_at ? 'record' : (published?.knownFrom ?? null),
         newestPeriod: period,
         historyStarts: `${allPeriods.at(-1)}-01`,
         coverage: { components: rows.length, period, weightsPeriod: weightsPeriod ?? null },

@@ -64,12 +64,13 @@ export async function listEvents(
       read: false,
     };
   });
+  const newestFiling = newestKnown(rows);
   return {
     data: { company, events },
     meta: storedMeta('events', [SEC_EDGAR], {
       readAsOf: readInstant(deps, at),
-      asOf: newestKnown(rows)?.knownAt ?? null,
-      knownFrom: newestKnown(rows)?.knownFrom ?? null,
+      asOf: newestFiling?.knownAt ?? null,
+      knownFrom: newestFiling?.knownFrom ?? null,
       newestPeriod: newest(rows.map((r) => r.filing_date)),
       historyStarts: (span?.first as string | null) ?? null,
       coverage: span?.first

@@ -63,10 +63,11 @@ export function fromFilingsFirst<R extends { source_kind: string; fiscal_year: n
 
 function meta(deps: Deps, asOf: string | undefined, rows: Selectable<ExecPayTable>[]) {
   const years = rows.map((r) => r.fiscal_year).sort();
+  const known = newestKnown(rows);
   return storedMeta('exec-pay', [SEC_EDGAR], {
     readAsOf: readInstant(deps, asOfInstant(deps, asOf)),
-    asOf: newestKnown(rows)?.knownAt ?? null,
-    knownFrom: newestKnown(rows)?.knownFrom ?? null,
+    asOf: known?.knownAt ?? null,
+    knownFrom: known?.knownFrom ?? null,
     newestPeriod: years.length ? String(years.at(-1)) : null,
     coverage: rows.length
       ? { proxies: rows.length, firstFiscalYear: years[0], lastFiscalYear: years.at(-1) }
