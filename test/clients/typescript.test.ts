@@ -156,8 +156,14 @@ describe('the TypeScript client against a real server', () => {
     for await (const award of q.awards({ asOf: '2020-03-31' })) then.push(award.source);
     expect(then.length).toBeGreaterThan(0);
     expect(new Set(then)).toEqual(new Set(['ted']));
-    for (const call of [q.events('ZZZZ'), q.kpis('ZZZZ'), q.guidance('ZZZZ'), q.execPay('ZZZZ')]) {
-      await expect(call).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    // Each call made when it is awaited: made all at once, one could reject before its expect is attached.
+    for (const call of [
+      () => q.events('ZZZZ'),
+      () => q.kpis('ZZZZ'),
+      () => q.guidance('ZZZZ'),
+      () => q.execPay('ZZZZ'),
+    ]) {
+      await expect(call()).rejects.toMatchObject({ code: 'not_found', status: 404 });
     }
   });
 
