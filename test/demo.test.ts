@@ -106,8 +106,8 @@ describe('quarry serve --demo', () => {
     } finally {
       await agent.close();
     }
-    // Instruments by any word of their name: US listings named by EDGAR's registrant list, others by a recorded
-    // quote; a word inside another word is not a match.
+    // Instruments by any word of their name: listings held (by a recorded quote, or by bars the demo names),
+    // then US listings named by EDGAR's registrant list; a word inside another word is not a match.
     const search = async (q: string) => {
       const answer = await fetch(`${server?.url}/v1/search?q=${q}`, {
         headers: { 'x-api-key': keyOf('market-data key') },
@@ -115,8 +115,14 @@ describe('quarry serve --demo', () => {
       const body = (await answer.json()) as { items: { symbol: string; name: string }[] };
       return body.items.map((i) => [i.symbol, i.name]);
     };
-    expect((await search('barclays'))[0]).toEqual(['BCS', 'BARCLAYS PLC']);
+    // Barclays' London listing first, then its ADR; the bank's exchange-traded notes after them.
+    expect((await search('barclays')).slice(0, 3)).toEqual([
+      ['BARC.L', 'Barclays PLC'],
+      ['BCS', 'BARCLAYS PLC'],
+      ['ATMP', 'BARCLAYS BANK PLC'],
+    ]);
     expect(await search('vodafone')).toEqual([
+      ['VOD.L', 'Vodafone Group Plc'],
       ['VOD', 'VODAFONE GROUP PUBLIC LTD CO'],
       ['VODPF', 'VODAFONE GROUP PUBLIC LTD CO'],
     ]);

@@ -28,8 +28,8 @@ interface ImporterBase<R> {
   dataset: string;
   /** The schema of one line. */
   record: TSchema;
-  /** The date a record is about, for the date range recorded per source file. */
-  dateOf?(record: R): string;
+  /** The date a record is about, for the date range recorded per source file (none for a record of no date). */
+  dateOf?(record: R): string | undefined;
   /**
    * When the record's figures were first published (its period's release on the agency's calendar, a
    * filing's acceptance): the time a record not held before became known. A revision of a held record is

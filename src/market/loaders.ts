@@ -13,6 +13,7 @@ export const MARKET_LOADERS: Record<string, Loader<never>> = {
       ticker: 'TICKER: the instrument of a file whose rows do not name it',
       'date-format': 'FORMAT: how the dates are written when they are not YYYY-MM-DD (e.g. DD/MM/YYYY)',
       through: 'YYYY-MM-DD: the last bar to load (a later one may still have been trading)',
+      name: "NAME: the listing's name, where the file carries none (search finds the listing by it)",
     },
   }),
   yahoo: loader(marketImporter, yahooRecords),
@@ -25,7 +26,8 @@ export const MARKET_LOADERS: Record<string, Loader<never>> = {
 /**
  * The market's bundled files (`quarry serve --demo`), after the datasets' (the company facts find their ticker
  * among the registrants). Daily bars, split-adjusted as the history is (each file's own Close column, never its
- * dividend-adjusted one), with the options each needs: most name their instrument themselves. ^GSPC is two
+ * dividend-adjusted one), with the options each needs: most name their instrument themselves; the London
+ * files carry no company name, so the demo states it. ^GSPC is two
  * files, the second's last bar (2026-06-29) a day still trading when it was saved; ^DJI's daily history runs
  * from 1992 (the demo's long series). Then statement fields from
  * the company facts, Yahoo's quotes, and short interest as Yahoo's key statistics gave it on 2025-02-24.
@@ -34,8 +36,8 @@ export const MARKET_DEMO: readonly DemoFile[] = [
   ...['AAPL', 'MSFT', 'NVDA', 'TSLA', 'CL=F', 'EURUSD=X'].map(
     (t) => ['prices', `market/ahmedhussain47-Praktikum-Equity-Analysis-Embedding/${t}.csv`] as const,
   ),
-  ['prices', 'market/Imman-dot-quant-pairs-trading/BARC.L.csv'],
-  ['prices', 'market/Imman-dot-quant-pairs-trading/VOD.L.csv'],
+  ['prices', 'market/Imman-dot-quant-pairs-trading/BARC.L.csv', { name: 'Barclays PLC' }],
+  ['prices', 'market/Imman-dot-quant-pairs-trading/VOD.L.csv', { name: 'Vodafone Group Plc' }],
   ['prices', 'market/elvisbinks-risk-on-risk-off-crypto/BTC-USD.csv'],
   ['prices', 'market/jaiveer28-ets-simulator/^GSPC.csv', { ticker: '^GSPC' }],
   ['prices', 'market/fsoaz-financial-market-dashboard/^GSPC.csv', { through: '2026-06-26' }],

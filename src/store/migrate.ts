@@ -23,6 +23,7 @@ import * as m032 from './migrations/032-statement-first-report.js';
 import * as m034 from './migrations/034-statement-reports.js';
 import * as m035 from './migrations/035-bulk-downloads.js';
 import * as m043 from './migrations/043-registrants-known-from.js';
+import * as m045 from './migrations/045-market-listings.js';
 
 export type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -50,6 +51,7 @@ export const STORE_MIGRATIONS: Migrations = {
   '034-statement-reports': m034,
   '035-bulk-downloads': m035,
   '043-registrants-known-from': m043,
+  '045-market-listings': m045,
 };
 
 class StaticProvider implements MigrationProvider {

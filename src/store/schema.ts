@@ -154,6 +154,14 @@ export interface MarketFactsTable {
   loaded_at: string;
 }
 
+/** A listing's name as the operator stated it where its price files carry none. */
+export interface MarketListingsTable {
+  symbol: string;
+  name: string;
+  source: string;
+  loaded_at: string;
+}
+
 export interface MarketQuotesTable {
   /** provider symbol, e.g. BARC.L */
   symbol: string;
@@ -286,6 +294,7 @@ export interface Database {
   market_bars: MarketBarsTable;
   market_statements: MarketStatementsTable;
   market_facts: MarketFactsTable;
+  market_listings: MarketListingsTable;
   market_cache: MarketCacheTable;
   bulk_downloads: BulkDownloadsTable;
   console_sessions: ConsoleSessionsTable;

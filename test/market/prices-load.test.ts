@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
-import { HISTORY } from '../../src/market/verbs.js';
+import { DATA, HISTORY, SEARCH } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
 import { asset } from '../helpers/real-data.js';
@@ -63,6 +63,27 @@ describe('daily price files as real exports write them', () => {
     expect(btc).toMatchObject({ inserted: 3623, lastDate: '2025-12-01' });
     // 85942.140625 in the file, the single-precision number nearest 85942.14.
     expect((await closes('BTC-USD', '2025-12-01', '2025-12-01')).rows?.[0]?.PX_LAST).toBe(85942.14);
+  });
+
+  it('--name gives a listing its file does not name the company of: search and NAME answer it', async () => {
+    const names = async (q: string) =>
+      (await SEARCH.run(env.deps, { q })).items.map((i) => [i.symbol, i.name, i.source]);
+    const name = async (ticker: string) =>
+      ((await DATA.run(env.deps, { tickers: [ticker], fields: ['NAME'] })).items[0] as { values?: unknown })
+        .values;
+    const vod = 'Imman-dot-quant-pairs-trading/VOD.L.csv';
+    // The file's three header rows name the ticker only: bars alone are found by their symbol.
+    expect(await load(vod)).toMatchObject({ inserted: 2649 });
+    expect(await names('vodafone')).toEqual([]);
+    expect(await name('VOD.L')).toEqual({ NAME: 'VOD' });
+    // The 2,649 bars are held already; the name is the one record added.
+    expect(await load(vod, { name: 'Vodafone Group Plc' })).toMatchObject({ inserted: 1, unchanged: 2649 });
+    expect(await names('vodafone')).toEqual([['VOD.L', 'Vodafone Group Plc', 'stored']]);
+    expect(await names('group')).toEqual([['VOD.L', 'Vodafone Group Plc', 'stored']]);
+    expect(await names('afone')).toEqual([]);
+    expect(await name('VOD LN Equity')).toEqual({ NAME: 'Vodafone Group Plc' });
+    expect(await load(vod, { name: 'Vodafone Group Public Limited Company' })).toMatchObject({ revised: 1 });
+    expect(await name('VOD.L')).toEqual({ NAME: 'Vodafone Group Public Limited Company' });
   });
 
   it('asks for --ticker when a file does not name its instrument', async () => {

@@ -1,5 +1,5 @@
 // Market-data records by provider symbol, prices in main units: a quote (latest values by field id), facts
-// (fields recorded without a quote), a statement fact or a daily bar. Loaded through the same import path as the datasets; a bar loaded again with other values replaces it.
+// (fields recorded without a quote), a statement fact, a daily bar or a listing's name. Loaded through the same import path as the datasets; a bar loaded again with other values replaces it.
 import { type Static, Type } from 'typebox';
 import type { Importer } from '../../ingest/import.js';
 import { contentHash, type WriteOutcome } from '../../store/revisions.js';
@@ -58,6 +58,14 @@ export const MarketRecord = Type.Union([
   ),
   Type.Object(
     {
+      type: Type.Literal('listing'),
+      symbol: Type.String({ minLength: 1, maxLength: 40 }),
+      name: Type.String({ minLength: 1, maxLength: 200 }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
       type: Type.Literal('bar'),
       symbol: Type.String({ minLength: 1, maxLength: 40 }),
       date: Type.String({ format: 'date' }),
@@ -77,8 +85,29 @@ export const marketImporter: Importer<MarketRecordValue> = {
   dataset: 'market',
   record: MarketRecord,
   dateOf: (record) =>
-    record.type === 'bar' ? record.date : record.type === 'statement' ? record.end : record.asOf.slice(0, 10),
+    record.type === 'bar'
+      ? record.date
+      : record.type === 'statement'
+        ? record.end
+        : record.type === 'listing'
+          ? undefined
+          : record.asOf.slice(0, 10),
   async write(tx, record, meta): Promise<WriteOutcome> {
+    if (record.type === 'listing') {
+      const existing = await tx
+        .selectFrom('market_listings')
+        .select('name')
+        .where('symbol', '=', record.symbol)
+        .executeTakeFirst();
+      if (existing?.name === record.name) return 'unchanged';
+      const row = { symbol: record.symbol, name: record.name, source: meta.source, loaded_at: meta.loadedAt };
+      await tx
+        .insertInto('market_listings')
+        .values(row)
+        .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
+        .execute();
+      return existing ? 'revised' : 'inserted';
+    }
     if (record.type === 'facts') {
       const existing = await tx
         .selectFrom('market_facts')

@@ -118,7 +118,11 @@ export async function* priceRecords(
       return i === undefined ? undefined : (fields[i] ?? '');
     };
     const rowTicker = cell('ticker') ?? cell('symbol') ?? fileTicker ?? undefined;
-    instrument ??= instrumentOf(source.name, line, context.options.ticker, rowTicker);
+    if (!instrument) {
+      instrument = instrumentOf(source.name, line, context.options.ticker, rowTicker);
+      const name = context.options.name?.trim();
+      if (name) yield { line, value: { type: 'listing', symbol: instrument.symbol, name } };
+    }
     if (rowTicker !== undefined && rowTicker.toUpperCase() !== instrument.named)
       throw new SourceError(
         source.name,

@@ -76,9 +76,10 @@ export class StoredProvider implements MarketProvider {
         fields: withFacts(JSON.parse(r.fields) as Fields, r.as_of, facts.get(r.symbol)),
       });
     }
+    const names = await this.listingNames();
     for (const symbol of symbols) {
       const quote = recorded.get(symbol);
-      const fromBars = barQuote(symbol, await this.series(symbol));
+      const fromBars = barQuote(symbol, await this.series(symbol), names.get(symbol));
       if (!fromBars) {
         if (quote) out.set(symbol, quote);
       } else if (!quote) out.set(symbol, fromBars);
@@ -87,6 +88,14 @@ export class StoredProvider implements MarketProvider {
       else out.set(symbol, quote);
     }
     return out;
+  }
+
+  /** The names operators gave listings held only as bars: one read while the market data is unchanged. */
+  private listingNames(): Promise<ReadonlyMap<string, string>> {
+    return cachedRead(this.db, 'market', 'listings', async () => {
+      const rows = await this.db.selectFrom('market_listings').select(['symbol', 'name']).execute();
+      return new Map(rows.map((r) => [r.symbol, r.name]));
+    });
   }
 
   async hasFacts(symbol: string): Promise<boolean> {
@@ -163,10 +172,18 @@ export class StoredProvider implements MarketProvider {
     const matches = (column: string) => like(column, `%${escaped}%`);
     const named = (column: string) =>
       sql<boolean>`(${like(column, `${escaped}%`)} or ${like(column, `% ${escaped}%`)})`;
-    const [quoted, barred, registered] = await Promise.all([
+    const [quoted, listed, barred, registered] = await Promise.all([
       this.db
         .selectFrom('market_quotes')
         .select(['symbol', 'name', 'exchange', 'asset_type'])
+        .where((eb) => eb.or([matches('symbol'), named('name')]))
+        .orderBy('symbol')
+        .limit(FOUND_AT_MOST)
+        .execute(),
+      // A listing held only as bars, by the name its operator gave it.
+      this.db
+        .selectFrom('market_listings')
+        .select(['symbol', 'name'])
         .where((eb) => eb.or([matches('symbol'), named('name')]))
         .orderBy('symbol')
         .limit(FOUND_AT_MOST)
@@ -198,6 +215,8 @@ export class StoredProvider implements MarketProvider {
         type: q.asset_type,
         source: 'stored',
       });
+    for (const { symbol, name } of listed)
+      if (!found.has(symbol)) found.set(symbol, { symbol, name, exchange: '', type: '', source: 'stored' });
     for (const { symbol } of barred)
       if (!found.has(symbol))
         found.set(symbol, { symbol, name: symbol, exchange: '', type: '', source: 'stored' });
@@ -271,7 +290,7 @@ const BAR_FIELDS = [
 ] as const;
 
 /** A quote made of a symbol's last two daily bars, at the last one's session close; null without bars. */
-function barQuote(symbol: string, bars: readonly Bar[]): ProviderQuote | null {
+function barQuote(symbol: string, bars: readonly Bar[], name = symbol): ProviderQuote | null {
   const today = bars.at(-1);
   if (!today) return null;
   const before = bars.at(-2);
@@ -288,7 +307,7 @@ function barQuote(symbol: string, bars: readonly Bar[]): ProviderQuote | null {
   const previous = before?.close ?? null;
   return {
     symbol,
-    name: symbol,
+    name,
     currency: '',
     exchange: '',
     assetType: '',
