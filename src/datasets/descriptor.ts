@@ -42,8 +42,8 @@ export interface DatasetDescriptor {
    */
   demo?: { files: readonly DemoFile[]; after?: readonly string[] };
   /**
-   * The migrations of the tables only it uses (its tables.ts types them), by their landed names: the store
-   * runs them among its own in the order of their numbers.
+   * The migrations of the tables only it uses (its tables.ts types them), in the order they run: a new one is
+   * named `<dataset id>/<what it does>` and added last (those that landed with a number keep it).
    */
   migrations?: Migrations;
   /** What its freshness is judged from (the catalog's coverage, the boards' stale gaps). */

@@ -1,17 +1,11 @@
-// Every migration the store runs: the store's own and those each dataset declares in its folder, handed to
-// the store's migrator, which runs them in the order of their numbers.
+// Every migration the store runs, owner by owner: the store's own, the market's, then each dataset's from its
+// folder in the registry's order. The migrator runs what a store has not applied in this order.
 import { DATASETS } from '../datasets/registry.js';
-import { type Migrations, STORE_MIGRATIONS } from '../store/migrate.js';
+import { MARKET_MIGRATIONS } from '../market/migrations.js';
+import { type Migrations, ownedMigrations, STORE_MIGRATIONS } from '../store/migrate.js';
 
-function allMigrations(): Migrations {
-  const out = { ...STORE_MIGRATIONS };
-  for (const dataset of DATASETS) {
-    for (const [name, migration] of Object.entries(dataset.migrations ?? {})) {
-      if (out[name]) throw new Error(`migration ${name} is declared twice (dataset ${dataset.id})`);
-      out[name] = migration;
-    }
-  }
-  return out;
-}
-
-export const MIGRATIONS: Migrations = allMigrations();
+export const MIGRATIONS: Migrations = ownedMigrations([
+  { owner: 'store', migrations: STORE_MIGRATIONS },
+  { owner: 'market', migrations: MARKET_MIGRATIONS },
+  ...DATASETS.map((d) => ({ owner: d.id, migrations: d.migrations ?? {} })),
+]);
