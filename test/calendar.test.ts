@@ -2,19 +2,10 @@
 // Traders schedule (its delayed releases marked), the EIA's psw01.xls "Next Release Date" after Presidents'
 // Day 2026, and the gas storage report of the New Year's week 2024/25.
 import { describe, expect, it } from 'vitest';
-import {
-  BLS_CPI,
-  BLS_MONTHS,
-  CFTC_COT,
-  CFTC_REPORTS,
-  EIA_WEEKS,
-  EIA_WNGSR,
-  EIA_WPSR,
-  federalHolidays,
-  lastRelease,
-  nextRelease,
-  releasesSince,
-} from '../src/ingest/calendar.js';
+import { CFTC_COT, CFTC_REPORTS } from '../src/datasets/cot/calendar.js';
+import { BLS_CPI, BLS_MONTHS } from '../src/datasets/cpi/calendar.js';
+import { EIA_WEEKS, EIA_WNGSR, EIA_WPSR } from '../src/datasets/energy/calendar.js';
+import { federalHolidays, lastRelease, nextRelease, releasesSince } from '../src/ingest/calendar.js';
 
 const at = (iso: string) => new Date(iso);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CFTC_COT } from '../src/ingest/calendar.js';
+import { CFTC_COT } from '../src/datasets/cot/calendar.js';
 import { afterRun, Collector } from '../src/ingest/collector.js';
 import { ensureJob, finishJob, readJob, renewJob, takeJob } from '../src/ingest/jobs.js';
 import { collectionStatus } from '../src/ingest/status.js';

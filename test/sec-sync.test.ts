@@ -3,7 +3,8 @@
 // contact, and incremental (a filing fetched once is not fetched again).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextRelease, SEC_EDGAR } from '../src/ingest/calendar.js';
+import { nextRelease } from '../src/ingest/calendar.js';
+import { SEC_EDGAR } from '../src/ingest/sec/calendar.js';
 import { syncSec } from '../src/ingest/sec/sync.js';
 import { ConfigError } from '../src/kernel/config.js';
 import { collectionJobs } from '../src/runtime/collector.js';

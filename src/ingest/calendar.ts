@@ -1,5 +1,6 @@
-// When the agencies publish: US federal holidays and each report's weekly release rule, in Eastern time.
-// Pure: dates in, instants out.
+// How release calendars are made: US federal holidays and business days, a calendar of release instants and
+// one of periods, in Eastern time. Each agency's own calendar lives with the datasets or source that follow
+// it. Pure: dates in, instants out.
 import { addDays, weekday } from '../kernel/dates.js';
 import { eastern } from '../kernel/eastern.js';
 
@@ -7,7 +8,7 @@ const ymd = (year: number, month: number, day: number): string =>
   new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10);
 
 /** The `n`th `day` (0 Sunday … 6 Saturday) of a month; n = -1: the last. */
-function nthWeekday(year: number, month: number, day: number, n: number): string {
+export function nthWeekday(year: number, month: number, day: number, n: number): string {
   if (n > 0) {
     const first = weekday(ymd(year, month, 1));
     return ymd(year, month, 1 + ((day - first + 7) % 7) + (n - 1) * 7);
@@ -101,150 +102,11 @@ function periodStartOf(calendar: ReleaseCalendar, date: string, forward: boolean
 }
 
 /** The Monday of a date's week. */
-const mondayOf = (date: string) => addDays(date, -((weekday(date) + 6) % 7));
+export const mondayOf = (date: string) => addDays(date, -((weekday(date) + 6) % 7));
 /** Weekdays of a week as dates: 1 Monday … 5 Friday. */
-const day = (monday: string, n: number) => addDays(monday, n - 1);
-const holidayBetween = (monday: string, from: number, to: number) =>
+export const day = (monday: string, n: number) => addDays(monday, n - 1);
+export const holidayBetween = (monday: string, from: number, to: number) =>
   [...Array(to - from + 1).keys()].some((i) => isHoliday(day(monday, from + i)));
-
-/**
- * Reports the CFTC published late after a lapse in appropriations, by report date: the day each came out
- * (15:30 ET), from the catch-up schedules the CFTC announced (29 January 2019, from the report of 24 December
- * 2018, one a Tuesday and one a Friday until current on 8 March 2019; 18 November 2025, from the report of
- * 30 September 2025 until current on 23 January 2026). Regular Friday releases between the first missed one
- * and the catch-up's end did not happen. The October 2013 lapse is not held: its catch-up dates are not known
- * here, so reports of that October are timed by the regular rule.
- */
-export const CFTC_CATCH_UPS: readonly { suspended: [string, string]; published: Record<string, string> }[] = [
-  {
-    suspended: ['2018-12-28', '2019-03-07'],
-    published: {
-      '2018-12-24': '2019-02-01',
-      '2018-12-31': '2019-02-05',
-      '2019-01-08': '2019-02-08',
-      '2019-01-15': '2019-02-12',
-      '2019-01-22': '2019-02-15',
-      '2019-01-29': '2019-02-19',
-      '2019-02-05': '2019-02-22',
-      '2019-02-12': '2019-02-26',
-      '2019-02-19': '2019-03-01',
-      '2019-02-26': '2019-03-05',
-    },
-  },
-  {
-    suspended: ['2025-10-03', '2026-01-22'],
-    published: {
-      '2025-09-30': '2025-11-19',
-      '2025-10-07': '2025-11-21',
-      '2025-10-14': '2025-11-25',
-      '2025-10-21': '2025-12-02',
-      '2025-10-28': '2025-12-05',
-      '2025-11-04': '2025-12-09',
-      '2025-11-10': '2025-12-12',
-      '2025-11-18': '2025-12-16',
-      '2025-11-25': '2025-12-19',
-      '2025-12-02': '2025-12-23',
-      '2025-12-09': '2025-12-30',
-      '2025-12-16': '2026-01-06',
-      '2025-12-23': '2026-01-09',
-      '2025-12-30': '2026-01-13',
-      '2026-01-06': '2026-01-16',
-      '2026-01-13': '2026-01-20',
-    },
-  },
-];
-
-/**
- * The day a late report came out (CFTC_CATCH_UPS), found by the week of its report date: a report is dated
- * the Tuesday of its week, or the Monday when the Tuesday is a holiday; undefined for a report on time.
- */
-function caughtUp(reportDate: string): string | undefined {
-  const monday = mondayOf(reportDate);
-  for (const { published } of CFTC_CATCH_UPS)
-    for (const [date, out] of Object.entries(published)) if (mondayOf(date) === monday) return out;
-  return undefined;
-}
-
-/** The regular day of a week's COT release: Friday, or the next business day after a holiday Tuesday to Friday. */
-function cotFriday(monday: string): string {
-  const friday = day(monday, 5);
-  return holidayBetween(monday, 2, 5) ? nextBusinessDay(friday) : friday;
-}
-
-/** The regular rule alone, for reports that came out on time. */
-const CFTC_ON_TIME: ReleaseCalendar = {
-  rule: 'Fridays 15:30 ET',
-  periodDays: 7,
-  releases: (monday) => [eastern(cotFriday(monday), 15, 30)],
-};
-
-/**
- * CFTC Commitments of Traders: Friday 15:30 ET. A federal holiday from Tuesday (the as-of day) to Friday
- * moves it to the next business day; a Monday holiday does not (the CFTC's published 2024 schedule). During a
- * lapse in appropriations nothing comes out, and the catch-up releases come on the days the CFTC announced.
- */
-export const CFTC_COT: ReleaseCalendar = {
-  rule:
-    'Fridays 15:30 ET; a federal holiday Tuesday to Friday moves the release to the next business day; ' +
-    'after the 2018-19 and 2025 lapses in appropriations, the catch-up days the CFTC announced',
-  periodDays: 7,
-  releases(monday) {
-    const date = cotFriday(monday);
-    const regular = CFTC_CATCH_UPS.some(({ suspended: [from, to] }) => date >= from && date <= to)
-      ? []
-      : [date];
-    const late = CFTC_CATCH_UPS.flatMap(({ published }) =>
-      Object.values(published).filter((d) => d >= monday && d < day(monday, 8)),
-    );
-    return [...late, ...regular].sort().map((d) => eastern(d, 15, 30));
-  },
-};
-
-/** EIA Weekly Petroleum Status Report: Wednesday 10:30 ET, a day later after a holiday Monday to Wednesday. */
-export const EIA_WPSR: ReleaseCalendar = {
-  rule: 'Wednesdays 10:30 ET; a federal holiday Monday to Wednesday moves it to the next business day',
-  periodDays: 7,
-  releases(monday) {
-    const wednesday = day(monday, 3);
-    return [eastern(holidayBetween(monday, 1, 3) ? nextBusinessDay(wednesday) : wednesday, 10, 30)];
-  },
-};
-
-/**
- * EIA Weekly Natural Gas Storage Report: Thursday 10:30 ET; Thanksgiving week the Wednesday at 12:00; a day
- * later after another holiday Monday to Thursday.
- */
-export const EIA_WNGSR: ReleaseCalendar = {
-  rule: 'Thursdays 10:30 ET; Thanksgiving week Wednesday 12:00 ET; a federal holiday Monday to Thursday moves it to the next business day',
-  periodDays: 7,
-  releases(monday) {
-    const thursday = day(monday, 4);
-    if (thursday === nthWeekday(Number(thursday.slice(0, 4)), 11, 4, 4))
-      return [eastern(day(monday, 3), 12, 0)];
-    return [eastern(holidayBetween(monday, 1, 4) ? nextBusinessDay(thursday) : thursday, 10, 30)];
-  },
-};
-
-/**
- * BLS CPI: released at 08:30 ET on a day of the BLS's own schedule, which Quarry does not hold; every
- * business day at 08:35 ET is a possible release, and the conditional fetch makes a day without one cheap.
- */
-export const BLS_CPI: ReleaseCalendar = {
-  rule: 'business days 08:35 ET (the CPI comes out at 08:30 ET on a day of the BLS schedule)',
-  periodDays: 1,
-  releases(date) {
-    return isBusinessDay(date) ? [eastern(date, 8, 35)] : [];
-  },
-};
-
-/** SEC EDGAR: filings are accepted on business days until 22:00 ET; a watch list is read once EDGAR closes. */
-export const SEC_EDGAR: ReleaseCalendar = {
-  rule: 'business days 22:15 ET (after EDGAR stops accepting filings for the day)',
-  periodDays: 1,
-  releases(date) {
-    return isBusinessDay(date) ? [eastern(date, 22, 15)] : [];
-  },
-};
 
 /**
  * How an agency publishes a dataset one period at a time (a report date, a week, a month): when each
@@ -288,9 +150,9 @@ export function releasesSince(calendar: PeriodCalendar, last: string, now: Date)
   return periodsAfter(calendar, last, now).since;
 }
 
-/** Release instants by calendar and week: a load asks for the same few weeks once per record. */
+/** A week's release instant, by calendar and week: a load asks for the same few weeks once per record. */
 const releaseTimes = new WeakMap<ReleaseCalendar, Map<string, number>>();
-function releaseOf(calendar: ReleaseCalendar, monday: string): Date {
+export function releaseOf(calendar: ReleaseCalendar, monday: string): Date {
   let weeks = releaseTimes.get(calendar);
   if (!weeks) {
     weeks = new Map();
@@ -303,48 +165,3 @@ function releaseOf(calendar: ReleaseCalendar, monday: string): Date {
   }
   return new Date(time);
 }
-
-/** Commitments of Traders: a report dated Tuesday comes out that week (CFTC_COT), or late (CFTC_CATCH_UPS). */
-export const CFTC_REPORTS: PeriodCalendar = {
-  publisher: 'the CFTC',
-  period: 'report',
-  noun: 'report',
-  next: (date) => addDays(date, 7),
-  published: (date) => {
-    const late = caughtUp(date);
-    return late ? new Date(eastern(late, 15, 30)) : releaseOf(CFTC_ON_TIME, mondayOf(date));
-  },
-  fixedDay: true,
-};
-
-/** EIA's weekly petroleum figures: a week ending Friday comes out the week after (EIA_WPSR). */
-export const EIA_WEEKS: PeriodCalendar = {
-  publisher: 'the EIA',
-  period: 'week',
-  noun: 'weekly report',
-  next: (date) => addDays(date, 7),
-  published: (date) => releaseOf(EIA_WPSR, addDays(mondayOf(date), 7)),
-  fixedDay: true,
-};
-
-/** EIA's weekly gas storage figures: a week ending Friday comes out the Thursday after (EIA_WNGSR). */
-export const EIA_GAS_WEEKS: PeriodCalendar = {
-  ...EIA_WEEKS,
-  published: (date) => releaseOf(EIA_WNGSR, addDays(mondayOf(date), 7)),
-};
-
-/**
- * BLS CPI: a month's index comes out in the month after, on a day of the BLS schedule (between the 10th and
- * the 15th in most years); the 20th is taken as the latest, so a count never claims a release not yet out.
- */
-export const BLS_MONTHS: PeriodCalendar = {
-  publisher: 'the BLS',
-  period: 'month',
-  noun: 'monthly release',
-  next: (month) => {
-    const [year, m] = month.split('-').map(Number) as [number, number];
-    return m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, '0')}`;
-  },
-  published: (month) => new Date(eastern(`${BLS_MONTHS.next(month)}-20`, 8, 30)),
-  fixedDay: false,
-};

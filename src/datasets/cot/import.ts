@@ -1,8 +1,8 @@
 // The cot interchange record: one report of one contract in one report family.
 import { type Static, Type } from 'typebox';
-import { CFTC_REPORTS } from '../../ingest/calendar.js';
 import type { Importer } from '../../ingest/import.js';
 import { DISAGGREGATED_CLASSES, LEGACY_CLASSES, P } from '../params.js';
+import { CFTC_REPORTS } from './calendar.js';
 
 const Count = Type.Integer({ minimum: 0 });
 const Position = Type.Object(

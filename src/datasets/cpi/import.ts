@@ -1,7 +1,7 @@
 // cpi interchange records: the item hierarchy, monthly index levels, relative importance, releases.
 import { type Static, Type } from 'typebox';
-import { BLS_MONTHS } from '../../ingest/calendar.js';
 import type { Importer } from '../../ingest/import.js';
+import { BLS_MONTHS } from './calendar.js';
 
 const Code = Type.String({ pattern: '^[A-Z0-9]{2,12}$' });
 const Period = Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' });

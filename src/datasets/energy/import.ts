@@ -1,7 +1,7 @@
 // energy-inventories interchange records: series descriptions, weekly observations, report calendars.
 import { type Static, Type } from 'typebox';
-import { EIA_GAS_WEEKS, EIA_WEEKS } from '../../ingest/calendar.js';
 import type { Importer } from '../../ingest/import.js';
+import { EIA_GAS_WEEKS, EIA_WEEKS } from './calendar.js';
 
 const SeriesId = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' });
 const Day = Type.String({ format: 'date' });

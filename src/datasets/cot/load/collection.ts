@@ -4,11 +4,11 @@
 // for too, so the last weeks of a year are collected after New Year.
 
 import type { Kysely } from 'kysely';
-import { CFTC_COT, CFTC_REPORTS } from '../../../ingest/calendar.js';
 import type { Collection } from '../../../ingest/collect.js';
 import type { Database } from '../../../store/schema.js';
 import { freshnessSource } from '../../freshness.js';
 import { knownAt } from '../../known.js';
+import { CFTC_COT, CFTC_REPORTS } from '../calendar.js';
 
 export const cftcCollection: Collection = {
   agency: { id: 'cftc', variable: 'QUARRY_CFTC_URL', url: 'https://www.cftc.gov' },

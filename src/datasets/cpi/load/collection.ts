@@ -2,11 +2,11 @@
 // matched to its items.
 
 import type { Kysely } from 'kysely';
-import { BLS_CPI, BLS_MONTHS } from '../../../ingest/calendar.js';
 import type { Collection } from '../../../ingest/collect.js';
 import type { Database } from '../../../store/schema.js';
 import { freshnessSource } from '../../freshness.js';
 import { knownAt } from '../../known.js';
+import { BLS_CPI, BLS_MONTHS } from '../calendar.js';
 
 const FLAT_FILES = '/pub/time.series/cu';
 

@@ -1,17 +1,12 @@
 // Where the EIA publishes what the eia loader reads: the Weekly Petroleum Status Report's stocks workbook
 // (with its release calendar) and Table 1, and the weekly natural gas storage history.
 import type { Kysely } from 'kysely';
-import {
-  EIA_GAS_WEEKS,
-  EIA_WEEKS,
-  EIA_WNGSR,
-  EIA_WPSR,
-  type PeriodCalendar,
-} from '../../../ingest/calendar.js';
+import type { PeriodCalendar } from '../../../ingest/calendar.js';
 import type { Collection } from '../../../ingest/collect.js';
 import type { Database } from '../../../store/schema.js';
 import { freshnessSource } from '../../freshness.js';
 import { knownAt } from '../../known.js';
+import { EIA_GAS_WEEKS, EIA_WEEKS, EIA_WNGSR, EIA_WPSR } from '../calendar.js';
 
 export const eiaCollection: Collection = {
   agency: { id: 'eia', variable: 'QUARRY_EIA_URL', url: 'https://ir.eia.gov' },
