@@ -109,6 +109,7 @@ export function changesOperation(
     id: `${dataset}.changes`,
     dataset,
     url: `/v1/datasets/${dataset}/changes`,
+    list: 'changes',
     summary: `Revisions of ${dataset} written since a cursor`,
     description:
       'The change feed: every revision written after the cursor, oldest first, with its record key, change ' +

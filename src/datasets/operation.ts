@@ -18,6 +18,8 @@ export interface Operation<Q extends TObject, P extends TObject> {
   dataset: string;
   /** Route in Fastify form: /v1/cftc/cot/contracts/:contractCode */
   url: string;
+  /** The member of its data that holds the answer's list, where it has one (a tool's table is made of it). */
+  list?: string;
   summary: string;
   description: string;
   params?: P;

@@ -7,35 +7,36 @@ import { OPERATIONS } from '../datasets/registry.js';
 import { csvLine, type Layout } from './pages.js';
 import type { Tool } from './tool.js';
 
-/** The members that hold a dataset answer's list, in the order they are looked for. */
-const LISTS = ['rows', 'series', 'events', 'proxies', 'revisions', 'changes'];
-
-/** A dataset answer: every dataset's data is an object, its list one of LISTS. */
+/** A dataset answer: every dataset's data is an object, its list (if any) the member its operation names. */
 type Answer = { data: Record<string, unknown>; meta: Record<string, unknown> };
 
-function listName({ data }: Answer): string | null {
-  return LISTS.find((name) => Array.isArray(data[name])) ?? null;
+/** The answer's list member, where the operation has one and the answer holds it. */
+function listName({ data }: Answer, member: string | undefined): string | null {
+  return member !== undefined && Array.isArray(data[member]) ? member : null;
 }
 
 /** The answer's list, or the data alone as a list of one. */
-function listOf(body: Answer): object[] {
-  const name = listName(body);
+function listOf(body: Answer, member: string | undefined): object[] {
+  const name = listName(body, member);
   const list = name ? body.data[name] : null;
   return Array.isArray(list) ? list : [body.data];
 }
 
-/** A dataset answer's list as a table: a column per member of its elements, nested members by dotted path. */
-const datasetLayout: Layout<Answer> = {
-  list: listOf,
+/**
+ * A dataset answer's list (the operation's `list` member) as a table: a column per member of its elements,
+ * nested members by dotted path.
+ */
+const datasetLayout = (member: string | undefined): Layout<Answer> => ({
+  list: (body) => listOf(body, member),
   withList: (body, list) => {
-    const name = listName(body);
+    const name = listName(body, member);
     const { data, meta } = body;
     return name ? { data: { ...data, [name]: list }, meta } : body;
   },
   preamble: (body) => {
     const { meta } = body;
-    const name = listName(body);
-    const first = listOf(body)[0];
+    const name = listName(body, member);
+    const first = listOf(body, member)[0];
     const { status, gaps, newestPeriod, asOf, knownFrom, readAsOf } = standing(body);
     // "dataset cot: partial; newest period 2025-03-18; known 2025-03-21T19:30:00.000Z (calendar); read as of …", a line
     // per gap, then the list's name and columns.
@@ -49,7 +50,7 @@ const datasetLayout: Layout<Answer> = {
       ...gaps.map((gap) => `gap: ${gap}`),
       ...(name ? [`${name}:`] : []),
     ].join('\n');
-    return first ? `${about}\n${csvLine(columnsOf(body))}` : about;
+    return first ? `${about}\n${csvLine(columnsOf(body, member))}` : about;
   },
   summary: (body) => {
     const { status, gaps, ...times } = standing(body);
@@ -58,9 +59,9 @@ const datasetLayout: Layout<Answer> = {
   head: () => '',
   line: (element, _row, body) => {
     const values = flat(element);
-    return csvLine(columnsOf(body).map((column) => values[column]));
+    return csvLine(columnsOf(body, member).map((column) => values[column]));
   },
-};
+});
 
 /**
  * What an answer says of itself: its status and gaps where it has them (boards, a contract, a company's
@@ -88,12 +89,11 @@ function standing({ data, meta }: Answer): {
 
 /** The table's columns: every dotted path any element has, in the order first met. */
 const columns = new WeakMap<object, string[]>();
-function columnsOf(body: Answer): string[] {
+function columnsOf(body: Answer, member: string | undefined): string[] {
   let found = columns.get(body);
   if (!found) {
     const seen = new Set<string>();
-    for (const element of datasetLayout.list(body))
-      for (const path of Object.keys(flat(element))) seen.add(path);
+    for (const element of listOf(body, member)) for (const path of Object.keys(flat(element))) seen.add(path);
     found = [...seen];
     columns.set(body, found);
   }
@@ -120,7 +120,7 @@ export const DATASET_TOOLS: Tool[] = OPERATIONS.map((op) => ({
   description: `${op.description} Arguments as the route ${op.url.replace(/:(\w+)/g, '{$1}')} takes them.`,
   input: argumentsSchema(op),
   output: Envelope(op.data),
-  layout: datasetLayout,
+  layout: datasetLayout(op.list),
   credits: { operation: op.id, dataset: op.dataset, price: (args) => op.price(args) },
   check: (_deps, args) => {
     operationInput(op, args);

@@ -1,7 +1,7 @@
 // The cot bulk files: one row per report of a contract in a report family, each trader class's positions
 // flattened into columns (null where the family has no such class).
 import { column, derived, jsonMember, layout, revisionColumns } from '../bulk/layout.js';
-import { DISAGGREGATED_CLASSES, LEGACY_CLASSES } from '../params.js';
+import { DISAGGREGATED_CLASSES, LEGACY_CLASSES } from './params.js';
 
 const camel = (id: string) => id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 

@@ -1,8 +1,8 @@
 // The cot interchange record: one report of one contract in one report family.
 import { type Static, Type } from 'typebox';
 import type { Importer } from '../../ingest/import.js';
-import { DISAGGREGATED_CLASSES, LEGACY_CLASSES, P } from '../params.js';
 import { CFTC_REPORTS } from './calendar.js';
+import { COT_PARAMS, DISAGGREGATED_CLASSES, LEGACY_CLASSES } from './params.js';
 
 const Count = Type.Integer({ minimum: 0 });
 const Position = Type.Object(
@@ -13,7 +13,7 @@ const Position = Type.Object(
 export const CotRecord = Type.Object(
   {
     report: Type.Enum(['legacy', 'disaggregated']),
-    contractCode: P.contractCode,
+    contractCode: COT_PARAMS.contractCode,
     marketName: Type.String({ minLength: 1, maxLength: 300 }),
     exchangeCode: Type.String({ maxLength: 20 }),
     commodityCode: Type.String({ maxLength: 20 }),

@@ -12,6 +12,7 @@ export const cpiOperations = [
     id: 'cpi.board',
     dataset: 'cpi',
     url: '/v1/macro/cpi',
+    list: 'rows',
     summary: 'Consumer price components board',
     description:
       'Latest release: each component with weight, changes and contributions; with asOf, the board as known ' +

@@ -12,6 +12,7 @@ export const energyOperations = [
     id: 'energy.inventories',
     dataset: 'energy-inventories',
     url: '/v1/energy/inventories',
+    list: 'series',
     summary: 'Petroleum and gas inventories board',
     description:
       'Latest weekly report: each series with week change, year-ago level and five-year average; with asOf, as ' +

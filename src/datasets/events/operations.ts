@@ -12,6 +12,7 @@ export const eventsOperations = [
     id: 'events.list',
     dataset: 'events',
     url: '/v1/events/:symbol',
+    list: 'events',
     summary: "A company's 8-K events",
     description:
       'Item-classified 8-K filings, newest first; with asOf, as known at the end of that day (filings accepted by then).',

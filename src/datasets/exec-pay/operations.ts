@@ -14,6 +14,7 @@ export const execPayOperations = [
     id: 'exec-pay.list',
     dataset: 'exec-pay',
     url: '/v1/exec-pay/:symbol',
+    list: 'proxies',
     summary: "A company's executive pay filings",
     description:
       'CEO pay from each proxy statement, newest first; with asOf, the proxies filed by the end of that day.',
@@ -27,6 +28,7 @@ export const execPayOperations = [
     id: 'exec-pay.year',
     dataset: 'exec-pay',
     url: '/v1/exec-pay/:symbol/:year',
+    list: 'proxies',
     summary: "A company's executive pay for one year",
     description:
       'The proxy statements that cover one fiscal year; with asOf, those filed by the end of that day.',

@@ -8,7 +8,7 @@ import { canonicalJson } from '../../kernel/canonical-json.js';
 import type { WriteOutcome } from '../../store/revisions.js';
 import type { Database } from '../../store/schema.js';
 import { CompanyFields, type CompanyRecord, upsertCompany } from '../companies.js';
-import { P } from '../params.js';
+import { KPI_PARAMS } from './params.js';
 
 const Day = Type.String({ format: 'date' });
 const Time = Type.String({ format: 'date-time' });
@@ -37,7 +37,7 @@ export const KpiRecord = Type.Union([
   Type.Object(
     {
       type: Type.Literal('metric'),
-      id: P.metric,
+      id: KPI_PARAMS.metric,
       name: Type.String({ minLength: 1, maxLength: 200 }),
       sector: Type.String({ maxLength: 100 }),
       unit: Type.String({ minLength: 1, maxLength: 40 }),
@@ -52,7 +52,7 @@ export const KpiRecord = Type.Union([
       type: Type.Literal('fact'),
       kind: Type.Enum(['kpi', 'guidance']),
       ...CompanyFields,
-      metricId: P.metric,
+      metricId: KPI_PARAMS.metric,
       period: Type.Object(
         {
           start: Type.Union([Day, Type.Null()]),
@@ -69,7 +69,7 @@ export const KpiRecord = Type.Union([
       high: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
       unit: Type.String({ minLength: 1, maxLength: 40 }),
       currency: Type.Union([Type.String({ pattern: '^[A-Z]{3}$' }), Type.Null()]),
-      basis: P.basis,
+      basis: KPI_PARAMS.basis,
       dimensions: Type.Record(Type.String(), Type.String()),
       confidence: Type.Number({ minimum: 0, maximum: 1 }),
       asOf: Time,

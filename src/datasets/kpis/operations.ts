@@ -4,12 +4,13 @@ import { changesOperation } from '../changes.js';
 import { define } from '../operation.js';
 import { checkRange, P } from '../params.js';
 import { SEC_EDGAR } from '../sources.js';
+import { KPI_PARAMS } from './params.js';
 import { readGuidance, readKpis } from './read.js';
 import { KpisData } from './schema.js';
 
 const O = Type.Optional;
 const query = Type.Object(
-  { metric: O(P.metric), basis: O(P.basis), from: O(P.from), to: O(P.to), asOf: O(P.asOf) },
+  { metric: O(KPI_PARAMS.metric), basis: O(KPI_PARAMS.basis), from: O(P.from), to: O(P.to), asOf: O(P.asOf) },
   { additionalProperties: false },
 );
 const params = Type.Object({ symbol: P.symbol }, { additionalProperties: false });
@@ -19,6 +20,7 @@ export const kpisOperations = [
     id: 'kpis.company',
     dataset: 'kpis-guidance',
     url: '/v1/kpis/:symbol',
+    list: 'series',
     summary: "A company's cited operating metrics",
     description: 'Series of reported operating metrics with evidence; asOf reads them as known on that date.',
     params,
@@ -32,6 +34,7 @@ export const kpisOperations = [
     id: 'guidance.company',
     dataset: 'kpis-guidance',
     url: '/v1/guidance/:symbol',
+    list: 'series',
     summary: "A company's guidance ranges",
     description: 'Guidance series with evidence; asOf reads them as known on that date.',
     params,
