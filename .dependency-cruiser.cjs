@@ -59,6 +59,14 @@ module.exports = {
       to: { path: '^src/(accounts|datasets|market)/', pathNot: '^src/$1/' },
     },
     {
+      name: 'datasets-stay-apart',
+      severity: 'error',
+      comment:
+        'A dataset is its folder: it imports no other dataset. What several share lives below them (datasets/*.ts, datasets/bulk/, ingest/sec/ for EDGAR).',
+      from: { path: '^src/datasets/([^/]+)/' },
+      to: { path: '^src/datasets/(?!bulk/)[^/]+/', pathNot: '^src/datasets/$1/' },
+    },
+    {
       name: 'datasets-import-no-market',
       severity: 'error',
       from: { path: layer('datasets') },

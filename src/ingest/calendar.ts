@@ -2,7 +2,6 @@
 // one of periods, in Eastern time. Each agency's own calendar lives with the datasets or source that follow
 // it. Pure: dates in, instants out.
 import { addDays, weekday } from '../kernel/dates.js';
-import { eastern } from '../kernel/eastern.js';
 
 const ymd = (year: number, month: number, day: number): string =>
   new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10);

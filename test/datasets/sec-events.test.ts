@@ -3,8 +3,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedAt, currentItem, shortName } from '../../src/datasets/events/load/submissions.js';
+import { currentItem } from '../../src/datasets/events/load/submissions.js';
 import { loadFile } from '../../src/ingest/run.js';
+import { acceptedAt, shortName } from '../../src/ingest/sec/filings.js';
 import { tickersByCik } from '../../src/ingest/sec/registrants.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, customer, type TestEnv, testEnv } from '../helpers/env.js';

@@ -5,8 +5,8 @@
 import type { Selectable } from 'kysely';
 import { type Static, Type } from 'typebox';
 import type { Importer } from '../../ingest/import.js';
+import { CompanyFields, upsertCompany } from '../../ingest/sec/companies.js';
 import { contentHash, writeRevision } from '../../store/revisions.js';
-import { CompanyFields, upsertCompany } from '../companies.js';
 import type { EventsTable } from './tables.js';
 
 export const Person = Type.Object(

@@ -1,10 +1,11 @@
 // The events dataset: 8-K events.
 import { loader } from '../../ingest/run.js';
+import { SUBMISSIONS } from '../../ingest/sec/filings.js';
+import { COMPANY_TICKERS, registrantRecords, registrantsImporter } from '../../ingest/sec/registrant-file.js';
 import { tickersByCik } from '../../ingest/sec/registrants.js';
+import { SEC_EDGAR } from '../../ingest/sec/source.js';
 import { describe } from '../descriptor.js';
 import { freshnessSource } from '../freshness.js';
-import { COMPANY_TICKERS, registrantRecords, registrantsImporter } from '../registrants.js';
-import { SEC_EDGAR } from '../sources.js';
 import { eventsBulk } from './bulk.js';
 import { eventsImporter } from './import.js';
 import {
@@ -13,7 +14,7 @@ import {
   SUBMISSION_TEXT,
   submissionTextEvents,
 } from './load/filing.js';
-import { SUBMISSIONS, submissionEvents } from './load/submissions.js';
+import { submissionEvents } from './load/submissions.js';
 import * as m029 from './migrations/029-events-known-at.js';
 import * as m040 from './migrations/040-events-known-from.js';
 import { eventsOperations } from './operations.js';

@@ -1,10 +1,11 @@
 // events read: a company's 8-K filings, newest first.
+
+import { companyOrNotFound } from '../../ingest/sec/companies.js';
+import { SEC_EDGAR } from '../../ingest/sec/source.js';
 import type { Deps } from '../../kernel/deps.js';
-import { companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { asOfInstant, knownAt, newest, newestKnown, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
-import { SEC_EDGAR } from '../sources.js';
 import { describeItems, headlineFor } from './derive.js';
 
 const DEFAULT_LIMIT = 50;

@@ -1,7 +1,7 @@
 // events data shapes (spec: Dataset data shapes, events).
 import { Type } from 'typebox';
+import { Company } from '../../ingest/sec/companies.js';
 import { DateString, Nullable, Timestamp } from '../../kernel/schema.js';
-import { Company } from '../exec-pay/schema.js';
 
 export const Event = Type.Object(
   {

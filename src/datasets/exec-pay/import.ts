@@ -1,8 +1,8 @@
 // The exec-pay interchange record: the CEO's pay from one proxy statement.
 import { type Static, Type } from 'typebox';
 import type { Importer } from '../../ingest/import.js';
+import { CompanyFields, upsertCompany } from '../../ingest/sec/companies.js';
 import { writeRevision } from '../../store/revisions.js';
-import { CompanyFields, upsertCompany } from '../companies.js';
 
 const Money = Type.Number({ minimum: 0 });
 const OptionalMoney = Type.Union([Money, Type.Null()]);

@@ -1,10 +1,10 @@
 // The exec-pay dataset: Executive compensation.
 import { loader } from '../../ingest/run.js';
+import { SUBMISSIONS } from '../../ingest/sec/filings.js';
 import { tickersByCik } from '../../ingest/sec/registrants.js';
+import { SEC_EDGAR } from '../../ingest/sec/source.js';
 import { describe } from '../descriptor.js';
-import { SUBMISSIONS } from '../events/load/submissions.js';
 import { freshnessSource } from '../freshness.js';
-import { SEC_EDGAR } from '../sources.js';
 import { execPayBulk } from './bulk.js';
 import { execPayImporter } from './import.js';
 import { CEO_PAY_TABLE, ceoPayTableRecords, heldFilings } from './load/ceo-pay-table.js';

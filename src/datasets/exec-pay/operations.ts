@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { fixed } from '../../accounts/pricing.js';
+import { SEC_EDGAR } from '../../ingest/sec/source.js';
 import { changesOperation } from '../changes.js';
 import { define } from '../operation.js';
 import { P } from '../params.js';
-import { SEC_EDGAR } from '../sources.js';
 import { listProxies, proxiesForYear } from './read.js';
 import { ExecPayData, ExecPayYearData } from './schema.js';
 

@@ -1,11 +1,11 @@
 // exec-pay reads: a company's proxy statements, and those covering one fiscal year.
 import { type Selectable, sql } from 'kysely';
+import { type Company, companyOrNotFound } from '../../ingest/sec/companies.js';
+import { SEC_EDGAR } from '../../ingest/sec/source.js';
 import type { Deps } from '../../kernel/deps.js';
-import { type Company, companyOrNotFound } from '../companies.js';
 import { type EnvelopeValue, storedMeta } from '../envelope.js';
 import { asOfInstant, knownAt, newestKnown, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
-import { SEC_EDGAR } from '../sources.js';
 import type { ExecPayTable } from './tables.js';
 
 function toProxy(row: Selectable<ExecPayTable>, company: Company) {

@@ -1,16 +1,7 @@
 // exec-pay data shapes (spec: Dataset data shapes, exec-pay).
 import { Type } from 'typebox';
+import { Company } from '../../ingest/sec/companies.js';
 import { DateString, Nullable, Timestamp } from '../../kernel/schema.js';
-
-export const Company = Type.Object(
-  {
-    ticker: Type.String(),
-    cik: Nullable(Type.String()),
-    name: Type.String(),
-    shortName: Type.String(),
-  },
-  { title: 'Company' },
-);
 
 export const ProxyFiling = Type.Object(
   {

@@ -4,10 +4,10 @@ import { hash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { Type } from 'typebox';
 import type { Importer, WriteMeta } from '../../ingest/import.js';
+import { CompanyFields, type CompanyRecord, upsertCompany } from '../../ingest/sec/companies.js';
 import { canonicalJson } from '../../kernel/canonical-json.js';
 import type { WriteOutcome } from '../../store/revisions.js';
 import type { Database } from '../../store/schema.js';
-import { CompanyFields, type CompanyRecord, upsertCompany } from '../companies.js';
 import { KPI_PARAMS } from './params.js';
 
 const Day = Type.String({ format: 'date' });

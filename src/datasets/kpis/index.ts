@@ -1,9 +1,9 @@
 // The kpis-guidance dataset: Company KPIs and guidance.
 import { loader } from '../../ingest/run.js';
 import { tickersByCik } from '../../ingest/sec/registrants.js';
+import { SEC_EDGAR } from '../../ingest/sec/source.js';
 import { describe } from '../descriptor.js';
 import { freshnessSource } from '../freshness.js';
-import { SEC_EDGAR } from '../sources.js';
 import { kpisBulk } from './bulk.js';
 import { kpisImporter } from './import.js';
 import { COMPANY_FACTS, companyFactsRecords } from './load/companyfacts.js';

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { rangePriced } from '../../accounts/pricing.js';
+import { SEC_EDGAR } from '../../ingest/sec/source.js';
 import { changesOperation } from '../changes.js';
 import { define } from '../operation.js';
 import { checkRange, P } from '../params.js';
-import { SEC_EDGAR } from '../sources.js';
 import { KPI_PARAMS } from './params.js';
 import { readGuidance, readKpis } from './read.js';
 import { KpisData } from './schema.js';

@@ -1,11 +1,11 @@
 // kpis-guidance reads: a company's facts as series, optionally as they were known on a date.
 import type { Selectable } from 'kysely';
+import { companyOrNotFound } from '../../ingest/sec/companies.js';
+import { SEC_EDGAR } from '../../ingest/sec/source.js';
 import type { Deps } from '../../kernel/deps.js';
-import { companyOrNotFound } from '../companies.js';
 import { storedMeta } from '../envelope.js';
 import { asOfInstant, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
-import { SEC_EDGAR } from '../sources.js';
 import type { KpiFactsTable } from './tables.js';
 
 type Row = Selectable<KpiFactsTable>;

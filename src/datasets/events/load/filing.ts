@@ -8,16 +8,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { shortName } from '../../../ingest/sec/filings.js';
 import { cik10, tickerForCik } from '../../../ingest/sec/registrants.js';
 import { accessionOf, submissionDocuments, submissionHeader } from '../../../ingest/sec/submission.js';
+import { blocks, firstParagraph, itemHeadings, itemLead, releaseTitle } from '../../../ingest/sec/text.js';
 import { SourceError, type SourceFile, wholeText } from '../../../ingest/source.js';
 import { facts, plainText } from '../../../ingest/xbrl/inline.js';
 import { eastern } from '../../../kernel/eastern.js';
 import { itemOfTitle } from '../derive.js';
 import type { EventRecordValue } from '../import.js';
 import { itemPeople } from './people.js';
-import { shortName } from './submissions.js';
-import { blocks, firstParagraph, itemHeadings, itemLead, releaseTitle } from './text.js';
 
 export const SUBMISSION_TEXT: FileKind = {
   name: "an 8-K's complete submission text file (.txt)",

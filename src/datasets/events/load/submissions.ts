@@ -1,15 +1,10 @@
 // EDGAR submissions JSON (data.sec.gov/submissions/CIK##########.json): the company, and one event per 8-K
 // and 8-K/A row of its recent filings. Other forms fill `items` with other things and are left out.
 
-import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import type { LoadContext } from '../../../ingest/run.js';
+import { acceptedAt, shortName } from '../../../ingest/sec/filings.js';
 import { SourceError, type SourceFile, wholeJson } from '../../../ingest/source.js';
-import { eastern } from '../../../kernel/eastern.js';
 import type { EventRecordValue } from '../import.js';
-
-export const SUBMISSIONS: FileKind = {
-  name: 'submissions JSON (a company and its filings)',
-  recognises: (head) => /^\s*\{\s*"cik"\s*:/.test(head) && head.includes('"filings"'),
-};
 
 type Out = AsyncGenerator<{ line: number; value: EventRecordValue }>;
 
@@ -51,24 +46,6 @@ export function currentItem(code: string): string | null {
   if (ITEM.test(code)) return code;
   return LEGACY_ITEMS[code.replace(/^0+/, '')] ?? null;
 }
-const LEGAL_SUFFIX =
-  /[,.]?\s+(inc|incorporated|corp|corporation|co|company|ltd|limited|plc|n\.?v|s\.?a|ag|se)\.?$/i;
-
-/**
- * EDGAR writes the acceptance time as Eastern wall-clock time with a "Z": 2024-04-29T09:00:18.000Z is
- * 13:00:18Z (the filing's SEC header says 20240429090018).
- */
-export function acceptedAt(text: string): string {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(text);
-  if (!m) throw new Error(`acceptance time "${text}" is not YYYY-MM-DDTHH:MM:SS`);
-  return eastern(m[1]!, Number(m[2]), Number(m[3]), Number(m[4]));
-}
-
-/** The name people use: Apple Inc. → Apple, NVIDIA CORP → NVIDIA. */
-export function shortName(name: string): string {
-  return name.replace(LEGAL_SUFFIX, '').trim() || name;
-}
-
 export async function* submissionEvents(source: SourceFile, context: LoadContext): Out {
   const body = (await wholeJson(source)) as {
     cik?: unknown;

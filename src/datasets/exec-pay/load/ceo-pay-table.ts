@@ -6,10 +6,10 @@
 // the company's proxies is held (its submissions JSON, loaded first); else its filing time is not known.
 import type { Kysely } from 'kysely';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { shortName } from '../../../ingest/sec/filings.js';
 import { tickersByCik } from '../../../ingest/sec/registrants.js';
 import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
 import type { Database } from '../../../store/schema.js';
-import { shortName } from '../../events/load/submissions.js';
 import type { ProxyRecordValue } from '../import.js';
 import { proxyTimesByCik } from './proxy-filings.js';
 

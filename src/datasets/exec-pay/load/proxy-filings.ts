@@ -5,10 +5,10 @@ import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import type { Importer } from '../../../ingest/import.js';
 import type { LoadContext } from '../../../ingest/run.js';
+import { acceptedAt } from '../../../ingest/sec/filings.js';
 import { cik10 } from '../../../ingest/sec/registrants.js';
 import { SourceError, type SourceFile, wholeJson } from '../../../ingest/source.js';
 import type { Database } from '../../../store/schema.js';
-import { acceptedAt } from '../../events/load/submissions.js';
 
 export const ProxyFilingRecord = Type.Object(
   {

@@ -3,10 +3,10 @@
 // year before. The pay ratio and the median employee's pay are not tagged anywhere: they are read from the
 // text ("approximately 136 to 1"), as disclosed, never recomputed; null when the proxy does not state them.
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { shortName } from '../../../ingest/sec/filings.js';
 import { cik10, tickerForCik } from '../../../ingest/sec/registrants.js';
 import { SourceError, type SourceFile, wholeText } from '../../../ingest/source.js';
 import { type Context, contexts, facts, type InlineFact, plainText } from '../../../ingest/xbrl/inline.js';
-import { shortName } from '../../events/load/submissions.js';
 import type { ProxyRecordValue } from '../import.js';
 
 export const PROXY: FileKind = {

@@ -2,11 +2,11 @@
 // reported basis. A period is its end date and its length; a figure a later filing states differently (not
 // just rounded) is a restatement, written as a new revision known from that filing's date.
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { shortName } from '../../../ingest/sec/filings.js';
 import { cik10, tickerForCik } from '../../../ingest/sec/registrants.js';
 import { SourceError, type SourceFile, wholeJson } from '../../../ingest/source.js';
 import { type ConceptFacts, factsByPeriod, type XbrlFact } from '../../../ingest/xbrl/concepts.js';
 import { annualEnds, FiscalCalendar, kindOf, sameUpToRounding } from '../../../ingest/xbrl/periods.js';
-import { shortName } from '../../events/load/submissions.js';
 import type { FactRecord, MetricRecord } from '../import.js';
 import { metricRecord, servedUnit, unitMatches, XBRL_METRICS } from './metrics.js';
 

@@ -5,14 +5,14 @@
 // (normalised_text: markup removed, entities decoded, white space collapsed).
 import type { Kysely } from 'kysely';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
+import { shortName } from '../../../ingest/sec/filings.js';
 import { accessionOf } from '../../../ingest/sec/submission.js';
+import { blocks, releaseTitle } from '../../../ingest/sec/text.js';
 import { SourceError, type SourceFile, wholeText } from '../../../ingest/source.js';
 import { plainText } from '../../../ingest/xbrl/inline.js';
 import { addDays } from '../../../kernel/dates.js';
 import { eastern } from '../../../kernel/eastern.js';
 import type { Database } from '../../../store/schema.js';
-import { shortName } from '../../events/load/submissions.js';
-import { blocks, releaseTitle } from '../../events/load/text.js';
 import type { FactRecord } from '../import.js';
 import { type Guided, guidanceIn, type Period } from './guidance.js';
 

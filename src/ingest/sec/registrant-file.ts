@@ -3,10 +3,10 @@
 // (ingest/sec/registrants.ts); the file's order ranks a CIK's tickers, the first its main listing (BRK-B
 // before BRK-A).
 import { type Static, Type } from 'typebox';
-import type { Importer } from '../ingest/import.js';
-import type { FileKind, LoadContext } from '../ingest/run.js';
-import { cik10 } from '../ingest/sec/registrants.js';
-import { SourceError, type SourceFile, wholeJson } from '../ingest/source.js';
+import type { Importer } from '../import.js';
+import type { FileKind, LoadContext } from '../run.js';
+import { SourceError, type SourceFile, wholeJson } from '../source.js';
+import { cik10 } from './registrants.js';
 
 export const RegistrantRecord = Type.Object(
   {

@@ -2,8 +2,20 @@
 // that names a company; a ticker nobody has loaded is unknown (404).
 import type { Kysely, Transaction } from 'kysely';
 import { Type } from 'typebox';
-import { AppError } from '../kernel/errors.js';
-import type { Database } from '../store/schema.js';
+import { AppError } from '../../kernel/errors.js';
+import { Nullable } from '../../kernel/schema.js';
+import type { Database } from '../../store/schema.js';
+
+/** A company as the EDGAR datasets' answers name it. */
+export const Company = Type.Object(
+  {
+    ticker: Type.String(),
+    cik: Nullable(Type.String()),
+    name: Type.String(),
+    shortName: Type.String(),
+  },
+  { title: 'Company' },
+);
 
 export const CompanyFields = {
   ticker: Type.String({ pattern: '^[A-Z0-9.:-]{1,32}$' }),

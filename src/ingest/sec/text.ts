@@ -2,7 +2,7 @@
 // rows, headings), a press release's title and first paragraph, an item's sub-heading and first paragraph,
 // and the Item headings the document has. Offsets elsewhere count characters of `plainText` (ingest/xbrl).
 
-import { decodeEntities } from '../../../ingest/xbrl/inline.js';
+import { decodeEntities } from '../xbrl/inline.js';
 
 const BLOCK = /<\/?(?:div|p|tr|li|h[1-6]|table|br)\b[^>]*>/gi;
 
