@@ -10,6 +10,7 @@ import { energyDataset } from './energy/index.js';
 import { eventsDataset } from './events/index.js';
 import { execPayDataset } from './exec-pay/index.js';
 import { kpisDataset } from './kpis/index.js';
+import { ratesDataset } from './rates/index.js';
 
 export const DATASETS: readonly DatasetDescriptor[] = [
   awardsDataset,
@@ -19,6 +20,7 @@ export const DATASETS: readonly DatasetDescriptor[] = [
   cpiDataset,
   energyDataset,
   cotDataset,
+  ratesDataset,
 ];
 
 export const DATASET_IDS = DATASETS.map((d) => d.id);

@@ -481,6 +481,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rates/treasury/curve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Treasury par yield curve of a day
+         * @description The par yield curve of a day (default the newest held): each tenor with its change in basis points against the day before and a week, month and year earlier, and the 2s10s and 3m10y spreads, an inverted curve flagged; with asOf, as known at the end of that day. Costs 1 credits (lookup x1).
+         */
+        get: operations["rates.curve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rates/treasury/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One Treasury rate between two days
+         * @description The daily rate of one tenor (par yields, or a bill’s bank discount or coupon equivalent) from one day to another; with asOf, as known at the end of that day. Costs 2 credits (history x1).
+         */
+        get: operations["rates.history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/treasury-rates/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revisions of treasury-rates written since a cursor
+         * @description The change feed: every revision written after the cursor, oldest first, with its record key, change (inserted or revised), revision, knownAt and where it came from (knownFrom), and the record. nextCursor is always given: pass it as since to continue, or later to poll. Without since, from the first revision. Costs 1 credits (change x1).
+         */
+        get: operations["treasury-rates.changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/datasets/awards/bulk": {
         parameters: {
             query?: never;
@@ -769,6 +829,37 @@ export interface paths {
          *     | knownFrom | string, nullable | Where knownAt came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the record states) or load; null where it was not recorded. |
          */
         get: operations["cot.bulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/datasets/treasury-rates/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole treasury-rates dataset in one file
+         * @description Every record of treasury-rates (current, or as known at the end of asOf), one row each, in one file: CSV, NDJSON or Parquet. A file is made once per version of the dataset (a load that changes it makes a new version) and read as stored: Content-Length, an ETag naming the version, Range for resuming, and CSV and NDJSON as gzip where Accept-Encoding takes it. Costs 25 credits (bulk); the same file again within 24 hours of the charged download (a resumed one) costs nothing.
+         *     Each row is one record, named by series, tenor, date. Money is exact: a decimal string in CSV and NDJSON, DECIMAL(18,4) in Parquet; json columns are JSON text in CSV and Parquet. In the CSV (RFC 4180) text is always quoted: an empty field is a null, "" an empty string; numbers, dates and instants are bare.
+         *
+         *     | column | type | meaning |
+         *     |---|---|---|
+         *     | series | string | par, bill-discount or bill-coupon. |
+         *     | tenor | string | The tenor: 1M … 30Y, or 4W … 52W for bills. |
+         *     | date | date | The day the rate is of. |
+         *     | value | number | The rate, percent. |
+         *     | revision | integer | The revision of the record (1 for its first). |
+         *     | knownAt | timestamp | When this revision became known: its publication, else its load. |
+         *     | knownFrom | string, nullable | Where knownAt came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the record states) or load; null where it was not recorded. |
+         */
+        get: operations["treasury-rates.bulk"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1383,7 +1474,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The operation to price; give its path and query parameters alongside. DATASET.bulk prices a bulk file (format, asOf): 25 credits, and a download of the same file within 24 hours of its charge is free. */
-                endpoint: "awards.list" | "awards.detail" | "awards.changes" | "kpis.company" | "guidance.company" | "kpis-guidance.changes" | "exec-pay.list" | "exec-pay.year" | "exec-pay.changes" | "events.list" | "events.changes" | "cpi.board" | "cpi.changes" | "energy.inventories" | "energy-inventories.changes" | "cot.board" | "cot.contract" | "cot.changes" | "awards.bulk" | "kpis-guidance.bulk" | "exec-pay.bulk" | "events.bulk" | "cpi.bulk" | "energy-inventories.bulk" | "cot.bulk";
+                endpoint: "awards.list" | "awards.detail" | "awards.changes" | "kpis.company" | "guidance.company" | "kpis-guidance.changes" | "exec-pay.list" | "exec-pay.year" | "exec-pay.changes" | "events.list" | "events.changes" | "cpi.board" | "cpi.changes" | "energy.inventories" | "energy-inventories.changes" | "cot.board" | "cot.contract" | "cot.changes" | "rates.curve" | "rates.history" | "treasury-rates.changes" | "awards.bulk" | "kpis-guidance.bulk" | "exec-pay.bulk" | "events.bulk" | "cpi.bulk" | "energy-inventories.bulk" | "cot.bulk" | "treasury-rates.bulk";
                 /** @description Taken by awards.list. */
                 ticker?: string;
                 /** @description Taken by awards.list. */
@@ -1400,9 +1491,9 @@ export interface operations {
                 parentId?: string;
                 /** @description Taken by awards.list. */
                 awardType?: "prime" | "subaward" | "modification" | "notice";
-                /** @description Taken by awards.list, kpis.company, guidance.company. */
+                /** @description Taken by awards.list, kpis.company, guidance.company, rates.history. */
                 from?: string;
-                /** @description Taken by awards.list, kpis.company, guidance.company. */
+                /** @description Taken by awards.list, kpis.company, guidance.company, rates.history. */
                 to?: string;
                 /** @description Taken by awards.list. */
                 fiscalYear?: number;
@@ -1410,17 +1501,17 @@ export interface operations {
                 query?: string;
                 /** @description Taken by awards.list. */
                 minAmount?: string;
-                /** @description Taken by awards.list, awards.detail, kpis.company, guidance.company, exec-pay.list, exec-pay.year, events.list, cpi.board, energy.inventories, cot.board, cot.contract. */
+                /** @description Taken by awards.list, awards.detail, kpis.company, guidance.company, exec-pay.list, exec-pay.year, events.list, cpi.board, energy.inventories, cot.board, cot.contract, rates.curve, rates.history. */
                 asOf?: string;
                 /** @description Taken by awards.list. */
                 cursor?: string;
-                /** @description Taken by awards.list, awards.changes, kpis-guidance.changes, exec-pay.changes, events.list, events.changes, cpi.changes, energy-inventories.changes, cot.changes. */
+                /** @description Taken by awards.list, awards.changes, kpis-guidance.changes, exec-pay.changes, events.list, events.changes, cpi.changes, energy-inventories.changes, cot.changes, treasury-rates.changes. */
                 limit?: number;
                 /** @description Required by awards.detail. */
                 id?: string;
                 /** @description Taken by awards.detail. */
                 revisionsCursor?: string;
-                /** @description Taken by awards.changes, kpis-guidance.changes, exec-pay.changes, events.changes, cpi.changes, energy-inventories.changes, cot.changes. */
+                /** @description Taken by awards.changes, kpis-guidance.changes, exec-pay.changes, events.changes, cpi.changes, energy-inventories.changes, cot.changes, treasury-rates.changes. */
                 since?: string;
                 /** @description Required by kpis.company, guidance.company, exec-pay.list, exec-pay.year, events.list. */
                 symbol?: string;
@@ -1436,6 +1527,12 @@ export interface operations {
                 traderClass?: "noncommercial" | "commercial" | "nonreportable" | "producer" | "swap" | "managed-money" | "other-reportable";
                 /** @description Required by cot.contract. */
                 contractCode?: string;
+                /** @description Taken by rates.curve. */
+                date?: string;
+                /** @description Required by rates.history. */
+                tenor?: "1M" | "1.5M" | "2M" | "3M" | "4M" | "6M" | "1Y" | "2Y" | "3Y" | "5Y" | "7Y" | "10Y" | "20Y" | "30Y" | "4W" | "6W" | "8W" | "13W" | "17W" | "26W" | "52W";
+                /** @description Taken by rates.history. */
+                series?: "par" | "bill-discount" | "bill-coupon";
             };
             header?: never;
             path?: never;
@@ -1632,7 +1729,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Dataset id: awards, kpis-guidance, exec-pay, events, cpi, energy-inventories, cot. */
+                /** @description Dataset id: awards, kpis-guidance, exec-pay, events, cpi, energy-inventories, cot, treasury-rates. */
                 dataset: string;
             };
             cookie?: never;
@@ -1855,6 +1952,55 @@ export interface operations {
                             }[];
                             traderClass: string;
                             rows: components["schemas"]["CotRow"][];
+                        } | {
+                            source: string;
+                            /** @enum {unknown} */
+                            status: "available" | "partial";
+                            gaps: string[];
+                            /** @description Date YYYY-MM-DD. */
+                            date: string;
+                            /** @description The curves compared with: the day before, and the last on or before a week, month, year earlier. */
+                            previous: {
+                                /** @description Date YYYY-MM-DD. */
+                                day: string | null;
+                                /** @description Date YYYY-MM-DD. */
+                                week: string | null;
+                                /** @description Date YYYY-MM-DD. */
+                                month: string | null;
+                                /** @description Date YYYY-MM-DD. */
+                                year: string | null;
+                            };
+                            spreads: {
+                                "2s10s": {
+                                    long: string;
+                                    short: string;
+                                    /** @description long − short, in basis points. */
+                                    bp: number;
+                                    /** @description The short rate above the long one. */
+                                    inverted: boolean;
+                                } | null;
+                                "3m10y": {
+                                    long: string;
+                                    short: string;
+                                    /** @description long − short, in basis points. */
+                                    bp: number;
+                                    /** @description The short rate above the long one. */
+                                    inverted: boolean;
+                                } | null;
+                            };
+                            tenors: {
+                                tenor: string;
+                                years: number;
+                                /** @description Par yield, percent. */
+                                yield: number;
+                                /** @description Change in basis points against the curves of previous; null where that day lacks the tenor. */
+                                changeBp: {
+                                    day: number | null;
+                                    week: number | null;
+                                    month: number | null;
+                                    year: number | null;
+                                };
+                            }[];
                         };
                         meta: {
                             /** @description Dataset id. */
@@ -8761,6 +8907,1039 @@ export interface operations {
             };
         };
     };
+    "rates.curve": {
+        parameters: {
+            query?: {
+                /** @description Day YYYY-MM-DD: its curve, or the last day on or before it that has one; default the newest. */
+                date?: string;
+                /** @description Point in time YYYY-MM-DD: only what was known then. */
+                asOf?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            source: string;
+                            /** @enum {unknown} */
+                            status: "available" | "partial";
+                            gaps: string[];
+                            /** @description Date YYYY-MM-DD. */
+                            date: string;
+                            /** @description The curves compared with: the day before, and the last on or before a week, month, year earlier. */
+                            previous: {
+                                /** @description Date YYYY-MM-DD. */
+                                day: string | null;
+                                /** @description Date YYYY-MM-DD. */
+                                week: string | null;
+                                /** @description Date YYYY-MM-DD. */
+                                month: string | null;
+                                /** @description Date YYYY-MM-DD. */
+                                year: string | null;
+                            };
+                            spreads: {
+                                "2s10s": {
+                                    long: string;
+                                    short: string;
+                                    /** @description long − short, in basis points. */
+                                    bp: number;
+                                    /** @description The short rate above the long one. */
+                                    inverted: boolean;
+                                } | null;
+                                "3m10y": {
+                                    long: string;
+                                    short: string;
+                                    /** @description long − short, in basis points. */
+                                    bp: number;
+                                    /** @description The short rate above the long one. */
+                                    inverted: boolean;
+                                } | null;
+                            };
+                            tenors: {
+                                tenor: string;
+                                years: number;
+                                /** @description Par yield, percent. */
+                                yield: number;
+                                /** @description Change in basis points against the curves of previous; null where that day lacks the tenor. */
+                                changeBp: {
+                                    day: number | null;
+                                    week: number | null;
+                                    month: number | null;
+                                    year: number | null;
+                                };
+                            }[];
+                        };
+                        meta: {
+                            /** @description Dataset id. */
+                            dataset: string;
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
+                            asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
+                            source: {
+                                id: string;
+                                attribution: string;
+                                licence: string;
+                            }[];
+                            /** @description Date YYYY-MM-DD. */
+                            historyStarts: string | null;
+                            coverage: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Always null: the read model has no update time. */
+                            lastUpdated: null;
+                            sample: boolean;
+                            /** @description On samples: marks the rows as synthetic. */
+                            note?: string;
+                            /** @description On the cpi sample: who vouches for what. */
+                            disclaimer?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "rates.history": {
+        parameters: {
+            query: {
+                /** @description Tenor: 1M 1.5M 2M 3M 4M 6M 1Y 2Y 3Y 5Y 7Y 10Y 20Y 30Y (par yields), 4W … 52W (bills). */
+                tenor: "1M" | "1.5M" | "2M" | "3M" | "4M" | "6M" | "1Y" | "2Y" | "3Y" | "5Y" | "7Y" | "10Y" | "20Y" | "30Y" | "4W" | "6W" | "8W" | "13W" | "17W" | "26W" | "52W";
+                /** @description par (par yield, default), bill-discount or bill-coupon (the bills’ bank discount or coupon equivalent). */
+                series?: "par" | "bill-discount" | "bill-coupon";
+                /** @description Calendar date YYYY-MM-DD; on or before to. */
+                from?: string;
+                /** @description Calendar date YYYY-MM-DD; on or after from. */
+                to?: string;
+                /** @description Point in time YYYY-MM-DD: only what was known then. */
+                asOf?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            source: string;
+                            /** @enum {unknown} */
+                            status: "available" | "partial";
+                            gaps: string[];
+                            series: string;
+                            tenor: string;
+                            unit: string;
+                            rows: {
+                                /** @description Date YYYY-MM-DD. */
+                                date: string;
+                                value: number;
+                            }[];
+                        };
+                        meta: {
+                            /** @description Dataset id. */
+                            dataset: string;
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
+                            asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
+                            source: {
+                                id: string;
+                                attribution: string;
+                                licence: string;
+                            }[];
+                            /** @description Date YYYY-MM-DD. */
+                            historyStarts: string | null;
+                            coverage: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Always null: the read model has no update time. */
+                            lastUpdated: null;
+                            sample: boolean;
+                            /** @description On samples: marks the rows as synthetic. */
+                            note?: string;
+                            /** @description On the cpi sample: who vouches for what. */
+                            disclaimer?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "treasury-rates.changes": {
+        parameters: {
+            query?: {
+                /** @description A nextCursor of this feed. */
+                since?: string;
+                /** @description Changes per page, 1-1000; default 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Revisions written after the cursor, oldest first. */
+                            changes: components["schemas"]["Change"][];
+                            /** @description Pass as since for the next page; also on the last page, to poll for what is written later. */
+                            nextCursor: string;
+                        };
+                        meta: {
+                            /** @description Dataset id. */
+                            dataset: string;
+                            /** @description ISO 8601 timestamp: the newest publication time among the records the answer holds (a filing’s acceptance, a release): never after readAsOf; null when none is known, and in samples. */
+                            asOf: string | null;
+                            /** @description Where asOf came from: published (given with its file), calendar (the agency’s release calendar), filing (an EDGAR acceptance), record (a date the source states) or load; null where not recorded. */
+                            knownFrom: string | null;
+                            /** @description ISO 8601 timestamp: the instant the answer reads the store as known at: the end of the asOf day asked (UTC), else the time the store was read. Null in samples. */
+                            readAsOf: string | null;
+                            /** @description The newest period the records describe: a date (YYYY-MM-DD; a report, week, filing or award date, or a period end), a month (YYYY-MM) on cpi, a fiscal year (YYYY) on exec-pay. Null when none. */
+                            newestPeriod: string | null;
+                            source: {
+                                id: string;
+                                attribution: string;
+                                licence: string;
+                            }[];
+                            /** @description Date YYYY-MM-DD. */
+                            historyStarts: string | null;
+                            coverage: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Always null: the read model has no update time. */
+                            lastUpdated: null;
+                            sample: boolean;
+                            /** @description On samples: marks the rows as synthetic. */
+                            note?: string;
+                            /** @description On the cpi sample: who vouches for what. */
+                            disclaimer?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "awards.bulk": {
         parameters: {
             query?: {
@@ -10886,6 +12065,360 @@ export interface operations {
         };
     };
     "cot.bulk": {
+        parameters: {
+            query?: {
+                /** @description csv (default), ndjson or parquet. */
+                format?: "csv" | "ndjson" | "parquet";
+                /** @description Point in time YYYY-MM-DD: only what was known then. */
+                asOf?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The bytes the Range asked for (of the gzip copy when gzip is accepted). */
+            206: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The file: its dataset, version, asOf day, format and encoding. */
+                    ETag?: string;
+                    "Content-Length"?: number;
+                    /** @description gzip: the stored gzip copy (CSV, NDJSON). */
+                    "Content-Encoding"?: string;
+                    /** @description The dataset's version the file was made from. */
+                    "X-Bulk-Version"?: number;
+                    /** @description Rows in the file. */
+                    "X-Bulk-Rows"?: number;
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description Not modified: the answer is the one named in If-None-Match (the call is metered all the same) */
+            304: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: not_found. */
+            404: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error. Codes: range_not_satisfiable. */
+            416: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Credits charged for this request (0 after a refund). */
+                    "X-Credits-Cost"?: number;
+                    /** @description Credits remaining in the account's current period (absent when no key was recognised). */
+                    "X-Credits-Remaining"?: number;
+                    /** @description Plan of the account (absent when no key was recognised). */
+                    "X-Plan"?: "basic" | "desk" | "enterprise";
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Credits left in the current minute: "credits";r=REMAINING;t=SECONDS. */
+                    RateLimit?: string;
+                    /** @description Per-minute credit limit: "credits";q=LIMIT;w=60. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "treasury-rates.bulk": {
         parameters: {
             query?: {
                 /** @description csv (default), ndjson or parquet. */

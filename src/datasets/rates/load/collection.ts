@@ -1,0 +1,42 @@
+// Where Treasury publishes what the treasury loader reads: the current year's par yield curve and bill rates
+// CSVs, fetched each bond market evening; and what the dataset's freshness is judged from.
+import type { Kysely } from 'kysely';
+import type { Collection } from '../../../ingest/collect.js';
+import type { Database } from '../../../store/schema.js';
+import { freshnessSource } from '../../freshness.js';
+import { knownAt } from '../../known.js';
+import { TREASURY_DAILY, TREASURY_DAYS } from '../calendar.js';
+
+const CSV = '/resource-center/data-chart-center/interest-rates/daily-treasury-rates.csv';
+
+export const treasuryCollection: Collection = {
+  agency: { id: 'treasury', variable: 'QUARRY_TREASURY_URL', url: 'https://home.treasury.gov' },
+  schedules: [{ job: 'treasury-rates', calendar: TREASURY_DAILY }],
+  files: (now) => {
+    const year = now.toISOString().slice(0, 4);
+    return ['daily_treasury_yield_curve', 'daily_treasury_bill_rates'].map(
+      (type) => `${CSV}/${year}/all?type=${type}&field_tdr_date_value=${year}&page&_format=csv`,
+    );
+  },
+};
+
+/** The newest day of a series held (or known at an instant). */
+const group = (name: string, series: readonly string[]) => ({
+  name,
+  periods: TREASURY_DAYS,
+  lastPeriod: async (db: Kysely<Database>, at: string | null) =>
+    (
+      await db
+        .selectFrom('treasury_rates')
+        .select((eb) => eb.fn.max('date').as('last'))
+        .where('series', 'in', series)
+        .where(knownAt(at))
+        .executeTakeFirst()
+    )?.last ?? null,
+});
+
+/** Par yields and bill rates, each judged on the bond market's calendar. */
+export const ratesFreshness = freshnessSource('treasury-rates', 'treasury_rates', treasuryCollection, [
+  group('par yield curve', ['par']),
+  group('bill rates', ['bill-discount', 'bill-coupon']),
+]);

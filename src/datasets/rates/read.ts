@@ -1,0 +1,178 @@
+// treasury-rates reads: the par curve of a day with its changes and spreads, and one tenor's history.
+
+import { addDays } from '../../kernel/dates.js';
+import type { Deps } from '../../kernel/deps.js';
+import { AppError } from '../../kernel/errors.js';
+import type { EnvelopeValue } from '../envelope.js';
+import { storedMeta } from '../envelope.js';
+import { freshBoard } from '../freshness.js';
+import { asOfInstant, knownAt, newestKnown, readInstant } from '../known.js';
+import type { OperationInput } from '../operation.js';
+import { ratesFreshness } from './load/collection.js';
+import { PAR_TENORS, type RateSeries } from './params.js';
+import { TREASURY } from './source.js';
+
+/** The same month day a number of months earlier (the last day of a shorter month). */
+function monthsBefore(date: string, months: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const first = new Date(Date.UTC(y, m - 1 - months, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(d, last)))
+    .toISOString()
+    .slice(0, 10);
+}
+
+/** a − b in basis points, from yields in percent (to a hundredth of a point: no binary noise). */
+export const basisPoints = (a: number, b: number): number => Math.round((a - b) * 10_000) / 100;
+
+type Row = { date: string; tenor: string; value: number; known_at: string; known_from: string | null };
+
+/** The par curve of `date` (or of the last day before it with one), with changes and spreads, as known at asOf. */
+export async function readCurve(
+  deps: Deps,
+  { query }: OperationInput<{ date?: string; asOf?: string }, object>,
+): Promise<EnvelopeValue<unknown>> {
+  const at = asOfInstant(deps, query.asOf);
+  return freshBoard(deps, ratesFreshness, () => curve(deps, at, query.date), { at });
+}
+
+async function curve(
+  deps: Deps,
+  at: string | null,
+  asked: string | undefined,
+): Promise<EnvelopeValue<unknown>> {
+  const db = deps.store.db;
+  let day = db
+    .selectFrom('treasury_rates')
+    .select((eb) => eb.fn.max('date').as('day'))
+    .where('series', '=', 'par')
+    .where(knownAt(at));
+  if (asked) day = day.where('date', '<=', asked);
+  const found = (await day.executeTakeFirst())?.day ?? null;
+  if (!found)
+    throw new AppError(
+      'not_found',
+      asked
+        ? `No Treasury par yield curve on or before ${asked} is held.`
+        : 'No Treasury par yield curve is held.',
+    );
+  const rows: Row[] = await db
+    .selectFrom('treasury_rates')
+    .select(['date', 'tenor', 'value', 'known_at', 'known_from'])
+    .where('series', '=', 'par')
+    .where(knownAt(at))
+    .where('date', '>=', addDays(monthsBefore(found, 12), -14))
+    .where('date', '<=', found)
+    .orderBy('date')
+    .execute();
+  const byDate = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    const tenors = byDate.get(r.date) ?? new Map<string, number>();
+    tenors.set(r.tenor, Number(r.value));
+    byDate.set(r.date, tenors);
+  }
+  const dates = [...byDate.keys()];
+  /** The last curve on or before `date`, if any. */
+  const onOrBefore = (date: string) => dates.filter((d) => d <= date).at(-1) ?? null;
+  const previous = {
+    day: dates.filter((d) => d < found).at(-1) ?? null,
+    week: onOrBefore(addDays(found, -7)),
+    month: onOrBefore(monthsBefore(found, 1)),
+    year: onOrBefore(monthsBefore(found, 12)),
+  };
+  const today = byDate.get(found) as Map<string, number>;
+  const change = (tenor: string, value: number, date: string | null) => {
+    const before = date ? byDate.get(date)?.get(tenor) : undefined;
+    return before === undefined ? null : basisPoints(value, before);
+  };
+  const tenors = PAR_TENORS.flatMap(([tenor, years]) => {
+    const value = today.get(tenor);
+    if (value === undefined) return [];
+    return [
+      {
+        tenor,
+        years: Math.round(years * 10_000) / 10_000,
+        yield: value,
+        changeBp: {
+          day: change(tenor, value, previous.day),
+          week: change(tenor, value, previous.week),
+          month: change(tenor, value, previous.month),
+          year: change(tenor, value, previous.year),
+        },
+      },
+    ];
+  });
+  const spread = (long: string, short: string) => {
+    const a = today.get(long);
+    const b = today.get(short);
+    if (a === undefined || b === undefined) return null;
+    const bp = basisPoints(a, b);
+    return { long, short, bp, inverted: bp < 0 };
+  };
+  const known = newestKnown(rows.filter((r) => r.date === found));
+  return {
+    data: {
+      source: 'treasury',
+      status: 'available',
+      gaps: [] as string[],
+      date: found,
+      previous,
+      spreads: { '2s10s': spread('10Y', '2Y'), '3m10y': spread('10Y', '3M') },
+      tenors,
+    },
+    meta: storedMeta('treasury-rates', [TREASURY], {
+      readAsOf: readInstant(deps, at),
+      asOf: known?.knownAt ?? null,
+      knownFrom: known?.knownFrom ?? null,
+      newestPeriod: found,
+    }),
+  };
+}
+
+/** One tenor of one series between two days (default: the year to the newest day held), as known at asOf. */
+export async function readHistory(
+  deps: Deps,
+  {
+    query,
+  }: OperationInput<
+    { tenor: string; series?: RateSeries; from?: string; to?: string; asOf?: string },
+    object
+  >,
+): Promise<EnvelopeValue<unknown>> {
+  const at = asOfInstant(deps, query.asOf);
+  const series = query.series ?? 'par';
+  const db = deps.store.db;
+  let q = db
+    .selectFrom('treasury_rates')
+    .select(['date', 'value', 'known_at', 'known_from'])
+    .where('series', '=', series)
+    .where('tenor', '=', query.tenor)
+    .where(knownAt(at));
+  if (query.from) q = q.where('date', '>=', query.from);
+  if (query.to) q = q.where('date', '<=', query.to);
+  const rows = await q.orderBy('date').execute();
+  const known = newestKnown(rows);
+  return freshBoard(
+    deps,
+    ratesFreshness,
+    async () => ({
+      data: {
+        source: 'treasury',
+        status: 'available',
+        gaps: rows.length ? [] : [`no ${series} ${query.tenor} rate is held in the window asked`],
+        series,
+        tenor: query.tenor,
+        unit: series === 'bill-discount' ? 'percent (bank discount)' : 'percent',
+        rows: rows.map((r) => ({ date: r.date, value: Number(r.value) })),
+      },
+      meta: storedMeta('treasury-rates', [TREASURY], {
+        readAsOf: readInstant(deps, at),
+        asOf: known?.knownAt ?? null,
+        knownFrom: known?.knownFrom ?? null,
+        newestPeriod: rows.at(-1)?.date ?? null,
+        historyStarts: rows[0]?.date ?? null,
+      }),
+    }),
+    { at },
+  );
+}
