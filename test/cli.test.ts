@@ -230,19 +230,20 @@ describe('quarry CLI', () => {
       'sec',
       'sec-facts',
       'ted',
+      'treasury',
       'usaspending',
       'yahoo',
     ]);
     expect(ingest).toMatch(/^ {2}--published TIME /m);
     const prices = /^prices: into market\n((?: {2}.*\n)+)/m.exec(ingest)?.[1];
-    expect(prices?.match(/--[a-z-]+/g)).toEqual(['--ticker', '--date-format', '--through']);
+    expect(prices?.match(/--[a-z-]+/g)).toEqual(['--ticker', '--date-format', '--through', '--name']);
     expect(ingest).toMatch(/CEO-pay table CSV .*\n {4}--fiscal-year YEAR /);
     // A submissions JSON is read once for events, with the proxies' acceptance times beside them.
     expect(ingest.match(/submissions JSON.*$/gm)).toEqual([
       'submissions JSON (a company and its filings); also into proxy-filings',
     ]);
     const sync = /^ {2}sources: (.+)$/m.exec((await run('sync', '--help')).stdout)?.[1];
-    expect(sync?.split(', ').sort()).toEqual(['bls', 'cftc', 'eia', 'sec', 'usaspending']);
+    expect(sync?.split(', ').sort()).toEqual(['bls', 'cftc', 'eia', 'sec', 'treasury', 'usaspending']);
     expect((await run('--version')).stdout).toBe('0.1.0\n');
   });
 
@@ -417,6 +418,7 @@ describe('quarry CLI', () => {
       'cpi',
       'energy-inventories',
       'cot',
+      'treasury-rates',
     ]);
     const cot = json.datasets.find((d: { dataset: string }) => d.dataset === 'cot');
     // The cot records of this store came through quarry import (no agency file), and no collector has run.

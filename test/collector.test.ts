@@ -147,6 +147,7 @@ describe('a collector pass', () => {
       'eia-petroleum': ['nothing_new', '2021-03-19T21:05:00.000Z'],
       'eia-gas-storage': ['nothing_new', '2021-03-19T21:05:00.000Z'],
       'bls-cpi': ['nothing_new', '2021-03-19T21:05:00.000Z'],
+      'treasury-rates': ['nothing_new', '2021-03-19T21:05:00.000Z'],
     });
     const loaded = await env.deps.store.db.selectFrom('source_files').select(['name', 'rows']).execute();
     expect(loaded).toEqual([{ name: 'fut_disagg_txt_2021.zip', rows: 2178 }]);

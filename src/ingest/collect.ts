@@ -12,8 +12,11 @@ import { loaderList, loadFile, type SourceLoaders } from './run.js';
 /** The files of one source, as paths on its agency's host (the host is configuration). */
 export interface Collection {
   agency: AgencyHost;
-  /** In load order (a later file may read what an earlier one loaded); `now` picks dated files. */
-  files(now: Date): string[];
+  /**
+   * In load order (a later file may read what an earlier one loaded); `now` picks dated files. A path is named
+   * by its last segment; one whose last segment does not name the file (a query picks it) gives its name.
+   */
+  files(now: Date): (string | { path: string; name: string })[];
   /** The collector's jobs: each on its report's release calendar, over the paths it matches (all by default). */
   schedules: { job: string; calendar: ReleaseCalendar; paths?: RegExp }[];
 }
@@ -65,9 +68,11 @@ export async function collect(
   const dir = path.join(config.dataDir, 'downloads', collection.agency.id);
   mkdirSync(dir, { recursive: true });
   const files: FileReport[] = [];
-  for (const filePath of collection.files(deps.clock()).filter((p) => !paths || paths.test(p))) {
+  for (const file of collection.files(deps.clock())) {
+    const { path: filePath, name } =
+      typeof file === 'string' ? { path: file, name: path.posix.basename(file) } : file;
+    if (paths && !paths.test(filePath)) continue;
     const url = `${agencyUrl(config, collection.agency)}${filePath}`;
-    const name = path.posix.basename(filePath);
     files.push({ name, url, ...(await collectFile(deps, url, path.join(dir, name), loaders)) });
   }
   return { source, files };

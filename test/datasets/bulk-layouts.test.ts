@@ -53,6 +53,7 @@ function layouts(engine: 'sqlite' | 'postgres') {
     await load('cftc', real('cftc/weekly/deafut_2026-04-14.zip'));
     await load('usaspending', path.resolve('test/fixtures/usaspending/01-award-search-dod-mit.json'));
     await load('ted', NOTICE);
+    await load('treasury', path.join(ASSETS, 'treasury/bill-2025_asof-2025-11-14.csv'));
   }, 120_000);
   afterAll(() => env.close());
 

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Quarry } from '../../clients/typescript/src/index.js';
+import { Quarry, type Tenor } from '../../clients/typescript/src/index.js';
 import { loadBundledData } from '../../src/cli/bundled.js';
 import { DATASETS, OPERATIONS } from '../../src/datasets/registry.js';
 import { loadFile } from '../../src/ingest/run.js';
@@ -676,19 +676,17 @@ describe('boards on real data', () => {
       symbol: record.ticker ?? record.symbol,
       year: record.fiscalYear,
       contractCode: record.contractCode,
+      tenor: record.tenor,
       id: key.id,
     });
     /** A tool's whole answer: its pages, each continued from the last, the list joined again. */
-    const wholeAnswer = async (name: string, args: Record<string, unknown>) => {
+    const wholeAnswer = async (name: string, args: Record<string, unknown>, list?: string) => {
       let result = await callTool(client, name, args);
       const first = result;
       const body = structuredClone(result.structuredContent ?? {}) as Record<string, unknown> & {
         data?: Record<string, unknown>;
       };
-      // The member a dataset answer's pages are cut along (src/mcp/dataset-tools.ts), not its gaps.
-      const list = ['rows', 'series', 'events', 'proxies', 'revisions', 'changes'].find((k) =>
-        Array.isArray(body.data?.[k]),
-      );
+      // The pages are cut along the operation's list member (src/mcp/dataset-tools.ts), not its gaps.
       while (typeof result.structuredContent?.continuation === 'string') {
         result = await callTool(client, name, { continuation: result.structuredContent.continuation });
         const page = result.structuredContent as { data: Record<string, unknown[]> };
@@ -728,6 +726,11 @@ describe('boards on real data', () => {
       'cot.contract': {
         ts: (q, a) => q.cotContract(String(a.contractCode)),
         py: (a) => ['cot', [a.contractCode], {}],
+      },
+      'rates.curve': { ts: (q) => q.ratesCurve(), py: () => ['rates_curve', [], {}] },
+      'rates.history': {
+        ts: (q, a) => q.rates(a.tenor as Tenor),
+        py: (a) => ['rates', [a.tenor], {}],
       },
     };
     /**
@@ -774,7 +777,11 @@ describe('boards on real data', () => {
           const args = Object.fromEntries(names.map((n) => [n, params[n as keyof typeof params]]));
           const path = op.url.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(String(args[n])));
           const rest = await get(path);
-          const { whole, first: tool } = await wholeAnswer(`datasets.${op.id.replace(/[.-]/g, '_')}`, args);
+          const { whole, first: tool } = await wholeAnswer(
+            `datasets.${op.id.replace(/[.-]/g, '_')}`,
+            args,
+            op.list,
+          );
           expect(tool.isError, `${op.id} ${JSON.stringify(args)}`).toBeFalsy();
           expect(whole, op.id).toEqual(rest);
           if (typeof rest.data.status === 'string')
@@ -799,7 +806,9 @@ describe('boards on real data', () => {
           expect(call, `${op.id} has no client call`).toBeDefined();
           const typed = new Quarry({ baseUrl: url, datasetsKey: user.key });
           expect(await call!.ts(typed, params), `${op.id} through the TypeScript client`).toEqual(rest);
-          const list = ['rows', 'series', 'events', 'proxies'].find((k) => Array.isArray(rest.data[k]));
+          // An award's detail is the award, its revisions beside it: the Python client answers it whole.
+          const list =
+            op.list !== 'revisions' && Array.isArray(rest.data[op.list ?? '']) ? op.list : undefined;
           pythonCalls.push({
             op: op.id,
             rest,

@@ -52,12 +52,17 @@ export class MockAgency {
       QUARRY_BLS_URL: this.url,
       QUARRY_SEC_URL: this.url,
       QUARRY_USASPENDING_URL: this.url,
+      QUARRY_TREASURY_URL: this.url,
     };
   }
 
   async start(): Promise<this> {
     this.server = createServer(async (req, res) => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const asked = new URL(req.url ?? '/', 'http://x');
+      // A file served with its query (an agency that picks a file by one) matches it whole.
+      const path = this.files.has(asked.pathname + asked.search)
+        ? asked.pathname + asked.search
+        : asked.pathname;
       const at = performance.now();
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -107,6 +112,7 @@ export const NO_AGENCIES: Record<string, string> = {
   QUARRY_BLS_URL: 'http://127.0.0.1:9',
   QUARRY_SEC_URL: 'http://127.0.0.1:9',
   QUARRY_USASPENDING_URL: 'http://127.0.0.1:9',
+  QUARRY_TREASURY_URL: 'http://127.0.0.1:9',
   QUARRY_STRIPE_URL: 'http://127.0.0.1:9',
   QUARRY_MARKET_UPSTREAM: 'none',
   QUARRY_YAHOO_URL: 'http://127.0.0.1:9',

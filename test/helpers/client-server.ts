@@ -48,6 +48,7 @@ export async function startClientServer(): Promise<ClientServer> {
     await load('usaspending', path.join(FIXTURES, 'usaspending/01-award-search-dod-mit.json'));
     await load('ted', NOTICE);
     await load('eia', TABLE1);
+    await load('treasury', real('treasury/par-2019_full-year.csv'));
     const account = await createAccount(deps, {
       email: 'client@example.com',
       plan: 'basic',

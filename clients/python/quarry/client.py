@@ -180,6 +180,53 @@ class Client:
         """The energy inventories board's series."""
         return _rows(self._call(self._datasets, "GET", "/v1/energy/inventories", query={"asOf": as_of}), "series")
 
+    def rates_curve(self, date: Optional[str] = None, as_of: Optional[str] = None) -> Any:
+        """Treasury's par yield curve of `date` (default the newest): a row a tenor, with its yield and changes
+        in basis points; the spreads (2s10s, 3m10y) and the days compared with in attrs["data"]."""
+        answer = self._call(self._datasets, "GET", "/v1/rates/treasury/curve", query={"date": date, "asOf": as_of})
+        return _rows(answer, "tenors")
+
+    def rates(
+        self,
+        tenors: Union[str, Sequence[str]],
+        start: Optional[str] = None,
+        end: Optional[str] = None,
+        series: str = "par",
+        as_of: Optional[str] = None,
+    ) -> Any:
+        """Treasury rates between two days: a row a day, a column a tenor ("2Y", "10Y"; bills "13W" with
+        series "bill-coupon" or "bill-discount"), in percent; a day a tenor lacks is NaN. One call a tenor.
+        attrs keep the read's times, the newest of the tenors' (as_of, newest_period), and every gap."""
+        names = [tenors] if isinstance(tenors, str) else list(tenors)
+        answers = [
+            self._call(
+                self._datasets,
+                "GET",
+                f"/v1/rates/treasury/tenors/{_path(tenor)}",
+                query={"series": series, "from": start, "to": end, "asOf": as_of},
+            )
+            for tenor in names
+        ]
+        days: Dict[str, Dict[str, float]] = {}
+        for tenor, answer in zip(names, answers):
+            for row in answer["data"]["rows"]:
+                days.setdefault(row["date"], {})[tenor] = row["value"]
+        if _pd is None:
+            return [{"date": day, **values} for day, values in sorted(days.items())]
+        frame = _pd.DataFrame.from_dict(days, orient="index", columns=names).sort_index()
+        frame.index.name = "date"
+        newest = max(answers, key=lambda a: a["meta"].get("asOf") or "")
+        _standing(frame, newest)
+        frame.attrs["newest_period"] = max((a["meta"].get("newestPeriod") or "" for a in answers), default="") or None
+        gaps: List[str] = []
+        for answer in answers:
+            gaps.extend(g for g in answer["data"].get("gaps") or [] if g not in gaps)
+        partial = any(a["data"].get("status") == "partial" for a in answers)
+        frame.attrs["status"] = "partial" if partial else "available"
+        frame.attrs["gaps"] = gaps
+        frame.attrs["series"] = series
+        return frame
+
     def awards(self, max_rows: Optional[int] = None, as_of: Optional[str] = None, **filters: Any) -> Any:
         """Awards matching the filters (as the API names them: agency, fiscalYear, query, …), every page
         followed through nextCursor up to `max_rows`; with `as_of`, as their sources had published them then."""

@@ -173,6 +173,27 @@ def test_energy_and_cpi_boards(client):
     assert len(cpi) == len(rest("GET", "/v1/macro/cpi", DATASETS)["data"]["rows"]) == 0
 
 
+def test_treasury_rates_a_row_a_day_a_column_a_tenor(client):
+    frame = client.rates(["2Y", "10Y"], start="2019-08-20", end="2019-08-30")
+    twos = rest("GET", "/v1/rates/treasury/tenors/2Y?from=2019-08-20&to=2019-08-30", DATASETS)["data"]["rows"]
+    tens = rest("GET", "/v1/rates/treasury/tenors/10Y?from=2019-08-20&to=2019-08-30", DATASETS)["data"]["rows"]
+    if PANDAS:
+        assert list(frame.columns) == ["2Y", "10Y"]
+        assert list(frame.index) == [r["date"] for r in twos]
+        assert list(frame["2Y"]) == [r["value"] for r in twos] and list(frame["10Y"]) == [r["value"] for r in tens]
+        # 27 August 2019: the 10-year below the 2-year, as Treasury's file has them (1.49 and 1.53).
+        assert round((frame.loc["2019-08-27", "10Y"] - frame.loc["2019-08-27", "2Y"]) * 100) == -4
+        assert frame.attrs["newest_period"] == "2019-08-30" and frame.attrs["series"] == "par"
+    else:
+        assert [row["date"] for row in frame] == [r["date"] for r in twos]
+        assert [row["10Y"] for row in frame] == [r["value"] for r in tens]
+    curve = client.rates_curve(date="2019-08-27")
+    answer = rest("GET", "/v1/rates/treasury/curve?date=2019-08-27", DATASETS)["data"]
+    assert len(curve) == len(answer["tenors"])
+    if PANDAS:
+        assert curve.attrs["data"]["spreads"]["2s10s"] == {"long": "10Y", "short": "2Y", "bp": -4, "inverted": True}
+
+
 @pytest.mark.parametrize("call", ["events", "kpis", "guidance", "exec_pay"])
 def test_a_company_not_held_is_not_found(client, call):
     with pytest.raises(quarry.NotFound, match="ZZZZ"):

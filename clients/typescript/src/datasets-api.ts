@@ -501,7 +501,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/rates/treasury/history": {
+    "/v1/rates/treasury/tenors/{tenor}": {
         parameters: {
             query?: never;
             header?: never;
@@ -510,7 +510,7 @@ export interface paths {
         };
         /**
          * One Treasury rate between two days
-         * @description The daily rate of one tenor (par yields, or a bill’s bank discount or coupon equivalent) from one day to another; with asOf, as known at the end of that day. Costs 2 credits (history x1).
+         * @description The daily rate of one tenor (par yields, or a bill’s bank discount or coupon equivalent) from one day to another (default: every day held); with asOf, as known at the end of that day. Costs 2 credits (history x1).
          */
         get: operations["rates.history"];
         put?: never;
@@ -9278,9 +9278,7 @@ export interface operations {
     };
     "rates.history": {
         parameters: {
-            query: {
-                /** @description Tenor: 1M 1.5M 2M 3M 4M 6M 1Y 2Y 3Y 5Y 7Y 10Y 20Y 30Y (par yields), 4W … 52W (bills). */
-                tenor: "1M" | "1.5M" | "2M" | "3M" | "4M" | "6M" | "1Y" | "2Y" | "3Y" | "5Y" | "7Y" | "10Y" | "20Y" | "30Y" | "4W" | "6W" | "8W" | "13W" | "17W" | "26W" | "52W";
+            query?: {
                 /** @description par (par yield, default), bill-discount or bill-coupon (the bills’ bank discount or coupon equivalent). */
                 series?: "par" | "bill-discount" | "bill-coupon";
                 /** @description Calendar date YYYY-MM-DD; on or before to. */
@@ -9291,7 +9289,10 @@ export interface operations {
                 asOf?: string;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description Tenor: 1M 1.5M 2M 3M 4M 6M 1Y 2Y 3Y 5Y 7Y 10Y 20Y 30Y (par yields), 4W … 52W (bills). */
+                tenor: "1M" | "1.5M" | "2M" | "3M" | "4M" | "6M" | "1Y" | "2Y" | "3Y" | "5Y" | "7Y" | "10Y" | "20Y" | "30Y" | "4W" | "6W" | "8W" | "13W" | "17W" | "26W" | "52W";
+            };
             cookie?: never;
         };
         requestBody?: never;

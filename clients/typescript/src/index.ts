@@ -60,6 +60,7 @@ export interface LastResponse {
 type Get<P, K extends keyof P> = P[K] extends { get: infer O } ? O : never;
 type Post<P, K extends keyof P> = P[K] extends { post: infer O } ? O : never;
 type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+type PathOf<O> = O extends { parameters: { path: infer A } } ? A : never;
 type BodyOf<O> = O extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
 type Answer<O> = O extends { responses: { 200: { content: { 'application/json': infer A } } } } ? A : never;
 type DatasetQuery<K extends keyof DatasetPaths> = QueryOf<Get<DatasetPaths, K>>;
@@ -73,6 +74,8 @@ export type FeedDataset = {
 
 /** The awards listing's filters (all but the cursor, which the client follows). */
 export type AwardFilters = Omit<DatasetQuery<'/v1/awards'>, 'cursor'>;
+/** A Treasury tenor: 1M … 30Y (par yields), 4W … 52W (bills). */
+export type Tenor = PathOf<Get<DatasetPaths, '/v1/rates/treasury/tenors/{tenor}'>>['tenor'];
 /** One award of the listing. */
 export type Award = Answer<Get<DatasetPaths, '/v1/awards'>>['data']['rows'][number];
 
@@ -157,6 +160,17 @@ export class Quarry {
   /** The energy inventories board. */
   async energy(query: DatasetQuery<'/v1/energy/inventories'> = {}) {
     return this.result(this.datasets.GET('/v1/energy/inventories', { params: { query } }));
+  }
+
+  /** Treasury's par yield curve of a day (default the newest), with its changes and the 2s10s and 3m10y spreads. */
+  async ratesCurve(query: DatasetQuery<'/v1/rates/treasury/curve'> = {}) {
+    return this.result(this.datasets.GET('/v1/rates/treasury/curve', { params: { query } }));
+  }
+
+  /** One Treasury rate (a par yield by default, or a bill's) between two days. */
+  async rates(tenor: Tenor, query: DatasetQuery<'/v1/rates/treasury/tenors/{tenor}'> = {}) {
+    const params = { path: { tenor }, query };
+    return this.result(this.datasets.GET('/v1/rates/treasury/tenors/{tenor}', { params }));
   }
 
   /** Every award matching the filters, page after page (each page one charged call), up to `maxRows`. */

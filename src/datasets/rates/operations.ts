@@ -3,7 +3,7 @@ import { fixed } from '../../accounts/pricing.js';
 import { changesOperation } from '../changes.js';
 import { define } from '../operation.js';
 import { checkRange, P } from '../params.js';
-import { RATE_PARAMS } from './params.js';
+import { checkTenor, RATE_PARAMS } from './params.js';
 import { readCurve, readHistory } from './read.js';
 import { CurveData, HistoryData } from './schema.js';
 import { TREASURY } from './source.js';
@@ -30,15 +30,15 @@ export const ratesOperations = [
   define({
     id: 'rates.history',
     dataset: 'treasury-rates',
-    url: '/v1/rates/treasury/history',
+    url: '/v1/rates/treasury/tenors/:tenor',
     list: 'rows',
     summary: 'One Treasury rate between two days',
     description:
       'The daily rate of one tenor (par yields, or a bill’s bank discount or coupon equivalent) from one day to ' +
-      'another; with asOf, as known at the end of that day.',
+      'another (default: every day held); with asOf, as known at the end of that day.',
+    params: Type.Object({ tenor: RATE_PARAMS.tenor }, { additionalProperties: false }),
     querystring: Type.Object(
       {
-        tenor: RATE_PARAMS.tenor,
         series: Type.Optional(RATE_PARAMS.series),
         from: Type.Optional(P.from),
         to: Type.Optional(P.to),
@@ -48,7 +48,10 @@ export const ratesOperations = [
     ),
     data: HistoryData,
     price: fixed('history', 1),
-    refine: checkRange,
+    refine: (input) => {
+      checkRange(input);
+      checkTenor(input);
+    },
     read: readHistory,
   }),
   changesOperation(

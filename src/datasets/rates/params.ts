@@ -1,5 +1,6 @@
 // treasury-rates' own parameters: a series, a tenor and a day.
 import { Type } from 'typebox';
+import { AppError } from '../../kernel/errors.js';
 
 /** Par yields, and the bills' two quotes. */
 export const RATE_SERIES = ['par', 'bill-discount', 'bill-coupon'] as const;
@@ -43,3 +44,20 @@ export const RATE_PARAMS = {
       'par (par yield, default), bill-discount or bill-coupon (the bills’ bank discount or coupon equivalent).',
   }),
 };
+
+/** A tenor must be one its series has: par yields run 1M to 30Y, bills 4W to 52W. */
+export function checkTenor({
+  params,
+  query,
+}: {
+  params: { tenor: string };
+  query: { series?: RateSeries };
+}): void {
+  const series = query.series ?? 'par';
+  const tenors: readonly string[] = series === 'par' ? PAR_TENORS.map(([t]) => t) : BILL_TENORS;
+  if (!tenors.includes(params.tenor))
+    throw new AppError(
+      'invalid_params',
+      `parameter "tenor": ${params.tenor} is not a tenor of ${series}; use one of ${tenors.join(', ')}`,
+    );
+}

@@ -133,11 +133,9 @@ async function curve(
 export async function readHistory(
   deps: Deps,
   {
+    params,
     query,
-  }: OperationInput<
-    { tenor: string; series?: RateSeries; from?: string; to?: string; asOf?: string },
-    object
-  >,
+  }: OperationInput<{ series?: RateSeries; from?: string; to?: string; asOf?: string }, { tenor: string }>,
 ): Promise<EnvelopeValue<unknown>> {
   const at = asOfInstant(deps, query.asOf);
   const series = query.series ?? 'par';
@@ -146,7 +144,7 @@ export async function readHistory(
     .selectFrom('treasury_rates')
     .select(['date', 'value', 'known_at', 'known_from'])
     .where('series', '=', series)
-    .where('tenor', '=', query.tenor)
+    .where('tenor', '=', params.tenor)
     .where(knownAt(at));
   if (query.from) q = q.where('date', '>=', query.from);
   if (query.to) q = q.where('date', '<=', query.to);
@@ -159,9 +157,9 @@ export async function readHistory(
       data: {
         source: 'treasury',
         status: 'available',
-        gaps: rows.length ? [] : [`no ${series} ${query.tenor} rate is held in the window asked`],
+        gaps: rows.length ? [] : [`no ${series} ${params.tenor} rate is held in the window asked`],
         series,
-        tenor: query.tenor,
+        tenor: params.tenor,
         unit: series === 'bill-discount' ? 'percent (bank discount)' : 'percent',
         rows: rows.map((r) => ({ date: r.date, value: Number(r.value) })),
       },

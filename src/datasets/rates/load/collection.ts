@@ -14,9 +14,10 @@ export const treasuryCollection: Collection = {
   schedules: [{ job: 'treasury-rates', calendar: TREASURY_DAILY }],
   files: (now) => {
     const year = now.toISOString().slice(0, 4);
-    return ['daily_treasury_yield_curve', 'daily_treasury_bill_rates'].map(
-      (type) => `${CSV}/${year}/all?type=${type}&field_tdr_date_value=${year}&page&_format=csv`,
-    );
+    return ['daily_treasury_yield_curve', 'daily_treasury_bill_rates'].map((type) => ({
+      path: `${CSV}/${year}/all?type=${type}&field_tdr_date_value=${year}&page&_format=csv`,
+      name: `${type}_${year}.csv`,
+    }));
   },
 };
 
