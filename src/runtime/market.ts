@@ -2,9 +2,11 @@
 // stored data with Yahoo Finance filling the rest through the market cache, and SEC EDGAR the statements of
 // US listings when an operator contact is configured.
 
+import { rateSeries } from '../datasets/rates/series.js';
 import type { Config } from '../kernel/config.js';
 import type { MarketProvider } from '../kernel/market-provider.js';
 import type { Counters } from '../limits/counters.js';
+import { OfficialSeriesProvider } from '../market/providers/official.js';
 import { StoredProvider } from '../market/providers/stored.js';
 import type { Store } from '../store/engine.js';
 
@@ -20,7 +22,7 @@ export async function createMarketProvider(
 ): Promise<MarketProvider> {
   const stored = new StoredProvider(store.db);
   const market = config.market;
-  if (market.upstream === 'none') return stored;
+  if (market.upstream === 'none') return withTreasury(stored, store);
   // The live path (Yahoo's client, EDGAR's) is loaded only by a process that serves it.
   const [
     { MarketCache },
@@ -56,7 +58,7 @@ export async function createMarketProvider(
         () => clock().getTime(),
       )
     : null;
-  return new LiveProvider(
+  const live = new LiveProvider(
     stored,
     upstream,
     cache,
@@ -69,5 +71,22 @@ export async function createMarketProvider(
       onError,
     },
     filings,
+  );
+  return withTreasury(live, store);
+}
+
+/** Treasury's 2-year par yield and 13-week bill (USGG2YR Index, USGG3M Index) from the treasury-rates dataset. */
+function withTreasury(provider: MarketProvider, store: Store): MarketProvider {
+  const treasury = (name: string, series: 'par' | 'bill-coupon', tenor: string) => ({
+    name,
+    publisher: 'U.S. Treasury',
+    read: () => rateSeries(store.db, series, tenor),
+  });
+  return new OfficialSeriesProvider(
+    provider,
+    new Map([
+      ['^UST2Y', treasury('US Treasury 2-year par yield', 'par', '2Y')],
+      ['^UST13W', treasury('US Treasury 13-week bill, coupon equivalent', 'bill-coupon', '13W')],
+    ]),
   );
 }

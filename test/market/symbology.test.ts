@@ -153,6 +153,9 @@ const INDEXES: [string, string][] = [
   ['USGG5YR', '^FVX'],
   ['USGG10YR', '^TNX'],
   ['USGG30YR', '^TYX'],
+  // Treasury's own end-of-day figures, from the treasury-rates dataset.
+  ['USGG2YR', '^UST2Y'],
+  ['USGG3M', '^UST13W'],
 ];
 
 describe('index and yield tickers', () => {
@@ -163,13 +166,12 @@ describe('index and yield tickers', () => {
   }
 
   it('yields are quoted in percent', () => {
-    for (const code of ['USGG5YR', 'USGG10YR', 'USGG30YR'])
+    for (const code of ['USGG5YR', 'USGG10YR', 'USGG30YR', 'USGG2YR', 'USGG3M'])
       expect(resolved(`${code} Index`).note).toMatch(/percent/);
+    expect(resolved('USGG2YR Index').note).toMatch(/end of day/);
   });
 
   const NOT_SERVED: [string, RegExp][] = [
-    ['USGG2YR', /no intraday source/],
-    ['USGG3M', /only a discount rate/],
     ['GT10', /generic government bond/],
     ['XAU', /GC1 Comdty/],
     ['XAG', /SI1 Comdty/],

@@ -220,7 +220,7 @@ describe('MCP tools over Streamable HTTP', () => {
 
   it('market.resolve says what each form reads as and what is held', async () => {
     const result = await callTool(client, 'market.resolve', {
-      tickers: ['BARC LN Equity', 'ABBV', 'USGG2YR Index'],
+      tickers: ['BARC LN Equity', 'ABBV', 'GT10 Index'],
     });
     const items = (result.structuredContent as { items: Record<string, unknown>[] }).items;
     expect(items[0]).toMatchObject({

@@ -175,12 +175,23 @@ export const INDEXES: Record<string, IndexTicker> = {
   USGG5YR: { ticker: '^FVX', name: 'US Treasury 5-year yield', currency: 'USD', note: 'quoted in percent' },
   USGG10YR: { ticker: '^TNX', name: 'US Treasury 10-year yield', currency: 'USD', note: 'quoted in percent' },
   USGG30YR: { ticker: '^TYX', name: 'US Treasury 30-year yield', currency: 'USD', note: 'quoted in percent' },
+  // Treasury's own daily figures (the treasury-rates dataset): end of day, no intraday source.
+  USGG2YR: {
+    ticker: '^UST2Y',
+    name: 'US Treasury 2-year par yield',
+    currency: 'USD',
+    note: 'quoted in percent; end of day, as Treasury publishes it',
+  },
+  USGG3M: {
+    ticker: '^UST13W',
+    name: 'US Treasury 13-week bill, coupon equivalent',
+    currency: 'USD',
+    note: 'quoted in percent; end of day, as Treasury publishes it',
+  },
 };
 
 /** Terminal index tickers that are not served, with the reason given to the caller. */
 export const INDEXES_NOT_SERVED: Record<string, string> = {
-  USGG2YR: 'not served: no intraday source for the 2-year yield',
-  USGG3M: 'not served: only a discount rate is quoted for the 3-month bill',
   GT10: 'not served: generic government bond prices are not available',
   XAU: 'not served: use GC1 Comdty (gold front month)',
   XAG: 'not served: use SI1 Comdty (silver front month)',
