@@ -242,6 +242,17 @@ describe('quarry CLI', () => {
     expect(ingest.match(/submissions JSON.*$/gm)).toEqual([
       'submissions JSON (a company and its filings); also into proxy-filings',
     ]);
+    // One source's help: its files and options, and no other source's.
+    const treasury = (await run('ingest', 'treasury', '--help')).stdout;
+    expect([...treasury.matchAll(/^([a-z-]+): into (.+)$/gm)].map((m) => m[0])).toEqual([
+      'treasury: into treasury-rates',
+    ]);
+    expect(treasury).toMatch(/Treasury daily par yield curve OData XML feed/);
+    expect(treasury).toMatch(/^ {2}--published TIME /m);
+    await expect(run('ingest', 'weather', '--help')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/ingest takes a source: .*treasury.*; not "weather"/),
+    });
     const sync = /^ {2}sources: (.+)$/m.exec((await run('sync', '--help')).stdout)?.[1];
     expect(sync?.split(', ').sort()).toEqual(['bls', 'cftc', 'eia', 'sec', 'treasury', 'usaspending']);
     expect((await run('--version')).stdout).toBe('0.1.0\n');

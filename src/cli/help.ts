@@ -40,17 +40,20 @@ QUARRY_SEC_URL, QUARRY_SEC_TICKERS, QUARRY_FETCH_TIMEOUT_MS, and each agency's h
 names their variables); see the README.
 `;
 
-/** The help of one command: its lines of the help, and for ingest and sync what the registry declares. */
-export async function commandHelp(command: string): Promise<string> {
+/**
+ * The help of one command: its lines of the help, and for ingest and sync what the registry declares; for
+ * `ingest SOURCE`, that source's files and options alone.
+ */
+export async function commandHelp(command: string, topic?: string): Promise<string> {
   const lines = HELP.split('\n').filter((line) => line.startsWith(`  quarry ${command}`));
   if (lines.length === 0) throw new UsageError(`unknown command "${command}"`);
-  if (command === 'ingest') lines.push('', ...(await ingestSources()));
+  if (command === 'ingest') lines.push('', ...(await ingestSources(topic)));
   if (command === 'sync') lines.push('', ...(await syncSources()));
   return `${lines.join('\n')}\n`;
 }
 
 /** Each source `quarry ingest` reads: the datasets it loads, the files it tells apart, the options it takes. */
-async function ingestSources(): Promise<string[]> {
+async function ingestSources(only?: string): Promise<string[]> {
   const { LOADERS } = await import('../runtime/loaders.js');
   const { loaderList, PUBLISHED_OPTION } = await import('../ingest/run.js');
   const option = ([name, what]: [string, string], indent: string) => {
@@ -58,7 +61,10 @@ async function ingestSources(): Promise<string[]> {
     return `${indent}--${name} ${value}  ${text.join(': ')}`;
   };
   const lines = ['Every source takes', option(Object.entries(PUBLISHED_OPTION)[0]!, '  '), ''];
+  if (only !== undefined && !LOADERS[only])
+    throw new UsageError(`ingest takes a source: ${Object.keys(LOADERS).join(', ')}; not "${only}"`);
   for (const [source, loaders] of Object.entries(LOADERS)) {
+    if (only !== undefined && source !== only) continue;
     const list = loaderList(loaders);
     lines.push(`${source}: into ${[...new Set(list.map((l) => l.importer.dataset))].join(', ')}`);
     for (const l of list) {

@@ -34,7 +34,9 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   }
   // Help for a command only ever prints: `quarry migrate --help` migrates nothing.
   if (rest.some((arg) => HELP_FLAGS.includes(arg))) {
-    process.stdout.write(await commandHelp(command));
+    // `quarry ingest SOURCE --help`: that source alone.
+    const topic = rest.find((arg) => !arg.startsWith('-'));
+    process.stdout.write(await commandHelp(command, topic));
     return 0;
   }
   const { runCommand } = await import('./commands.js');

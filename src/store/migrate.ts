@@ -1,5 +1,6 @@
 // Migrations, the same on both engines, each declared by the module whose tables it shapes: the store's own
-// (accounts, usage, jobs, bulk downloads) here, the market's and each dataset's in their folders. An owner's
+// (accounts, usage, jobs, bulk downloads, settings) here, the market's, EDGAR's (ingest/sec/) and each dataset's
+// in their folders. An owner's
 // migrations run in the order it lists them, owners in the order the composition root (runtime/) hands them
 // over; a new one is named `owner/what` and added at the end of its owner's list, with no number to pick.
 // Those that landed with a number (`006-awards`) keep it: a store records migrations by name. A landed
@@ -8,17 +9,13 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import type { Engine, Store } from './engine.js';
 import * as m001 from './migrations/001-accounts.js';
 import * as m005 from './migrations/005-dataset-versions.js';
-import * as m006 from './migrations/006-awards.js';
-import * as m007 from './migrations/007-filings.js';
 import * as m009 from './migrations/009-source-files.js';
 import * as m014 from './migrations/014-unit-usage.js';
 import * as m015 from './migrations/015-fetches.js';
 import * as m016 from './migrations/016-jobs.js';
-import * as m017 from './migrations/017-registrants.js';
 import * as m020 from './migrations/020-console.js';
-import * as m031 from './migrations/031-registrants-known-at.js';
 import * as m035 from './migrations/035-bulk-downloads.js';
-import * as m043 from './migrations/043-registrants-known-from.js';
+import * as settings from './migrations/settings.js';
 
 export type EngineMigration = { up(db: Kysely<unknown>, engine: Engine): Promise<void> };
 
@@ -28,17 +25,13 @@ export type Migrations = Readonly<Record<string, EngineMigration>>;
 export const STORE_MIGRATIONS: Migrations = {
   '001-accounts': m001,
   '005-dataset-versions': m005,
-  '006-awards': m006,
-  '007-filings': m007,
   '009-source-files': m009,
   '014-unit-usage': m014,
   '015-fetches': m015,
   '016-jobs': m016,
-  '017-registrants': m017,
   '020-console': m020,
-  '031-registrants-known-at': m031,
   '035-bulk-downloads': m035,
-  '043-registrants-known-from': m043,
+  'store/settings': settings,
 };
 
 /**

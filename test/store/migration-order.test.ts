@@ -32,16 +32,32 @@ describe('owned migrations', () => {
           dataDir: mkdtempSync(path.join(tmpdir(), 'quarry-order-')),
         });
         try {
-          // A store from before the market named its listings: every other migration applied.
+          // A store from before the market named its listings and the store owned its settings table: every
+          // other migration applied, and the settings table as the awards' 006 made it when it landed.
+          const later = ['market/listings', 'store/settings'];
           const older = Object.fromEntries(
-            Object.entries(MIGRATIONS).filter(([name]) => name !== 'market/listings'),
+            Object.entries(MIGRATIONS).filter(([name]) => !later.includes(name)),
           );
           const applied = await migrate(store, older);
           expect(applied).toEqual(Object.keys(older));
-          // The market's runs before the datasets' in a fresh store, not by its name ("011" after "002-cot").
+          // The market's runs before the datasets' in a fresh store, not by its name ("011" after "002-cot"),
+          // and EDGAR's filings tables before the datasets that change them.
           expect(applied.indexOf('011-market')).toBeLessThan(applied.indexOf('002-cot'));
-          expect(await pendingMigrations(store, MIGRATIONS)).toEqual(['market/listings']);
-          expect(await migrate(store, MIGRATIONS)).toEqual(['market/listings']);
+          expect(applied.indexOf('007-filings')).toBeLessThan(applied.indexOf('029-events-known-at'));
+          expect(applied.indexOf('006-awards')).toBeLessThan(applied.indexOf('019-award-details'));
+          const db = store.db as unknown as import('kysely').Kysely<Record<string, Record<string, string>>>;
+          await db.schema
+            .createTable('settings')
+            .addColumn('name', 'text', (c) => c.primaryKey())
+            .addColumn('value', 'text', (c) => c.notNull())
+            .execute();
+          await db.insertInto('settings').values({ name: 'cursor-secret', value: 's3cret' }).execute();
+          expect(await pendingMigrations(store, MIGRATIONS)).toEqual(['store/settings', 'market/listings']);
+          expect(await migrate(store, MIGRATIONS)).toEqual(['store/settings', 'market/listings']);
+          // The secret the store had is kept: the settings migration makes the table only where there is none.
+          expect(await db.selectFrom('settings').selectAll().execute()).toEqual([
+            { name: 'cursor-secret', value: 's3cret' },
+          ]);
           await store.db
             .insertInto('market_listings')
             .values({ symbol: 'BARC.L', name: 'Barclays PLC', source: 't', loaded_at: 't' })

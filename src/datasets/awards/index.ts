@@ -23,6 +23,7 @@ import {
   namesHeld,
 } from './load/usaspending.js';
 import { USASPENDING } from './load/usaspending-sync.js';
+import * as m006 from './migrations/006-awards.js';
 import * as m019 from './migrations/019-award-details.js';
 import * as m021 from './migrations/021-award-indexes.js';
 import * as m023 from './migrations/023-award-filter-indexes.js';
@@ -61,6 +62,7 @@ export const awardsDataset = describe({
     ],
   },
   migrations: {
+    '006-awards': m006,
     '019-award-details': m019,
     '021-award-indexes': m021,
     '023-award-filter-indexes': m023,

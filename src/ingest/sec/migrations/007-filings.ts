@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { type Engine, serialId } from '../engine.js';
-import { revisioned } from './columns.js';
+import { type Engine, serialId } from '../../../store/engine.js';
+import { revisioned } from '../../../store/migrations/columns.js';
 
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema

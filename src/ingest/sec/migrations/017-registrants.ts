@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { type Engine, serialId } from '../engine.js';
-import { revisioned } from './columns.js';
+import { type Engine, serialId } from '../../../store/engine.js';
+import { revisioned } from '../../../store/migrations/columns.js';
 
 /**
  * EDGAR's registrants (company_tickers.json): every listed ticker with its CIK and name, so a filing that

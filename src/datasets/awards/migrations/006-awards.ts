@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type Engine, serialId } from '../engine.js';
+import { type Engine, serialId } from '../../../store/engine.js';
 
 const FILTER_COLUMNS = [
   'ticker',
@@ -69,11 +69,4 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
       (to_tsvector('simple', title || ' ' || recipient_name || ' ' || agency_name)) STORED`.execute(db);
     await sql`CREATE INDEX awards_search ON awards USING gin (search)`.execute(db);
   }
-
-  // A secret for signing cursors, the same for every process on this store.
-  await db.schema
-    .createTable('settings')
-    .addColumn('name', 'text', (c) => c.primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull())
-    .execute();
 }

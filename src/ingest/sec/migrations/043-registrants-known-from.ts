@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { addKnownFrom } from './columns.js';
+import { addKnownFrom } from '../../../store/migrations/columns.js';
 
 /** Where each registrant revision's known time came from. */
 export async function up(db: Kysely<unknown>): Promise<void> {
