@@ -268,6 +268,20 @@ describe('quarry sync treasury against a stand-in for Treasury', () => {
     expect(first.files[0]?.load?.inserted).toBe(cells);
     const again = await sync();
     expect(again.files[0]?.outcome).toBe('unchanged');
+    // In the first week of January the old year's files are fetched too: December's last days.
+    const { collection } = COLLECTIONS.get('treasury') as NonNullable<ReturnType<typeof COLLECTIONS.get>>;
+    const names = (at: string) =>
+      collection.files(new Date(at)).map((f) => (typeof f === 'string' ? f : f.name));
+    expect(names('2021-01-04T12:00:00Z')).toEqual([
+      'daily_treasury_yield_curve_2020.csv',
+      'daily_treasury_bill_rates_2020.csv',
+      'daily_treasury_yield_curve_2021.csv',
+      'daily_treasury_bill_rates_2021.csv',
+    ]);
+    expect(names('2021-01-08T12:00:00Z')).toEqual([
+      'daily_treasury_yield_curve_2021.csv',
+      'daily_treasury_bill_rates_2021.csv',
+    ]);
     expect(agency.requests[0]?.headers['user-agent']).toBe('Quarry data collector (ops@quarry.example)');
   });
 });

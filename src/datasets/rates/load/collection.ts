@@ -12,12 +12,17 @@ const CSV = '/resource-center/data-chart-center/interest-rates/daily-treasury-ra
 export const treasuryCollection: Collection = {
   agency: { id: 'treasury', variable: 'QUARRY_TREASURY_URL', url: 'https://home.treasury.gov' },
   schedules: [{ job: 'treasury-rates', calendar: TREASURY_DAILY }],
+  // This year's files; in the first week of January last year's too, for the days of December after the last
+  // fetch of the old year.
   files: (now) => {
-    const year = now.toISOString().slice(0, 4);
-    return ['daily_treasury_yield_curve', 'daily_treasury_bill_rates'].map((type) => ({
-      path: `${CSV}/${year}/all?type=${type}&field_tdr_date_value=${year}&page&_format=csv`,
-      name: `${type}_${year}.csv`,
-    }));
+    const year = now.getUTCFullYear();
+    const years = now.getUTCMonth() === 0 && now.getUTCDate() <= 7 ? [year - 1, year] : [year];
+    return years.flatMap((y) =>
+      ['daily_treasury_yield_curve', 'daily_treasury_bill_rates'].map((type) => ({
+        path: `${CSV}/${y}/all?type=${type}&field_tdr_date_value=${y}&page&_format=csv`,
+        name: `${type}_${y}.csv`,
+      })),
+    );
   },
 };
 
