@@ -177,6 +177,15 @@ for (const { engine, skip } of ENGINES) {
         .map(([date, r]) => ({ date, value: Number(r.get('13 WEEKS COUPON EQUIVALENT')) }))
         .sort((a, b) => a.date.localeCompare(b.date));
       expect(history.data.rows).toEqual(expected);
+      // Each answer is judged by what it reads: the bills' history by the bills' newest day, the curve by the
+      // par yields' (old bills never make a curve stale, nor old par yields a bill's history).
+      expect(history.data.gaps).toEqual([
+        expect.stringMatching(/^stale: newest bill rates report 2025-11-14; /),
+      ]);
+      const curve = (await ok('/v1/rates/treasury/curve')).data;
+      expect(curve.gaps).toEqual([
+        expect.stringMatching(/^stale: newest par yield curve report 2022-12-30; /),
+      ]);
       const wrong = await get('/v1/rates/treasury/tenors/13W');
       expect([wrong.status, wrong.body.error, wrong.credits]).toEqual([400, 'invalid_params', '0']);
       expect(wrong.body.message).toMatch(/13W is not a tenor of par/);

@@ -8,7 +8,7 @@ import { storedMeta } from '../envelope.js';
 import { freshBoard } from '../freshness.js';
 import { asOfInstant, knownAt, newestKnown, readInstant } from '../known.js';
 import type { OperationInput } from '../operation.js';
-import { ratesFreshness } from './load/collection.js';
+import { BILLS_GROUP, PAR_GROUP, ratesFreshness } from './load/collection.js';
 import { PAR_TENORS, type RateSeries } from './params.js';
 import { TREASURY } from './source.js';
 
@@ -33,7 +33,7 @@ export async function readCurve(
   { query }: OperationInput<{ date?: string; asOf?: string }, object>,
 ): Promise<EnvelopeValue<unknown>> {
   const at = asOfInstant(deps, query.asOf);
-  return freshBoard(deps, ratesFreshness, () => curve(deps, at, query.date), { at });
+  return freshBoard(deps, ratesFreshness, () => curve(deps, at, query.date), { at, groups: [PAR_GROUP] });
 }
 
 async function curve(
@@ -171,6 +171,6 @@ export async function readHistory(
         historyStarts: rows[0]?.date ?? null,
       }),
     }),
-    { at },
+    { at, groups: [series === 'par' ? PAR_GROUP : BILLS_GROUP] },
   );
 }

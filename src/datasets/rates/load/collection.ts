@@ -41,8 +41,12 @@ const group = (name: string, series: readonly string[]) => ({
     )?.last ?? null,
 });
 
+/** The freshness groups: an answer is judged by the one it reads (old bills never make a curve stale). */
+export const PAR_GROUP = 'par yield curve';
+export const BILLS_GROUP = 'bill rates';
+
 /** Par yields and bill rates, each judged on the bond market's calendar. */
 export const ratesFreshness = freshnessSource('treasury-rates', 'treasury_rates', treasuryCollection, [
-  group('par yield curve', ['par']),
-  group('bill rates', ['bill-discount', 'bill-coupon']),
+  group(PAR_GROUP, ['par']),
+  group(BILLS_GROUP, ['bill-discount', 'bill-coupon']),
 ]);
