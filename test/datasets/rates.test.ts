@@ -178,11 +178,11 @@ for (const { engine, skip } of ENGINES) {
         .sort((a, b) => a.date.localeCompare(b.date));
       expect(history.data.rows).toEqual(expected);
       // Each answer is judged by what it reads: the bills' history by the bills' newest day, the curve by the
-      // par yields' (old bills never make a curve stale, nor old par yields a bill's history).
-      expect(history.data.gaps).toEqual([
-        expect.stringMatching(/^stale: newest bill rates report 2025-11-14; /),
-      ]);
-      const curve = (await ok('/v1/rates/treasury/curve')).data;
+      // par yields' (old bills never make a curve stale, nor old par yields a bill's history). Read as of the
+      // day before the clock's: an instant no earlier read was judged at.
+      const judged = (await ok('/v1/rates/treasury/tenors/13W?series=bill-coupon&asOf=2026-11-24')).data;
+      expect(judged.gaps).toEqual([expect.stringMatching(/^stale: newest bill rates report 2025-11-14; /)]);
+      const curve = (await ok('/v1/rates/treasury/curve?asOf=2026-11-24')).data;
       expect(curve.gaps).toEqual([
         expect.stringMatching(/^stale: newest par yield curve report 2022-12-30; /),
       ]);
