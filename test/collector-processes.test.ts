@@ -151,6 +151,7 @@ describe.skipIf(faketimeLib() === null)('quarry serve --collect', () => {
         { name: 'cftc', last_outcome: 'new' },
         { name: 'eia-gas-storage', last_outcome: 'nothing_new' },
         { name: 'eia-petroleum', last_outcome: 'nothing_new' },
+        { name: 'treasury-rates', last_outcome: 'nothing_new' },
       ]);
     } finally {
       await deps.close();

@@ -2,10 +2,20 @@
 // the sample limit of the Limits table.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATASET_BY_ID } from '../src/datasets/registry.js';
 import { ERROR_CODES } from '../src/kernel/errors.js';
 import { type TestEnv, testEnv } from './helpers/env.js';
 
-const DATASETS = ['awards', 'kpis-guidance', 'exec-pay', 'events', 'cpi', 'energy-inventories', 'cot'];
+const DATASETS = [
+  'awards',
+  'kpis-guidance',
+  'exec-pay',
+  'events',
+  'cpi',
+  'energy-inventories',
+  'cot',
+  'treasury-rates',
+];
 
 describe('public routes', () => {
   let env: TestEnv;
@@ -16,7 +26,7 @@ describe('public routes', () => {
   const get = (url: string, headers: Record<string, string> = {}) =>
     env.app.inject({ method: 'GET', url, headers });
 
-  it('GET /v1/datasets lists the seven datasets with the catalog entry fields', async () => {
+  it('GET /v1/datasets lists the eight datasets with the catalog entry fields', async () => {
     const res = await get('/v1/datasets');
     expect(res.statusCode).toBe(200);
     const { datasets } = res.json();
@@ -33,6 +43,7 @@ describe('public routes', () => {
       cpi: 1,
       'energy-inventories': 1,
       cot: 1,
+      'treasury-rates': 1,
     });
     for (const entry of datasets) {
       expect(Object.keys(entry).sort()).toEqual([
@@ -192,6 +203,10 @@ describe('public routes', () => {
           'GET /v1/datasets/account account.get',
           'GET /v1/datasets/usage usage.get',
           'GET /v1/macro/cpi cpi.board',
+          'GET /v1/rates/treasury/curve rates.curve',
+          'GET /v1/rates/treasury/tenors/{tenor} rates.history',
+          'GET /v1/datasets/treasury-rates/bulk treasury-rates.bulk',
+          'GET /v1/datasets/treasury-rates/changes treasury-rates.changes',
           'GET /v1/energy/inventories energy.inventories',
           'GET /v1/cftc/cot cot.board',
           'GET /v1/cftc/cot/contracts/{contractCode} cot.contract',
@@ -271,17 +286,10 @@ describe('public routes', () => {
         expect(meta.source.length).toBeGreaterThan(0);
         if (dataset === 'cpi') expect(meta.disclaimer).toMatch(/derived/);
         else expect(meta.disclaimer).toBeUndefined();
-        const rows =
-          dataset === 'kpis-guidance'
-            ? data.series
-            : dataset === 'exec-pay'
-              ? data.proxies
-              : dataset === 'events'
-                ? data.events
-                : dataset === 'energy-inventories'
-                  ? data.series
-                  : data.rows;
-        expect(rows).toHaveLength(3);
+        // The sample has the shape of the dataset's first operation: its list is the member that one names.
+        const list = DATASET_BY_ID.get(dataset)?.operations[0]?.list;
+        expect(list).toBeDefined();
+        expect(data[list as string]).toHaveLength(3);
         expect(res.headers['x-credits-cost']).toBeUndefined();
       });
     }
