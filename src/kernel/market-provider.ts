@@ -86,34 +86,50 @@ export interface InstrumentFound {
   source: string;
 }
 
+/**
+ * An instrument as a request resolved it, once: what a provider needs to read it without resolving its ticker
+ * again (the market's `Resolved` is one).
+ */
+export interface Instrument {
+  /** The provider's symbol (exchange-suffixed form): BARC.L. */
+  symbol: string;
+  /** The service's own form, which statements are kept under: AAPL, BARC:XLON. */
+  ticker: string;
+  /** The listing's market (null: a US listing, or none). */
+  mic: string | null;
+  assetType: 'equity' | 'fund' | 'index' | 'future' | 'currency' | 'crypto';
+  currency: string;
+}
+
 export interface MarketProvider {
-  /** Latest short interest of the provider symbols it knows; unknown symbols are absent from the map. */
-  shortInterest(symbols: string[]): Promise<Map<string, ShortInterest>>;
-  /** Reported statement facts of a company (service ticker), by field id. */
-  statements(ticker: string): Promise<Map<string, StatementFact[]>>;
+  /** Latest short interest of the instruments it knows, by provider symbol; unknown ones are absent. */
+  shortInterest(instruments: readonly Instrument[]): Promise<Map<string, ShortInterest>>;
+  /** Reported statement facts of a company, by field id. */
+  statements(instrument: Instrument): Promise<Map<string, StatementFact[]>>;
   /**
-   * Latest quotes of the provider symbols it knows; unknown symbols are absent from the map. `fields` names the
-   * field ids the caller will read, so a provider can fetch what its plain quote lacks (profile, estimates).
+   * Latest quotes of the instruments it knows, by provider symbol; unknown ones are absent from the map.
+   * `fields` names the field ids the caller will read, so a provider can fetch what its plain quote lacks
+   * (profile, estimates).
    */
-  quotes(symbols: string[], fields?: readonly string[]): Promise<Map<string, ProviderQuote>>;
-  /** The newest `count` daily closes of a symbol, oldest first. */
-  lastCloses(symbol: string, count: number): Promise<number[]>;
-  /** Daily bars of a symbol between two dates (inclusive), oldest first. */
-  bars(symbol: string, from?: string, to?: string): Promise<Bar[]>;
+  quotes(instruments: readonly Instrument[], fields?: readonly string[]): Promise<Map<string, ProviderQuote>>;
+  /** The newest `count` daily closes of an instrument, oldest first. */
+  lastCloses(instrument: Instrument, count: number): Promise<number[]>;
+  /** Daily bars of an instrument between two dates (inclusive), oldest first. */
+  bars(instrument: Instrument, from?: string, to?: string): Promise<Bar[]>;
   /**
-   * Every daily bar of a symbol, oldest first, not to be modified. A provider that keeps a series in memory
+   * Every daily bar of an instrument, oldest first, not to be modified. A provider that keeps a series in memory
    * answers with the same array until its data changes, so callers may keep what they derive from it.
    * `since`, the earliest date the caller needs, lets a provider that fetches bars read fewer of them.
    */
-  series(symbol: string, since?: string): Promise<readonly Bar[]>;
-  /** Whether the symbol's bars were last served from an old copy because the upstream failed. */
-  staleBars?(symbol: string): boolean;
-  /** Whether fields are held for the symbol without a quote (recorded facts, a partial quote kept). */
-  hasFacts?(symbol: string): Promise<boolean>;
-  /** Whether the statements last served for a ticker were a kept copy, the upstream failing. */
-  staleStatements?(ticker: string): boolean;
+  series(instrument: Instrument, since?: string): Promise<readonly Bar[]>;
+  /** Whether the instrument's bars were last served from an old copy because the upstream failed. */
+  staleBars?(instrument: Instrument): boolean;
+  /** Whether fields are held for the instrument without a quote (recorded facts, a partial quote kept). */
+  hasFacts?(instrument: Instrument): Promise<boolean>;
+  /** Whether the statements last served for an instrument were a kept copy, the upstream failing. */
+  staleStatements?(instrument: Instrument): boolean;
   /** Instruments whose symbol or name contains the text, the stored ones first. */
   find(text: string): Promise<InstrumentFound[]>;
-  /** Prices of the symbol's bars that were repaired (100× unit slips), oldest first. */
-  repairs?(symbol: string): Promise<readonly Repair[]>;
+  /** Prices of the instrument's bars that were repaired (100× unit slips), oldest first. */
+  repairs?(instrument: Instrument): Promise<readonly Repair[]>;
 }

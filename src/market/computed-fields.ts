@@ -2,15 +2,17 @@
 // current-year P/E with its EPS estimate converted into the price currency.
 
 import { yearsBefore } from '../kernel/dates.js';
-import type { MarketProvider, ProviderQuote } from '../kernel/market-provider.js';
+import type { Instrument, MarketProvider, ProviderQuote } from '../kernel/market-provider.js';
 import { closesSince, rollUp } from './compute/periods.js';
 import { betaAdjusted, betaRaw, volatility } from './compute/risk.js';
 import type { FieldDef } from './fields/dictionary.js';
 import { fxRate } from './fx.js';
+import { instrumentOf } from './instrument.js';
 import type { Resolved } from './symbology/resolve.js';
 
 /** The broad US equity index betas are measured against. */
 export const BETA_INDEX = '^GSPC';
+const BETA_BENCHMARK = instrumentOf(BETA_INDEX);
 
 export type Value = number | string | null;
 export type FieldError = { code: string; message: string };
@@ -32,9 +34,9 @@ export function barsSince(defs: readonly FieldDef[], today: string): string | nu
   return since;
 }
 
-async function weeklyCloses(provider: MarketProvider, symbol: string, since: string) {
+async function weeklyCloses(provider: MarketProvider, instrument: Instrument, since: string) {
   // `since` lets a fetching provider read fewer bars; held bars are all used, however old.
-  return rollUp(await provider.series(symbol, since), 'weekly');
+  return rollUp(await provider.series(instrument, since), 'weekly');
 }
 
 /** A computed value with the window of closes it was measured over (the last date is its asOf). */
@@ -53,7 +55,7 @@ export async function computed(
   const vol = VOLATILITY.exec(def.id);
   if (vol) {
     const days = Number(vol[1]);
-    const bars = (await provider.series(resolved.symbol, since)).slice(-(days + 1));
+    const bars = (await provider.series(resolved, since)).slice(-(days + 1));
     const value = volatility(
       bars.map((b) => b.close),
       days,
@@ -69,8 +71,8 @@ export async function computed(
     return { code: 'not_applicable', message: `${def.id} is served for US listings only` };
   }
   const beta = betaRaw(
-    await weeklyCloses(provider, resolved.symbol, since),
-    await weeklyCloses(provider, BETA_INDEX, since),
+    await weeklyCloses(provider, resolved, since),
+    await weeklyCloses(provider, BETA_BENCHMARK, since),
   );
   if (beta === null)
     return {

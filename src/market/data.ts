@@ -9,10 +9,11 @@ import { factsKnownOn, statementSeries } from './compute/statements.js';
 import { barsSince, computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { lookupField } from './fields/dictionary.js';
+import { type Resolving, resolveInput } from './instrument.js';
 import { type Looked, lookupOne, notHeld } from './lookup.js';
 import { inPriceCurrency } from './price-units.js';
 import { checkedAsOf, uniqueInputs } from './request.js';
-import { type Resolved, resolveTicker, shown } from './symbology/resolve.js';
+import { type Resolved, shown } from './symbology/resolve.js';
 import { barClose, staleReason } from './symbology/sessions.js';
 import { mainUnit } from './symbology/tables.js';
 
@@ -121,9 +122,10 @@ export async function data(
   try {
     const items = await Promise.all(
       r.tickers.map((input) => {
-        if (since) readBarsEarly(provider, input, since);
+        const resolving = resolveInput(input);
+        if (since) readBarsEarly(provider, resolving, since);
         let resolved: Resolved | undefined;
-        const work = lookupOne(provider, input, false, quoteFieldIds).then((result) => {
+        const work = lookupOne(provider, resolving, false, quoteFieldIds).then((result) => {
           if (result.status === 'ok') resolved = result.found.resolved;
           return dataItem(provider, result, fields, r, since ?? today, deps.clock());
         });
@@ -148,9 +150,8 @@ export async function data(
  * Starts reading a ticker's bars beside its quote rather than after it: from a live upstream both then arrive
  * in one round trip. The item reads them again when it computes (the provider holds one read in flight).
  */
-function readBarsEarly(provider: MarketProvider, input: string, since: string): void {
-  const resolution = resolveTicker(input);
-  if (resolution.status === 'ok') provider.series(resolution.resolved.symbol, since).catch(() => {});
+function readBarsEarly(provider: MarketProvider, resolving: Resolving, since: string): void {
+  if (resolving.status === 'ok') provider.series(resolving.resolved, since).catch(() => {});
 }
 
 async function dataItem(
@@ -174,15 +175,15 @@ async function dataItem(
   let stale = quote.stale === true;
   const derived: string[] = [];
   const statements = fields.some((f) => f.found.kind === 'field' && f.found.field.group === 'statement')
-    ? await provider.statements(resolved.ticker)
+    ? await provider.statements(resolved)
     : new Map<string, StatementFact[]>();
   // A ticker with no quote, facts, bars or statements held is not found: nothing is answered for it, not even
   // a currency the resolution could only guess.
   if (
     !quoted &&
     statements.size === 0 &&
-    !(await provider.hasFacts?.(resolved.symbol)) &&
-    (await provider.series(resolved.symbol, since)).length === 0
+    !(await provider.hasFacts?.(resolved)) &&
+    (await provider.series(resolved, since)).length === 0
   )
     return { input: result.input, status: 'error', error: notHeld(result.input, resolved) };
   const minor = (resolved.priceFactor ?? 1) !== 1;
@@ -215,9 +216,9 @@ async function dataItem(
         asOf[input] = measured.window.to;
         timed.push(barClose(resolved, measured.window.to));
       }
-      if (provider.staleBars?.(resolved.symbol)) stale = true;
+      if (provider.staleBars?.(resolved)) stale = true;
     } else if (def.group === 'statement') {
-      if (provider.staleStatements?.(resolved.ticker)) stale = true;
+      if (provider.staleStatements?.(resolved)) stale = true;
       const held = statements.get(def.id) ?? [];
       const facts = knownOn ? factsKnownOn(held, knownOn) : held;
       const latest = statementSeries(def.id, facts, period).at(-1);

@@ -17,7 +17,8 @@ import {
   normalise,
   shiftYears,
 } from './history-request.js';
-import { type Resolved, resolveTicker, shown } from './symbology/resolve.js';
+import { resolveInput } from './instrument.js';
+import { type Resolved, shown } from './symbology/resolve.js';
 import { barClose, staleReason } from './symbology/sessions.js';
 
 const BAR_FIELDS: Record<string, BarColumnName> = {
@@ -75,23 +76,24 @@ function fieldFor(input: string, period: HistoryPeriod): FieldAnswer {
   return { input, def, alias: found.alias, millions: found.millions };
 }
 
-/** Price rows of the first of a listing's symbols that has bars in the range; null when none has. */
+/** Price rows of the first of a listing's forms (its own, then its fallbacks) with bars in the range; null when none has. */
 async function barRows(
   provider: MarketProvider,
   resolved: Resolved,
+  chain: readonly Resolved[],
   range: { from: string; end: string; period: BarPeriod },
   columns: BarColumn[],
-): Promise<{ rows: BarRows; symbol: string; held: { start: string; end: string } } | null> {
+): Promise<{ rows: BarRows; listing: Resolved; held: { start: string; end: string } } | null> {
   const factor = resolved.priceFactor ?? 1;
-  for (const symbol of candidates(resolved)) {
-    const series = await provider.series(symbol);
+  for (const listing of chain) {
+    const series = await provider.series(listing);
     const [first, end] = barRange(series, range.from, range.end);
     if (first === end) continue;
     const held = { start: series[first]!.date, end: series[end - 1]!.date };
     if (range.period === 'daily')
-      return { rows: new BarRows(series, first, end, columns, factor, true), symbol, held };
+      return { rows: new BarRows(series, first, end, columns, factor, true), listing, held };
     const rolled = rollUp(series.slice(first, end), range.period);
-    return { rows: new BarRows(rolled, 0, rolled.length, columns, factor, false), symbol, held };
+    return { rows: new BarRows(rolled, 0, rolled.length, columns, factor, false), listing, held };
   }
   return null;
 }
@@ -100,25 +102,17 @@ async function barRows(
 async function noHistory(
   provider: MarketProvider,
   resolved: Resolved,
+  chain: readonly Resolved[],
   input: string,
   r: Window,
 ): Promise<string> {
-  const tried = candidates(resolved);
-  for (const symbol of tried) {
-    const series = await provider.series(symbol);
+  for (const listing of chain) {
+    const series = await provider.series(listing);
     if (series.length)
-      return `No history for ${input} between ${r.from} and ${r.end}: the bars held for ${symbol} run from ${series[0]!.date} to ${(series.at(-1) as Bar).date}. Ask for a window within them.`;
+      return `No history for ${input} between ${r.from} and ${r.end}: the bars held for ${listing.symbol} run from ${series[0]!.date} to ${(series.at(-1) as Bar).date}. Ask for a window within them.`;
   }
-  return `No history for ${input} between ${r.from} and ${r.end} (looked for ${tried.join(', ')} in the stored data and the upstream). An operator loads bars with "quarry ingest prices FILE --ticker ${resolved.symbol}".`;
-}
-
-/** The provider symbols an item's bars may be held under: its own, then its fallbacks. */
-function candidates(resolved: Resolved): string[] {
-  return [resolved.symbol, ...(resolved.fallbacks ?? [])].map((candidate) =>
-    candidate.includes(':')
-      ? (resolveTicker(candidate) as { resolved: Resolved }).resolved.symbol
-      : candidate,
-  );
+  const tried = chain.map((l) => l.symbol).join(', ');
+  return `No history for ${input} between ${r.from} and ${r.end} (looked for ${tried} in the stored data and the upstream). An operator loads bars with "quarry ingest prices FILE --ticker ${resolved.symbol}".`;
 }
 
 /** Days a held range may fall short of the asked one (weekends, holidays) before the item says so. */
@@ -223,18 +217,18 @@ async function historyItem(
   input: string,
   now: Date,
 ): Promise<HistoryItem> {
-  const resolution = resolveTicker(input);
+  const resolution = resolveInput(input);
   if (resolution.status !== 'ok') return { input, status: 'error', error: resolution.error };
-  const resolved = resolution.resolved;
+  const { resolved, chain } = resolution;
   const errors = fieldErrors(fields, resolved);
   const served = fields.filter((f): f is ServedField => f.def !== null && !errors[f.input]);
   let found: Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'repaired' | 'derived'> = { rows: [] };
   if (served.length && isStatementPeriod(r.period)) {
     found = await statementHistory(provider, resolved, served, r, input, errors);
   } else if (served.length) {
-    const bars = await barHistory(provider, resolved, served, r, now);
+    const bars = await barHistory(provider, resolved, chain, served, r, now);
     if (!bars) {
-      const message = await noHistory(provider, resolved, input, r);
+      const message = await noHistory(provider, resolved, chain, input, r);
       return { input, status: 'error', resolved: shown(resolved), error: { code: 'not_found', message } };
     }
     found = bars;
@@ -265,7 +259,7 @@ async function statementHistory(
   input: string,
   errors: Record<string, FieldError>,
 ): Promise<Pick<HistoryItem, 'rows' | 'stale' | 'derived'>> {
-  const statements = await provider.statements(resolved.ticker);
+  const statements = await provider.statements(resolved);
   const byDate = new Map<string, Row>();
   const derived = new Set<string>();
   for (const f of served) {
@@ -289,7 +283,7 @@ async function statementHistory(
   for (const f of served) for (const row of rows) if (!(f.input in row)) row[f.input] = null;
   return {
     rows,
-    ...(provider.staleStatements?.(resolved.ticker)
+    ...(provider.staleStatements?.(resolved)
       ? { stale: true, staleReason: 'the upstream could not be reached: the last statements held are served' }
       : {}),
     ...(derived.size ? { derived: [...derived].sort() } : {}),
@@ -300,6 +294,7 @@ async function statementHistory(
 async function barHistory(
   provider: MarketProvider,
   resolved: Resolved,
+  chain: readonly Resolved[],
   served: ServedField[],
   r: Window,
   now: Date,
@@ -309,9 +304,9 @@ async function barHistory(
     return column ? [{ input: f.input, column, scaled: column !== 'volume' }] : [];
   });
   const range = { from: r.from, end: r.end, period: r.period as BarPeriod };
-  const found = await barRows(provider, resolved, range, columns);
+  const found = await barRows(provider, resolved, chain, range, columns);
   if (!found) return null;
-  const repaired = ((await provider.repairs?.(found.symbol)) ?? []).filter(
+  const repaired = ((await provider.repairs?.(found.listing)) ?? []).filter(
     (p) => p.date >= r.from && p.date <= r.end,
   );
   // The last row is old when a session of the market opened after it and before the window's end (or now).
@@ -320,7 +315,7 @@ async function barHistory(
   const lastRowOld = staleReason(resolved, barClose(resolved, found.held.end), until, 'last row', r.end);
   const reason =
     lastRowOld ??
-    (provider.staleBars?.(found.symbol)
+    (provider.staleBars?.(found.listing)
       ? 'the upstream could not be reached: the last bars held are served'
       : null);
   return {

@@ -1,7 +1,8 @@
-// One ticker as sent, resolved and found: its resolution and quote (trying the resolution's fallbacks in
-// order), or an error of its own — the first step of every per-ticker market verb.
+// One ticker as sent, resolved (instrument.ts) and found: its resolution and quote (trying the resolution's
+// fallbacks in order), or an error of its own — the first step of every per-ticker market verb.
 import type { MarketProvider, ProviderQuote } from '../kernel/market-provider.js';
-import { type Resolved, resolveTicker } from './symbology/resolve.js';
+import { type Resolving, resolveInput } from './instrument.js';
+import type { Resolved } from './symbology/resolve.js';
 
 export interface Found {
   resolved: Resolved;
@@ -10,30 +11,14 @@ export interface Found {
   quoted: boolean;
 }
 
-/** What one input found: its resolution and quote, or an error of its own. */
+/** What one input found: its resolution and quote, or an error of its own (its lookup's, or its resolution's). */
 export type Looked =
   | { input: string; status: 'ok'; found: Found }
   | { input: string; status: 'error'; error: { code: 'not_found' | 'timeout'; message: string } };
 
-/** An input resolved, with the symbols it may be found under (its own, then its CN/TT fallbacks). */
-type Chained =
-  | { input: string; resolved: Resolved; chain: Resolved[] }
-  | Extract<Looked, { status: 'error' }>;
-
-function chained(input: string): Chained {
-  const r = resolveTicker(input);
-  if (r.status !== 'ok') return { input: r.input, status: 'error', error: r.error };
-  const chain = [r.resolved];
-  for (const fallback of r.resolved.fallbacks ?? []) {
-    const alt = resolveTicker(fallback);
-    if (alt.status === 'ok') chain.push({ ...alt.resolved, dialect: r.resolved.dialect });
-  }
-  return { input: r.input, resolved: r.resolved, chain };
-}
-
 /** What one resolved input found among the quotes read for its request. */
-function found(c: Chained, quotes: ReadonlyMap<string, ProviderQuote>, requireQuote: boolean): Looked {
-  if ('status' in c) return c;
+function found(c: Resolving, quotes: ReadonlyMap<string, ProviderQuote>, requireQuote: boolean): Looked {
+  if (c.status === 'error') return c;
   const { input, chain } = c;
   const hit = chain.find((h) => quotes.has(h.symbol));
   if (!hit && !requireQuote) {
@@ -66,20 +51,24 @@ function found(c: Chained, quotes: ReadonlyMap<string, ProviderQuote>, requireQu
  */
 export async function lookupMany(
   provider: MarketProvider,
-  inputs: readonly string[],
+  inputs: readonly (string | Resolving)[],
   requireQuote = true,
   fields: readonly string[] = [],
 ): Promise<Looked[]> {
-  const all = inputs.map(chained);
-  const symbols = [...new Set(all.flatMap((c) => ('chain' in c ? c.chain.map((h) => h.symbol) : [])))];
-  const quotes = symbols.length ? await provider.quotes(symbols, fields) : new Map<string, ProviderQuote>();
+  const all = inputs.map((i) => (typeof i === 'string' ? resolveInput(i) : i));
+  const listings = new Map<string, Resolved>();
+  for (const c of all)
+    if (c.status === 'ok') for (const h of c.chain) if (!listings.has(h.symbol)) listings.set(h.symbol, h);
+  const quotes = listings.size
+    ? await provider.quotes([...listings.values()], fields)
+    : new Map<string, ProviderQuote>();
   return all.map((c) => found(c, quotes, requireQuote));
 }
 
 /** One input looked up on its own (lookupMany of one). */
 export async function lookupOne(
   provider: MarketProvider,
-  input: string,
+  input: string | Resolving,
   requireQuote = true,
   fields: readonly string[] = [],
 ): Promise<Looked> {

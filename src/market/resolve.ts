@@ -7,15 +7,21 @@ import { shown } from './symbology/resolve.js';
 export async function resolveTickers(deps: Pick<Deps, 'market'>, request: QuotesRequest) {
   const provider = deps.market;
   const looked = await lookupMany(provider, checkedTickers(request), false);
-  const symbols = [...new Set(looked.flatMap((r) => (r.status === 'ok' ? [r.found.resolved.symbol] : [])))];
-  const [quotes, short] = await Promise.all([provider.quotes(symbols), provider.shortInterest(symbols)]);
+  const listings = [
+    ...new Map(
+      looked.flatMap((r) =>
+        r.status === 'ok' ? [[r.found.resolved.symbol, r.found.resolved] as const] : [],
+      ),
+    ).values(),
+  ];
+  const [quotes, short] = await Promise.all([provider.quotes(listings), provider.shortInterest(listings)]);
   const items = await Promise.all(
     looked.map(async (r) => {
       if (r.status === 'error') return { input: r.input, status: 'error' as const, error: r.error };
       const { resolved } = r.found;
       const [bars, statements] = await Promise.all([
-        provider.series(resolved.symbol),
-        provider.statements(resolved.ticker),
+        provider.series(resolved),
+        provider.statements(resolved),
       ]);
       const first = bars[0];
       const last = bars.at(-1);

@@ -24,8 +24,10 @@ function daysBetween(from: string, to: string): number {
 
 export async function shortInterest(deps: Pick<Deps, 'market' | 'clock'>, request: QuotesRequest) {
   const looked = await lookupMany(deps.market, checkedTickers(request), false);
-  const symbols = looked.flatMap((r) => (r.status === 'ok' ? [r.found.resolved.symbol] : []));
-  const held = await deps.market.shortInterest([...new Set(symbols)]);
+  const listings = new Map(
+    looked.flatMap((r) => (r.status === 'ok' ? [[r.found.resolved.symbol, r.found.resolved] as const] : [])),
+  );
+  const held = await deps.market.shortInterest([...listings.values()]);
   const today = isoDate(deps.clock());
   const items = looked.map((r): ShortInterestItem => {
     if (r.status === 'error') return { input: r.input, status: 'error', error: r.error };

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
-import type { Bar, MarketProvider } from '../../src/kernel/market-provider.js';
+import type { Bar, Instrument, MarketProvider } from '../../src/kernel/market-provider.js';
 import { data } from '../../src/market/data.js';
 import { Deadline } from '../../src/market/deadline.js';
 import { history } from '../../src/market/history.js';
@@ -27,22 +27,22 @@ function slowFirstRead(inner: MarketProvider, slow: string) {
   });
   let first: Promise<readonly Bar[]> | null = null;
   let ready = false;
-  const series = (symbol: string): Promise<readonly Bar[]> => {
-    if (symbol !== slow || ready) return inner.series(symbol);
+  const series = (instrument: Instrument): Promise<readonly Bar[]> => {
+    if (instrument.symbol !== slow || ready) return inner.series(instrument);
     first ??= gate
-      .then(() => inner.series(symbol))
+      .then(() => inner.series(instrument))
       .finally(() => {
         ready = true;
       });
     return first;
   };
   const provider: MarketProvider = {
-    statements: (ticker) => inner.statements(ticker),
-    quotes: (symbols) => inner.quotes(symbols),
-    shortInterest: (symbols) => inner.shortInterest(symbols),
+    statements: (instrument) => inner.statements(instrument),
+    quotes: (instruments) => inner.quotes(instruments),
+    shortInterest: (instruments) => inner.shortInterest(instruments),
     series,
-    lastCloses: async (symbol, count) => (await series(symbol)).slice(-count).map((bar) => bar.close),
-    bars: (symbol, from, to) => inner.bars(symbol, from, to),
+    lastCloses: async (instrument, count) => (await series(instrument)).slice(-count).map((bar) => bar.close),
+    bars: (instrument, from, to) => inner.bars(instrument, from, to),
     find: (text) => inner.find(text),
   };
   /** Lets the held read go on, and settles once it (and what waited on it) has finished. */

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
+import { instrumentOf } from '../../src/market/instrument.js';
 import { DATA, HISTORY } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { MockAgency } from '../helpers/agency.js';
@@ -135,7 +136,7 @@ describe('statements from SEC EDGAR and Yahoo (recorded answers)', () => {
     env = await open();
     const tickers = ['NVDA', 'AAPL', 'MSFT', 'AMZN', 'META', 'TSLA', 'JPM', 'XOM', 'WMT', 'UNH', 'MA', 'PG'];
     const more = ['JNJ', 'COST', 'HD', 'MRK', 'ORCL', 'CVX', 'BAC', 'KO', 'CRM', 'NFLX', 'AMD', 'PEP'];
-    await Promise.all([...tickers, ...more].map((t) => env.deps.market.statements(t)));
+    await Promise.all([...tickers, ...more].map((t) => env.deps.market.statements(instrumentOf(t))));
     const times = sec.requests.map((r) => r.at).sort((a, b) => a - b);
     expect(times).toHaveLength(25);
     const busiest = Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 1000).length));

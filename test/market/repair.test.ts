@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import type { Bar } from '../../src/kernel/market-provider.js';
 import { repairUnitSlips } from '../../src/market/compute/repair.js';
+import { instrumentOf } from '../../src/market/instrument.js';
 import { HISTORY } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { splitLine } from '../helpers/csv.js';
@@ -50,9 +51,10 @@ describe('100× unit slips', () => {
   });
 
   it('repairs nothing else in the whole file', async () => {
-    const repairs = await env.deps.market.repairs?.('BARC.L');
+    const barc = instrumentOf('BARC.L');
+    const repairs = await env.deps.market.repairs?.(barc);
     expect(repairs?.map((r) => r.date)).toEqual(['2022-06-14', '2022-06-14', '2022-06-14', '2022-06-14']);
-    const bars = await env.deps.market.series('BARC.L');
+    const bars = await env.deps.market.series(barc);
     // BARC.L.csv has 667 daily rows; 2022-03-08 is all null (no trade): 666 bars.
     expect(bars).toHaveLength(666);
   });

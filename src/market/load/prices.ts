@@ -10,7 +10,7 @@
 
 import type { LoadContext } from '../../ingest/run.js';
 import { csvFields, SourceError, type SourceFile } from '../../ingest/source.js';
-import { resolveTicker } from '../symbology/resolve.js';
+import { resolveInput } from '../instrument.js';
 import { VENUES } from '../symbology/tables.js';
 import type { MarketRecordValue } from './import.js';
 
@@ -163,14 +163,14 @@ function instrumentOf(file: string, line: number, option: string | undefined, in
   const named = option ?? inFile;
   if (!named)
     throw new SourceError(file, null, 'name the instrument with --ticker (the file has no Ticker column)');
-  const resolution = resolveTicker(option ?? named.toUpperCase());
+  const resolution = resolveInput(option ?? named.toUpperCase());
   if (resolution.status !== 'ok') {
     const where = option ? `--ticker ${named}` : `ticker ${named}`;
     throw new SourceError(file, option ? null : line, `${where}: ${resolution.error.message}`);
   }
   const { symbol, mic } = resolution.resolved;
   if (option && inFile !== undefined) {
-    const own = resolveTicker(inFile.toUpperCase());
+    const own = resolveInput(inFile.toUpperCase());
     if (own.status !== 'ok' || own.resolved.symbol !== symbol)
       throw new SourceError(file, line, `the file is of ${inFile}, not of --ticker ${option}`);
   }

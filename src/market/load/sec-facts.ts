@@ -7,7 +7,7 @@ import { cik10, tickerForCik } from '../../ingest/sec/registrants.js';
 import { SourceError, type SourceFile } from '../../ingest/source.js';
 import { CONCEPTS, type ConceptFacts, type ConceptList, factsByPeriod } from '../../ingest/xbrl/concepts.js';
 import { annualEnds, FiscalCalendar, kindOf } from '../../ingest/xbrl/periods.js';
-import { resolveTicker } from '../symbology/resolve.js';
+import { resolveInput } from '../instrument.js';
 import type { MarketRecordValue } from './import.js';
 
 /**
@@ -83,7 +83,7 @@ export async function* secFactsRecords(
       : null);
   if (!ticker)
     throw new SourceError(source.name, null, 'the file names no CIK: name the company with --ticker');
-  const resolution = resolveTicker(ticker);
+  const resolution = resolveInput(ticker);
   if (resolution.status !== 'ok')
     throw new SourceError(source.name, null, `--ticker ${ticker}: ${resolution.error.message}`);
   yield* statementRecords(gaap, resolution.resolved.ticker);

@@ -2,7 +2,7 @@
 // annualTotalRevenue or quarterlyTotalAssets, each point dated by its period end. The types behind our
 // statement fields become statement records; Yahoo gives no period start, so a duration starts the day after
 // the same date 12 or 3 months earlier. Trailing (TTM) series are left out: they are computed from quarters.
-import { resolveTicker } from '../symbology/resolve.js';
+import { resolveInput } from '../instrument.js';
 import type { MarketRecordValue } from './import.js';
 
 /** Yahoo type (without its annual/quarterly prefix) -> our statement field id. */
@@ -101,7 +101,7 @@ export function* timeSeriesRecords(
     const field = match ? TYPES[match[2]!] : undefined;
     const symbol = s.meta?.symbol?.[0];
     if (!match || !field || !symbol) continue;
-    const resolution = resolveTicker(symbol);
+    const resolution = resolveInput(symbol);
     if (resolution.status !== 'ok') continue;
     const annual = match[1] === 'annual';
     for (const point of (s[type] as (Point | null)[] | undefined) ?? []) {

@@ -7,7 +7,7 @@ import type { LoadContext } from '../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../ingest/source.js';
 import { dayOfEpoch } from '../../kernel/dates.js';
 import type { Bar } from '../../kernel/market-provider.js';
-import { resolveTicker } from '../symbology/resolve.js';
+import { resolveInput } from '../instrument.js';
 import type { MarketRecordValue } from './import.js';
 import { providerFactor, toMain } from './prices.js';
 import { type TimeSeries, timeSeriesRecords } from './yahoo-timeseries.js';
@@ -224,7 +224,7 @@ function chartValue(value: number | null | undefined, places: number, factor: nu
 
 /** How many provider units make one main unit on a symbol's own listing (100 for London's pence). */
 function listingFactor(symbol: string): number {
-  const resolution = resolveTicker(symbol);
+  const resolution = resolveInput(symbol);
   return resolution.status === 'ok' ? providerFactor(resolution.resolved.mic) : 1;
 }
 

@@ -7,6 +7,7 @@
 import { addDays, yearsBefore } from '../../kernel/dates.js';
 import type {
   Bar,
+  Instrument,
   InstrumentFound,
   MarketProvider,
   ProviderQuote,
@@ -16,7 +17,6 @@ import type {
 } from '../../kernel/market-provider.js';
 import { barRange, closesSince } from '../compute/periods.js';
 import { repairUnitSlips } from '../compute/repair.js';
-import { resolveTicker } from '../symbology/resolve.js';
 import { nextOpen, sessionOf } from '../symbology/sessions.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
 import type { Cached, MarketCache } from './cache.js';
@@ -51,7 +51,11 @@ const OVERLAP_DAYS = 10;
  */
 type HeldBars = { bars: Bar[]; repairs: Repair[]; from?: string };
 
-type Waiter = { resolve(quote: ProviderQuote | null): void; reject(error: unknown): void };
+type Waiter = {
+  instrument: Instrument;
+  resolve(quote: ProviderQuote | null): void;
+  reject(error: unknown): void;
+};
 
 export class LiveProvider implements MarketProvider {
   private readonly quoteFlights = new SingleFlight<ProviderQuote | null>();
@@ -74,15 +78,19 @@ export class LiveProvider implements MarketProvider {
     private readonly filings: StatementsSource | null = null,
   ) {}
 
-  async quotes(symbols: string[], fields: readonly string[] = []): Promise<Map<string, ProviderQuote>> {
+  async quotes(
+    instruments: readonly Instrument[],
+    fields: readonly string[] = [],
+  ): Promise<Map<string, ProviderQuote>> {
     const out = new Map<string, ProviderQuote>();
-    if (symbols.length === 0) return out;
+    if (instruments.length === 0) return out;
+    const symbols = instruments.map((i) => i.symbol);
     // Fresh copies this process read before are used as they are; the rest are read from the shared cache.
     const now = this.options.now().toISOString();
     const isFresh = (copy: Cached<unknown> | undefined) => (copy?.freshUntil ?? '') > now;
     const unread = symbols.filter((s) => !isFresh(this.readQuotes.get(s)));
     const [own, held] = await Promise.all([
-      this.stored.quotes(symbols),
+      this.stored.quotes(instruments),
       unread.length ? this.cache.many<ProviderQuote | null>(unread.map(quoteKey)) : new Map(),
     ]);
     for (const symbol of unread) {
@@ -91,13 +99,14 @@ export class LiveProvider implements MarketProvider {
     }
     const wantsSummary = fields.some((id) => !this.upstream.quoteFields.has(id));
     await Promise.all(
-      symbols.map(async (symbol) => {
+      instruments.map(async (instrument) => {
+        const { symbol } = instrument;
         const copy = this.readQuotes.get(symbol);
         let live: ProviderQuote | null;
         if (copy && isFresh(copy)) live = copy.value;
         else {
           try {
-            live = await this.fetchQuote(symbol);
+            live = await this.fetchQuote(instrument);
           } catch (error) {
             this.options.onError(`quote ${symbol}`, error);
             live = copy?.value ? { ...copy.value, stale: true } : null;
@@ -115,13 +124,13 @@ export class LiveProvider implements MarketProvider {
     return out;
   }
 
-  /** The upstream's quote of a symbol (null: it knows none), batched with the other symbols asked this turn. */
-  private fetchQuote(symbol: string): Promise<ProviderQuote | null> {
+  /** The upstream's quote of an instrument (null: it knows none), batched with the others asked this turn. */
+  private fetchQuote(instrument: Instrument): Promise<ProviderQuote | null> {
     return this.quoteFlights.run(
-      symbol,
+      instrument.symbol,
       () =>
         new Promise((resolve, reject) => {
-          this.queued.set(symbol, { resolve, reject });
+          this.queued.set(instrument.symbol, { instrument, resolve, reject });
           if (this.flushScheduled) return;
           this.flushScheduled = true;
           setImmediate(() => this.flush());
@@ -139,7 +148,7 @@ export class LiveProvider implements MarketProvider {
         async (found) => {
           for (const [symbol, waiter] of batch) {
             const quote = found.get(symbol) ?? null;
-            await this.keep(quoteKey(symbol), quote, this.quoteFreshFor(symbol, quote));
+            await this.keep(quoteKey(symbol), quote, this.quoteFreshFor(waiter.instrument, quote));
             waiter.resolve(quote);
           }
         },
@@ -154,10 +163,9 @@ export class LiveProvider implements MarketProvider {
    * How long a quote stays fresh: a few seconds while its market trades; while it is closed, until its next
    * opening when that is known, else the configured while (a symbol the upstream does not know included).
    */
-  private quoteFreshFor(symbol: string, quote: ProviderQuote | null): number {
+  private quoteFreshFor(instrument: Instrument, quote: ProviderQuote | null): number {
     if (quote?.fields.marketState === 'REGULAR') return this.options.quoteFreshMs;
-    const resolution = resolveTicker(symbol);
-    const session = quote && resolution.status === 'ok' ? sessionOf(resolution.resolved) : null;
+    const session = quote ? sessionOf(instrument) : null;
     if (!session) return this.options.quoteClosedFreshMs;
     const now = this.options.now();
     return nextOpen(session, now).getTime() - now.getTime();
@@ -186,20 +194,20 @@ export class LiveProvider implements MarketProvider {
    * needs: a first fetch reads from there (the last three years serve every computed field, where the whole
    * history would cost twenty years of bars), and a later caller needing more has the series read deeper.
    */
-  async series(symbol: string, since?: string): Promise<readonly Bar[]> {
-    const own = await this.stored.series(symbol);
+  async series(instrument: Instrument, since?: string): Promise<readonly Bar[]> {
+    const own = await this.stored.series(instrument);
     if (own.length > 0) return own;
-    return (await this.upstreamSeries(symbol, since ?? this.deepest())).bars;
+    return (await this.upstreamSeries(instrument.symbol, since ?? this.deepest())).bars;
   }
 
   private deepest(): string {
     return yearsBefore(this.options.now().toISOString(), HISTORY_YEARS);
   }
 
-  async repairs(symbol: string): Promise<readonly Repair[]> {
-    const own = await this.stored.series(symbol);
-    if (own.length > 0) return this.stored.repairs(symbol);
-    return (await this.upstreamSeries(symbol, this.deepest())).repairs;
+  async repairs(instrument: Instrument): Promise<readonly Repair[]> {
+    const own = await this.stored.series(instrument);
+    if (own.length > 0) return this.stored.repairs(instrument);
+    return (await this.upstreamSeries(instrument.symbol, this.deepest())).repairs;
   }
 
   private async upstreamSeries(symbol: string, since: string): Promise<HeldBars> {
@@ -281,31 +289,29 @@ export class LiveProvider implements MarketProvider {
     return [...stored, ...more].slice(0, FOUND_AT_MOST);
   }
 
-  staleBars(symbol: string): boolean {
-    return this.staleSeries.has(symbol);
+  staleBars(instrument: Instrument): boolean {
+    return this.staleSeries.has(instrument.symbol);
   }
 
-  async bars(symbol: string, from?: string, to?: string): Promise<Bar[]> {
-    const all = await this.series(symbol, from);
+  async bars(instrument: Instrument, from?: string, to?: string): Promise<Bar[]> {
+    const all = await this.series(instrument, from);
     const [first, end] = barRange(all, from, to);
     return all.slice(first, end);
   }
 
-  async lastCloses(symbol: string, count: number): Promise<number[]> {
+  async lastCloses(instrument: Instrument, count: number): Promise<number[]> {
     const since = closesSince(this.options.now().toISOString().slice(0, 10), count);
-    return (await this.series(symbol, since)).slice(-count).map((b) => b.close);
+    return (await this.series(instrument, since)).slice(-count).map((b) => b.close);
   }
 
   /**
    * Statements an operator loaded for the ticker; else the upstream's, kept a day: a US listing's from its
    * filings first, then the upstream's fundamentals. While the upstream fails the last copy is served.
    */
-  async statements(ticker: string): Promise<Map<string, StatementFact[]>> {
-    const own = await this.stored.statements(ticker);
+  async statements(instrument: Instrument): Promise<Map<string, StatementFact[]>> {
+    const own = await this.stored.statements(instrument);
     if (own.size > 0) return own;
-    const resolution = resolveTicker(ticker);
-    if (resolution.status !== 'ok') return own;
-    const { symbol, mic, assetType } = resolution.resolved;
+    const { symbol, mic, assetType } = instrument;
     if (assetType !== 'equity' && assetType !== 'fund') return own;
     const key = `statements:${symbol}`;
     const copy = await this.cache.get<Record<string, StatementFact[]>>(key);
@@ -327,20 +333,20 @@ export class LiveProvider implements MarketProvider {
     }
   }
 
-  hasFacts(symbol: string): Promise<boolean> {
-    return this.stored.hasFacts(symbol);
+  hasFacts(instrument: Instrument): Promise<boolean> {
+    return this.stored.hasFacts(instrument);
   }
 
-  /** Whether the statements last served for a ticker were a kept copy, the upstream failing. */
-  staleStatements(ticker: string): boolean {
-    const resolution = resolveTicker(ticker);
-    return resolution.status === 'ok' && this.keptStatements.has(resolution.resolved.symbol);
+  /** Whether the statements last served for an instrument were a kept copy, the upstream failing. */
+  staleStatements(instrument: Instrument): boolean {
+    return this.keptStatements.has(instrument.symbol);
   }
 
-  async shortInterest(symbols: string[]): Promise<Map<string, ShortInterest>> {
-    const out = await this.stored.shortInterest(symbols);
+  async shortInterest(instruments: readonly Instrument[]): Promise<Map<string, ShortInterest>> {
+    const out = await this.stored.shortInterest(instruments);
     await Promise.all(
-      symbols
+      instruments
+        .map((i) => i.symbol)
         .filter((symbol) => !out.has(symbol))
         .map(async (symbol) => {
           const summary = await this.summary(symbol);

@@ -3,6 +3,7 @@
 // close of its date, true from when it was published; no open, high, low or volume.
 import type {
   Bar,
+  Instrument,
   InstrumentFound,
   MarketProvider,
   ProviderQuote,
@@ -27,10 +28,13 @@ export class OfficialSeriesProvider implements MarketProvider {
     private readonly own: ReadonlyMap<string, OfficialSeries>,
   ) {}
 
-  async quotes(symbols: string[], fields?: readonly string[]): Promise<Map<string, ProviderQuote>> {
-    const others = symbols.filter((s) => !this.own.has(s));
+  async quotes(
+    instruments: readonly Instrument[],
+    fields?: readonly string[],
+  ): Promise<Map<string, ProviderQuote>> {
+    const others = instruments.filter((i) => !this.own.has(i.symbol));
     const out = others.length ? await this.inner.quotes(others, fields) : new Map<string, ProviderQuote>();
-    for (const symbol of symbols) {
+    for (const { symbol } of instruments) {
       const series = this.own.get(symbol);
       if (!series) continue;
       const values = await series.read();
@@ -56,9 +60,9 @@ export class OfficialSeriesProvider implements MarketProvider {
     return out;
   }
 
-  async series(symbol: string, since?: string): Promise<readonly Bar[]> {
-    const series = this.own.get(symbol);
-    if (!series) return this.inner.series(symbol, since);
+  async series(instrument: Instrument, since?: string): Promise<readonly Bar[]> {
+    const series = this.own.get(instrument.symbol);
+    if (!series) return this.inner.series(instrument, since);
     return (await series.read()).map((v) => ({
       date: v.date,
       open: null,
@@ -69,40 +73,40 @@ export class OfficialSeriesProvider implements MarketProvider {
     }));
   }
 
-  async bars(symbol: string, from?: string, to?: string): Promise<Bar[]> {
-    if (!this.own.has(symbol)) return this.inner.bars(symbol, from, to);
-    return (await this.series(symbol)).filter(
+  async bars(instrument: Instrument, from?: string, to?: string): Promise<Bar[]> {
+    if (!this.own.has(instrument.symbol)) return this.inner.bars(instrument, from, to);
+    return (await this.series(instrument)).filter(
       (b) => (from === undefined || b.date >= from) && (to === undefined || b.date <= to),
     );
   }
 
-  async lastCloses(symbol: string, count: number): Promise<number[]> {
-    if (!this.own.has(symbol)) return this.inner.lastCloses(symbol, count);
-    return (await this.series(symbol)).slice(-count).map((b) => b.close);
+  async lastCloses(instrument: Instrument, count: number): Promise<number[]> {
+    if (!this.own.has(instrument.symbol)) return this.inner.lastCloses(instrument, count);
+    return (await this.series(instrument)).slice(-count).map((b) => b.close);
   }
 
-  shortInterest(symbols: string[]): Promise<Map<string, ShortInterest>> {
-    return this.inner.shortInterest(symbols.filter((s) => !this.own.has(s)));
+  shortInterest(instruments: readonly Instrument[]): Promise<Map<string, ShortInterest>> {
+    return this.inner.shortInterest(instruments.filter((i) => !this.own.has(i.symbol)));
   }
 
-  statements(ticker: string): Promise<Map<string, StatementFact[]>> {
-    return this.inner.statements(ticker);
+  statements(instrument: Instrument): Promise<Map<string, StatementFact[]>> {
+    return this.inner.statements(instrument);
   }
 
-  staleBars(symbol: string): boolean {
-    return !this.own.has(symbol) && (this.inner.staleBars?.(symbol) ?? false);
+  staleBars(instrument: Instrument): boolean {
+    return !this.own.has(instrument.symbol) && (this.inner.staleBars?.(instrument) ?? false);
   }
 
-  async hasFacts(symbol: string): Promise<boolean> {
-    return !this.own.has(symbol) && ((await this.inner.hasFacts?.(symbol)) ?? false);
+  async hasFacts(instrument: Instrument): Promise<boolean> {
+    return !this.own.has(instrument.symbol) && ((await this.inner.hasFacts?.(instrument)) ?? false);
   }
 
-  staleStatements(ticker: string): boolean {
-    return this.inner.staleStatements?.(ticker) ?? false;
+  staleStatements(instrument: Instrument): boolean {
+    return this.inner.staleStatements?.(instrument) ?? false;
   }
 
-  async repairs(symbol: string): Promise<readonly Repair[]> {
-    return this.own.has(symbol) ? [] : ((await this.inner.repairs?.(symbol)) ?? []);
+  async repairs(instrument: Instrument): Promise<readonly Repair[]> {
+    return this.own.has(instrument.symbol) ? [] : ((await this.inner.repairs?.(instrument)) ?? []);
   }
 
   /** The own series whose symbol or name holds the text, before the other provider's finds. */

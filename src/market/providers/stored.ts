@@ -5,6 +5,7 @@ import { type Kysely, sql } from 'kysely';
 import { cachedRead } from '../../ingest/read-cache.js';
 import type {
   Bar,
+  Instrument,
   InstrumentFound,
   MarketProvider,
   ProviderQuote,
@@ -16,7 +17,6 @@ import type {
 import type { Database } from '../../store/schema.js';
 import { barRange } from '../compute/periods.js';
 import { repairUnitSlips } from '../compute/repair.js';
-import { resolveTicker } from '../symbology/resolve.js';
 import { barClose } from '../symbology/sessions.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
 
@@ -30,12 +30,12 @@ export class StoredProvider implements MarketProvider {
    * Every stored daily bar of a symbol, oldest first: one array per symbol while the market data is unchanged.
    * A listing quoted in minor units has its 100× unit slips repaired (the stored rows stay as loaded).
    */
-  async series(symbol: string): Promise<readonly Bar[]> {
-    return (await this.repairedSeries(symbol)).bars;
+  async series(instrument: Instrument): Promise<readonly Bar[]> {
+    return (await this.repairedSeries(instrument.symbol)).bars;
   }
 
-  async repairs(symbol: string): Promise<readonly Repair[]> {
-    return (await this.repairedSeries(symbol)).repairs;
+  async repairs(instrument: Instrument): Promise<readonly Repair[]> {
+    return (await this.repairedSeries(instrument.symbol)).repairs;
   }
 
   private repairedSeries(symbol: string) {
@@ -55,9 +55,10 @@ export class StoredProvider implements MarketProvider {
    * quote at its session's close, the market closed) when the last bar is newer — then the recording's other
    * fields are kept beside it with their own, older time.
    */
-  async quotes(symbols: string[]): Promise<Map<string, ProviderQuote>> {
+  async quotes(instruments: readonly Instrument[]): Promise<Map<string, ProviderQuote>> {
     const out = new Map<string, ProviderQuote>();
-    if (symbols.length === 0) return out;
+    if (instruments.length === 0) return out;
+    const symbols = instruments.map((i) => i.symbol);
     const rows = await this.db
       .selectFrom('market_quotes')
       .selectAll()
@@ -77,9 +78,10 @@ export class StoredProvider implements MarketProvider {
       });
     }
     const names = await this.listingNames();
-    for (const symbol of symbols) {
+    for (const instrument of instruments) {
+      const { symbol } = instrument;
       const quote = recorded.get(symbol);
-      const fromBars = barQuote(symbol, await this.series(symbol), names.get(symbol));
+      const fromBars = barQuote(instrument, await this.series(instrument), names.get(symbol));
       if (!fromBars) {
         if (quote) out.set(symbol, quote);
       } else if (!quote) out.set(symbol, fromBars);
@@ -98,8 +100,8 @@ export class StoredProvider implements MarketProvider {
     });
   }
 
-  async hasFacts(symbol: string): Promise<boolean> {
-    return (await this.facts([symbol])).has(symbol);
+  async hasFacts(instrument: Instrument): Promise<boolean> {
+    return (await this.facts([instrument.symbol])).has(instrument.symbol);
   }
 
   /** Fields recorded without a quote (market_facts), by symbol. */
@@ -113,9 +115,10 @@ export class StoredProvider implements MarketProvider {
     return new Map(rows.map((r) => [r.symbol, { asOf: r.as_of, fields: JSON.parse(r.fields) as Fields }]));
   }
 
-  async shortInterest(symbols: string[]): Promise<Map<string, ShortInterest>> {
+  async shortInterest(instruments: readonly Instrument[]): Promise<Map<string, ShortInterest>> {
     const out = new Map<string, ShortInterest>();
-    if (symbols.length === 0) return out;
+    if (instruments.length === 0) return out;
+    const symbols = instruments.map((i) => i.symbol);
     const [quotes, facts] = await Promise.all([
       this.db
         .selectFrom('market_quotes')
@@ -135,11 +138,12 @@ export class StoredProvider implements MarketProvider {
     return out;
   }
 
-  async statements(ticker: string): Promise<Map<string, StatementFact[]>> {
+  /** Statements are kept under the service's ticker (AAPL), the company's. */
+  async statements(instrument: Instrument): Promise<Map<string, StatementFact[]>> {
     const rows = await this.db
       .selectFrom('market_statements')
       .select(['field', 'kind', 'start', 'end', 'value', 'fp', 'currency', 'filed', 'concept', 'reports'])
-      .where('symbol', '=', ticker)
+      .where('symbol', '=', instrument.ticker)
       .execute();
     const out = new Map<string, StatementFact[]>();
     for (const r of rows) {
@@ -160,8 +164,8 @@ export class StoredProvider implements MarketProvider {
     return out;
   }
 
-  async lastCloses(symbol: string, count: number): Promise<number[]> {
-    return (await this.series(symbol)).slice(-count).map((b) => b.close);
+  async lastCloses(instrument: Instrument, count: number): Promise<number[]> {
+    return (await this.series(instrument)).slice(-count).map((b) => b.close);
   }
 
   async find(text: string): Promise<InstrumentFound[]> {
@@ -226,8 +230,8 @@ export class StoredProvider implements MarketProvider {
     return [...found.values()].slice(0, FOUND_AT_MOST);
   }
 
-  async bars(symbol: string, from?: string, to?: string): Promise<Bar[]> {
-    const all = await this.series(symbol);
+  async bars(instrument: Instrument, from?: string, to?: string): Promise<Bar[]> {
+    const all = await this.series(instrument);
     const [first, end] = barRange(all, from, to);
     return all.slice(first, end);
   }
@@ -290,7 +294,12 @@ const BAR_FIELDS = [
 ] as const;
 
 /** A quote made of a symbol's last two daily bars, at the last one's session close; null without bars. */
-function barQuote(symbol: string, bars: readonly Bar[], name = symbol): ProviderQuote | null {
+function barQuote(
+  instrument: Instrument,
+  bars: readonly Bar[],
+  name = instrument.symbol,
+): ProviderQuote | null {
+  const { symbol } = instrument;
   const today = bars.at(-1);
   if (!today) return null;
   const before = bars.at(-2);
@@ -311,7 +320,8 @@ function barQuote(symbol: string, bars: readonly Bar[], name = symbol): Provider
     currency: '',
     exchange: '',
     assetType: '',
-    asOf: barTime(symbol, today.date),
+    // A close is true at its session's close where the listing's market is known, else at midnight UTC.
+    asOf: barClose(instrument, today.date),
     fields: {
       price: today.close,
       open: today.open,
@@ -326,12 +336,6 @@ function barQuote(symbol: string, bars: readonly Bar[], name = symbol): Provider
       marketState: 'CLOSED',
     },
   };
-}
-
-/** When a daily bar's close was true: its session's close where the listing's market is known, else midnight UTC. */
-function barTime(symbol: string, date: string): string {
-  const resolved = resolveTicker(symbol);
-  return resolved.status === 'ok' ? barClose(resolved.resolved, date) : `${date}T00:00:00.000Z`;
 }
 
 /** The recording with the bars' newer prices: its other fields keep their own (older) time. */
