@@ -33,8 +33,22 @@ export const isStatementPeriod = (p: HistoryPeriod) => p === 'quarterly' || p ==
 /** Daily history reaches this many years back from its end; a longer range keeps the newest bars. */
 export const DAILY_YEARS = 20;
 
-/** The request with its defaults, checked: the limits, the dates, the period. */
-export function normalise(request: HistoryRequest, today: string) {
+type Normalised = ReturnType<typeof normalised>;
+const read = new WeakMap<HistoryRequest, { today: string; value: Normalised }>();
+
+/**
+ * The request with its defaults, checked: the limits, the dates, the period. Read once per request and day:
+ * pricing the call and answering it take the same reading.
+ */
+export function normalise(request: HistoryRequest, today: string): Normalised {
+  const held = read.get(request);
+  if (held?.today === today) return held.value;
+  const value = normalised(request, today);
+  read.set(request, { today, value });
+  return value;
+}
+
+function normalised(request: HistoryRequest, today: string) {
   const tickers = uniqueInputs(request.tickers);
   const fields = uniqueInputs(request.fields);
   const period = request.period ?? 'daily';
