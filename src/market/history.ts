@@ -98,21 +98,17 @@ async function barRows(
   return null;
 }
 
-/** Why an item has no rows: the bars held lie outside the window, or none are held under any form tried. */
-async function noHistory(
+/** Why an item has no rows: the bars held (outside the window) under the first form that has any, or none. */
+async function barsHeld(
   provider: MarketProvider,
-  resolved: Resolved,
   chain: readonly Resolved[],
-  input: string,
-  r: Window,
-): Promise<string> {
+): Promise<{ symbol: string; first: string; last: string } | null> {
   for (const listing of chain) {
     const series = await provider.series(listing);
     if (series.length)
-      return `No history for ${input} between ${r.from} and ${r.end}: the bars held for ${listing.symbol} run from ${series[0]!.date} to ${(series.at(-1) as Bar).date}. Ask for a window within them.`;
+      return { symbol: listing.symbol, first: series[0]!.date, last: (series.at(-1) as Bar).date };
   }
-  const tried = chain.map((l) => l.symbol).join(', ');
-  return `No history for ${input} between ${r.from} and ${r.end} (looked for ${tried} in the stored data and the upstream). An operator loads bars with "quarry ingest prices FILE --ticker ${resolved.symbol}".`;
+  return null;
 }
 
 /** Days a held range may fall short of the asked one (weekends, holidays) before the item says so. */
@@ -224,11 +220,18 @@ async function historyItem(
   const served = fields.filter((f): f is ServedField => f.def !== null && !errors[f.input]);
   let found: Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'repaired' | 'derived'> = { rows: [] };
   if (served.length && isStatementPeriod(r.period)) {
-    found = await statementHistory(provider, resolved, served, r, input, errors);
+    const { missing, ...statements } = await statementHistory(provider, resolved, served, r);
+    found = statements;
+    for (const f of missing)
+      errors[f.input] = { code: 'not_found', message: `no ${r.period} ${f.def.id} stored for ${input}` };
   } else if (served.length) {
     const bars = await barHistory(provider, resolved, chain, served, r, now);
     if (!bars) {
-      const message = await noHistory(provider, resolved, chain, input, r);
+      const held = await barsHeld(provider, chain);
+      const window = `No history for ${input} between ${r.from} and ${r.end}`;
+      const message = held
+        ? `${window}: the bars held for ${held.symbol} run from ${held.first} to ${held.last}. Ask for a window within them.`
+        : `${window} (looked for ${chain.map((l) => l.symbol).join(', ')} in the stored data and the upstream). An operator loads bars with "quarry ingest prices FILE --ticker ${resolved.symbol}".`;
       return { input, status: 'error', resolved: shown(resolved), error: { code: 'not_found', message } };
     }
     found = bars;
@@ -248,17 +251,16 @@ async function historyItem(
 }
 
 /**
- * Statement fields by fiscal period end in the window, a row per period and null where a field has none; a
- * field with no period in the window is an error of the item (added to `errors`).
+ * Statement fields by fiscal period end in the window, a row per period and null where a field has none; the
+ * fields with no period in the window are `missing` (each an error of the item).
  */
 async function statementHistory(
   provider: MarketProvider,
   resolved: Resolved,
   served: ServedField[],
   r: Window,
-  input: string,
-  errors: Record<string, FieldError>,
-): Promise<Pick<HistoryItem, 'rows' | 'stale' | 'derived'>> {
+): Promise<Pick<HistoryItem, 'rows' | 'stale' | 'derived'> & { missing: ServedField[] }> {
+  const missing: ServedField[] = [];
   const statements = await provider.statements(resolved);
   const byDate = new Map<string, Row>();
   const derived = new Set<string>();
@@ -267,11 +269,7 @@ async function statementHistory(
     const held = statements.get(f.def.id) ?? [];
     const series = statementSeries(f.def.id, r.asOf ? factsKnownOn(held, r.asOf) : held, period);
     const inRange = series.filter((p) => p.end >= r.start && p.end <= r.end);
-    if (inRange.length === 0)
-      errors[f.input] = {
-        code: 'not_found',
-        message: `no ${r.period} ${f.def.id} stored for ${input}`,
-      };
+    if (inRange.length === 0) missing.push(f);
     for (const p of inRange) {
       const row = byDate.get(p.end) ?? { date: p.end };
       row[f.input] = f.millions ? p.value / 1e6 : p.value;
@@ -283,6 +281,7 @@ async function statementHistory(
   for (const f of served) for (const row of rows) if (!(f.input in row)) row[f.input] = null;
   return {
     rows,
+    missing,
     ...(provider.staleStatements?.(resolved)
       ? { stale: true, staleReason: 'the upstream could not be reached: the last statements held are served' }
       : {}),
