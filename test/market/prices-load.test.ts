@@ -86,6 +86,54 @@ describe('daily price files as real exports write them', () => {
     expect(await name('VOD.L')).toEqual({ NAME: 'Vodafone Group Public Limited Company' });
   });
 
+  it('reads a file holding many tickers, as bulk end-of-day exports write it, each row under its own', async () => {
+    // Three real exports joined under one header, their rows interleaved by date as a bulk export lists them.
+    const names = ['AAPL', 'MSFT', 'NVDA'];
+    const files = names.map((t) =>
+      readFileSync(file(`ahmedhussain47-Praktikum-Equity-Analysis-Embedding/${t}.csv`), 'utf8')
+        .trim()
+        .split('\n'),
+    );
+    const header = files[0]![0]!;
+    const rows = files
+      .flatMap((lines) => lines.slice(1))
+      .sort((a, b) => a.slice(0, 10).localeCompare(b.slice(0, 10)));
+    const copy = path.join(mkdtempSync(path.join(tmpdir(), 'quarry-prices-')), 'eod.csv');
+    writeFileSync(copy, `${header}\n${rows.join('\n')}\n`);
+    // A fresh store: each ticker's bars as its own file holds them, however the rows interleave.
+    const fresh = await testEnv();
+    try {
+      const report = await loadFile(fresh.deps, prices, copy, {});
+      expect(report).toMatchObject({
+        inserted: rows.length,
+        firstDate: '2019-01-02',
+        lastDate: '2026-05-01',
+      });
+      for (const [i, ticker] of names.entries()) {
+        const lines = files[i] ?? [];
+        const last = (lines[lines.length - 1] ?? '').split(',');
+        const answer = await HISTORY.run(fresh.deps, {
+          tickers: [ticker],
+          fields: ['PX_LAST'],
+          start: last[0],
+          end: last[0],
+        });
+        const item = JSON.parse(JSON.stringify(answer.items[0])) as { rows: { PX_LAST: number }[] };
+        // The file's close, as written to seven significant figures (the stored single-precision reading).
+        expect(item.rows[0]?.PX_LAST).toBeCloseTo(Number(last[5]), 4);
+      }
+      // --ticker names the one instrument a file holds; --name one listing.
+      await expect(loadFile(fresh.deps, prices, copy, { ticker: 'AAPL' })).rejects.toThrow(
+        /eod.csv:\d+: ticker (MSFT|NVDA) differs from --ticker AAPL/,
+      );
+      await expect(loadFile(fresh.deps, prices, copy, { name: 'Apple Inc.' })).rejects.toThrow(
+        /eod.csv:\d+: --name names one listing; the file holds AAPL and (MSFT|NVDA)/,
+      );
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('asks for --ticker when a file does not name its instrument', async () => {
     await expect(load('jaiveer28-ets-simulator/^GSPC.csv')).rejects.toThrow(
       /name the instrument with --ticker/,

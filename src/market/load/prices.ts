@@ -1,12 +1,13 @@
 // Daily price CSVs in the layouts real exports use:
 // - Yahoo's download, Date,Open,High,Low,Close[,Adj Close],Volume in any column order and any capitals;
-// - re-labelled exports, date,ticker|symbol,open,…,adj_close (a Ticker column names the instrument);
+// - re-labelled exports, date,ticker|symbol,open,…,adj_close (a Ticker column names the instrument of each
+//   row: one file may hold many, as bulk end-of-day exports do);
 // - the three header rows newer yfinance writes (Price,Adj Close,Close,… / Ticker,AAPL,… / Date,,…);
 // - Date,Price (a close only).
 // Dates are ISO (2024-07-01), ISO timestamps with an offset (2024-07-01 00:00:00-04:00, the trading day as
 // written), or any other day/month/year layout named with --date-format. --through DATE leaves out later
-// bars (a partial bar of a day still trading). The instrument is --ticker in any form, or the file's own
-// Ticker column; listings priced in minor units (London, Johannesburg, Tel Aviv) are stored in main units.
+// bars (a partial bar of a day still trading). The instrument is --ticker in any form (the file then holds
+// that one alone), or each row's Ticker column; listings priced in minor units (London, Johannesburg, Tel Aviv) are stored in main units.
 
 import type { LoadContext } from '../../ingest/run.js';
 import { csvFields, SourceError, type SourceFile } from '../../ingest/source.js';
@@ -107,7 +108,11 @@ export async function* priceRecords(
   if (through !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(through))
     throw new SourceError(source.name, null, `--through ${through}: give a date as YYYY-MM-DD`);
   const header = new HeaderReader(source.name);
-  let instrument: { symbol: string; factor: number; named: string } | null = null;
+  const name = context.options.name?.trim();
+  const option = context.options.ticker;
+  // A file with a Ticker column may hold many instruments (a bulk end-of-day export), each read once.
+  const instruments = new Map<string, Instrument>();
+  let first: Instrument | null = null;
   for await (const { line, text } of source.lines()) {
     if (!text.trim()) continue;
     const fields = csvFields(text).map((f) => f.trim());
@@ -118,17 +123,29 @@ export async function* priceRecords(
       return i === undefined ? undefined : (fields[i] ?? '');
     };
     const rowTicker = cell('ticker') ?? cell('symbol') ?? fileTicker ?? undefined;
-    if (!instrument) {
-      instrument = instrumentOf(source.name, line, context.options.ticker, rowTicker);
-      const name = context.options.name?.trim();
-      if (name) yield { line, value: { type: 'listing', symbol: instrument.symbol, name } };
+    if (!first) {
+      first = instrumentOf(source.name, line, option, rowTicker);
+      instruments.set(first.named, first);
+      if (name) yield { line, value: { type: 'listing', symbol: first.symbol, name } };
     }
-    if (rowTicker !== undefined && rowTicker.toUpperCase() !== instrument.named)
-      throw new SourceError(
-        source.name,
-        line,
-        `ticker ${rowTicker} differs from ${instrument.named}; load one instrument a file`,
-      );
+    let instrument = first;
+    if (rowTicker !== undefined && rowTicker.toUpperCase() !== first.named) {
+      if (option !== undefined)
+        throw new SourceError(source.name, line, `ticker ${rowTicker} differs from --ticker ${option}`);
+      if (name)
+        throw new SourceError(
+          source.name,
+          line,
+          `--name names one listing; the file holds ${first.named} and ${rowTicker.toUpperCase()}`,
+        );
+      const named = rowTicker.toUpperCase();
+      let held = instruments.get(named);
+      if (!held) {
+        held = instrumentOf(source.name, line, undefined, rowTicker);
+        instruments.set(named, held);
+      }
+      instrument = held;
+    }
     const get = (name: string): number | null => {
       const v = cell(name);
       if (v === undefined || v === '' || v === 'null' || v === '.' || v.toLowerCase() === 'nan') return null;
@@ -158,8 +175,19 @@ export async function* priceRecords(
   }
 }
 
-/** The instrument: --ticker when given (the file's own ticker must then agree), else the file's. */
-function instrumentOf(file: string, line: number, option: string | undefined, inFile: string | undefined) {
+interface Instrument {
+  symbol: string;
+  factor: number;
+  named: string;
+}
+
+/** The instrument: --ticker when given (the file's own ticker must then agree), else the row's or the file's. */
+function instrumentOf(
+  file: string,
+  line: number,
+  option: string | undefined,
+  inFile: string | undefined,
+): Instrument {
   const named = option ?? inFile;
   if (!named)
     throw new SourceError(file, null, 'name the instrument with --ticker (the file has no Ticker column)');
