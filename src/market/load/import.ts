@@ -1,8 +1,11 @@
 // Market-data records by provider symbol, prices in main units: a quote (latest values by field id), facts
 // (fields recorded without a quote), a statement fact, a daily bar or a listing's name. Loaded through the same import path as the datasets; a bar loaded again with other values replaces it.
+
+import type { Transaction } from 'kysely';
 import { type Static, Type } from 'typebox';
-import type { Importer } from '../../ingest/import.js';
+import type { BatchEntry, Importer } from '../../ingest/import.js';
 import { contentHash, type WriteOutcome } from '../../store/revisions.js';
+import type { Database } from '../../store/schema.js';
 
 const Num = Type.Union([Type.Number(), Type.Null()]);
 
@@ -92,153 +95,222 @@ export const marketImporter: Importer<MarketRecordValue> = {
         : record.type === 'listing'
           ? undefined
           : record.asOf.slice(0, 10),
-  async write(tx, record, meta): Promise<WriteOutcome> {
-    if (record.type === 'listing') {
-      const existing = await tx
-        .selectFrom('market_listings')
-        .select('name')
-        .where('symbol', '=', record.symbol)
-        .executeTakeFirst();
-      if (existing?.name === record.name) return 'unchanged';
-      const row = { symbol: record.symbol, name: record.name, source: meta.source, loaded_at: meta.loadedAt };
-      await tx
-        .insertInto('market_listings')
-        .values(row)
-        .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
-        .execute();
-      return existing ? 'revised' : 'inserted';
+  /**
+   * Daily bars a batch at a time (the rows held for the batch's symbols and dates read in one query, the
+   * changed ones written in multi-row statements); every other record as it comes, in order.
+   */
+  async writeBatch(tx, entries): Promise<WriteOutcome[]> {
+    const outcomes: WriteOutcome[] = [];
+    const bars: { index: number; entry: BatchEntry<BarRecord> }[] = [];
+    for (const [index, entry] of entries.entries()) {
+      if (entry.record.type === 'bar') bars.push({ index, entry: entry as BatchEntry<BarRecord> });
+      else outcomes[index] = await writeOne(tx, entry.record, entry.meta);
     }
-    if (record.type === 'facts') {
-      const existing = await tx
-        .selectFrom('market_facts')
-        .select(['content_hash', 'fields', 'as_of'])
-        .where('symbol', '=', record.symbol)
-        .executeTakeFirst();
-      const fields = merged(existing, record);
-      const hash = contentHash({ ...record, fields });
-      if (existing?.content_hash === hash) return 'unchanged';
-      const row = {
-        symbol: record.symbol,
-        fields: JSON.stringify(fields),
-        as_of: existing && existing.as_of > record.asOf ? existing.as_of : record.asOf,
-        content_hash: hash,
-        source: meta.source,
-        loaded_at: meta.loadedAt,
-      };
-      await tx
-        .insertInto('market_facts')
-        .values(row)
-        .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
-        .execute();
-      return existing ? 'revised' : 'inserted';
-    }
-    if (record.type === 'statement') {
-      const key = {
-        symbol: record.symbol,
-        field: record.field,
-        kind: record.kind,
-        start: record.start,
-        end: record.end,
-      };
-      const existing = await tx
-        .selectFrom('market_statements')
-        .select(['value', 'filed', 'concept', 'reports'])
-        .where('symbol', '=', key.symbol)
-        .where('field', '=', key.field)
-        .where('kind', '=', key.kind)
-        .where('start', '=', key.start)
-        .where('end', '=', key.end)
-        .executeTakeFirst();
-      const reports = record.reports ? JSON.stringify(record.reports) : null;
-      if (
-        existing &&
-        existing.value === record.value &&
-        existing.filed === record.filed &&
-        existing.concept === (record.concept ?? '') &&
-        existing.reports === reports
+    for (const [index, outcome] of (
+      await writeBars(
+        tx,
+        bars.map((b) => b.entry),
       )
-        return 'unchanged';
-      const row = {
-        ...key,
-        value: record.value,
-        currency: record.currency,
-        fp: record.fp,
-        form: record.form,
-        filed: record.filed,
-        concept: record.concept ?? '',
-        reports,
-        source: meta.source,
-        loaded_at: meta.loadedAt,
-      };
-      await tx
-        .insertInto('market_statements')
-        .values(row)
-        .onConflict((oc) => oc.columns(['symbol', 'field', 'kind', 'start', 'end']).doUpdateSet(row))
-        .execute();
-      return existing ? 'revised' : 'inserted';
-    }
-    if (record.type === 'quote') {
-      const existing = await tx
-        .selectFrom('market_quotes')
-        .select(['content_hash', 'fields', 'as_of'])
-        .where('symbol', '=', record.symbol)
-        .executeTakeFirst();
-      const newer = !existing || record.asOf >= existing.as_of;
-      const fields = merged(existing, record);
-      const hash = contentHash({ ...record, fields });
-      if (existing?.content_hash === hash) return 'unchanged';
-      const row = {
-        symbol: record.symbol,
-        name: record.name,
-        currency: record.currency,
-        exchange: record.exchange,
-        asset_type: record.assetType,
-        fields: JSON.stringify(fields),
-        as_of: newer ? record.asOf : (existing?.as_of as string),
-        content_hash: hash,
-        source: meta.source,
-        loaded_at: meta.loadedAt,
-      };
-      await tx
-        .insertInto('market_quotes')
-        .values(row)
-        .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
-        .execute();
-      return existing ? 'revised' : 'inserted';
-    }
-    const existing = await tx
-      .selectFrom('market_bars')
-      .select(['open', 'high', 'low', 'close', 'volume'])
-      .where('symbol', '=', record.symbol)
-      .where('date', '=', record.date)
-      .executeTakeFirst();
+    ).entries())
+      outcomes[bars[index]!.index] = outcome;
+    return outcomes;
+  },
+};
+
+type BarRecord = Extract<MarketRecordValue, { type: 'bar' }>;
+type Meta = BatchEntry<MarketRecordValue>['meta'];
+
+/** Rows a multi-row statement writes at most (nine values each, well inside SQLite's 32,766). */
+const ROWS_A_STATEMENT = 500;
+
+/**
+ * Bars as one-by-one writes would leave them, in fewer statements: a bar the same as the one held is
+ * unchanged, a new one inserted, another revised (a bar twice in the batch: its second against its first).
+ */
+async function writeBars(
+  tx: Transaction<Database>,
+  entries: BatchEntry<BarRecord>[],
+): Promise<WriteOutcome[]> {
+  if (entries.length === 0) return [];
+  const symbols = [...new Set(entries.map((e) => e.record.symbol))];
+  const dates = entries.map((e) => e.record.date).sort();
+  const held = await tx
+    .selectFrom('market_bars')
+    .select(['symbol', 'date', 'open', 'high', 'low', 'close', 'volume'])
+    .where('symbol', 'in', symbols)
+    .where('date', '>=', dates[0]!)
+    .where('date', '<=', dates[dates.length - 1]!)
+    .execute();
+  type Values = Pick<BarRecord, 'open' | 'high' | 'low' | 'close' | 'volume'>;
+  const state = new Map<string, Values>(held.map((r) => [`${r.symbol}|${r.date}`, r]));
+  const writes = new Map<string, Record<string, unknown>>();
+  const outcomes = entries.map(({ record, meta }): WriteOutcome => {
+    const key = `${record.symbol}|${record.date}`;
+    const before = state.get(key);
     const same =
-      existing &&
-      existing.open === record.open &&
-      existing.high === record.high &&
-      existing.low === record.low &&
-      existing.close === record.close &&
-      existing.volume === record.volume;
+      before &&
+      before.open === record.open &&
+      before.high === record.high &&
+      before.low === record.low &&
+      before.close === record.close &&
+      before.volume === record.volume;
     if (same) return 'unchanged';
+    state.set(key, record);
+    writes.set(key, barRow(record, meta));
+    return before ? 'revised' : 'inserted';
+  });
+  const rows = [...writes.values()];
+  for (let i = 0; i < rows.length; i += ROWS_A_STATEMENT) {
+    await tx
+      .insertInto('market_bars')
+      .values(rows.slice(i, i + ROWS_A_STATEMENT) as never)
+      .onConflict((oc) =>
+        oc.columns(['symbol', 'date']).doUpdateSet((eb) => ({
+          open: eb.ref('excluded.open'),
+          high: eb.ref('excluded.high'),
+          low: eb.ref('excluded.low'),
+          close: eb.ref('excluded.close'),
+          volume: eb.ref('excluded.volume'),
+          source: eb.ref('excluded.source'),
+          loaded_at: eb.ref('excluded.loaded_at'),
+        })),
+      )
+      .execute();
+  }
+  return outcomes;
+}
+
+const barRow = (record: BarRecord, meta: Meta) => ({
+  symbol: record.symbol,
+  date: record.date,
+  open: record.open,
+  high: record.high,
+  low: record.low,
+  close: record.close,
+  volume: record.volume,
+  source: meta.source,
+  loaded_at: meta.loadedAt,
+});
+
+/** One record other than a bar, as loaded before this one. */
+async function writeOne(
+  tx: Transaction<Database>,
+  record: Exclude<MarketRecordValue, BarRecord>,
+  meta: Meta,
+): Promise<WriteOutcome> {
+  if (record.type === 'listing') {
+    const existing = await tx
+      .selectFrom('market_listings')
+      .select('name')
+      .where('symbol', '=', record.symbol)
+      .executeTakeFirst();
+    if (existing?.name === record.name) return 'unchanged';
+    const row = { symbol: record.symbol, name: record.name, source: meta.source, loaded_at: meta.loadedAt };
+    await tx
+      .insertInto('market_listings')
+      .values(row)
+      .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
+      .execute();
+    return existing ? 'revised' : 'inserted';
+  }
+  if (record.type === 'facts') {
+    const existing = await tx
+      .selectFrom('market_facts')
+      .select(['content_hash', 'fields', 'as_of'])
+      .where('symbol', '=', record.symbol)
+      .executeTakeFirst();
+    const fields = merged(existing, record);
+    const hash = contentHash({ ...record, fields });
+    if (existing?.content_hash === hash) return 'unchanged';
     const row = {
       symbol: record.symbol,
-      date: record.date,
-      open: record.open,
-      high: record.high,
-      low: record.low,
-      close: record.close,
-      volume: record.volume,
+      fields: JSON.stringify(fields),
+      as_of: existing && existing.as_of > record.asOf ? existing.as_of : record.asOf,
+      content_hash: hash,
       source: meta.source,
       loaded_at: meta.loadedAt,
     };
     await tx
-      .insertInto('market_bars')
+      .insertInto('market_facts')
       .values(row)
-      .onConflict((oc) => oc.columns(['symbol', 'date']).doUpdateSet(row))
+      .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
       .execute();
     return existing ? 'revised' : 'inserted';
-  },
-};
+  }
+  if (record.type === 'statement') {
+    const key = {
+      symbol: record.symbol,
+      field: record.field,
+      kind: record.kind,
+      start: record.start,
+      end: record.end,
+    };
+    const existing = await tx
+      .selectFrom('market_statements')
+      .select(['value', 'filed', 'concept', 'reports'])
+      .where('symbol', '=', key.symbol)
+      .where('field', '=', key.field)
+      .where('kind', '=', key.kind)
+      .where('start', '=', key.start)
+      .where('end', '=', key.end)
+      .executeTakeFirst();
+    const reports = record.reports ? JSON.stringify(record.reports) : null;
+    if (
+      existing &&
+      existing.value === record.value &&
+      existing.filed === record.filed &&
+      existing.concept === (record.concept ?? '') &&
+      existing.reports === reports
+    )
+      return 'unchanged';
+    const row = {
+      ...key,
+      value: record.value,
+      currency: record.currency,
+      fp: record.fp,
+      form: record.form,
+      filed: record.filed,
+      concept: record.concept ?? '',
+      reports,
+      source: meta.source,
+      loaded_at: meta.loadedAt,
+    };
+    await tx
+      .insertInto('market_statements')
+      .values(row)
+      .onConflict((oc) => oc.columns(['symbol', 'field', 'kind', 'start', 'end']).doUpdateSet(row))
+      .execute();
+    return existing ? 'revised' : 'inserted';
+  }
+  // What is left is a quote.
+  const existing = await tx
+    .selectFrom('market_quotes')
+    .select(['content_hash', 'fields', 'as_of'])
+    .where('symbol', '=', record.symbol)
+    .executeTakeFirst();
+  const newer = !existing || record.asOf >= existing.as_of;
+  const fields = merged(existing, record);
+  const hash = contentHash({ ...record, fields });
+  if (existing?.content_hash === hash) return 'unchanged';
+  const row = {
+    symbol: record.symbol,
+    name: record.name,
+    currency: record.currency,
+    exchange: record.exchange,
+    asset_type: record.assetType,
+    fields: JSON.stringify(fields),
+    as_of: newer ? record.asOf : (existing?.as_of as string),
+    content_hash: hash,
+    source: meta.source,
+    loaded_at: meta.loadedAt,
+  };
+  await tx
+    .insertInto('market_quotes')
+    .values(row)
+    .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
+    .execute();
+  return existing ? 'revised' : 'inserted';
+}
 
 type Fields = Record<string, number | string | null>;
 
