@@ -12,6 +12,15 @@ export function yearsBefore(date: string, years: number): string {
   return `${Number(date.slice(0, 4)) - years}${date.slice(4, 10)}`;
 }
 
+/** The same day `months` later (earlier, when negative); the last day of a shorter month where it has no such day. */
+export function shiftMonths(date: string, months: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const first = new Date(Date.UTC(y, m - 1 + months, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  first.setUTCDate(Math.min(d, last));
+  return first.toISOString().slice(0, 10);
+}
+
 /** 0 Sunday … 6 Saturday. */
 export function weekday(date: string): number {
   return new Date(`${date}T00:00:00Z`).getUTCDay();

@@ -1,4 +1,5 @@
 // A history request: its limits, periods and default dates, checked before any data is read, and its units.
+import { shiftMonths } from '../kernel/dates.js';
 import { AppError } from '../kernel/errors.js';
 import { checkedAsOf, uniqueInputs } from './request.js';
 
@@ -19,13 +20,7 @@ export interface HistoryRequest {
 
 /** The same day `years` years away; 29 February becomes 28 February in a year without it. */
 export function shiftYears(date: string, years: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCFullYear(d.getUTCFullYear() + years);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d.toISOString().slice(0, 10);
+  return shiftMonths(date, 12 * years);
 }
 
 export const isStatementPeriod = (p: HistoryPeriod) => p === 'quarterly' || p === 'annual';

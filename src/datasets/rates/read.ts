@@ -1,6 +1,6 @@
 // treasury-rates reads: the par curve of a day with its changes and spreads, and one tenor's history.
 
-import { addDays } from '../../kernel/dates.js';
+import { addDays, shiftMonths } from '../../kernel/dates.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
 import type { EnvelopeValue } from '../envelope.js';
@@ -11,16 +11,6 @@ import type { OperationInput } from '../operation.js';
 import { BILLS_GROUP, PAR_GROUP, ratesFreshness } from './load/collection.js';
 import { PAR_TENORS, type RateSeries } from './params.js';
 import { TREASURY } from './source.js';
-
-/** The same month day a number of months earlier (the last day of a shorter month). */
-function monthsBefore(date: string, months: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const first = new Date(Date.UTC(y, m - 1 - months, 1));
-  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(d, last)))
-    .toISOString()
-    .slice(0, 10);
-}
 
 /** a − b in basis points, from yields in percent (to a hundredth of a point: no binary noise). */
 export const basisPoints = (a: number, b: number): number => Math.round((a - b) * 10_000) / 100;
@@ -61,7 +51,7 @@ async function curve(
     .select(['date', 'tenor', 'value', 'known_at', 'known_from'])
     .where('series', '=', 'par')
     .where(knownAt(at))
-    .where('date', '>=', addDays(monthsBefore(found, 12), -14))
+    .where('date', '>=', addDays(shiftMonths(found, -12), -14))
     .where('date', '<=', found)
     .orderBy('date')
     .execute();
@@ -77,8 +67,8 @@ async function curve(
   const previous = {
     day: dates.filter((d) => d < found).at(-1) ?? null,
     week: onOrBefore(addDays(found, -7)),
-    month: onOrBefore(monthsBefore(found, 1)),
-    year: onOrBefore(monthsBefore(found, 12)),
+    month: onOrBefore(shiftMonths(found, -1)),
+    year: onOrBefore(shiftMonths(found, -12)),
   };
   const today = byDate.get(found) as Map<string, number>;
   const change = (tenor: string, value: number, date: string | null) => {
