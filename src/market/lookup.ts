@@ -56,12 +56,8 @@ export async function lookupMany(
   fields: readonly string[] = [],
 ): Promise<Looked[]> {
   const all = inputs.map((i) => (typeof i === 'string' ? resolveInput(i) : i));
-  const listings = new Map<string, Resolved>();
-  for (const c of all)
-    if (c.status === 'ok') for (const h of c.chain) if (!listings.has(h.symbol)) listings.set(h.symbol, h);
-  const quotes = listings.size
-    ? await provider.quotes([...listings.values()], fields)
-    : new Map<string, ProviderQuote>();
+  const listings = uniqueListings(all.flatMap((c) => (c.status === 'ok' ? c.chain : [])));
+  const quotes = listings.length ? await provider.quotes(listings, fields) : new Map<string, ProviderQuote>();
   return all.map((c) => found(c, quotes, requireQuote));
 }
 
@@ -73,6 +69,18 @@ export async function lookupOne(
   fields: readonly string[] = [],
 ): Promise<Looked> {
   return (await lookupMany(provider, [input], requireQuote, fields))[0]!;
+}
+
+/** Listings once each, by provider symbol (the first of each kept): what a request asks its provider for. */
+export function uniqueListings(listings: readonly Resolved[]): Resolved[] {
+  const bySymbol = new Map<string, Resolved>();
+  for (const l of listings) if (!bySymbol.has(l.symbol)) bySymbol.set(l.symbol, l);
+  return [...bySymbol.values()];
+}
+
+/** The listings the inputs found, once each. */
+export function foundListings(looked: readonly Looked[]): Resolved[] {
+  return uniqueListings(looked.flatMap((r) => (r.status === 'ok' ? [r.found.resolved] : [])));
 }
 
 /** The not_found error of an input nothing is held for, saying where it was looked for and how to load it. */

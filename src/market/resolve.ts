@@ -1,19 +1,13 @@
 // market.resolve: what each ticker, in any of the three forms, resolves to, and what data is held for it.
 import type { Deps } from '../kernel/deps.js';
-import { lookupMany } from './lookup.js';
+import { foundListings, lookupMany } from './lookup.js';
 import { checkedTickers, type QuotesRequest } from './quotes.js';
 import { shown } from './symbology/resolve.js';
 
 export async function resolveTickers(deps: Pick<Deps, 'market'>, request: QuotesRequest) {
   const provider = deps.market;
   const looked = await lookupMany(provider, checkedTickers(request), false);
-  const listings = [
-    ...new Map(
-      looked.flatMap((r) =>
-        r.status === 'ok' ? [[r.found.resolved.symbol, r.found.resolved] as const] : [],
-      ),
-    ).values(),
-  ];
+  const listings = foundListings(looked);
   const [quotes, short] = await Promise.all([provider.quotes(listings), provider.shortInterest(listings)]);
   const items = await Promise.all(
     looked.map(async (r) => {

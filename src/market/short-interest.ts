@@ -3,7 +3,7 @@
 import type { Deps } from '../kernel/deps.js';
 import type { ShortInterest } from '../kernel/market-provider.js';
 import { isoDate } from './history-request.js';
-import { lookupMany } from './lookup.js';
+import { foundListings, lookupMany } from './lookup.js';
 import { checkedTickers, type QuotesRequest } from './quotes.js';
 import { type Resolved, shown } from './symbology/resolve.js';
 
@@ -24,10 +24,7 @@ function daysBetween(from: string, to: string): number {
 
 export async function shortInterest(deps: Pick<Deps, 'market' | 'clock'>, request: QuotesRequest) {
   const looked = await lookupMany(deps.market, checkedTickers(request), false);
-  const listings = new Map(
-    looked.flatMap((r) => (r.status === 'ok' ? [[r.found.resolved.symbol, r.found.resolved] as const] : [])),
-  );
-  const held = await deps.market.shortInterest([...listings.values()]);
+  const held = await deps.market.shortInterest(foundListings(looked));
   const today = isoDate(deps.clock());
   const items = looked.map((r): ShortInterestItem => {
     if (r.status === 'error') return { input: r.input, status: 'error', error: r.error };
