@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import { cachedRead } from '../../ingest/read-cache.js';
 import type { Database } from '../../store/schema.js';
+import { knownAt } from '../known.js';
 import type { RateSeries } from './params.js';
 
 export interface DailyRate {
@@ -22,7 +23,7 @@ export function rateSeries(
       .select(['date', 'value', 'known_at'])
       .where('series', '=', series)
       .where('tenor', '=', tenor)
-      .where('is_current', '=', 1)
+      .where(knownAt(null))
       .orderBy('date')
       .execute();
     return rows.map((r) => ({ date: r.date, value: Number(r.value), knownAt: r.known_at }));

@@ -111,8 +111,8 @@ export async function* priceRecords(
   const name = context.options.name?.trim();
   const option = context.options.ticker;
   // A file with a Ticker column may hold many instruments (a bulk end-of-day export), each read once.
-  const instruments = new Map<string, Instrument>();
-  let first: Instrument | null = null;
+  const instruments = new Map<string, Listing>();
+  let first: Listing | null = null;
   for await (const { line, text } of source.lines()) {
     if (!text.trim()) continue;
     const fields = csvFields(text).map((f) => f.trim());
@@ -124,7 +124,7 @@ export async function* priceRecords(
     };
     const rowTicker = cell('ticker') ?? cell('symbol') ?? fileTicker ?? undefined;
     if (!first) {
-      first = instrumentOf(source.name, line, option, rowTicker);
+      first = listingOf(source.name, line, option, rowTicker);
       instruments.set(first.named, first);
       if (name) yield { line, value: { type: 'listing', symbol: first.symbol, name } };
     }
@@ -141,7 +141,7 @@ export async function* priceRecords(
       const named = rowTicker.toUpperCase();
       let held = instruments.get(named);
       if (!held) {
-        held = instrumentOf(source.name, line, undefined, rowTicker);
+        held = listingOf(source.name, line, undefined, rowTicker);
         instruments.set(named, held);
       }
       instrument = held;
@@ -175,19 +175,19 @@ export async function* priceRecords(
   }
 }
 
-interface Instrument {
+interface Listing {
   symbol: string;
   factor: number;
   named: string;
 }
 
 /** The instrument: --ticker when given (the file's own ticker must then agree), else the row's or the file's. */
-function instrumentOf(
+function listingOf(
   file: string,
   line: number,
   option: string | undefined,
   inFile: string | undefined,
-): Instrument {
+): Listing {
   const named = option ?? inFile;
   if (!named)
     throw new SourceError(file, null, 'name the instrument with --ticker (the file has no Ticker column)');
