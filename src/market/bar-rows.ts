@@ -1,7 +1,8 @@
 // History rows of price fields, kept as a window of a bar series until they are written. Twenty years of
 // daily bars for ten tickers is 52,000 rows and 5.6 MB of JSON; writing that text is most of the cost of a
-// history call, so the text of a cached daily series is written once per set of columns and each later
-// call takes the slice of it that its dates cover.
+// history call, so the text of a cached daily series is written once per set of columns, as UTF-8 bytes, and
+// each later call takes the slice of it that its dates cover: an answer is its envelope's bytes and those
+// slices, copied once into the body.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Bar } from '../kernel/market-provider.js';
 import { ownTurn } from '../kernel/turns.js';
@@ -54,10 +55,10 @@ function rowOf(bar: Bar, columns: readonly BarColumn[], factor: number) {
   return row;
 }
 
-/** The JSON text of every row of a series, and where each row starts in it. */
+/** The JSON of every row of a series as UTF-8, and where each row starts in it. */
 interface Block {
-  text: string;
-  /** offsets[i] is where row i starts; offsets[length] is one past the text (as if a comma followed). */
+  bytes: Buffer;
+  /** offsets[i] is the byte where row i starts; offsets[length] is one past the bytes (as if a comma followed). */
   offsets: Int32Array;
 }
 
@@ -75,17 +76,21 @@ export class BlockCache {
 
   constructor(private readonly budget = BLOCK_BUDGET) {}
 
-  /** Bytes held (text of one-byte characters and offsets); at most the budget unless one block is larger. */
+  /** Bytes held (rows and offsets); at most the budget unless one block is larger. */
   get held(): number {
     return this.size;
   }
 
   rowsJson(rows: BarRows): string {
-    if (rows.length === 0) return '[]';
-    if (!rows.shared) return JSON.stringify(rows);
-    const block = this.block(rows);
-    const { offsets } = block;
-    return `[${block.text.slice(offsets[rows.first], offsets[rows.end]! - 1)}]`;
+    return `[${this.rowsBytes(rows).toString('utf8')}]`;
+  }
+
+  /** The rows' JSON without its brackets: a view into the written block of a shared series (no copy). */
+  rowsBytes(rows: BarRows): Buffer {
+    if (rows.length === 0) return EMPTY;
+    if (!rows.shared) return Buffer.from(JSON.stringify(rows).slice(1, -1));
+    const { bytes, offsets } = this.block(rows);
+    return bytes.subarray(offsets[rows.first], offsets[rows.end]! - 1);
   }
 
   /**
@@ -137,11 +142,11 @@ export class BlockCache {
     }
     block = write(rows);
     this.blocks.set(key, block);
-    this.size += block.text.length + block.offsets.byteLength;
+    this.size += block.bytes.length + block.offsets.byteLength;
     for (const [oldKey, old] of this.blocks) {
       if (this.size <= this.budget || old === block) break;
       this.blocks.delete(oldKey);
-      this.size -= old.text.length + old.offsets.byteLength;
+      this.size -= old.bytes.length + old.offsets.byteLength;
     }
     return block;
   }
@@ -159,9 +164,21 @@ function write(rows: BarRows): Block {
     at += text.length + 1;
   }
   offsets[series.length] = at;
-  return { text: texts.join(','), offsets };
+  const joined = texts.join(',');
+  const bytes = Buffer.from(joined);
+  // A character past ASCII (in a field name as sent) takes more than a byte: then each row is measured.
+  if (bytes.length !== joined.length) {
+    at = 0;
+    for (let i = 0; i < series.length; i += 1) {
+      offsets[i] = at;
+      at += Buffer.byteLength(texts[i]!) + 1;
+    }
+    offsets[series.length] = at;
+  }
+  return { bytes, offsets };
 }
 
+const EMPTY = Buffer.alloc(0);
 const blocks = new BlockCache();
 
 /** The JSON text of history rows: from the written block of a shared series, or written now. */
@@ -169,19 +186,19 @@ export function rowsJson(rows: BarRows): string {
   return blocks.rowsJson(rows);
 }
 
-/** A JSON object's text with one more member, whose value is already JSON text. */
-function withMember(objectJson: string, name: string, valueJson: string): string {
-  const member = `${JSON.stringify(name)}:${valueJson}`;
-  return objectJson === '{}' ? `{${member}}` : `${objectJson.slice(0, -1)},${member}}`;
+/** A JSON object's text up to the value of one more member: `{..., "name":`. */
+function openMember(objectJson: string, name: string): string {
+  const member = `${JSON.stringify(name)}:`;
+  return objectJson === '{}' ? `{${member}` : `${objectJson.slice(0, -1)},${member}`;
 }
 
 /**
- * `historyAnswer` for a route: the blocks it needs are written first, one series a turn, and the answer's text
- * in a turn of its own.
+ * `historyAnswer` for a route: the blocks it needs are written first, one series a turn, and the answer's bytes
+ * in a turn of their own.
  */
 export async function historyAnswerInTurns(body: {
   items: readonly object[];
-}): Promise<{ text: string; etag: string }> {
+}): Promise<{ bytes: Buffer; etag: string }> {
   await blocks.writeInTurns(body.items);
   await ownTurn();
   return historyAnswer(body, blocks);
@@ -189,35 +206,40 @@ export async function historyAnswerInTurns(body: {
 
 /** The JSON text of a history answer, its price rows written through the block cache. */
 export function historyJson(body: { items: readonly object[] }): string {
-  return historyAnswer(body, blocks).text;
+  return historyAnswer(body, blocks).bytes.toString('utf8');
 }
 
 /**
- * The JSON text of a history answer and its entity tag. The tag hashes the text of everything but shared
+ * The JSON of a history answer as UTF-8, and its entity tag. The tag hashes the text of everything but shared
  * price rows, which it names by their identity: a 5 MB answer is tagged without reading its rows again.
  */
 export function historyAnswer(
   body: { items: readonly object[] },
   cache: BlockCache = blocks,
-): { text: string; etag: string } {
+): { bytes: Buffer; etag: string } {
   const { items, ...head } = body;
   const hash = createHash('sha1');
   const headJson = JSON.stringify(head);
   hash.update(headJson);
-  const texts = items.map((item) => {
+  const parts: Buffer[] = [Buffer.from(`${openMember(headJson, 'items')}[`)];
+  for (const [index, item] of items.entries()) {
+    const comma = index === 0 ? '' : ',';
     const { rows, ...rest } = item as { rows?: unknown };
     if (!(rows instanceof BarRows)) {
       const text = JSON.stringify(item);
       hash.update(`\u0001${text}`);
-      return text;
+      parts.push(Buffer.from(comma + text));
+      continue;
     }
     const restJson = JSON.stringify(rest);
-    const rowsText = cache.rowsJson(rows);
-    hash.update(`\u0001${restJson}\u0002${cache.identity(rows) ?? rowsText}`);
-    return withMember(restJson, 'rows', rowsText);
-  });
-  return {
-    text: withMember(headJson, 'items', `[${texts.join(',')}]`),
-    etag: `"${hash.digest('base64url')}"`,
-  };
+    const rowsBytes = cache.rowsBytes(rows);
+    hash.update(`\u0001${restJson}\u0002`);
+    hash.update(cache.identity(rows) ?? rowsBytes);
+    parts.push(Buffer.from(`${comma}${openMember(restJson, 'rows')}[`), rowsBytes, CLOSE_ROWS);
+  }
+  parts.push(CLOSE_ANSWER);
+  return { bytes: Buffer.concat(parts), etag: `"${hash.digest('base64url')}"` };
 }
+
+const CLOSE_ROWS = Buffer.from(']}');
+const CLOSE_ANSWER = Buffer.from(']}');

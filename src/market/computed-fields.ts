@@ -2,7 +2,7 @@
 // current-year P/E with its EPS estimate converted into the price currency.
 
 import { yearsBefore } from '../kernel/dates.js';
-import type { Instrument, MarketProvider, ProviderQuote } from '../kernel/market-provider.js';
+import type { Bar, MarketProvider, ProviderQuote } from '../kernel/market-provider.js';
 import { closesSince, rollUp } from './compute/periods.js';
 import { betaAdjusted, betaRaw, volatility } from './compute/risk.js';
 import type { FieldDef } from './fields/dictionary.js';
@@ -34,15 +34,43 @@ export function barsSince(defs: readonly FieldDef[], today: string): string | nu
   return since;
 }
 
-async function weeklyCloses(provider: MarketProvider, instrument: Instrument, since: string) {
-  // `since` lets a fetching provider read fewer bars; held bars are all used, however old.
-  return rollUp(await provider.series(instrument, since), 'weekly');
-}
-
 /** A computed value with the window of closes it was measured over (the last date is its asOf). */
 export interface ComputedValue {
   value: number;
   window: { from: string; to: string };
+}
+
+type Measured = ComputedValue | FieldError;
+
+/**
+ * Values measured on a series, by the series: a provider answers the same array until its data changes, so a
+ * value is measured once per series and load, not once a call.
+ */
+const measured = new WeakMap<readonly Bar[], Map<string, Measured>>();
+const seriesIds = new WeakMap<readonly Bar[], number>();
+let nextSeriesId = 1;
+
+function measuredOn(series: readonly Bar[], key: string, measure: () => Measured): Measured {
+  let values = measured.get(series);
+  if (!values) {
+    values = new Map();
+    measured.set(series, values);
+  }
+  let value = values.get(key);
+  if (!value) {
+    value = measure();
+    values.set(key, value);
+  }
+  return value;
+}
+
+function seriesId(series: readonly Bar[]): number {
+  let id = seriesIds.get(series);
+  if (id === undefined) {
+    id = nextSeriesId++;
+    seriesIds.set(series, id);
+  }
+  return id;
 }
 
 /** A computed field's value; `since` is the earliest date it needs bars from (`barsSince`). */
@@ -51,35 +79,46 @@ export async function computed(
   def: FieldDef,
   resolved: Resolved,
   since: string,
-): Promise<ComputedValue | FieldError> {
+): Promise<Measured> {
   const vol = VOLATILITY.exec(def.id);
   if (vol) {
-    const days = Number(vol[1]);
-    const bars = (await provider.series(resolved, since)).slice(-(days + 1));
-    const value = volatility(
-      bars.map((b) => b.close),
-      days,
-    );
-    return value === null
-      ? { code: 'not_found', message: `fewer than ${days + 1} daily closes stored` }
-      : {
-          value: Math.round(value * 1e4) / 1e4,
-          window: { from: bars[0]!.date, to: bars[bars.length - 1]!.date },
-        };
+    const series = await provider.series(resolved, since);
+    return measuredOn(series, def.id, () => volatilityOf(series, Number(vol[1])));
   }
   if (resolved.mic !== null || !['equity', 'fund'].includes(resolved.assetType)) {
     return { code: 'not_applicable', message: `${def.id} is served for US listings only` };
   }
-  const beta = betaRaw(
-    await weeklyCloses(provider, resolved, since),
-    await weeklyCloses(provider, BETA_BENCHMARK, since),
+  const [series, benchmark] = await Promise.all([
+    provider.series(resolved, since),
+    provider.series(BETA_BENCHMARK, since),
+  ]);
+  return measuredOn(series, `${def.id} ${seriesId(benchmark)}`, () =>
+    betaOf(def.id, resolved.symbol, series, benchmark),
   );
+}
+
+function volatilityOf(series: readonly Bar[], days: number): Measured {
+  const bars = series.slice(-(days + 1));
+  const value = volatility(
+    bars.map((b) => b.close),
+    days,
+  );
+  return value === null
+    ? { code: 'not_found', message: `fewer than ${days + 1} daily closes stored` }
+    : {
+        value: Math.round(value * 1e4) / 1e4,
+        window: { from: bars[0]!.date, to: bars[bars.length - 1]!.date },
+      };
+}
+
+function betaOf(id: string, symbol: string, series: readonly Bar[], benchmark: readonly Bar[]): Measured {
+  const beta = betaRaw(rollUp(series, 'weekly'), rollUp(benchmark, 'weekly'));
   if (beta === null)
     return {
       code: 'not_found',
-      message: `105 weeks held by both ${resolved.symbol} and ${BETA_INDEX} are needed`,
+      message: `105 weeks held by both ${symbol} and ${BETA_INDEX} are needed`,
     };
-  const value = def.id === 'betaRaw' ? beta.raw : betaAdjusted(beta.raw);
+  const value = id === 'betaRaw' ? beta.raw : betaAdjusted(beta.raw);
   return { value: Math.round(value * 1e6) / 1e6, window: { from: beta.from, to: beta.to } };
 }
 

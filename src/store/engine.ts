@@ -39,6 +39,39 @@ export function openStore(options: StoreOptions): Store {
   return openSqlite(sqlitePath(options.dataDir));
 }
 
+/** Prepared statements kept per connection at most; a query built with a list of many lengths makes many. */
+const KEPT_STATEMENTS = 500;
+
+/**
+ * The connection as Kysely's SQLite driver sees it, with its statements prepared once: Kysely asks for a
+ * statement each time it runs a query, and compiling one costs more than running a keyed read. A statement
+ * still stepping through rows (a stream) is busy; a fresh one is prepared beside it then.
+ */
+function keepingStatements(sqlite: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(text: string): SQLite.Statement {
+      const held = statements.get(text);
+      if (held && !held.busy) {
+        // Most recently used last: the first is the one to drop.
+        statements.delete(text);
+        statements.set(text, held);
+        return held;
+      }
+      const statement = sqlite.prepare(text);
+      if (!held) {
+        if (statements.size >= KEPT_STATEMENTS) statements.delete(statements.keys().next().value as string);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
+}
+
 /** The SQLite connection under each embedded store's Kysely instance. */
 const handles = new WeakMap<Kysely<Database>, SQLite.Database>();
 
@@ -63,7 +96,7 @@ export function openSqlite(file: string): Store {
   // otherwise reads back the same index pages from the file again and again.
   sqlite.pragma('cache_size = -262144');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: keepingStatements(sqlite) }),
     plugins: [new YieldAfterLongQueries()],
   });
   handles.set(db, sqlite);
@@ -89,7 +122,7 @@ export function openSqliteReader(
   const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
   sqlite.pragma(`cache_size = -${cacheMb * 1024}`);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: keepingStatements(sqlite) }),
     plugins: [new YieldAfterLongQueries()],
   });
   return { db, close: () => db.destroy() };

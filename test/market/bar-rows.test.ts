@@ -62,6 +62,15 @@ describe('price rows as JSON text', () => {
     expect(JSON.parse(text)).toEqual([{ date: '2023-08-23', 'a"b\\c': 1.42 }]);
   });
 
+  it('a field name past ASCII: every window is cut at its rows, not inside a character', () => {
+    const accented = [{ input: 'clôture€', column: 'close' as const, scaled: false }];
+    const cache = new BlockCache();
+    for (let first = 0; first < series.length; first += 1) {
+      const text = cache.rowsJson(new BarRows(series, first, series.length, accented, 1, true));
+      expect(JSON.parse(text)).toEqual(series.slice(first).map((b) => ({ date: b.date, 'clôture€': b.close })));
+    }
+  });
+
   it('least recently used blocks go once the budget is passed', () => {
     // Three series of 4, 3 and 2 bars. A block holds the rows' text, comma-separated, without brackets, and a
     // 4-byte offset per row plus one. The rows above are 61, 62, 68 and 62 characters long, so the blocks hold

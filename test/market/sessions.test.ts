@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveTicker } from '../../src/market/symbology/resolve.js';
-import { nextOpen, type Session, sessionOf } from '../../src/market/symbology/sessions.js';
+import { closeOf, nextOpen, type Session, sessionOf } from '../../src/market/symbology/sessions.js';
 
 function sessionFor(ticker: string): Session | null {
   const resolution = resolveTicker(ticker);
@@ -37,5 +37,43 @@ describe('next opening of a market', () => {
   it('reopens currencies on Sunday evening New York and knows no opening for crypto', () => {
     expect(opening('EURUSD=X', '2026-11-28T12:00:00Z')).toBe('2026-11-29T22:00:00.000Z');
     expect(sessionFor('BTC-USD')).toBeNull();
+  });
+});
+
+describe('a day\'s close in its market\'s own clock', () => {
+  // Read back with Intl on its own, instant by instant: the offsets the sessions keep must agree with it every
+  // day, across each zone's changes to and from daylight time (north and south) over the years bars cover.
+  const wallTime = (timeZone: string) => {
+    const format = new Intl.DateTimeFormat('sv-SE', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    return (at: Date) => format.format(at).replace(' ', 'T');
+  };
+
+  it.each([
+    'AAPL',
+    'VOD.L',
+    'SAP.DE',
+    '7203.T',
+    'BHP.AX',
+    'PETR4.SA',
+    'FPH.NZ',
+    'RELIANCE.NS',
+  ])('closes %s at its local closing time every day', (ticker) => {
+    const session = sessionFor(ticker);
+    if (!session) throw new Error(`${ticker} has no session`);
+    const local = wallTime(session.timeZone);
+    const mismatches: string[] = [];
+    for (let t = Date.UTC(1985, 0, 1); t < Date.UTC(2027, 0, 1); t += 86_400_000 * 3) {
+      const date = new Date(t).toISOString().slice(0, 10);
+      const seen = local(closeOf(session, date));
+      if (seen !== `${date}T${session.closes}`) mismatches.push(`${date}: ${seen}`);
+    }
+    expect(mismatches).toEqual([]);
   });
 });

@@ -90,8 +90,8 @@ const ROUTES = [
     // tens of milliseconds: each series and each answer is written in a turn of the event loop of its own, so
     // answers ready together do not hold the loop as one.
     send: async (reply, answer) => {
-      const { text, etag } = await historyAnswerInTurns(answer);
-      return sendTagged(reply, Buffer.from(text), etag);
+      const { bytes, etag } = await historyAnswerInTurns(answer);
+      return sendTagged(reply, bytes, etag);
     },
   } satisfies MarketRoute<Parameters<typeof HISTORY.run>[1], Awaited<ReturnType<typeof HISTORY.run>>>,
   {

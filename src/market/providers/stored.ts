@@ -53,43 +53,42 @@ export class StoredProvider implements MarketProvider {
   /**
    * The newest known quote of each symbol: the recorded one, or one made of its last daily bars (a close is a
    * quote at its session's close, the market closed) when the last bar is newer — then the recording's other
-   * fields are kept beside it with their own, older time.
+   * fields are kept beside it with their own, older time. Each is made once per load of market data.
    */
   async quotes(instruments: readonly Instrument[]): Promise<Map<string, ProviderQuote>> {
     const out = new Map<string, ProviderQuote>();
-    if (instruments.length === 0) return out;
-    const symbols = instruments.map((i) => i.symbol);
-    const rows = await this.db
-      .selectFrom('market_quotes')
-      .selectAll()
-      .where('symbol', 'in', symbols)
-      .execute();
-    const facts = await this.facts(rows.map((r) => r.symbol));
-    const recorded = new Map<string, ProviderQuote>();
-    for (const r of rows) {
-      recorded.set(r.symbol, {
-        symbol: r.symbol,
-        name: r.name,
-        currency: r.currency,
-        exchange: r.exchange,
-        assetType: r.asset_type,
-        asOf: r.as_of,
-        fields: withFacts(JSON.parse(r.fields) as Fields, r.as_of, facts.get(r.symbol)),
-      });
-    }
-    const names = await this.listingNames();
-    for (const instrument of instruments) {
-      const { symbol } = instrument;
-      const quote = recorded.get(symbol);
-      const fromBars = barQuote(instrument, await this.series(instrument), names.get(symbol));
-      if (!fromBars) {
-        if (quote) out.set(symbol, quote);
-      } else if (!quote) out.set(symbol, fromBars);
-      else if (Date.parse(fromBars.asOf) > Date.parse(quote.asOf))
-        out.set(symbol, newerPrices(quote, fromBars));
-      else out.set(symbol, quote);
-    }
+    const quotes = await Promise.all(
+      instruments.map((instrument) =>
+        cachedRead(this.db, 'market', `quote:${listingKey(instrument)}`, () => this.newestQuote(instrument)),
+      ),
+    );
+    for (const [index, quote] of quotes.entries()) if (quote) out.set(instruments[index]!.symbol, quote);
     return out;
+  }
+
+  private async newestQuote(instrument: Instrument): Promise<ProviderQuote | null> {
+    const { symbol } = instrument;
+    const [row, facts, names, series] = await Promise.all([
+      this.db.selectFrom('market_quotes').selectAll().where('symbol', '=', symbol).executeTakeFirst(),
+      this.facts([symbol]),
+      this.listingNames(),
+      this.series(instrument),
+    ]);
+    const quote: ProviderQuote | null = row
+      ? {
+          symbol: row.symbol,
+          name: row.name,
+          currency: row.currency,
+          exchange: row.exchange,
+          assetType: row.asset_type,
+          asOf: row.as_of,
+          fields: withFacts(JSON.parse(row.fields) as Fields, row.as_of, facts.get(symbol)),
+        }
+      : null;
+    const fromBars = barQuote(instrument, series, names.get(symbol));
+    if (!fromBars) return quote;
+    if (!quote) return fromBars;
+    return Date.parse(fromBars.asOf) > Date.parse(quote.asOf) ? newerPrices(quote, fromBars) : quote;
   }
 
   /** The names operators gave listings held only as bars: one read while the market data is unchanged. */
@@ -292,6 +291,9 @@ const BAR_FIELDS = [
   'low52w',
   'marketState',
 ] as const;
+
+/** What a stored quote depends on beside the data: the listing's symbol and the market its close is timed by. */
+const listingKey = (i: Instrument) => `${i.symbol}\u0000${i.mic ?? ''}\u0000${i.assetType}\u0000${i.currency}`;
 
 /** A quote made of a symbol's last two daily bars, at the last one's session close; null without bars. */
 function barQuote(
