@@ -9,8 +9,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { FIELDS, prepareMarket, SYMBOLS } from './market-setup.js';
-import { profileIn, profilerArgs, topCosts } from './profile.js';
 import { start, stop } from './process.js';
+import { profileIn, profilerArgs, topCosts } from './profile.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 // One connection: the targets are latencies of a single caller.

@@ -67,7 +67,9 @@ describe('price rows as JSON text', () => {
     const cache = new BlockCache();
     for (let first = 0; first < series.length; first += 1) {
       const text = cache.rowsJson(new BarRows(series, first, series.length, accented, 1, true));
-      expect(JSON.parse(text)).toEqual(series.slice(first).map((b) => ({ date: b.date, 'clôture€': b.close })));
+      expect(JSON.parse(text)).toEqual(
+        series.slice(first).map((b) => ({ date: b.date, 'clôture€': b.close })),
+      );
     }
   });
 

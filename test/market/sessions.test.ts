@@ -40,7 +40,7 @@ describe('next opening of a market', () => {
   });
 });
 
-describe('a day\'s close in its market\'s own clock', () => {
+describe("a day's close in its market's own clock", () => {
   // Read back with Intl on its own, instant by instant: the offsets the sessions keep must agree with it every
   // day, across each zone's changes to and from daylight time (north and south) over the years bars cover.
   const wallTime = (timeZone: string) => {
@@ -55,25 +55,19 @@ describe('a day\'s close in its market\'s own clock', () => {
     return (at: Date) => format.format(at).replace(' ', 'T');
   };
 
-  it.each([
-    'AAPL',
-    'VOD.L',
-    'SAP.DE',
-    '7203.T',
-    'BHP.AX',
-    'PETR4.SA',
-    'FPH.NZ',
-    'RELIANCE.NS',
-  ])('closes %s at its local closing time every day', (ticker) => {
-    const session = sessionFor(ticker);
-    if (!session) throw new Error(`${ticker} has no session`);
-    const local = wallTime(session.timeZone);
-    const mismatches: string[] = [];
-    for (let t = Date.UTC(1985, 0, 1); t < Date.UTC(2027, 0, 1); t += 86_400_000 * 3) {
-      const date = new Date(t).toISOString().slice(0, 10);
-      const seen = local(closeOf(session, date));
-      if (seen !== `${date}T${session.closes}`) mismatches.push(`${date}: ${seen}`);
-    }
-    expect(mismatches).toEqual([]);
-  });
+  it.each(['AAPL', 'VOD.L', 'SAP.DE', '7203.T', 'BHP.AX', 'PETR4.SA', 'FPH.NZ', 'RELIANCE.NS'])(
+    'closes %s at its local closing time every day',
+    (ticker) => {
+      const session = sessionFor(ticker);
+      if (!session) throw new Error(`${ticker} has no session`);
+      const local = wallTime(session.timeZone);
+      const mismatches: string[] = [];
+      for (let t = Date.UTC(1985, 0, 1); t < Date.UTC(2027, 0, 1); t += 86_400_000 * 3) {
+        const date = new Date(t).toISOString().slice(0, 10);
+        const seen = local(closeOf(session, date));
+        if (seen !== `${date}T${session.closes}`) mismatches.push(`${date}: ${seen}`);
+      }
+      expect(mismatches).toEqual([]);
+    },
+  );
 });

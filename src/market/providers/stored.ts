@@ -293,7 +293,8 @@ const BAR_FIELDS = [
 ] as const;
 
 /** What a stored quote depends on beside the data: the listing's symbol and the market its close is timed by. */
-const listingKey = (i: Instrument) => `${i.symbol}\u0000${i.mic ?? ''}\u0000${i.assetType}\u0000${i.currency}`;
+const listingKey = (i: Instrument) =>
+  `${i.symbol}\u0000${i.mic ?? ''}\u0000${i.assetType}\u0000${i.currency}`;
 
 /** A quote made of a symbol's last two daily bars, at the last one's session close; null without bars. */
 function barQuote(
