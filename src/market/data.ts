@@ -10,7 +10,7 @@ import { barsSince, computed, type FieldError, peCurrentYear, type Value } from 
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { lookupField } from './fields/dictionary.js';
 import { type Resolving, resolveInput } from './instrument.js';
-import { type Looked, lookupOne, notHeld } from './lookup.js';
+import { type Looked, lookupMany, notHeld } from './lookup.js';
 import { inPriceCurrency } from './price-units.js';
 import { checkedAsOf, uniqueInputs } from './request.js';
 import { type Resolved, shown } from './symbology/resolve.js';
@@ -120,12 +120,16 @@ export async function data(
     today,
   );
   try {
+    const resolvings = r.tickers.map((input) => resolveInput(input));
+    if (since) for (const resolving of resolvings) readBarsEarly(provider, resolving, since);
+    // The request's quotes are read at once: a live upstream is asked once for them all.
+    const looked = lookupMany(provider, resolvings, false, quoteFieldIds);
+    looked.catch(() => {});
     const items = await Promise.all(
-      r.tickers.map((input) => {
-        const resolving = resolveInput(input);
-        if (since) readBarsEarly(provider, resolving, since);
+      r.tickers.map((input, i) => {
         let resolved: Resolved | undefined;
-        const work = lookupOne(provider, resolving, false, quoteFieldIds).then((result) => {
+        const work = looked.then((all) => {
+          const result = all[i] as Looked;
           if (result.status === 'ok') resolved = result.found.resolved;
           return dataItem(provider, result, fields, r, since ?? today, deps.clock());
         });

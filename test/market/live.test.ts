@@ -84,6 +84,23 @@ describe('market data from the live upstream (recorded Yahoo answers)', () => {
     expect(jar.value).toContain('REDACTEDCRUMB');
   });
 
+  it('asks the upstream once for the quotes of a data request, whatever its fields', async () => {
+    const answer = await DATA.run(env.deps, {
+      tickers: ['AAPL', 'OCDO LN Equity', 'BTC-USD', 'QQQ'],
+      fields: ['PX_LAST', 'NAME', 'VOLATILITY_30D'],
+    });
+    const prices = (answer.items as { values?: Record<string, unknown> }[]).map((i) => i.values?.PX_LAST);
+    expect(prices.every((p) => typeof p === 'number')).toBe(true);
+    const quoteCalls = yahoo.dataCalls('/v7/finance/quote');
+    expect(quoteCalls).toHaveLength(1);
+    expect(quoteCalls[0]?.query.get('symbols')?.split(',').sort()).toEqual([
+      'AAPL',
+      'BTC-USD',
+      'OCDO.L',
+      'QQQ',
+    ]);
+  });
+
   it('answers a repeat from the shared cache, also from another instance on the same store', async () => {
     await QUOTES.run(env.deps, { tickers: ['AAPL', 'QQQ'] });
     await QUOTES.run(env.deps, { tickers: ['AAPL', 'QQQ'] });
