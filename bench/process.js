@@ -52,6 +52,33 @@ export async function unlimitedDatasetsKey(deps) {
 }
 
 /**
+ * `count` market keys of paid accounts (20 a account) on the store `env` names: a benchmark spreads its calls
+ * over them so that it measures the path, not the per-minute units.
+ */
+export async function marketKeys(env, count) {
+  const { loadConfig } = await import('../dist/runtime/config.js');
+  const { createDeps } = await import('../dist/runtime/deps.js');
+  const { createAccount } = await import('../dist/accounts/accounts.js');
+  const { createKey } = await import('../dist/accounts/keys.js');
+  const deps = await createDeps(loadConfig(env));
+  const keys = [];
+  try {
+    for (let a = 0; keys.length < count; a += 1) {
+      const account = await createAccount(deps, {
+        email: `bench-keys-${process.pid}-${a}-${Date.now()}@example.com`,
+        marketPlan: 'paid',
+        emailConfirmed: true,
+      });
+      for (let k = 0; k < 20 && keys.length < count; k += 1)
+        keys.push((await createKey(deps, { accountId: account.id, api: 'market' })).key);
+    }
+  } finally {
+    await deps.close();
+  }
+  return keys;
+}
+
+/**
  * A new, empty database on the PostgreSQL server `serverUrl` names (its URL), and `drop` to remove it (its
  * connections ended first).
  */

@@ -81,7 +81,9 @@ export function cachedRead<T>(
 function entryFor<T>(cache: DatasetCache, key: string, compute: () => Promise<T>): Promise<T> {
   let entry = cache.entries.get(key) as Promise<T> | undefined;
   if (!entry) {
-    if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
+    // The oldest computed goes first: a read of many keys at once (a cross-section of 500 listings) then
+    // leaves the newest 999 held rather than none.
+    if (cache.entries.size >= MAX_ENTRIES) cache.entries.delete(cache.entries.keys().next().value as string);
     const entries = cache.entries;
     entry = compute();
     entries.set(key, entry);

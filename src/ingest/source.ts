@@ -147,6 +147,8 @@ export async function openSource(file: string): Promise<SourceFile> {
 
 /** Splits one CSV line (quotes doubled inside quoted fields; no line breaks inside fields). */
 export function csvFields(text: string): string[] {
+  // Most rows quote nothing: then the fields are the text between commas.
+  if (!text.includes('"')) return text.split(',');
   const out: string[] = [];
   let field = '';
   let quoted = false;

@@ -7,6 +7,7 @@ import * as m022 from './migrations/022-market-cache.js';
 import * as m025 from './migrations/025-statement-concepts.js';
 import * as m032 from './migrations/032-statement-first-report.js';
 import * as m034 from './migrations/034-statement-reports.js';
+import * as barBlocks from './migrations/bar-blocks.js';
 import * as listings from './migrations/listings.js';
 
 export const MARKET_MIGRATIONS: Migrations = {
@@ -18,4 +19,5 @@ export const MARKET_MIGRATIONS: Migrations = {
   '032-statement-first-report': m032,
   '034-statement-reports': m034,
   'market/listings': listings,
+  'market/bar-blocks': barBlocks,
 };

@@ -178,14 +178,15 @@ export interface MarketQuotesTable {
   loaded_at: string;
 }
 
-export interface MarketBarsTable {
+/** A listing's daily bars of one year, packed (src/market/bar-blocks.ts); each version kept. */
+export interface MarketBarBlocksTable {
   symbol: string;
-  date: string;
-  open: number | null;
-  high: number | null;
-  low: number | null;
-  close: number;
-  volume: number | null;
+  year: number;
+  bars: Buffer;
+  /** When this version became known: the load's time, or the publication time given for its file. */
+  known_at: string;
+  /** When a later version replaced it; null while it is current. */
+  superseded_at: string | null;
   source: string;
   loaded_at: string;
 }
@@ -291,7 +292,7 @@ export interface Database {
   companies: CompaniesTable;
   source_files: SourceFilesTable;
   market_quotes: MarketQuotesTable;
-  market_bars: MarketBarsTable;
+  market_bar_blocks: MarketBarBlocksTable;
   market_statements: MarketStatementsTable;
   market_facts: MarketFactsTable;
   market_listings: MarketListingsTable;

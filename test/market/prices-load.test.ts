@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
+import { singlePrecisionPrice } from '../../src/market/load/prices.js';
 import { DATA, HISTORY, SEARCH } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
@@ -176,5 +177,37 @@ describe('daily price files as real exports write them', () => {
     const report = await load(copy, { 'date-format': 'DD/MM/YYYY' });
     expect(report).toMatchObject({ inserted: 1843, firstDate: '2019-01-02', lastDate: '2026-05-01' });
     await expect(load(copy, { 'date-format': 'DD/MM/YY' })).rejects.toThrow(/use DD, MM and YYYY once each/);
+  });
+});
+
+describe('a price written from single precision, read back at its shortest decimal', () => {
+  // The reference: printed to 1, 2, … significant digits until the decimal is the same single again.
+  const shortest = (value: number) => {
+    if (Math.fround(value) !== value) return value;
+    for (let digits = 1; digits <= 9; digits += 1) {
+      const printed = Number(value.toPrecision(digits));
+      if (Math.fround(printed) === value) return printed;
+    }
+    return value;
+  };
+
+  it('agrees with printing to fewer digits on every number of a real export and on singles of every size', () => {
+    const text = readFileSync(file('ahmedhussain47-Praktikum-Equity-Analysis-Embedding/AAPL.csv'), 'utf8');
+    const values = text
+      .split(/[\n,]/)
+      .map(Number)
+      .filter((v) => Number.isFinite(v) && v !== 0);
+    // Singles from 1e-6 to 1e9, both signs, on a fixed walk (halves that round away from zero among them).
+    let seed = 7;
+    for (let i = 0; i < 200_000; i += 1) {
+      seed = (seed * 48_271) % 2_147_483_647;
+      const size = 10 ** ((seed % 160) / 10 - 6);
+      values.push(Math.fround((seed % 2 ? -1 : 1) * size * (1 + (seed % 997) / 997)));
+    }
+    values.push(Math.fround(-387797.375), Math.fround(4163.71875), Math.fround(0.1), 1e7, 280.1400146484375);
+    const differing = values.filter((v) => !Object.is(singlePrecisionPrice(v), shortest(v)));
+    expect(values.length).toBeGreaterThan(200_000);
+    expect(differing).toEqual([]);
+    expect(singlePrecisionPrice(280.1400146484375)).toBe(280.14);
   });
 });

@@ -1,15 +1,32 @@
 // Market-data records by provider symbol, prices in main units: a quote (latest values by field id), facts
-// (fields recorded without a quote), a statement fact, a daily bar or a listing's name. Loaded through the same import path as the datasets; a bar loaded again with other values replaces it.
+// (fields recorded without a quote), a statement fact, a daily bar or a listing's name. Loaded through the same import path as the datasets; a bar loaded again with other values is a revision of
+// its year's block (bar-blocks.ts), the version it replaces kept.
 
 import type { Transaction } from 'kysely';
 import { type Static, Type } from 'typebox';
 import type { BatchEntry, Importer } from '../../ingest/import.js';
+import type { Bar } from '../../kernel/market-provider.js';
 import { contentHash, type WriteOutcome } from '../../store/revisions.js';
-import type { Database } from '../../store/schema.js';
+import type { Database, MarketBarBlocksTable } from '../../store/schema.js';
+import { packBars, sameBar, unpackBars, yearOf } from '../bar-blocks.js';
 
 const Num = Type.Union([Type.Number(), Type.Null()]);
 
 export const MarketRecord = Type.Union([
+  // Bars first: a load is mostly bars, and a record is tried against each kind in turn.
+  Type.Object(
+    {
+      type: Type.Literal('bar'),
+      symbol: Type.String({ minLength: 1, maxLength: 40 }),
+      date: Type.String({ format: 'date' }),
+      open: Num,
+      high: Num,
+      low: Num,
+      close: Type.Number(),
+      volume: Num,
+    },
+    { additionalProperties: false },
+  ),
   Type.Object(
     {
       type: Type.Literal('quote'),
@@ -67,19 +84,6 @@ export const MarketRecord = Type.Union([
     },
     { additionalProperties: false },
   ),
-  Type.Object(
-    {
-      type: Type.Literal('bar'),
-      symbol: Type.String({ minLength: 1, maxLength: 40 }),
-      date: Type.String({ format: 'date' }),
-      open: Num,
-      high: Num,
-      low: Num,
-      close: Type.Number(),
-      volume: Num,
-    },
-    { additionalProperties: false },
-  ),
 ]);
 
 export type MarketRecordValue = Static<typeof MarketRecord>;
@@ -120,77 +124,117 @@ export const marketImporter: Importer<MarketRecordValue> = {
 type BarRecord = Extract<MarketRecordValue, { type: 'bar' }>;
 type Meta = BatchEntry<MarketRecordValue>['meta'];
 
-/** Rows a multi-row statement writes at most (nine values each, well inside SQLite's 32,766). */
-const ROWS_A_STATEMENT = 500;
+/** Blocks a multi-row statement writes at most (seven values each, well inside SQLite's 32,766). */
+const BLOCKS_A_STATEMENT = 200;
+
+interface HeldBlock {
+  bars: Map<string, Bar>;
+  loadedAt: string;
+}
 
 /**
- * Bars as one-by-one writes would leave them, in fewer statements: a bar the same as the one held is
- * unchanged, a new one inserted, another revised (a bar twice in the batch: its second against its first).
+ * Bars as one-by-one writes would leave them, a listing-year's block at a time: a bar the same as the one held
+ * is unchanged, a new one inserted, another revised (a bar twice in the batch: its second against its first).
+ * A block that changed is written as a new version known from the load (or the publication time given), the
+ * one it replaces kept with the time it was superseded; a block this load wrote already is rewritten in place.
  */
 async function writeBars(
   tx: Transaction<Database>,
   entries: BatchEntry<BarRecord>[],
 ): Promise<WriteOutcome[]> {
   if (entries.length === 0) return [];
-  const symbols = [...new Set(entries.map((e) => e.record.symbol))];
-  const dates = entries.map((e) => e.record.date).sort();
-  const held = await tx
-    .selectFrom('market_bars')
-    .select(['symbol', 'date', 'open', 'high', 'low', 'close', 'volume'])
-    .where('symbol', 'in', symbols)
-    .where('date', '>=', dates[0]!)
-    .where('date', '<=', dates[dates.length - 1]!)
-    .execute();
-  type Values = Pick<BarRecord, 'open' | 'high' | 'low' | 'close' | 'volume'>;
-  const state = new Map<string, Values>(held.map((r) => [`${r.symbol}|${r.date}`, r]));
-  const writes = new Map<string, Record<string, unknown>>();
-  const outcomes = entries.map(({ record, meta }): WriteOutcome => {
-    const key = `${record.symbol}|${record.date}`;
-    const before = state.get(key);
-    const same =
-      before &&
-      before.open === record.open &&
-      before.high === record.high &&
-      before.low === record.low &&
-      before.close === record.close &&
-      before.volume === record.volume;
-    if (same) return 'unchanged';
-    state.set(key, record);
-    writes.set(key, barRow(record, meta));
+  const held = await heldBlocks(tx, entries);
+  const changed = new Map<string, { symbol: string; year: number; block: HeldBlock }>();
+  const outcomes = entries.map(({ record }): WriteOutcome => {
+    const year = yearOf(record.date);
+    const key = `${record.symbol}|${year}`;
+    let block = held.get(key);
+    if (!block) {
+      block = { bars: new Map(), loadedAt: '' };
+      held.set(key, block);
+    }
+    const before = block.bars.get(record.date);
+    const bar: Bar = {
+      date: record.date,
+      open: record.open,
+      high: record.high,
+      low: record.low,
+      close: record.close,
+      volume: record.volume,
+    };
+    if (before && sameBar(before, bar)) return 'unchanged';
+    block.bars.set(record.date, bar);
+    changed.set(key, { symbol: record.symbol, year, block });
     return before ? 'revised' : 'inserted';
   });
-  const rows = [...writes.values()];
-  for (let i = 0; i < rows.length; i += ROWS_A_STATEMENT) {
-    await tx
-      .insertInto('market_bars')
-      .values(rows.slice(i, i + ROWS_A_STATEMENT) as never)
-      .onConflict((oc) =>
-        oc.columns(['symbol', 'date']).doUpdateSet((eb) => ({
-          open: eb.ref('excluded.open'),
-          high: eb.ref('excluded.high'),
-          low: eb.ref('excluded.low'),
-          close: eb.ref('excluded.close'),
-          volume: eb.ref('excluded.volume'),
-          source: eb.ref('excluded.source'),
-          loaded_at: eb.ref('excluded.loaded_at'),
-        })),
-      )
-      .execute();
+  const { meta } = entries[0]!;
+  const knownAt = meta.knownAt ?? meta.loadedAt;
+  const inserts: MarketBarBlocksTable[] = [];
+  for (const { symbol, year, block } of changed.values()) {
+    const bars = packBars([...block.bars.values()].sort((a, b) => (a.date < b.date ? -1 : 1)));
+    const updateCurrent = (set: Partial<MarketBarBlocksTable>) =>
+      tx
+        .updateTable('market_bar_blocks')
+        .set(set)
+        .where('symbol', '=', symbol)
+        .where('year', '=', year)
+        .where('superseded_at', 'is', null)
+        .execute();
+    if (block.loadedAt === meta.loadedAt) {
+      await updateCurrent({ bars, source: meta.source });
+      continue;
+    }
+    if (block.loadedAt !== '') await updateCurrent({ superseded_at: knownAt });
+    block.loadedAt = meta.loadedAt;
+    inserts.push({
+      symbol,
+      year,
+      bars,
+      known_at: knownAt,
+      superseded_at: null,
+      source: meta.source,
+      loaded_at: meta.loadedAt,
+    });
   }
+  for (let i = 0; i < inserts.length; i += BLOCKS_A_STATEMENT)
+    await tx
+      .insertInto('market_bar_blocks')
+      .values(inserts.slice(i, i + BLOCKS_A_STATEMENT))
+      .execute();
   return outcomes;
 }
 
-const barRow = (record: BarRecord, meta: Meta) => ({
-  symbol: record.symbol,
-  date: record.date,
-  open: record.open,
-  high: record.high,
-  low: record.low,
-  close: record.close,
-  volume: record.volume,
-  source: meta.source,
-  loaded_at: meta.loadedAt,
-});
+/** The current blocks of the listing-years the entries fall in, by `symbol|year`. */
+async function heldBlocks(
+  tx: Transaction<Database>,
+  entries: BatchEntry<BarRecord>[],
+): Promise<Map<string, HeldBlock>> {
+  const symbols = [...new Set(entries.map((e) => e.record.symbol))];
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const { record } of entries) {
+    const year = yearOf(record.date);
+    if (year < first) first = year;
+    if (year > last) last = year;
+  }
+  const rows = await tx
+    .selectFrom('market_bar_blocks')
+    .select(['symbol', 'year', 'bars', 'loaded_at'])
+    .where('symbol', 'in', symbols)
+    .where('year', '>=', first)
+    .where('year', '<=', last)
+    .where('superseded_at', 'is', null)
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      `${r.symbol}|${r.year}`,
+      {
+        bars: new Map(unpackBars(r.year, r.bars).map((b) => [b.date, b])),
+        loadedAt: r.loaded_at,
+      },
+    ]),
+  );
+}
 
 /** One record other than a bar, as loaded before this one. */
 async function writeOne(

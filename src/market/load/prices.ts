@@ -26,12 +26,33 @@ export function toMain(value: number, factor: number): number {
  * close of 280.14). A value that is not exactly a single-precision number is kept as written.
  */
 export function singlePrecisionPrice(value: number): number {
-  if (Math.fround(value) !== value) return value;
-  for (let digits = 1; digits <= 9; digits += 1) {
-    const shorter = Number(value.toPrecision(digits));
-    if (Math.fround(shorter) === value) return shorter;
+  if (Math.fround(value) !== value || value === 0 || !Number.isFinite(value)) return value;
+  // The value rounded to fewer significant digits (an integer over a power of ten: the double nearest that
+  // decimal) reads back as the same single from some count of digits on, nine at most: the fewest is found by
+  // halving. Halves round away from zero, as a decimal printed to fewer digits does.
+  const size = Math.abs(value);
+  const magnitude = Math.floor(Math.log10(size));
+  const rounded = (digits: number) => {
+    const shift = digits - 1 - magnitude;
+    const shorter =
+      shift >= 0
+        ? Math.round(size * 10 ** shift) / 10 ** shift
+        : Math.round(size / 10 ** -shift) * 10 ** -shift;
+    return value < 0 ? -shorter : shorter;
+  };
+  let low = 1;
+  let high = 9;
+  let best = rounded(9);
+  if (Math.fround(best) !== value) return value;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    const shorter = rounded(middle);
+    if (Math.fround(shorter) === value) {
+      best = shorter;
+      high = middle;
+    } else low = middle + 1;
   }
-  return value;
+  return best;
 }
 
 /** How many provider units make one main unit for this listing (100 for prices in pence). */
@@ -113,23 +134,21 @@ export async function* priceRecords(
   // A file with a Ticker column may hold many instruments (a bulk end-of-day export), each read once.
   const instruments = new Map<string, Listing>();
   let first: Listing | null = null;
+  let at: ColumnsAt | null = null;
   for await (const { line, text } of source.lines()) {
     if (!text.trim()) continue;
     const fields = csvFields(text).map((f) => f.trim());
     if (header.take(fields, line)) continue;
     const { columns, fileTicker } = header.layout as Layout;
-    const cell = (name: string) => {
-      const i = columns.get(name);
-      return i === undefined ? undefined : (fields[i] ?? '');
-    };
-    const rowTicker = cell('ticker') ?? cell('symbol') ?? fileTicker ?? undefined;
+    at ??= columnsAt(columns);
+    const rowTicker = fields[at.ticker] ?? fields[at.symbol] ?? fileTicker ?? undefined;
     if (!first) {
       first = listingOf(source.name, line, option, rowTicker);
       instruments.set(first.named, first);
       if (name) yield { line, value: { type: 'listing', symbol: first.symbol, name } };
     }
     let instrument = first;
-    if (rowTicker !== undefined && rowTicker.toUpperCase() !== first.named) {
+    if (rowTicker !== undefined && rowTicker !== first.named && rowTicker.toUpperCase() !== first.named) {
       if (option !== undefined)
         throw new SourceError(source.name, line, `ticker ${rowTicker} differs from --ticker ${option}`);
       if (name)
@@ -146,16 +165,17 @@ export async function* priceRecords(
       }
       instrument = held;
     }
-    const get = (name: string): number | null => {
-      const v = cell(name);
-      if (v === undefined || v === '' || v === 'null' || v === '.' || v.toLowerCase() === 'nan') return null;
+    const get = (column: string, index: number): number | null => {
+      const v = fields[index];
+      if (v === undefined || v === '') return null;
       const n = Number(v);
-      if (!Number.isFinite(n)) throw new SourceError(source.name, line, `${name} "${v}" is not a number`);
-      return n;
+      if (Number.isFinite(n)) return n;
+      if (v === 'null' || v === '.' || v.toLowerCase() === 'nan') return null;
+      throw new SourceError(source.name, line, `${column} "${v}" is not a number`);
     };
-    const date = readDate(cell('date') ?? '', line);
+    const date = readDate(fields[at.date] ?? '', line);
     if (through !== undefined && date > through) continue;
-    const close = get('close') ?? get('price');
+    const close = get('close', at.close) ?? get('price', at.price);
     if (close === null) continue; // a day with no trade
     const { symbol, factor } = instrument;
     const scale = (v: number | null) => (v === null ? null : toMain(singlePrecisionPrice(v), factor));
@@ -165,14 +185,35 @@ export async function* priceRecords(
         type: 'bar',
         symbol,
         date,
-        open: scale(get('open')),
-        high: scale(get('high')),
-        low: scale(get('low')),
+        open: scale(get('open', at.open)),
+        high: scale(get('high', at.high)),
+        low: scale(get('low', at.low)),
         close: toMain(singlePrecisionPrice(close), factor),
-        volume: get('volume'),
+        volume: get('volume', at.volume),
       },
     };
   }
+}
+
+/** Where each column a bar is read from stands in a row; -1 where the file has none. */
+type ColumnsAt = Record<
+  'date' | 'ticker' | 'symbol' | 'open' | 'high' | 'low' | 'close' | 'price' | 'volume',
+  number
+>;
+
+function columnsAt(columns: Map<string, number>): ColumnsAt {
+  const of = (name: string) => columns.get(name) ?? -1;
+  return {
+    date: of('date'),
+    ticker: of('ticker'),
+    symbol: of('symbol'),
+    open: of('open'),
+    high: of('high'),
+    low: of('low'),
+    close: of('close'),
+    price: of('price'),
+    volume: of('volume'),
+  };
 }
 
 interface Listing {
@@ -217,10 +258,17 @@ export function dateReader(
   format: string | undefined,
 ): (value: string, line: number) => string {
   if (format === undefined) {
+    // A file of many listings repeats its dates: each is read once.
+    const read = new Map<string, string>();
     return (value, line) => {
+      const known = read.get(value);
+      if (known !== undefined) return known;
       const iso =
         /^(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value);
-      if (iso && isRealDate(iso[1]!)) return iso[1]!;
+      if (iso && isRealDate(iso[1]!)) {
+        if (read.size < 100_000) read.set(value, iso[1]!);
+        return iso[1]!;
+      }
       const hint = /^\d{1,2}[/.-]\d{1,2}[/.-]\d{4}$/.test(value)
         ? '; name its layout with --date-format DD/MM/YYYY or MM/DD/YYYY'
         : '';

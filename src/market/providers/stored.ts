@@ -15,6 +15,7 @@ import type {
   StatementReport,
 } from '../../kernel/market-provider.js';
 import type { Database } from '../../store/schema.js';
+import { unpackBars } from '../bar-blocks.js';
 import { barRange } from '../compute/periods.js';
 import { repairUnitSlips } from '../compute/repair.js';
 import { barClose } from '../symbology/sessions.js';
@@ -34,18 +35,41 @@ export class StoredProvider implements MarketProvider {
     return (await this.repairedSeries(instrument.symbol)).bars;
   }
 
+  /**
+   * The bars a quote is made of: the last two years held (the last close, the one before it and the 52 weeks
+   * before it), without reading the whole series. A listing quoted in minor units is read whole: its unit slips
+   * are judged against the series around them.
+   */
+  private async recentBars(instrument: Instrument): Promise<readonly Bar[]> {
+    if (quotedInMinorUnits(instrument.symbol)) return this.series(instrument);
+    const blocks = await this.db
+      .selectFrom('market_bar_blocks')
+      .select(['year', 'bars'])
+      .where('symbol', '=', instrument.symbol)
+      .where('superseded_at', 'is', null)
+      .orderBy('year', 'desc')
+      .limit(2)
+      .execute();
+    const bars: Bar[] = [];
+    for (const block of blocks.reverse()) unpackBars(block.year, block.bars, bars);
+    return bars;
+  }
+
   async repairs(instrument: Instrument): Promise<readonly Repair[]> {
     return (await this.repairedSeries(instrument.symbol)).repairs;
   }
 
   private repairedSeries(symbol: string) {
     return cachedRead(this.db, 'market', `bars:${symbol}`, async () => {
-      const rows: Bar[] = await this.db
-        .selectFrom('market_bars')
-        .select(['date', 'open', 'high', 'low', 'close', 'volume'])
+      const blocks = await this.db
+        .selectFrom('market_bar_blocks')
+        .select(['year', 'bars'])
         .where('symbol', '=', symbol)
-        .orderBy('date')
+        .where('superseded_at', 'is', null)
+        .orderBy('year')
         .execute();
+      const rows: Bar[] = [];
+      for (const block of blocks) unpackBars(block.year, block.bars, rows);
       return quotedInMinorUnits(symbol) ? repairUnitSlips(rows) : { bars: rows, repairs: [] };
     });
   }
@@ -72,7 +96,7 @@ export class StoredProvider implements MarketProvider {
       this.db.selectFrom('market_quotes').selectAll().where('symbol', '=', symbol).executeTakeFirst(),
       this.facts([symbol]),
       this.listingNames(),
-      this.series(instrument),
+      this.recentBars(instrument),
     ]);
     const quote: ProviderQuote | null = row
       ? {
@@ -192,9 +216,10 @@ export class StoredProvider implements MarketProvider {
         .limit(FOUND_AT_MOST)
         .execute(),
       this.db
-        .selectFrom('market_bars')
+        .selectFrom('market_bar_blocks')
         .select('symbol')
         .distinct()
+        .where('superseded_at', 'is', null)
         .where(matches('symbol'))
         .orderBy('symbol')
         .limit(FOUND_AT_MOST)

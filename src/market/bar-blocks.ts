@@ -1,0 +1,90 @@
+// A listing's daily bars of one calendar year, packed into one stored value: a year is one row rather than
+// about 252, so a universe of listings takes ~45 bytes a bar rather than ~128 and loads as fast as the rows
+// can be packed. Column by column, little-endian:
+//   u8 format (1) · u8 unused · u16 count · u16 day of the year[count] (0 = 1 January) · zeros to a multiple
+//   of eight bytes · f64 open[count] · f64 high · f64 low · f64 close · f64 volume
+// A missing open, high, low or volume is NaN (a close is never missing); prices are kept as exact doubles.
+import type { Bar } from '../kernel/market-provider.js';
+
+const FORMAT = 1;
+const HEAD = 4;
+const COLUMNS = ['open', 'high', 'low', 'close', 'volume'] as const;
+const DAY_MS = 86_400_000;
+
+/** The year a bar's date falls in, the key of its block. */
+export const yearOf = (date: string): number => Number(date.slice(0, 4));
+
+/** The bytes of one year's bars, in date order (the caller's order: they must be of one year, ascending). */
+export function packBars(bars: readonly Bar[]): Buffer {
+  const count = bars.length;
+  const columnsAt = columnsOffset(count);
+  const memory = new ArrayBuffer(columnsAt + COLUMNS.length * 8 * count);
+  const head = new DataView(memory);
+  head.setUint8(0, FORMAT);
+  head.setUint16(2, count, true);
+  if (count === 0) return Buffer.from(memory);
+  const january = Date.UTC(yearOf(bars[0]!.date), 0, 1);
+  const days = new Uint16Array(memory, HEAD, count);
+  const values = new Float64Array(memory, columnsAt, COLUMNS.length * count);
+  for (let i = 0; i < count; i += 1) {
+    const bar = bars[i]!;
+    days[i] = Math.round((Date.parse(`${bar.date}T00:00:00Z`) - january) / DAY_MS);
+    values[i] = bar.open ?? Number.NaN;
+    values[count + i] = bar.high ?? Number.NaN;
+    values[2 * count + i] = bar.low ?? Number.NaN;
+    values[3 * count + i] = bar.close;
+    values[4 * count + i] = bar.volume ?? Number.NaN;
+  }
+  if (!LITTLE_ENDIAN) throw new Error('bar blocks are written on little-endian machines only');
+  return Buffer.from(memory);
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Where the price columns start: after the days, at a multiple of eight bytes. */
+const columnsOffset = (count: number) => Math.ceil((HEAD + 2 * count) / 8) * 8;
+
+/** Dates of a year by day of the year, written once each. */
+const dayNames = new Map<number, string[]>();
+
+function datesOf(year: number): string[] {
+  let names = dayNames.get(year);
+  if (!names) {
+    const january = Date.UTC(year, 0, 1);
+    names = Array.from({ length: 366 }, (_, d) => new Date(january + d * DAY_MS).toISOString().slice(0, 10));
+    dayNames.set(year, names);
+  }
+  return names;
+}
+
+/** The bars of a block of `year`, appended to `into`. */
+export function unpackBars(year: number, bytes: Uint8Array, into: Bar[] = []): Bar[] {
+  const view = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.readUInt8(0) !== FORMAT)
+    throw new Error(`bar block of ${year}: unknown format ${view.readUInt8(0)}`);
+  const count = view.readUInt16LE(2);
+  const columnsAt = columnsOffset(count);
+  const dates = datesOf(year);
+  const value = (c: number, i: number) => {
+    const v = view.readDoubleLE(columnsAt + 8 * (c * count + i));
+    return Number.isNaN(v) ? null : v;
+  };
+  for (let i = 0; i < count; i += 1) {
+    into.push({
+      date: dates[view.readUInt16LE(HEAD + 2 * i)]!,
+      open: value(0, i),
+      high: value(1, i),
+      low: value(2, i),
+      close: value(3, i) as number,
+      volume: value(4, i),
+    });
+  }
+  return into;
+}
+
+/** Whether two bars say the same (their dates aside). */
+export function sameBar(a: Bar, b: Bar): boolean {
+  return (
+    a.open === b.open && a.high === b.high && a.low === b.low && a.close === b.close && a.volume === b.volume
+  );
+}
