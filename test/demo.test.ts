@@ -1,6 +1,6 @@
-// quarry serve --demo: on an empty store it loads the bundled files and prints a demo account's keys; into a
-// store that holds data it loads nothing (the keys are still made when there are no accounts); a store with
-// accounts is left as it is.
+// quarry serve --demo: on an empty store it prints a demo account's keys, listens, and loads the bundled files
+// while it answers (/readyz says so until they are in); into a store that holds data it loads nothing (the keys
+// are still made when there are no accounts); a store with accounts is left as it is.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,20 @@ import { type ServerProcess, startServer } from './helpers/server.js';
 import { callTool, connect } from './mcp/client.js';
 
 const exec = promisify(execFile);
+
+/** Asks /readyz until the server says it is ready (the bundle loaded), a quarter second apart. */
+async function readyAt(url: string): Promise<void> {
+  for (;;) {
+    const answer = await fetch(`${url}/readyz`);
+    const body = (await answer.json()) as { checks: Record<string, string> };
+    if (answer.status === 200) {
+      expect(body.checks).toEqual({ store: 'ok', counters: 'ok (in process)', migrations: 'ok' });
+      return;
+    }
+    expect(body.checks.bundle).toMatch(/^loading the bundled data/);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 describe('quarry serve --demo', () => {
   let server: ServerProcess | null = null;
@@ -41,6 +55,15 @@ describe('quarry serve --demo', () => {
     const key = keyOf('datasets key');
     expect(key).toMatch(/^gds_/);
     expect(keyOf('market-data key')).toMatch(/^svc_mcp_/);
+    // The server listens before the bundle is in: /readyz names what is still loading, and answers meanwhile.
+    const loading = await fetch(`${server.url}/readyz`);
+    expect(loading.status).toBe(503);
+    expect(((await loading.json()) as { checks: { bundle: string } }).checks.bundle).toMatch(
+      /^loading the bundled data(: \d+ of \d+ files in, now .+)?$/,
+    );
+    const during = await fetch(`${server.url}/v1/datasets`, { headers: { authorization: `Bearer ${key}` } });
+    expect(during.status).toBe(200);
+    await readyAt(server.url);
     const res = await fetch(`${server.url}/v1/cftc/cot`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     // The bundle's newest legacy report, 2025-03-18: 316 contracts in deacot2025.zip.

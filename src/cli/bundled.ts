@@ -44,14 +44,20 @@ export function bundledFiles(): DemoFile[] {
   return [...demoOrder(DATASETS).flatMap((d) => d.demo?.files ?? []), ...MARKET_DEMO].flatMap(expand);
 }
 
-export async function loadBundledData(deps: Deps, say: (line: string) => void): Promise<void> {
+export async function loadBundledData(
+  deps: Deps,
+  say: (line: string) => void,
+  /** Told before each file: how many are done, of how many, and the next. */
+  progress: (done: number, of: number, next: string) => void = () => {},
+): Promise<void> {
   const files = bundledFiles();
   say(`Loading the bundled agency data (${files.length} files)…`);
   const started = performance.now();
   let rows = 0;
-  for (const [name, file, options] of files) {
+  for (const [index, [name, file, options]] of files.entries()) {
     const loader = LOADERS[name];
     if (!loader) throw new Error(`no loader ${name}`);
+    progress(index, files.length, `${name} ${path.basename(file)}`);
     rows += (await loadFile(deps, loader, file, { ...options })).lines;
   }
   say(`Loaded ${rows} records in ${((performance.now() - started) / 1000).toFixed(1)} s.`);

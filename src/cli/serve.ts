@@ -1,5 +1,6 @@
-// quarry serve [--demo] [--collect]: the HTTP server, with WAL checkpoints of the embedded store on a worker
-// thread, and with --collect the collector of the agencies' files.
+// quarry serve [--demo] [--collect]: the HTTP server (with --demo, the bundled data loading once it listens),
+// with WAL checkpoints of the embedded store on a worker thread, and with --collect the collector of the
+// agencies' files.
 // Stops cleanly on SIGINT/SIGTERM, flushing buffered usage.
 import { createAccount } from '../accounts/accounts.js';
 import { createKey } from '../accounts/keys.js';
@@ -7,6 +8,7 @@ import { buildApp } from '../http/build.js';
 import type { Config } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
 import { createCollector } from '../runtime/collector.js';
+import { markLoading } from '../runtime/health.js';
 import { Checkpointer } from '../store/checkpointer.js';
 import { sqlitePath } from '../store/engine.js';
 import { parse } from './args.js';
@@ -17,7 +19,9 @@ const SHUTDOWN_MS = 10_000;
 
 export async function serveCommand(config: Config, deps: Deps, argv: string[]): Promise<void> {
   const { values } = parse(argv, { demo: { type: 'boolean' }, collect: { type: 'boolean' } }, []);
-  if (values.demo) await prepareDemo(deps);
+  const bundle = values.demo ? await prepareDemo(deps) : false;
+  // The bundle loads once the server listens: /readyz says what is still loading until it is in.
+  if (bundle) markLoading(deps.store, 'loading the bundled data');
   const app = await buildApp(config, deps);
   const { store } = deps;
   const checkpoints =
@@ -53,20 +57,21 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
     `account console at ${address}/console; its mail goes to the ${deps.mailer.describe}\n`,
   );
   collector?.start();
+  if (bundle) void loadBundle(deps, (message, error) => app.log.error({ err: error }, message));
   if (!config.dataApiEnabled) app.log.warn('DATA_API_ENABLED is off: stored-datasets routes answer 503');
 }
 
 /**
  * On a store without accounts: a demo account (plan desk, market plan paid) with one key of each kind, shown
- * once. The bundled data is loaded only into an empty store, never mixed into data an operator loaded.
+ * once. True when the bundled data is to be loaded: only into an empty store, never mixed into data an operator
+ * loaded.
  */
-async function prepareDemo(deps: Deps): Promise<void> {
+async function prepareDemo(deps: Deps): Promise<boolean> {
   const db = deps.store.db;
   const anyAccount = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
-  if (anyAccount) return;
+  if (anyAccount) return false;
   const loaded = await db.selectFrom('dataset_versions').select('dataset').limit(1).executeTakeFirst();
   if (loaded) process.stderr.write('The store holds data already: the bundled data is not loaded.\n');
-  else await loadBundledData(deps, (line) => process.stderr.write(`${line}\n`));
   const account = await createAccount(deps, {
     email: 'demo@quarry.invalid',
     plan: 'desk',
@@ -85,4 +90,24 @@ async function prepareDemo(deps: Deps): Promise<void> {
       '',
     ].join('\n'),
   );
+  return !loaded;
+}
+
+/** The bundled files, loaded while the server answers; readiness names the file being loaded until the last. */
+async function loadBundle(deps: Deps, failed: (message: string, error: unknown) => void): Promise<void> {
+  try {
+    await loadBundledData(
+      deps,
+      (line) => process.stderr.write(`${line}\n`),
+      (done, of, next) =>
+        markLoading(deps.store, `loading the bundled data: ${done} of ${of} files in, now ${next}`),
+    );
+    markLoading(deps.store, null);
+  } catch (error) {
+    markLoading(
+      deps.store,
+      `the bundled data failed to load: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    failed('the bundled data failed to load', error);
+  }
 }

@@ -11,7 +11,16 @@ const PART_TIMEOUT_MS = 2000;
 
 export interface Readiness {
   ready: boolean;
-  checks: { store: string; counters: string; migrations: string };
+  checks: { store: string; counters: string; migrations: string } | { bundle: string };
+}
+
+/** What a store is still having loaded while the server answers (the demo's bundle), by store. */
+const loading = new WeakMap<object, string>();
+
+/** Says what is loading into the store (null: nothing any more); readiness names it until then. */
+export function markLoading(store: object, what: string | null): void {
+  if (what === null) loading.delete(store);
+  else loading.set(store, what);
 }
 
 function within<T>(work: Promise<T>, what: string): Promise<T> {
@@ -33,6 +42,9 @@ export async function readiness(
   deps: Pick<Deps, 'store' | 'counters' | 'config'>,
   failed: (part: string, error: unknown) => void,
 ): Promise<Readiness> {
+  // A load holds the embedded store's one connection file by file: the store is not asked meanwhile.
+  const bundle = loading.get(deps.store);
+  if (bundle !== undefined) return { ready: false, checks: { bundle } };
   const failure = (part: string) => (error: unknown) => {
     failed(part, error);
     return 'down';
