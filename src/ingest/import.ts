@@ -133,7 +133,8 @@ export interface ReadFile {
 export async function importRecords<R>(
   db: Kysely<Database>,
   importer: Importer<R>,
-  records: AsyncIterable<{ line: number; value: unknown }>,
+  /** The records, one at a time or a batch at a time. */
+  records: AsyncIterable<{ line: number; value: unknown } | readonly { line: number; value: unknown }[]>,
   source: string,
   now: Date,
   file?: ReadFile,
@@ -173,34 +174,36 @@ export async function importRecords<R>(
       inFlight.write = write;
     };
     try {
-      for await (const { line, value } of records) {
-        const invalid = problemOf(value);
-        if (invalid) throw new ImportError(source, line, invalid);
-        const problem = importer.check?.(value as R);
-        if (problem) throw new ImportError(source, line, problem);
-        if (importer.writeBatch) {
-          const meta = { source, loadedAt, ...(publishedAt ? { knownAt: publishedAt } : {}) };
-          pending.push({ record: value as R, meta });
-          if (pending.length >= BATCH) await writePending();
-        } else {
-          const meta = {
-            hash: contentHash(value),
-            source,
-            loadedAt,
-            ...(publishedAt ? { knownAt: publishedAt } : {}),
-            ...firstPublished(importer.publishedAt?.(value as R), loadedAt),
-            ...(importer.publishedFrom ? { publishedFrom: importer.publishedFrom } : {}),
-          };
-          if (importer.revision) {
-            batch.add(importer.revision(value as R), meta);
-            if (batch.size >= BATCH) count(await batch.flush());
-          } else count([await importer.write(tx, value as R, meta)]);
-        }
-        report.lines += 1;
-        const date = importer.dateOf?.(value as R);
-        if (date !== undefined) {
-          if (report.firstDate === null || date < report.firstDate) report.firstDate = date;
-          if (report.lastDate === null || date > report.lastDate) report.lastDate = date;
+      for await (const item of records) {
+        for (const { line, value } of Array.isArray(item) ? item : [item]) {
+          const invalid = problemOf(value);
+          if (invalid) throw new ImportError(source, line, invalid);
+          const problem = importer.check?.(value as R);
+          if (problem) throw new ImportError(source, line, problem);
+          if (importer.writeBatch) {
+            const meta = { source, loadedAt, ...(publishedAt ? { knownAt: publishedAt } : {}) };
+            pending.push({ record: value as R, meta });
+            if (pending.length >= BATCH) await writePending();
+          } else {
+            const meta = {
+              hash: contentHash(value),
+              source,
+              loadedAt,
+              ...(publishedAt ? { knownAt: publishedAt } : {}),
+              ...firstPublished(importer.publishedAt?.(value as R), loadedAt),
+              ...(importer.publishedFrom ? { publishedFrom: importer.publishedFrom } : {}),
+            };
+            if (importer.revision) {
+              batch.add(importer.revision(value as R), meta);
+              if (batch.size >= BATCH) count(await batch.flush());
+            } else count([await importer.write(tx, value as R, meta)]);
+          }
+          report.lines += 1;
+          const date = importer.dateOf?.(value as R);
+          if (date !== undefined) {
+            if (report.firstDate === null || date < report.firstDate) report.firstDate = date;
+            if (report.lastDate === null || date > report.lastDate) report.lastDate = date;
+          }
         }
       }
     } catch (error) {

@@ -26,10 +26,13 @@ export interface LoadContext<P = unknown> {
 /** What a load runs on: the store it writes, and the clock that stamps it. */
 export type LoadDeps = Pick<Deps, 'store' | 'clock'>;
 
+/** A record read, with its line; a reader of many rows may give them a batch at a time. */
+export type ReadRecord<R> = { line: number; value: R };
+
 export type RecordReader<R, P = unknown> = (
   source: SourceFile,
   context: LoadContext<P>,
-) => AsyncIterable<{ line: number; value: R }>;
+) => AsyncIterable<ReadRecord<R> | readonly ReadRecord<R>[]>;
 
 export interface Loader<R> {
   importer: Importer<R>;
@@ -152,8 +155,8 @@ export async function loadFile(
     now,
   };
   try {
-    const records = counted(loader.read(source, context), () => {
-      count += 1;
+    const records = counted(loader.read(source, context), (size) => {
+      count += size;
     });
     const published = publishedOption(options.published, now);
     const report = await importRecords(db, loader.importer, records, source.name, now, source, published);
@@ -198,14 +201,19 @@ const PAUSE_EVERY_MS = 20;
  * wait on anything, so every 20 ms the load gives the event loop a turn: timers run (the progress line among
  * them), and a server loading in-process (serve --collect) answers its requests meanwhile.
  */
-async function* counted<T>(records: AsyncIterable<T>, tick: () => void): AsyncGenerator<T> {
+async function* counted<T extends object>(
+  records: AsyncIterable<T | readonly T[]>,
+  tick: (count: number) => void,
+): AsyncGenerator<T | readonly T[]> {
   let n = 0;
   let paused = performance.now();
-  for await (const record of records) {
-    tick();
-    yield record;
-    n += 1;
-    if (n % 128 === 0 && performance.now() - paused > PAUSE_EVERY_MS) {
+  for await (const item of records) {
+    const size = Array.isArray(item) ? item.length : 1;
+    tick(size);
+    yield item;
+    const before = n;
+    n += size;
+    if (Math.floor(n / 128) !== Math.floor(before / 128) && performance.now() - paused > PAUSE_EVERY_MS) {
       await ownTurn();
       paused = performance.now();
     }

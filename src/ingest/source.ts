@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { createInflateRaw } from 'node:zlib';
 
 export class SourceError extends Error {
@@ -33,6 +33,8 @@ export interface SourceFile {
   /** For a reader that takes the whole file at once (a workbook): `done` of `total` of its rows walked. */
   advance(done: number, total: number): void;
   lines(): AsyncGenerator<{ line: number; text: string }>;
+  /** The same lines a read of the stream at a time: a reader of millions of rows loops over each batch. */
+  lineBatches(): AsyncGenerator<{ line: number; text: string }[]>;
 }
 
 const ZIP_LOCAL = 0x04034b50;
@@ -86,7 +88,11 @@ export async function openSource(file: string): Promise<SourceFile> {
   let walked: { done: number; total: number } | null = null;
   let digest: string | null = null;
 
-  async function* lines(): AsyncGenerator<{ line: number; text: string }> {
+  /**
+   * Lines as readline splits them (LF, CRLF or a lone CR ends one; the last needs none), a chunk of the stream
+   * at a time, decoded as UTF-8.
+   */
+  async function* lineBatches(): AsyncGenerator<{ line: number; text: string }[]> {
     const raw = createReadStream(file);
     raw.on('data', (chunk) => {
       hash.update(chunk as Buffer);
@@ -101,20 +107,34 @@ export async function openSource(file: string): Promise<SourceFile> {
       raw.resume();
       input = entry.method === 8 ? body.pipe(createInflateRaw({ finishFlush: 2 })) : body;
     }
-    const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+    const decoder = new StringDecoder('utf8');
     let line = 0;
+    let rest = '';
+    const batchOf = (texts: string[]) => texts.map((text) => ({ line: ++line, text }));
     try {
-      for await (const text of reader) {
-        line += 1;
-        yield { line, text };
+      for await (const chunk of input) {
+        let text = rest + decoder.write(chunk as Buffer);
+        // A CR at the end may be the first half of a CRLF: it waits for the next chunk.
+        const held = text.endsWith('\r');
+        if (held) text = text.slice(0, -1);
+        const parts = text.split(LINE_BREAK);
+        rest = (parts.pop() as string) + (held ? '\r' : '');
+        if (parts.length) yield batchOf(parts);
       }
     } catch (error) {
       throw new SourceError(name, line + 1, `unreadable: ${(error as Error).message}`);
     }
+    const last = (rest + decoder.end()).split(LINE_BREAK);
+    if (last.at(-1) === '') last.pop();
+    if (last.length) yield batchOf(last);
     await new Promise<void>((resolve) =>
       raw.readableEnded || raw.destroyed ? resolve() : raw.once('close', resolve),
     );
     digest = hash.digest('hex');
+  }
+
+  async function* lines(): AsyncGenerator<{ line: number; text: string }> {
+    for await (const batch of lineBatches()) yield* batch;
   }
 
   const handle = await open(file, 'r');
@@ -142,8 +162,11 @@ export async function openSource(file: string): Promise<SourceFile> {
       walked = total > 0 ? { done: Math.min(done, total), total } : null;
     },
     lines,
+    lineBatches,
   };
 }
+
+const LINE_BREAK = /\r\n|\n|\r/;
 
 /** Splits one CSV line (quotes doubled inside quoted fields; no line breaks inside fields). */
 export function csvFields(text: string): string[] {

@@ -23,12 +23,13 @@ export function packBars(bars: readonly Bar[]): Buffer {
   head.setUint8(0, FORMAT);
   head.setUint16(2, count, true);
   if (count === 0) return Buffer.from(memory);
-  const january = Date.UTC(yearOf(bars[0]!.date), 0, 1);
+  const year = yearOf(bars[0]!.date);
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const days = new Uint16Array(memory, HEAD, count);
   const values = new Float64Array(memory, columnsAt, COLUMNS.length * count);
   for (let i = 0; i < count; i += 1) {
     const bar = bars[i]!;
-    days[i] = Math.round((Date.parse(`${bar.date}T00:00:00Z`) - january) / DAY_MS);
+    days[i] = dayOfYear(bar.date, leap);
     values[i] = bar.open ?? Number.NaN;
     values[count + i] = bar.high ?? Number.NaN;
     values[2 * count + i] = bar.low ?? Number.NaN;
@@ -37,6 +38,16 @@ export function packBars(bars: readonly Bar[]): Buffer {
   }
   if (!LITTLE_ENDIAN) throw new Error('bar blocks are written on little-endian machines only');
   return Buffer.from(memory);
+}
+
+/** Days before each month's first, in a common year. */
+const BEFORE_MONTH = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
+
+/** A YYYY-MM-DD date's day of its year, 0 for 1 January. */
+function dayOfYear(date: string, leap: boolean): number {
+  const month = (date.charCodeAt(5) - 48) * 10 + date.charCodeAt(6) - 49;
+  const day = (date.charCodeAt(8) - 48) * 10 + date.charCodeAt(9) - 48;
+  return BEFORE_MONTH[month]! + (leap && month > 1 ? 1 : 0) + day - 1;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

@@ -209,7 +209,8 @@ describe('the change feed', () => {
         const source = await openSource(YEAR_2025);
         const records: { line: number; value: never }[] = [];
         const context = { prepared: undefined, notes: [], options: {}, companions: [], now: NOW };
-        for await (const record of legacy?.read(source, context as never) ?? []) records.push(record);
+        for await (const read of legacy?.read(source, context as never) ?? [])
+          records.push(...(Array.isArray(read) ? read : [read]));
         expect(records.length).toBeGreaterThan(3000);
         let release = () => {};
         const gate = new Promise<void>((resolve) => {

@@ -9,7 +9,7 @@
 // bars (a partial bar of a day still trading). The instrument is --ticker in any form (the file then holds
 // that one alone), or each row's Ticker column; listings priced in minor units (London, Johannesburg, Tel Aviv) are stored in main units.
 
-import type { LoadContext } from '../../ingest/run.js';
+import type { LoadContext, ReadRecord } from '../../ingest/run.js';
 import { csvFields, SourceError, type SourceFile } from '../../ingest/source.js';
 import { resolveInput } from '../instrument.js';
 import { VENUES } from '../symbology/tables.js';
@@ -36,14 +36,14 @@ export function singlePrecisionPrice(value: number): number {
     const shift = digits - 1 - magnitude;
     const shorter =
       shift >= 0
-        ? Math.round(size * 10 ** shift) / 10 ** shift
-        : Math.round(size / 10 ** -shift) * 10 ** -shift;
+        ? Math.round(size * tenTo(shift)) / tenTo(shift)
+        : Math.round(size / tenTo(-shift)) * tenTo(-shift);
     return value < 0 ? -shorter : shorter;
   };
+  // Nine digits always read back: the fewest of one to eight that do, else nine.
   let low = 1;
   let high = 9;
-  let best = rounded(9);
-  if (Math.fround(best) !== value) return value;
+  let best: number | null = null;
   while (low < high) {
     const middle = (low + high) >> 1;
     const shorter = rounded(middle);
@@ -52,8 +52,12 @@ export function singlePrecisionPrice(value: number): number {
       high = middle;
     } else low = middle + 1;
   }
-  return best;
+  return best ?? rounded(9);
 }
+
+/** Powers of ten as exact doubles, 10^0 to 10^80 (the shifts a single's digits need). */
+const POWERS = Array.from({ length: 81 }, (_, i) => Number(`1e${i}`));
+const tenTo = (exponent: number) => POWERS[exponent] ?? 10 ** exponent;
 
 /** How many provider units make one main unit for this listing (100 for prices in pence). */
 export function providerFactor(mic: string | null): number {
@@ -123,7 +127,7 @@ class HeaderReader {
 export async function* priceRecords(
   source: SourceFile,
   context: LoadContext,
-): AsyncGenerator<{ line: number; value: MarketRecordValue }> {
+): AsyncGenerator<ReadRecord<MarketRecordValue>[]> {
   const readDate = dateReader(source.name, context.options['date-format']);
   const through = context.options.through;
   if (through !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(through))
@@ -135,63 +139,68 @@ export async function* priceRecords(
   const instruments = new Map<string, Listing>();
   let first: Listing | null = null;
   let at: ColumnsAt | null = null;
-  for await (const { line, text } of source.lines()) {
-    if (!text.trim()) continue;
-    const fields = csvFields(text).map((f) => f.trim());
-    if (header.take(fields, line)) continue;
-    const { columns, fileTicker } = header.layout as Layout;
-    at ??= columnsAt(columns);
-    const rowTicker = fields[at.ticker] ?? fields[at.symbol] ?? fileTicker ?? undefined;
-    if (!first) {
-      first = listingOf(source.name, line, option, rowTicker);
-      instruments.set(first.named, first);
-      if (name) yield { line, value: { type: 'listing', symbol: first.symbol, name } };
-    }
-    let instrument = first;
-    if (rowTicker !== undefined && rowTicker !== first.named && rowTicker.toUpperCase() !== first.named) {
-      if (option !== undefined)
-        throw new SourceError(source.name, line, `ticker ${rowTicker} differs from --ticker ${option}`);
-      if (name)
-        throw new SourceError(
-          source.name,
-          line,
-          `--name names one listing; the file holds ${first.named} and ${rowTicker.toUpperCase()}`,
-        );
-      const named = rowTicker.toUpperCase();
-      let held = instruments.get(named);
-      if (!held) {
-        held = listingOf(source.name, line, undefined, rowTicker);
-        instruments.set(named, held);
+  // A batch of lines at a time, its records given together: a file of millions of rows is not read a row a turn.
+  for await (const batch of source.lineBatches()) {
+    const records: ReadRecord<MarketRecordValue>[] = [];
+    for (const { line, text } of batch) {
+      if (!text.trim()) continue;
+      const fields = csvFields(text).map((f) => f.trim());
+      if (header.take(fields, line)) continue;
+      const { columns, fileTicker } = header.layout as Layout;
+      at ??= columnsAt(columns);
+      const rowTicker = fields[at.ticker] ?? fields[at.symbol] ?? fileTicker ?? undefined;
+      if (!first) {
+        first = listingOf(source.name, line, option, rowTicker);
+        instruments.set(first.named, first);
+        if (name) records.push({ line, value: { type: 'listing', symbol: first.symbol, name } });
       }
-      instrument = held;
+      let instrument = first;
+      if (rowTicker !== undefined && rowTicker !== first.named && rowTicker.toUpperCase() !== first.named) {
+        if (option !== undefined)
+          throw new SourceError(source.name, line, `ticker ${rowTicker} differs from --ticker ${option}`);
+        if (name)
+          throw new SourceError(
+            source.name,
+            line,
+            `--name names one listing; the file holds ${first.named} and ${rowTicker.toUpperCase()}`,
+          );
+        const named = rowTicker.toUpperCase();
+        let held = instruments.get(named);
+        if (!held) {
+          held = listingOf(source.name, line, undefined, rowTicker);
+          instruments.set(named, held);
+        }
+        instrument = held;
+      }
+      const get = (column: string, index: number): number | null => {
+        const v = fields[index];
+        if (v === undefined || v === '') return null;
+        const n = Number(v);
+        if (Number.isFinite(n)) return n;
+        if (v === 'null' || v === '.' || v.toLowerCase() === 'nan') return null;
+        throw new SourceError(source.name, line, `${column} "${v}" is not a number`);
+      };
+      const date = readDate(fields[at.date] ?? '', line);
+      if (through !== undefined && date > through) continue;
+      const close = get('close', at.close) ?? get('price', at.price);
+      if (close === null) continue; // a day with no trade
+      const { symbol, factor } = instrument;
+      const scale = (v: number | null) => (v === null ? null : toMain(singlePrecisionPrice(v), factor));
+      records.push({
+        line,
+        value: {
+          type: 'bar',
+          symbol,
+          date,
+          open: scale(get('open', at.open)),
+          high: scale(get('high', at.high)),
+          low: scale(get('low', at.low)),
+          close: toMain(singlePrecisionPrice(close), factor),
+          volume: get('volume', at.volume),
+        },
+      });
     }
-    const get = (column: string, index: number): number | null => {
-      const v = fields[index];
-      if (v === undefined || v === '') return null;
-      const n = Number(v);
-      if (Number.isFinite(n)) return n;
-      if (v === 'null' || v === '.' || v.toLowerCase() === 'nan') return null;
-      throw new SourceError(source.name, line, `${column} "${v}" is not a number`);
-    };
-    const date = readDate(fields[at.date] ?? '', line);
-    if (through !== undefined && date > through) continue;
-    const close = get('close', at.close) ?? get('price', at.price);
-    if (close === null) continue; // a day with no trade
-    const { symbol, factor } = instrument;
-    const scale = (v: number | null) => (v === null ? null : toMain(singlePrecisionPrice(v), factor));
-    yield {
-      line,
-      value: {
-        type: 'bar',
-        symbol,
-        date,
-        open: scale(get('open', at.open)),
-        high: scale(get('high', at.high)),
-        low: scale(get('low', at.low)),
-        close: toMain(singlePrecisionPrice(close), factor),
-        volume: get('volume', at.volume),
-      },
-    };
+    if (records.length) yield records;
   }
 }
 
