@@ -1,6 +1,8 @@
 // npm run bench:universe: prices at the scale a desk holds. One end-of-day file of many listings (Date,Ticker,…,
 // the layout bulk exports use) is built from the real price files of assets/market, each series copied under
-// other tickers until it holds UNIVERSE_BARS bars (5,000,000 unless said). Then, on each engine (embedded
+// other tickers until it holds UNIVERSE_BARS bars (5,000,000 unless said), or UNIVERSE_LISTINGS listings when
+// that is given; UNIVERSE_SERIES=longest copies only the longest series (the Dow's 34 years: 5,000 listings of
+// it are 43 million bars). Then, on each engine (embedded
 // SQLite; PostgreSQL too when DATABASE_URL is set; UNIVERSE_ENGINES=sqlite or postgres runs one):
 // - `quarry ingest prices` of the file in its own process: bars a second, and bytes a bar held;
 // - the same reads on a store holding six listings and on the universe store, both served by the built server:
@@ -9,12 +11,24 @@
 // - a cross-section: 500 listings' PX_LAST, ten /v1/data calls of 50, as read cold (nothing read before) and
 //   then again (p50 of the ten calls' total).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freshDatabase, marketKeys, startQuarry, stop } from './process.js';
 
 const TARGET_BARS = Number(process.env.UNIVERSE_BARS ?? 5_000_000);
+const TARGET_LISTINGS = process.env.UNIVERSE_LISTINGS ? Number(process.env.UNIVERSE_LISTINGS) : null;
+const LONGEST_ONLY = process.env.UNIVERSE_SERIES === 'longest';
 const ENGINES = (process.env.UNIVERSE_ENGINES ?? 'sqlite,postgres').split(',');
 const DATABASE_URL = process.env.DATABASE_URL;
 delete process.env.DATABASE_URL;
@@ -55,20 +69,29 @@ function realSeries() {
   return out.sort((a, b) => b.rows.length - a.rows.length);
 }
 
-/** Writes the universe file: each real series under tickers UA0…, UB0…, until `target` bars. */
-function universeFile(file, target, series) {
-  const chunks = ['Date,Ticker,Open,High,Low,Close,Volume\n'];
+/**
+ * Writes the universe file: each real series under tickers UA0…, UB0…, until `target` bars or listings; and
+ * beside it the file of its first six listings alone.
+ */
+function universeFile(file, sixFile, target, series) {
+  let six = 'Date,Ticker,Open,High,Low,Close,Volume\n';
+  const out = openSync(file, 'w');
+  writeSync(out, 'Date,Ticker,Open,High,Low,Close,Volume\n');
   const tickers = [];
   let bars = 0;
-  for (let copy = 0; bars < target; copy += 1)
+  const enough = () => (TARGET_LISTINGS === null ? bars >= target : tickers.length >= TARGET_LISTINGS);
+  for (let copy = 0; !enough(); copy += 1)
     for (const [s, { rows }] of series.entries()) {
-      if (bars >= target) break;
+      if (enough()) break;
       const ticker = `U${String.fromCharCode(65 + s)}${copy}`;
       tickers.push({ ticker, bars: rows.length });
-      chunks.push(rows.map((r) => r.replace(',', `,${ticker},`)).join('\n'), '\n');
+      const text = `${rows.map((r) => r.replace(',', `,${ticker},`)).join('\n')}\n`;
+      writeSync(out, text);
+      if (tickers.length <= 6) six += text;
       bars += rows.length;
     }
-  writeFileSync(file, chunks.join(''));
+  closeSync(out);
+  writeFileSync(sixFile, six);
   return { bars, tickers };
 }
 
@@ -161,7 +184,7 @@ async function reads(env, six, crossSection) {
   }
 }
 
-async function engineRun(engine, dir, file, universe) {
+async function engineRun(engine, dir, file, smallFile, universe) {
   const base = { LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', QUARRY_MARKET_UPSTREAM: 'none' };
   const stores = [];
   const storeEnv = async (name) => {
@@ -178,9 +201,6 @@ async function engineRun(engine, dir, file, universe) {
     const six = universe.tickers.slice(0, 6).map((t) => t.ticker);
     const sixBars = universe.tickers.slice(0, 6).reduce((n, t) => n + t.bars, 0);
     const small = await storeEnv('six');
-    const smallFile = path.join(dir, 'six.csv');
-    const lines = readFileSync(file, 'utf8').split('\n', sixBars + 1);
-    writeFileSync(smallFile, `${lines.join('\n')}\n`);
     ingest(smallFile, small);
     const big = await storeEnv('universe');
     cli(['status'], big);
@@ -219,12 +239,15 @@ async function engineRun(engine, dir, file, universe) {
 const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-universe-'));
 try {
   const file = path.join(dir, 'universe.csv');
-  const universe = universeFile(file, TARGET_BARS, realSeries());
+  const smallFile = path.join(dir, 'six.csv');
+  const series = realSeries();
+  const universe = universeFile(file, smallFile, TARGET_BARS, LONGEST_ONLY ? series.slice(0, 1) : series);
   console.log(
     `${universe.bars} bars of ${universe.tickers.length} listings (${(statSync(file).size / 1e6).toFixed(0)} MB), built from the real series of assets/market`,
   );
-  if (ENGINES.includes('sqlite')) await engineRun('sqlite', dir, file, universe);
-  if (ENGINES.includes('postgres') && DATABASE_URL) await engineRun('postgres', dir, file, universe);
+  if (ENGINES.includes('sqlite')) await engineRun('sqlite', dir, file, smallFile, universe);
+  if (ENGINES.includes('postgres') && DATABASE_URL)
+    await engineRun('postgres', dir, file, smallFile, universe);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
