@@ -13,20 +13,6 @@ import { callTool, connect } from './mcp/client.js';
 
 const exec = promisify(execFile);
 
-/** Asks /readyz until the server says it is ready (the bundle loaded), a quarter second apart. */
-async function readyAt(url: string): Promise<void> {
-  for (;;) {
-    const answer = await fetch(`${url}/readyz`);
-    const body = (await answer.json()) as { checks: Record<string, string> };
-    if (answer.status === 200) {
-      expect(body.checks).toEqual({ store: 'ok', counters: 'ok (in process)', migrations: 'ok' });
-      return;
-    }
-    expect(body.checks.bundle).toMatch(/^loading the bundled data/);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 describe('quarry serve --demo', () => {
   let server: ServerProcess | null = null;
   let dir = '';
@@ -63,7 +49,15 @@ describe('quarry serve --demo', () => {
     );
     const during = await fetch(`${server.url}/v1/datasets`, { headers: { authorization: `Bearer ${key}` } });
     expect(during.status).toBe(200);
-    await readyAt(server.url);
+    // The load says when it is done; then the server is ready.
+    await server.onStderr(/Loaded \d+ records in/);
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(((await ready.json()) as { checks: unknown }).checks).toEqual({
+      store: 'ok',
+      counters: 'ok (in process)',
+      migrations: 'ok',
+    });
     const res = await fetch(`${server.url}/v1/cftc/cot`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     // The bundle's newest legacy report, 2025-03-18: 316 contracts in deacot2025.zip.

@@ -12,6 +12,8 @@ export interface ServerProcess {
   /** Lines the process printed on stdout before it listened (the demo's keys among them). */
   printed: string[];
   child: ChildProcess;
+  /** Resolves with the first match of `pattern` in what the process wrote on stderr, now or later. */
+  onStderr(pattern: RegExp): Promise<RegExpExecArray>;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -101,6 +103,24 @@ export async function startServer(
     url,
     printed,
     child,
+    onStderr(pattern) {
+      return new Promise((resolve, reject) => {
+        const seen = () => {
+          const match = pattern.exec(stderr);
+          if (!match) return false;
+          child.stderr?.off('data', look);
+          child.off('exit', ended);
+          resolve(match);
+          return true;
+        };
+        const look = () => void seen();
+        const ended = () => reject(new Error(`the process ended without writing ${pattern}: ${stderr}`));
+        if (seen()) return;
+        // Registered after the helper's own listener: the text is in `stderr` when this one runs.
+        child.stderr?.on('data', look);
+        child.once('exit', ended);
+      });
+    },
     stop(signal: NodeJS.Signals = 'SIGTERM') {
       return new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
