@@ -2,6 +2,7 @@
 // one of periods, in Eastern time. Each agency's own calendar lives with the datasets or source that follow
 // it. Pure: dates in, instants out.
 import { addDays, weekday } from '../kernel/dates.js';
+import { keptPerOwner } from '../kernel/kept.js';
 
 const ymd = (year: number, month: number, day: number): string =>
   new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10);
@@ -150,17 +151,7 @@ export function releasesSince(calendar: PeriodCalendar, last: string, now: Date)
 }
 
 /** A week's release instant, by calendar and week: a load asks for the same few weeks once per record. */
-const releaseTimes = new WeakMap<ReleaseCalendar, Map<string, number>>();
+const releaseTimes = keptPerOwner<ReleaseCalendar, number>();
 export function releaseOf(calendar: ReleaseCalendar, monday: string): Date {
-  let weeks = releaseTimes.get(calendar);
-  if (!weeks) {
-    weeks = new Map();
-    releaseTimes.set(calendar, weeks);
-  }
-  let time = weeks.get(monday);
-  if (time === undefined) {
-    time = Date.parse(calendar.releases(monday)[0]!);
-    weeks.set(monday, time);
-  }
-  return new Date(time);
+  return new Date(releaseTimes(calendar, monday, () => Date.parse(calendar.releases(monday)[0]!)));
 }

@@ -2,6 +2,7 @@
 // current-year P/E with its EPS estimate converted into the price currency.
 
 import { yearsBefore } from '../kernel/dates.js';
+import { keptPerOwner } from '../kernel/kept.js';
 import type { Bar, MarketProvider, ProviderQuote } from '../kernel/market-provider.js';
 import { closesSince, rollUp } from './compute/periods.js';
 import { betaAdjusted, betaRaw, volatility } from './compute/risk.js';
@@ -46,23 +47,9 @@ type Measured = ComputedValue | FieldError;
  * Values measured on a series, by the series: a provider answers the same array until its data changes, so a
  * value is measured once per series and load, not once a call.
  */
-const measured = new WeakMap<readonly Bar[], Map<string, Measured>>();
+const measuredOn = keptPerOwner<readonly Bar[], Measured>();
 const seriesIds = new WeakMap<readonly Bar[], number>();
 let nextSeriesId = 1;
-
-function measuredOn(series: readonly Bar[], key: string, measure: () => Measured): Measured {
-  let values = measured.get(series);
-  if (!values) {
-    values = new Map();
-    measured.set(series, values);
-  }
-  let value = values.get(key);
-  if (!value) {
-    value = measure();
-    values.set(key, value);
-  }
-  return value;
-}
 
 function seriesId(series: readonly Bar[]): number {
   let id = seriesIds.get(series);

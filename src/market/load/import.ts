@@ -1,6 +1,7 @@
 // Market-data records by provider symbol, prices in main units: a quote (latest values by field id), facts
-// (fields recorded without a quote), a statement fact, a daily bar or a listing's name. Loaded through the same import path as the datasets; a bar loaded again with other values is a revision of
-// its year's block (bar-blocks.ts), the version it replaces kept.
+// (fields recorded without a quote), a statement fact, a daily bar or a listing's name. Loaded through the same
+// import path as the datasets; a bar loaded again with other values is a revision of its year's block
+// (bar-blocks.ts), the version it replaces kept.
 
 import type { Transaction } from 'kysely';
 import { type Static, Type } from 'typebox';
@@ -100,8 +101,8 @@ export const marketImporter: Importer<MarketRecordValue> = {
           ? undefined
           : record.asOf.slice(0, 10),
   /**
-   * Daily bars a batch at a time (the rows held for the batch's symbols and dates read in one query, the
-   * changed ones written in multi-row statements); every other record as it comes, in order.
+   * Daily bars a batch at a time (the blocks held for the batch's listing-years read in one query, the changed
+   * ones written in multi-row statements); every other record as it comes, in order.
    */
   async writeBatch(tx, entries): Promise<WriteOutcome[]> {
     const outcomes: WriteOutcome[] = [];

@@ -3,6 +3,7 @@
 // stale). Times are local to the market, Monday to Friday unless said. Holidays are not known: on one, the
 // quote is asked for again at the usual hour and answers still closed, and a holiday counts as a session.
 import { addDays } from '../../kernel/dates.js';
+import { keptPerOwner } from '../../kernel/kept.js';
 import type { Resolved } from './resolve.js';
 
 export interface Session {
@@ -191,28 +192,12 @@ export function closeOf(session: Session, date: string): Date {
 }
 
 /** Closes written, by session and date: a bar's time is asked for on every call that answers it. */
-const closes = new Map<Session, Map<string, string>>();
-const KEPT_CLOSES = 20_000;
-
-function closeText(session: Session, date: string): string {
-  let byDate = closes.get(session);
-  if (!byDate) {
-    byDate = new Map();
-    closes.set(session, byDate);
-  }
-  let text = byDate.get(date);
-  if (text === undefined) {
-    text = closeOf(session, date).toISOString();
-    if (byDate.size >= KEPT_CLOSES) byDate.clear();
-    byDate.set(date, text);
-  }
-  return text;
-}
+const closes = keptPerOwner<Session, string>(20_000);
 
 /** When a daily bar of this listing was true: its session's close, or midnight UTC where the market is not known. */
 export function barClose(resolved: Pick<Resolved, 'mic' | 'assetType' | 'currency'>, date: string): string {
   const session = sessionOf(resolved);
-  if (session) return closeText(session, date);
+  if (session) return closes(session, date, () => closeOf(session, date).toISOString());
   // A crypto day is a UTC day: its bar closes at the midnight that ends it, not the one that opens it.
   if (resolved.assetType === 'crypto') return `${addDays(date, 1)}T00:00:00.000Z`;
   return `${date}T00:00:00.000Z`;
