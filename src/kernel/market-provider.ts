@@ -26,6 +26,20 @@ export interface Bar {
   volume: number | null;
 }
 
+/**
+ * A corporate action on its ex-date: a cash dividend or capital gain distribution (per share, in the listing's
+ * main units and in today's shares, as the bars are), or a split (`numerator` shares for `denominator`).
+ */
+export interface CorporateAction {
+  date: string;
+  type: 'dividend' | 'split' | 'capitalGain';
+  amount?: number;
+  numerator?: number;
+  denominator?: number;
+  /** When it became known: the load that brought it (or the time an operator gave), or the fetch. */
+  knownAt?: string;
+}
+
 /** A price the provider scaled back because it arrived in the wrong unit (pence among pounds). */
 export interface Repair {
   date: string;
@@ -130,6 +144,11 @@ export interface MarketProvider {
   staleStatements?(instrument: Instrument): boolean;
   /** Instruments whose symbol or name contains the text, the stored ones first. */
   find(text: string): Promise<InstrumentFound[]>;
+  /**
+   * The instrument's corporate actions held, oldest first, not to be modified: the same array while its data is
+   * unchanged. `since` as for series.
+   */
+  actions(instrument: Instrument, since?: string): Promise<readonly CorporateAction[]>;
   /** Prices of the instrument's bars that were repaired (100× unit slips), oldest first. */
   repairs?(instrument: Instrument): Promise<readonly Repair[]>;
 }

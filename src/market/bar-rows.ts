@@ -6,9 +6,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Bar } from '../kernel/market-provider.js';
 import { ownTurn } from '../kernel/turns.js';
+import type { IndexedBar } from './compute/adjust.js';
 import { scalePrice } from './price-units.js';
 
-export type BarColumnName = Exclude<keyof Bar, 'date'>;
+export type BarColumnName = Exclude<keyof IndexedBar, 'date'>;
 
 export interface BarColumn {
   /** The field as the caller sent it: the member name in each row. */
@@ -21,7 +22,7 @@ export interface BarColumn {
 export class BarRows {
   constructor(
     /** The bars; `first` to `end` (exclusive) are the rows. */
-    readonly series: readonly Bar[],
+    readonly series: readonly IndexedBar[],
     readonly first: number,
     readonly end: number,
     readonly columns: readonly BarColumn[],
@@ -46,10 +47,10 @@ export class BarRows {
   }
 }
 
-function rowOf(bar: Bar, columns: readonly BarColumn[], factor: number) {
+function rowOf(bar: IndexedBar, columns: readonly BarColumn[], factor: number) {
   const row: Record<string, string | number | null> = { date: bar.date };
   for (const { input, column, scaled } of columns) {
-    const value = bar[column];
+    const value = bar[column] ?? null;
     row[input] = scaled && value !== null ? scalePrice(value, factor) : value;
   }
   return row;

@@ -248,6 +248,11 @@ async function dataItem(
     else if (def.id === 'exchange') value = resolved.exchange || quote.exchange;
     else if (def.id === 'asOf') value = quote.asOf;
     else if (def.id === 'peCurrentYear') value = await peCurrentYear(provider, quote);
+    else if (def.id === 'totalReturnIndex')
+      value = {
+        code: 'not_applicable',
+        message: `${def.id} is a series: ask /v1/history for it (its newest value is the close)`,
+      };
     else {
       const stored = quote.fields[def.id];
       value =

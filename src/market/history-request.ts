@@ -1,6 +1,7 @@
 // A history request: its limits, periods and default dates, checked before any data is read, and its units.
 import { shiftMonths } from '../kernel/dates.js';
 import { AppError } from '../kernel/errors.js';
+import { ADJUSTMENTS, type Adjustment } from './compute/adjust.js';
 import { checkedAsOf, uniqueInputs } from './request.js';
 
 export const MAX_HISTORY_TICKERS = 10;
@@ -16,6 +17,8 @@ export interface HistoryRequest {
   period?: HistoryPeriod;
   /** Statement fields as known at the end of this day (YYYY-MM-DD). */
   asOf?: string;
+  /** How prices are adjusted: split (default), none (as traded) or total (dividends reinvested). */
+  adjust?: string;
 }
 
 /** The same day `years` years away; 29 February becomes 28 February in a year without it. */
@@ -77,7 +80,10 @@ function normalised(request: HistoryRequest, today: string) {
   const end = request.end ?? today;
   const start = request.start ?? shiftYears(end, isStatementPeriod(period) ? -5 : -1);
   if (start > end) throw new AppError('invalid_params', `start (${start}) is after end (${end})`);
-  return { tickers, fields, period, start, end, asOf: checkedAsOf(request.asOf, today) };
+  const adjust = (request.adjust ?? 'split') as Adjustment;
+  if (!ADJUSTMENTS.includes(adjust))
+    throw new AppError('invalid_params', `adjust must be one of ${ADJUSTMENTS.join(', ')}`);
+  return { tickers, fields, period, start, end, asOf: checkedAsOf(request.asOf, today), adjust };
 }
 
 /**

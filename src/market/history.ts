@@ -2,8 +2,9 @@
 // first; statement fields quarterly or annually. Each field that cannot be served is an error on its item.
 
 import type { Deps } from '../kernel/deps.js';
-import type { Bar, MarketProvider, Repair } from '../kernel/market-provider.js';
+import type { Bar, CorporateAction, MarketProvider, Repair } from '../kernel/market-provider.js';
 import { type BarColumn, type BarColumnName, BarRows } from './bar-rows.js';
+import { type Adjustment, keptAdjusted } from './compute/adjust.js';
 import { type BarPeriod, barRange, rollUp } from './compute/periods.js';
 import { factsKnownOn, statementSeries } from './compute/statements.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
@@ -23,6 +24,7 @@ import { barClose, staleReason } from './symbology/sessions.js';
 
 const BAR_FIELDS: Record<string, BarColumnName> = {
   price: 'close',
+  totalReturnIndex: 'totalReturn',
   open: 'open',
   high: 'high',
   low: 'low',
@@ -76,17 +78,25 @@ function fieldFor(input: string, period: HistoryPeriod): FieldAnswer {
   return { input, def, alias: found.alias, millions: found.millions };
 }
 
-/** Price rows of the first of a listing's forms (its own, then its fallbacks) with bars in the range; null when none has. */
+const NO_ACTIONS: readonly CorporateAction[] = [];
+
+/**
+ * Price rows of the first of a listing's forms (its own, then its fallbacks) with bars in the range, under the
+ * adjustment asked (the total-return index beside them when a column reads it); null when none has.
+ */
 async function barRows(
   provider: MarketProvider,
   resolved: Resolved,
   chain: readonly Resolved[],
-  range: { from: string; end: string; period: BarPeriod },
+  range: { from: string; end: string; period: BarPeriod; adjust: Adjustment },
   columns: BarColumn[],
 ): Promise<{ rows: BarRows; listing: Resolved; held: { start: string; end: string } } | null> {
   const factor = resolved.priceFactor ?? 1;
+  const withIndex = columns.some((c) => c.column === 'totalReturn');
   for (const listing of chain) {
-    const series = await provider.series(listing);
+    const own = await provider.series(listing);
+    const actions = range.adjust === 'split' && !withIndex ? NO_ACTIONS : await provider.actions(listing);
+    const series = keptAdjusted(own, actions, range.adjust, withIndex);
     const [first, end] = barRange(series, range.from, range.end);
     if (first === end) continue;
     const held = { start: series[first]!.date, end: series[end - 1]!.date };
@@ -171,6 +181,7 @@ export async function history(
     return {
       access: 'market-data',
       period: r.period,
+      adjust: r.adjust,
       start: r.from,
       end: r.end,
       fields: fields.map((f) => ({
@@ -302,7 +313,7 @@ async function barHistory(
     const column = BAR_FIELDS[f.def.id];
     return column ? [{ input: f.input, column, scaled: column !== 'volume' }] : [];
   });
-  const range = { from: r.from, end: r.end, period: r.period as BarPeriod };
+  const range = { from: r.from, end: r.end, period: r.period as BarPeriod, adjust: r.adjust };
   const found = await barRows(provider, resolved, chain, range, columns);
   if (!found) return null;
   const repaired = ((await provider.repairs?.(found.listing)) ?? []).filter(

@@ -1,4 +1,4 @@
-// The market's tables (quotes, bars, statements, facts, the live cache, listings), in the order they run.
+// The market's tables (quotes, bars, statements, facts, the live cache, listings, corporate actions), in the order they run.
 import type { Migrations } from '../store/migrate.js';
 import * as m011 from './migrations/011-market.js';
 import * as m012 from './migrations/012-statements.js';
@@ -7,6 +7,7 @@ import * as m022 from './migrations/022-market-cache.js';
 import * as m025 from './migrations/025-statement-concepts.js';
 import * as m032 from './migrations/032-statement-first-report.js';
 import * as m034 from './migrations/034-statement-reports.js';
+import * as actions from './migrations/actions.js';
 import * as barBlocks from './migrations/bar-blocks.js';
 import * as listings from './migrations/listings.js';
 
@@ -20,4 +21,5 @@ export const MARKET_MIGRATIONS: Migrations = {
   '034-statement-reports': m034,
   'market/listings': listings,
   'market/bar-blocks': barBlocks,
+  'market/actions': actions,
 };

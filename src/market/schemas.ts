@@ -2,6 +2,8 @@
 // OpenAPI document and the MCP tools' input and output schemas are written from them.
 import { type TProperties, Type } from 'typebox';
 import { Nullable } from '../kernel/schema.js';
+import { ACTION_ADJUSTMENTS, ACTION_TYPES } from './actions.js';
+import { ADJUSTMENTS } from './compute/adjust.js';
 import { PERIODS } from './history-request.js';
 
 const CodeAndMessage = (code: string) =>
@@ -221,6 +223,7 @@ const HistoryItem = Type.Object(
 export const HistoryResponse = Type.Object({
   access: Type.String(),
   period: Type.String(),
+  adjust: Type.String({ description: 'How the prices are adjusted: split, none or total.' }),
   start: Type.String(),
   end: Type.String(),
   fields: FieldsAnswered,
@@ -283,6 +286,17 @@ export const DataBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** How history's prices are adjusted. */
+export const HistoryAdjust = Type.Optional(
+  Type.Enum([...ADJUSTMENTS], {
+    description:
+      'split (default): split-adjusted prices, as held; none: as traded (before a split, the price then quoted, and ' +
+      'the volume then traded); total: split-adjusted with each dividend reinvested on its ex-date (the newest bar ' +
+      'keeps its price, so the ratio of two rows is the total return between them).',
+  }),
+);
+
 export const HistoryBody = Type.Object(
   {
     tickers: List(100, 'Up to 10 tickers, any form.'),
@@ -291,6 +305,7 @@ export const HistoryBody = Type.Object(
     end: DateParam,
     period: HistoryPeriod,
     asOf: AsOf,
+    adjust: HistoryAdjust,
   },
   { additionalProperties: false },
 );
@@ -317,6 +332,7 @@ export const HistoryQuery = Type.Object(
     end: DateParam,
     period: HistoryPeriod,
     asOf: AsOf,
+    adjust: HistoryAdjust,
   },
   { additionalProperties: false },
 );
@@ -408,3 +424,93 @@ export const SearchResponse = Type.Object({
     }),
   ),
 });
+
+const Action = Type.Object(
+  {
+    date: Type.String({ description: 'The ex-date, YYYY-MM-DD.' }),
+    type: Type.String({ description: 'dividend, split or capitalGain.' }),
+    amount: Type.Optional(
+      Type.Number({
+        description:
+          "Cash per share in the item's currency (pence under a terminal-form London ticker, pounds under the others), " +
+          'in the shares of today (adjust=split) or of the ex-date (adjust=none). Dividends and capital gains.',
+      }),
+    ),
+    numerator: Type.Optional(
+      Type.Number({ description: 'Shares after the split for each `denominator` before.' }),
+    ),
+    denominator: Type.Optional(Type.Number()),
+    knownAt: Nullable(
+      Type.String({
+        description: 'When the action became known here: the load that brought it, or the fetch.',
+      }),
+    ),
+  },
+  { title: 'CorporateAction' },
+);
+
+const ActionsItem = Type.Object(
+  {
+    ...ItemHead,
+    error: ItemError('not_found, invalid_ticker or timeout'),
+    currency: Type.Optional(
+      Type.String({ description: 'The currency of the amounts, as prices are answered.' }),
+    ),
+    adjust: Type.Optional(Type.String()),
+    actions: Type.Optional(Type.Array(Action, { description: 'Oldest first.' })),
+    asOf: Type.Optional(
+      Nullable(Type.String({ description: "When the newest of the listing's actions held became known." })),
+    ),
+  },
+  { title: 'ActionsItem' },
+);
+
+export const ActionsResponse = Type.Object({
+  access: Type.String(),
+  adjust: Type.String({ description: "split (today's shares) or none (as paid)." }),
+  start: Nullable(Type.String()),
+  end: Type.String(),
+  items: Type.Array(ActionsItem),
+});
+
+const ActionsAdjust = Type.Optional(
+  Type.Enum([...ACTION_ADJUSTMENTS], {
+    description:
+      "split (default): amounts in today's shares, as history's prices; none: as paid on the ex-date.",
+  }),
+);
+const ACTIONS_START = 'YYYY-MM-DD; default: every action held.';
+const ACTIONS_END = 'YYYY-MM-DD; default today.';
+
+export const ActionsBody = Type.Object(
+  {
+    tickers: List(1000, 'Up to 100 tickers, any form.'),
+    start: Type.Optional(Type.String({ format: 'date', description: ACTIONS_START })),
+    end: Type.Optional(Type.String({ format: 'date', description: ACTIONS_END })),
+    types: Type.Optional(
+      Type.Array(Type.Enum([...ACTION_TYPES]), {
+        minItems: 1,
+        maxItems: 3,
+        description: 'Default all three.',
+      }),
+    ),
+    adjust: ActionsAdjust,
+  },
+  { additionalProperties: false },
+);
+
+export const ActionsQuery = Type.Object(
+  {
+    tickers: Type.String({ minLength: 1, maxLength: 8000, description: 'Comma-separated tickers.' }),
+    start: Type.Optional(Type.String({ format: 'date', description: ACTIONS_START })),
+    end: Type.Optional(Type.String({ format: 'date', description: ACTIONS_END })),
+    types: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description: 'Comma-separated: dividend, split, capitalGain. Default all.',
+      }),
+    ),
+    adjust: ActionsAdjust,
+  },
+  { additionalProperties: false },
+);

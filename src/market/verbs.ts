@@ -1,6 +1,7 @@
 // The market verbs as every transport calls them: what a call costs in units, and what it answers (the REST
 // response body). The HTTP routes and the MCP tools read this one table.
 import type { Deps } from '../kernel/deps.js';
+import { type ActionsRequest, actions, actionsUnits } from './actions.js';
 import { type DataRequest, data, dataUnits } from './data.js';
 import { history } from './history.js';
 import { type HistoryRequest, historyUnits, isoDate } from './history-request.js';
@@ -26,6 +27,11 @@ export const DATA: MarketVerb<DataRequest, Awaited<ReturnType<typeof data>>> = {
 export const HISTORY: MarketVerb<HistoryRequest, Awaited<ReturnType<typeof history>>> = {
   units: historyUnits,
   run: (deps, input) => history(deps, input, deps.config.market.answerWithinMs),
+};
+
+export const ACTIONS: MarketVerb<ActionsRequest, Awaited<ReturnType<typeof actions>>> = {
+  units: actionsUnits,
+  run: (deps, input) => actions(deps, input, deps.config.market.answerWithinMs),
 };
 
 /** One unit a search. */

@@ -5,6 +5,8 @@ import { historyJson } from '../market/bar-rows.js';
 import { searchFields } from '../market/fields/search.js';
 import { resolveTickers } from '../market/resolve.js';
 import {
+  ActionsBody,
+  ActionsResponse,
   DataBody,
   DataResponse,
   FieldsResponse,
@@ -18,7 +20,7 @@ import {
   ShortInterestResponse,
 } from '../market/schemas.js';
 import { shortInterest } from '../market/short-interest.js';
-import { DATA, HISTORY, QUOTES, SEARCH, todayOf } from '../market/verbs.js';
+import { ACTIONS, DATA, HISTORY, QUOTES, SEARCH, todayOf } from '../market/verbs.js';
 import { csvLine, type Layout } from './pages.js';
 import { type Tool, tool } from './tool.js';
 
@@ -26,6 +28,7 @@ type Quotes = Static<typeof QuotesResponse>;
 type Data = Static<typeof DataResponse>;
 type History = Static<typeof HistoryResponse>;
 type Fields = Static<typeof FieldsResponse>;
+type Actions = Static<typeof ActionsResponse>;
 type Search = Static<typeof SearchResponse>;
 type Short = Static<typeof ShortInterestResponse>;
 type Resolve = Static<typeof ResolveResponse>;
@@ -104,7 +107,8 @@ const historyLayout: Layout<History, History['items'][number]> = {
   list: (body) => body.items,
   withList: (body, items) => ({ ...body, items }),
   rows: 'rows',
-  preamble: (body) => `${staleNote(body.items)}period ${body.period}, ${body.start} to ${body.end}`,
+  preamble: (body) =>
+    `${staleNote(body.items)}period ${body.period}, ${body.start} to ${body.end}, adjust ${body.adjust}`,
   head: (item) => {
     const r = item.resolved;
     const title = `# ${item.input}: ${item.status}${r ? ` (${r.ticker}, ${r.currency})` : ''}`;
@@ -114,6 +118,24 @@ const historyLayout: Layout<History, History['items'][number]> = {
   line: (item, row) => {
     if (row === null) return failed(item) || 'no rows';
     return csvLine(Object.values(item.rows?.[row] ?? {}));
+  },
+};
+
+/** Actions: a block per ticker, an action a line. */
+const actionColumns = ['date', 'type', 'amount', 'numerator', 'denominator', 'knownAt'] as const;
+const actionsLayout: Layout<Actions, Actions['items'][number]> = {
+  list: (body) => body.items,
+  withList: (body, items) => ({ ...body, items }),
+  rows: 'actions',
+  preamble: (body) => `adjust ${body.adjust}, ${body.start ?? 'all held'} to ${body.end}`,
+  head: (item) => {
+    const title = `# ${item.input}: ${item.status}${item.currency ? ` (amounts in ${item.currency})` : ''}`;
+    return item.actions?.length ? `${title}\n${csvLine([...actionColumns])}` : title;
+  },
+  line: (item, row) => {
+    if (row === null) return failed(item) || 'no actions in the window';
+    const action = item.actions?.[row];
+    return csvLine(actionColumns.map((c) => action?.[c]));
   },
 };
 
@@ -246,7 +268,9 @@ export const MARKET_TOOLS: Tool[] = [
     description:
       'Rows oldest first for up to 10 tickers x 5 fields between start and end (YYYY-MM-DD; default the last ' +
       'year, five for statement periods): prices and volume daily, weekly or monthly; statement fields quarterly ' +
-      'or annually. Long answers come in pages: pass continuation alone to get the next. An item whose last row ' +
+      'or annually. adjust: split (default), none (as traded) or total (dividends reinvested); ' +
+      'TOT_RETURN_INDEX_GROSS_DVDS is the total-return index. Long answers come in pages: pass continuation alone ' +
+      'to get the next. An item whose last row ' +
       "predates its market's last session before end is stale, named above the rows. Same answer as POST /v1/history.",
     input: HistoryBody,
     output: HistoryResponse,
@@ -257,6 +281,21 @@ export const MARKET_TOOLS: Tool[] = [
       const written: object = JSON.parse(historyJson(answer));
       return written;
     },
+  }),
+  tool({
+    ...market,
+    name: 'market.actions',
+    title: 'Dividends and splits',
+    description:
+      'Corporate actions of up to 100 tickers between start and end (default: all held): dividends, capital gains ' +
+      "and splits, oldest first, by ex-date; cash per share in the ticker's price currency, in today's shares " +
+      '(adjust=split, as history) or as paid (adjust=none); knownAt says when each became known. Same answer as ' +
+      'POST /v1/actions.',
+    input: ActionsBody,
+    output: ActionsResponse,
+    layout: actionsLayout,
+    check: (deps, args) => ACTIONS.units(args, todayOf(deps)),
+    run: (deps, args) => ACTIONS.run(deps, args),
   }),
   tool({
     ...market,

@@ -155,6 +155,21 @@ export interface MarketFactsTable {
 }
 
 /** A listing's name as the operator stated it where its price files carry none. */
+export interface MarketActionsTable {
+  symbol: string;
+  /** The ex-date, YYYY-MM-DD. */
+  date: string;
+  type: 'dividend' | 'split' | 'capitalGain';
+  /** Per share, main units, in the shares of the bars held (dividends and capital gains). */
+  amount: number | null;
+  numerator: number | null;
+  denominator: number | null;
+  known_at: string;
+  superseded_at: string | null;
+  source: string;
+  loaded_at: string;
+}
+
 export interface MarketListingsTable {
   symbol: string;
   name: string;
@@ -296,6 +311,7 @@ export interface Database {
   market_statements: MarketStatementsTable;
   market_facts: MarketFactsTable;
   market_listings: MarketListingsTable;
+  market_actions: MarketActionsTable;
   market_cache: MarketCacheTable;
   bulk_downloads: BulkDownloadsTable;
   console_sessions: ConsoleSessionsTable;

@@ -53,12 +53,13 @@ describe('MCP tools over Streamable HTTP', () => {
     return res.json();
   };
 
-  it('lists the seven market tools in a fixed order, each with schemas and readOnlyHint', async () => {
+  it('lists the eight market tools in a fixed order, each with schemas and readOnlyHint', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'market.quotes',
       'market.data',
       'market.history',
+      'market.actions',
       'market.fields',
       'market.short_interest',
       'market.resolve',

@@ -1,4 +1,5 @@
-// The market-data routes /v1/quotes, /v1/data and /v1/history: GET with comma lists, POST with JSON arrays.
+// The market-data routes /v1/quotes, /v1/data, /v1/history, /v1/actions and /v1/search: GET with comma lists,
+// POST with JSON arrays.
 // Each is its market verb (src/market/verbs.ts) behind a svc_mcp_ key; the units hook charges the verb's units.
 
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -7,6 +8,9 @@ import type { Deps } from '../../kernel/deps.js';
 import { historyAnswerInTurns } from '../../market/bar-rows.js';
 import { fromQuery } from '../../market/request.js';
 import {
+  ActionsBody,
+  ActionsQuery,
+  ActionsResponse,
   DataBody,
   DataQuery,
   DataResponse,
@@ -20,7 +24,7 @@ import {
   SearchQuery,
   SearchResponse,
 } from '../../market/schemas.js';
-import { DATA, HISTORY, type MarketVerb, QUOTES, SEARCH, todayOf } from '../../market/verbs.js';
+import { ACTIONS, DATA, HISTORY, type MarketVerb, QUOTES, SEARCH, todayOf } from '../../market/verbs.js';
 import { membersOf } from '../context.js';
 import { responses, sendTagged } from '../responses.js';
 
@@ -82,7 +86,7 @@ const ROUTES = [
     query: HistoryQuery,
     body: HistoryBody,
     response: HistoryResponse,
-    fromQuery: (q) => fromQuery(q, ['tickers', 'fields'], ['start', 'end', 'period', 'asOf']),
+    fromQuery: (q) => fromQuery(q, ['tickers', 'fields'], ['start', 'end', 'period', 'asOf', 'adjust']),
     conditional: true,
     // A history answer can hold tens of thousands of rows with fields keyed as sent: written as text (price
     // rows once per cached series, see bar-rows.ts) in exactly the documented shape, which the tests check.
@@ -94,6 +98,28 @@ const ROUTES = [
       return sendTagged(reply, bytes, etag);
     },
   } satisfies MarketRoute<Parameters<typeof HISTORY.run>[1], Awaited<ReturnType<typeof HISTORY.run>>>,
+  {
+    path: '/v1/actions',
+    tag: 'actions',
+    summary: 'Dividends, capital gains and splits by ticker',
+    description:
+      "Each listing's corporate actions between start and end, oldest first: ex-date, type, cash per share in the " +
+      'currency its prices are answered in (pence under a terminal-form London ticker), split numerator and ' +
+      "denominator, and when each became known. Amounts in today's shares (adjust=split, as history's prices) or as " +
+      'paid (adjust=none). One unit per 20 tickers.',
+    verb: ACTIONS,
+    query: ActionsQuery,
+    body: ActionsBody,
+    response: ActionsResponse,
+    fromQuery: (q) => {
+      const request = fromQuery<Parameters<typeof ACTIONS.run>[1]>(
+        q,
+        ['tickers'],
+        ['start', 'end', 'adjust'],
+      );
+      return typeof q.types === 'string' ? { ...request, types: q.types.split(',') } : request;
+    },
+  } satisfies MarketRoute<Parameters<typeof ACTIONS.run>[1], Awaited<ReturnType<typeof ACTIONS.run>>>,
   {
     path: '/v1/search',
     tag: 'search',

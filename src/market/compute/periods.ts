@@ -20,10 +20,10 @@ export function weekOf(date: string): string {
   return new Date(t - day * 86_400_000).toISOString().slice(0, 10);
 }
 
-export function rollUp(bars: readonly Bar[], period: BarPeriod): Bar[] {
+export function rollUp<B extends Bar>(bars: readonly B[], period: BarPeriod): B[] {
   if (period === 'daily') return [...bars];
   const keyOf = period === 'weekly' ? weekOf : (date: string) => date.slice(0, 7);
-  const out: Bar[] = [];
+  const out: B[] = [];
   let key: string | null = null;
   for (const bar of bars) {
     const k = keyOf(bar.date);
@@ -33,11 +33,13 @@ export function rollUp(bars: readonly Bar[], period: BarPeriod): Bar[] {
       key = k;
       continue;
     }
-    last.date = bar.date;
-    last.close = bar.close;
-    last.high = max(last.high, bar.high);
-    last.low = min(last.low, bar.low);
-    last.volume = last.volume === null && bar.volume === null ? null : (last.volume ?? 0) + (bar.volume ?? 0);
+    const { open } = last;
+    const high = max(last.high, bar.high);
+    const low = min(last.low, bar.low);
+    const volume =
+      last.volume === null && bar.volume === null ? null : (last.volume ?? 0) + (bar.volume ?? 0);
+    // The period's last bar gives its date, close and any other value as of its end.
+    Object.assign(last, bar, { open, high, low, volume });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 // Market-data records by provider symbol, prices in main units: a quote (latest values by field id), facts
-// (fields recorded without a quote), a statement fact, a daily bar or a listing's name. Loaded through the same
+// (fields recorded without a quote), a statement fact, a daily bar, a corporate action or a listing's name. Loaded through the same
 // import path as the datasets; a bar loaded again with other values is a revision of its year's block
 // (bar-blocks.ts), the version it replaces kept.
 
@@ -79,6 +79,20 @@ export const MarketRecord = Type.Union([
   ),
   Type.Object(
     {
+      type: Type.Literal('action'),
+      symbol: Type.String({ minLength: 1, maxLength: 40 }),
+      /** The ex-date. */
+      date: Type.String({ format: 'date' }),
+      action: Type.Enum(['dividend', 'split', 'capitalGain']),
+      /** Per share, main units, in the shares of the bars (dividends and capital gains). */
+      amount: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+      numerator: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+      denominator: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
       type: Type.Literal('listing'),
       symbol: Type.String({ minLength: 1, maxLength: 40 }),
       name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -93,7 +107,7 @@ export const marketImporter: Importer<MarketRecordValue> = {
   dataset: 'market',
   record: MarketRecord,
   dateOf: (record) =>
-    record.type === 'bar'
+    record.type === 'bar' || record.type === 'action'
       ? record.date
       : record.type === 'statement'
         ? record.end
@@ -243,6 +257,7 @@ async function writeOne(
   record: Exclude<MarketRecordValue, BarRecord>,
   meta: Meta,
 ): Promise<WriteOutcome> {
+  if (record.type === 'action') return writeAction(tx, record, meta);
   if (record.type === 'listing') {
     const existing = await tx
       .selectFrom('market_listings')
@@ -355,6 +370,64 @@ async function writeOne(
     .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
     .execute();
   return existing ? 'revised' : 'inserted';
+}
+
+/**
+ * A corporate action: the same as the one held is unchanged; another replaces it as a new version known from
+ * the load (or the publication time given), the one it replaces kept with the time it was superseded.
+ */
+async function writeAction(
+  tx: Transaction<Database>,
+  record: Extract<MarketRecordValue, { type: 'action' }>,
+  meta: Meta,
+): Promise<WriteOutcome> {
+  const current = tx
+    .updateTable('market_actions')
+    .where('symbol', '=', record.symbol)
+    .where('date', '=', record.date)
+    .where('type', '=', record.action)
+    .where('superseded_at', 'is', null);
+  const held = await tx
+    .selectFrom('market_actions')
+    .select(['amount', 'numerator', 'denominator', 'loaded_at'])
+    .where('symbol', '=', record.symbol)
+    .where('date', '=', record.date)
+    .where('type', '=', record.action)
+    .where('superseded_at', 'is', null)
+    .executeTakeFirst();
+  const values = {
+    amount: record.amount ?? null,
+    numerator: record.numerator ?? null,
+    denominator: record.denominator ?? null,
+  };
+  if (
+    held &&
+    held.amount === values.amount &&
+    held.numerator === values.numerator &&
+    held.denominator === values.denominator
+  )
+    return 'unchanged';
+  // Written twice by one load: the later record stands, as one version.
+  if (held?.loaded_at === meta.loadedAt) {
+    await current.set({ ...values, source: meta.source }).execute();
+    return 'revised';
+  }
+  const knownAt = meta.knownAt ?? meta.loadedAt;
+  if (held) await current.set({ superseded_at: knownAt }).execute();
+  await tx
+    .insertInto('market_actions')
+    .values({
+      symbol: record.symbol,
+      date: record.date,
+      type: record.action,
+      ...values,
+      known_at: knownAt,
+      superseded_at: null,
+      source: meta.source,
+      loaded_at: meta.loadedAt,
+    })
+    .execute();
+  return held ? 'revised' : 'inserted';
 }
 
 type Fields = Record<string, number | string | null>;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { LoadContext } from '../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../ingest/source.js';
 import { dayOfEpoch } from '../../kernel/dates.js';
-import type { Bar } from '../../kernel/market-provider.js';
+import type { Bar, CorporateAction } from '../../kernel/market-provider.js';
 import { resolveInput } from '../instrument.js';
 import type { MarketRecordValue } from './import.js';
 import { providerFactor, toMain } from './prices.js';
@@ -206,10 +206,18 @@ export function summaryRecord(
   );
 }
 
+type ChartEvent = { date?: number; amount?: number; numerator?: number; denominator?: number };
+
 export type Chart = {
   meta?: Record<string, unknown>;
   timestamp?: number[];
   indicators?: { quote?: Record<string, (number | null)[]>[] };
+  /** Keyed by the ex-date's epoch seconds. */
+  events?: {
+    dividends?: Record<string, ChartEvent>;
+    splits?: Record<string, ChartEvent>;
+    capitalGains?: Record<string, ChartEvent>;
+  };
 };
 
 /**
@@ -262,6 +270,42 @@ export function chartBars(chart: Chart): { bars: Bar[]; lines: number[] } {
   return { bars, lines };
 }
 
+const EVENT_TYPES = [
+  ['dividends', 'dividend'],
+  ['capitalGains', 'capitalGain'],
+  ['splits', 'split'],
+] as const;
+
+/**
+ * A chart's corporate actions, oldest first: dividends and capital gains per share in the listing's main units
+ * (in the shares of the chart's split-adjusted bars, as Yahoo sends them), splits as numerator for denominator,
+ * each dated on the exchange day of its ex-date. An event without a positive amount or ratio is left out.
+ */
+export function chartActions(chart: Chart): CorporateAction[] {
+  const meta = chart.meta ?? {};
+  const symbol = String(meta.symbol ?? '');
+  if (!symbol || !chart.events) return [];
+  const factor = mainUnits(meta.currency)?.[1] ?? listingFactor(symbol);
+  const offset = typeof meta.gmtoffset === 'number' ? meta.gmtoffset : 0;
+  const positive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
+  const actions: CorporateAction[] = [];
+  for (const [member, type] of EVENT_TYPES) {
+    for (const [key, event] of Object.entries(chart.events[member] ?? {})) {
+      const at = typeof event.date === 'number' ? event.date : Number(key);
+      if (!Number.isFinite(at)) continue;
+      const date = dayOfEpoch(at + offset);
+      if (type === 'split') {
+        if (positive(event.numerator) && positive(event.denominator))
+          actions.push({ date, type, numerator: event.numerator, denominator: event.denominator });
+      } else if (positive(event.amount)) {
+        // Amounts are doubles of the published figure: 0.205, not 0.20499999821186066.
+        actions.push({ date, type, amount: toMain(Number(event.amount.toPrecision(10)), factor) });
+      }
+    }
+  }
+  return actions.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
+
 /** A chart response: its daily bars, then the quote in its meta (kept only when the meta names a currency). */
 export function* chartRecords(chart: Chart): Generator<{ line: number; value: MarketRecordValue }> {
   const meta = chart.meta ?? {};
@@ -272,6 +316,12 @@ export function* chartRecords(chart: Chart): Generator<{ line: number; value: Ma
   const { bars, lines } = chartBars(chart);
   for (const [i, bar] of bars.entries()) {
     yield { line: lines[i]!, value: { type: 'bar', symbol, ...bar } };
+  }
+  // An event has no line of its own: it is reported at the bar of its ex-date, or the chart's end.
+  const lineOf = new Map(bars.map((bar, i) => [bar.date, lines[i]!]));
+  for (const { type, date, ...rest } of chartActions(chart)) {
+    const line = lineOf.get(date) ?? (chart.timestamp?.length ?? 0) + 1;
+    yield { line, value: { type: 'action', symbol, date, action: type, ...rest } };
   }
   const fields: Record<string, number> = {};
   for (const [from, to] of [

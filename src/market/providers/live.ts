@@ -7,6 +7,7 @@
 import { addDays, yearsBefore } from '../../kernel/dates.js';
 import type {
   Bar,
+  CorporateAction,
   Instrument,
   InstrumentFound,
   MarketProvider,
@@ -23,6 +24,7 @@ import type { Cached, MarketCache } from './cache.js';
 import { SingleFlight } from './guard.js';
 import { FOUND_AT_MOST, type StoredProvider, shortInterestOf, withFacts } from './stored.js';
 import {
+  type DailyHistory,
   type Found,
   QUOTES_PER_CALL,
   type StatementsSource,
@@ -47,9 +49,11 @@ const OVERLAP_DAYS = 10;
 
 /**
  * The upstream bars held for a symbol from the date they were asked from (absent on copies made before it was
- * kept: those were asked for the whole history), unit slips repaired, and the repairs made.
+ * kept: those were asked for the whole history), unit slips repaired, the repairs made, and the corporate
+ * actions among them, each known from the fetch that first brought it (absent on copies made before actions
+ * were kept).
  */
-type HeldBars = { bars: Bar[]; repairs: Repair[]; from?: string };
+type HeldBars = { bars: Bar[]; repairs: Repair[]; from?: string; actions?: CorporateAction[] };
 
 type Waiter = {
   instrument: Instrument;
@@ -228,13 +232,18 @@ export class LiveProvider implements MarketProvider {
     try {
       const fetch = () =>
         this.barFlights.run(symbol, async () => {
-          const fetched = held
-            ? await this.fetchBars(symbol, held.bars, since)
+          const fetched = held?.actions
+            ? await this.fetchBars(symbol, held, since)
             : await this.whole(symbol, since);
           const repaired = quotedInMinorUnits(symbol)
-            ? repairUnitSlips(fetched)
-            : { bars: fetched, repairs: [] };
-          const doc = { bars: [...repaired.bars], repairs: repaired.repairs, from: held?.from ?? since };
+            ? repairUnitSlips(fetched.bars)
+            : { bars: fetched.bars, repairs: [] };
+          const doc: HeldBars = {
+            bars: [...repaired.bars],
+            repairs: repaired.repairs,
+            from: held?.from ?? since,
+            actions: knownFrom(fetched.actions, held?.actions ?? [], this.options.now().toISOString()),
+          };
           await this.keep(key, doc, this.options.barsFreshMs);
           return doc;
         });
@@ -255,15 +264,19 @@ export class LiveProvider implements MarketProvider {
    * Bars extended from the held copy: the last days are asked again, and when any of them differs from what is
    * held (a split or dividend changed history), the whole history is fetched anew.
    */
-  private async fetchBars(symbol: string, held: Bar[], since: string): Promise<Bar[]> {
-    const last = held.at(-1);
+  private async fetchBars(symbol: string, held: HeldBars, since: string): Promise<DailyHistory> {
+    const last = held.bars.at(-1);
     if (!last) return this.whole(symbol, since);
-    const recent = await this.upstream.bars(symbol, addDays(last.date, -OVERLAP_DAYS));
-    return extended(held, recent) ?? this.whole(symbol, since);
+    const from = addDays(last.date, -OVERLAP_DAYS);
+    const recent = await this.upstream.bars(symbol, from);
+    const bars = extended(held.bars, recent.bars);
+    if (!bars) return this.whole(symbol, since);
+    const before = (held.actions ?? []).filter((a) => a.date < from);
+    return { bars, actions: [...before, ...recent.actions] };
   }
 
   /** The bars from `since` (at most twenty years back) to today. */
-  private whole(symbol: string, since: string): Promise<Bar[]> {
+  private whole(symbol: string, since: string): Promise<DailyHistory> {
     const deepest = this.deepest();
     return this.upstream.bars(symbol, since < deepest ? deepest : since);
   }
@@ -287,6 +300,13 @@ export class LiveProvider implements MarketProvider {
       .filter((f) => !held.has(f.symbol))
       .map((f) => ({ ...f, source: this.upstream.name }));
     return [...stored, ...more].slice(0, FOUND_AT_MOST);
+  }
+
+  /** Actions an operator loaded for a listing whose bars it loaded, else the upstream's, fetched with its bars. */
+  async actions(instrument: Instrument, since?: string): Promise<readonly CorporateAction[]> {
+    const own = await this.stored.series(instrument);
+    if (own.length > 0) return this.stored.actions(instrument);
+    return (await this.upstreamSeries(instrument.symbol, since ?? this.deepest())).actions ?? [];
   }
 
   staleBars(instrument: Instrument): boolean {
@@ -370,6 +390,17 @@ export class LiveProvider implements MarketProvider {
 const quoteKey = (symbol: string) => `quote:${symbol}`;
 
 /** `held` continued by `recent`, or null when they disagree on a day both hold (history was adjusted). */
+/** Actions fetched, each known from when it was first held (the same action held before keeps its time). */
+function knownFrom(
+  fetched: CorporateAction[],
+  held: readonly CorporateAction[],
+  now: string,
+): CorporateAction[] {
+  const key = (a: CorporateAction) => `${a.date}|${a.type}|${a.amount}|${a.numerator}|${a.denominator}`;
+  const times = new Map(held.map((a) => [key(a), a.knownAt]));
+  return fetched.map((a) => ({ ...a, knownAt: a.knownAt ?? times.get(key(a)) ?? now }));
+}
+
 export function extended(held: Bar[], recent: Bar[]): Bar[] | null {
   const first = recent[0];
   if (!first) return held;

@@ -3,6 +3,7 @@
 // close of its date, true from when it was published; no open, high, low or volume.
 import type {
   Bar,
+  CorporateAction,
   Instrument,
   InstrumentFound,
   MarketProvider,
@@ -103,6 +104,11 @@ export class OfficialSeriesProvider implements MarketProvider {
 
   staleStatements(instrument: Instrument): boolean {
     return this.inner.staleStatements?.(instrument) ?? false;
+  }
+
+  /** A published rate has no corporate actions. */
+  async actions(instrument: Instrument, since?: string): Promise<readonly CorporateAction[]> {
+    return this.own.has(instrument.symbol) ? [] : this.inner.actions(instrument, since);
   }
 
   async repairs(instrument: Instrument): Promise<readonly Repair[]> {

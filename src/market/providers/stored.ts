@@ -5,6 +5,7 @@ import { type Kysely, sql } from 'kysely';
 import { cachedRead } from '../../ingest/read-cache.js';
 import type {
   Bar,
+  CorporateAction,
   Instrument,
   InstrumentFound,
   MarketProvider,
@@ -185,6 +186,30 @@ export class StoredProvider implements MarketProvider {
       out.set(r.field, list);
     }
     return out;
+  }
+
+  /** The current version of each corporate action held for the listing: one array per load of market data. */
+  actions(instrument: Instrument): Promise<readonly CorporateAction[]> {
+    return cachedRead(this.db, 'market', `actions:${instrument.symbol}`, async () => {
+      const rows = await this.db
+        .selectFrom('market_actions')
+        .select(['date', 'type', 'amount', 'numerator', 'denominator', 'known_at'])
+        .where('symbol', '=', instrument.symbol)
+        .where('superseded_at', 'is', null)
+        .orderBy('date')
+        .orderBy('type')
+        .execute();
+      return rows.map(
+        (r): CorporateAction => ({
+          date: r.date,
+          type: r.type,
+          ...(r.amount !== null ? { amount: Number(r.amount) } : {}),
+          ...(r.numerator !== null ? { numerator: Number(r.numerator) } : {}),
+          ...(r.denominator !== null ? { denominator: Number(r.denominator) } : {}),
+          knownAt: r.known_at,
+        }),
+      );
+    });
   }
 
   async lastCloses(instrument: Instrument, count: number): Promise<number[]> {

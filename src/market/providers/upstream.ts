@@ -1,6 +1,6 @@
 // What a live market source answers. The live provider asks it for what the store does not hold, and keeps
 // the answers in the market cache; Yahoo Finance is the one implementation (yahoo.ts).
-import type { Bar, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
+import type { Bar, CorporateAction, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
 import type { MarketRecordValue } from '../load/import.js';
 
 /** Quote symbols one upstream call carries at most. */
@@ -10,6 +10,12 @@ export const QUOTES_PER_CALL = 100;
 export interface Summary {
   asOf: string;
   fields: Record<string, number | string | null>;
+}
+
+/** Daily bars, oldest first, and the corporate actions of the same days (dividends in the bars' shares). */
+export interface DailyHistory {
+  bars: Bar[];
+  actions: CorporateAction[];
 }
 
 /** An instrument the upstream's search found. */
@@ -26,8 +32,8 @@ export interface Upstream {
   readonly quoteFields: ReadonlySet<string>;
   /** Quotes of up to 100 symbols in one call; unknown symbols are absent from the map. */
   quotes(symbols: string[]): Promise<Map<string, ProviderQuote>>;
-  /** Daily bars from a date (YYYY-MM-DD) to today, split-adjusted, oldest first. */
-  bars(symbol: string, from: string): Promise<Bar[]>;
+  /** Daily bars from a date (YYYY-MM-DD) to today, split-adjusted, and the corporate actions among them. */
+  bars(symbol: string, from: string): Promise<DailyHistory>;
   /** Profile, estimates and key statistics (short interest among them); null when the symbol is unknown. */
   summary(symbol: string): Promise<Summary | null>;
   search(query: string): Promise<Found[]>;

@@ -4,10 +4,11 @@
 // the same records the `quarry ingest yahoo` loader makes from recorded responses.
 import YahooFinance from 'yahoo-finance2';
 import { ExtendedCookieJar } from 'yahoo-finance2/lib/cookieJar';
-import type { Bar, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
+import type { ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
 import type { MarketRecordValue } from '../load/import.js';
 import {
   type Chart,
+  chartActions,
   chartBars,
   QUOTE_RESPONSE_FIELDS,
   quoteResultRecord,
@@ -15,7 +16,7 @@ import {
 } from '../load/yahoo.js';
 import { TIMESERIES_TYPES, type TimeSeries, timeSeriesRecords } from '../load/yahoo-timeseries.js';
 import { Breaker, Limiter, UpstreamError, upstreamError, withRetries } from './guard.js';
-import { type Found, factsOf, type Summary, type Upstream } from './upstream.js';
+import { type DailyHistory, type Found, factsOf, type Summary, type Upstream } from './upstream.js';
 
 const SUMMARY_MODULES = [
   'price',
@@ -138,7 +139,7 @@ export class YahooUpstream implements Upstream {
     return out;
   }
 
-  async bars(symbol: string, from: string): Promise<Bar[]> {
+  async bars(symbol: string, from: string): Promise<DailyHistory> {
     const chart = (await this.call(() =>
       this.yf.chart(
         symbol,
@@ -146,7 +147,7 @@ export class YahooUpstream implements Upstream {
         { validateResult: false },
       ),
     )) as unknown as Chart;
-    return chartBars(chart).bars;
+    return { bars: chartBars(chart).bars, actions: chartActions(chart) };
   }
 
   async summary(symbol: string): Promise<Summary | null> {

@@ -1,0 +1,159 @@
+// Corporate actions by ticker: each listing's dividends, capital gain distributions and splits between two
+// dates, oldest first, amounts in the listing's price currency — per share as the bars are held (today's
+// shares), or as paid then (adjust=none). Each ticker is answered on its own.
+import type { Deps } from '../kernel/deps.js';
+import { AppError } from '../kernel/errors.js';
+import type { CorporateAction, MarketProvider } from '../kernel/market-provider.js';
+import type { Adjustment } from './compute/adjust.js';
+import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
+import { isoDate } from './history-request.js';
+import { resolveInput } from './instrument.js';
+import { scalePrice } from './price-units.js';
+import { checkedTickers } from './quotes.js';
+import { uniqueInputs } from './request.js';
+import { type Resolved, shown } from './symbology/resolve.js';
+
+export const ACTION_TYPES = ['dividend', 'split', 'capitalGain'] as const;
+/** How amounts are stated: in today's shares (as history's default prices), or as paid then. */
+export const ACTION_ADJUSTMENTS = ['split', 'none'] as const;
+
+export interface ActionsRequest {
+  tickers: string[];
+  start?: string;
+  end?: string;
+  types?: string[];
+  adjust?: string;
+}
+
+/** The request checked: its tickers, dates, types and adjustment. */
+function checked(request: ActionsRequest, today: string) {
+  const tickers = checkedTickers(request);
+  for (const [name, value] of [
+    ['start', request.start],
+    ['end', request.end],
+  ] as const) {
+    if (value !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))))
+      throw new AppError('invalid_params', `${name} "${value}" is not a date YYYY-MM-DD`);
+  }
+  const end = request.end ?? today;
+  const start = request.start ?? '0000-01-01';
+  if (start > end) throw new AppError('invalid_params', `start (${start}) is after end (${end})`);
+  const types = request.types ? uniqueInputs(request.types) : [...ACTION_TYPES];
+  const unknown = types.find((t) => !(ACTION_TYPES as readonly string[]).includes(t));
+  if (unknown !== undefined || types.length === 0)
+    throw new AppError('invalid_params', `types are among ${ACTION_TYPES.join(', ')}`);
+  const adjust = (request.adjust ?? 'split') as Adjustment;
+  if (!(ACTION_ADJUSTMENTS as readonly string[]).includes(adjust))
+    throw new AppError('invalid_params', `adjust must be one of ${ACTION_ADJUSTMENTS.join(', ')}`);
+  return { tickers, start, end, types: new Set(types), adjust, ...(request.start ? { since: start } : {}) };
+}
+
+/** One unit per 20 tickers, as quotes. */
+export function actionsUnits(request: ActionsRequest, today: string): number {
+  return Math.max(1, Math.ceil(checked(request, today).tickers.length / 20));
+}
+
+type Checked = ReturnType<typeof checked>;
+
+/** An action as answered: amounts in the listing's price currency, under the request's adjustment. */
+function shownAction(action: CorporateAction, factor: number, priceFactor: number) {
+  return {
+    date: action.date,
+    type: action.type,
+    ...(action.amount !== undefined ? { amount: scalePrice(action.amount * factor, priceFactor) } : {}),
+    ...(action.numerator !== undefined ? { numerator: action.numerator } : {}),
+    ...(action.denominator !== undefined ? { denominator: action.denominator } : {}),
+    knownAt: action.knownAt ?? null,
+  };
+}
+
+/** An amount's factor as paid then: the ratios of the splits after its ex-date (4 before AAPL's 2020 split). */
+function splitsAfter(action: CorporateAction, actions: readonly CorporateAction[]): number {
+  let factor = 1;
+  for (const a of actions)
+    if (a.type === 'split' && a.date > action.date && a.numerator && a.denominator)
+      factor *= a.numerator / a.denominator;
+  return factor;
+}
+
+interface ActionsItem {
+  input: string;
+  status: 'ok' | 'error';
+  resolved?: ReturnType<typeof shown>;
+  currency?: string;
+  adjust?: Adjustment;
+  actions?: ReturnType<typeof shownAction>[];
+  /** When the newest of the listing's actions held became known. */
+  asOf?: string | null;
+  error?: { code: string; message: string };
+}
+
+async function actionsItem(provider: MarketProvider, r: Checked, input: string): Promise<ActionsItem> {
+  const resolution = resolveInput(input);
+  if (resolution.status !== 'ok') return { input, status: 'error' as const, error: resolution.error };
+  const { resolved, chain } = resolution;
+  const held = await heldActions(provider, chain, r.since);
+  if (!held) {
+    const message = `No prices or corporate actions held for ${input} (looked for ${chain.map((l) => l.symbol).join(', ')} in the stored data and the upstream)`;
+    return {
+      input,
+      status: 'error' as const,
+      resolved: shown(resolved),
+      error: { code: 'not_found', message },
+    };
+  }
+  const actions = held.actions
+    .filter((a) => r.types.has(a.type) && a.date >= r.start && a.date <= r.end)
+    .map((a) =>
+      shownAction(a, r.adjust === 'none' ? splitsAfter(a, held.actions) : 1, resolved.priceFactor ?? 1),
+    );
+  const known = held.actions.map((a) => a.knownAt ?? '').sort();
+  return {
+    input,
+    status: 'ok' as const,
+    resolved: shown(resolved),
+    currency: resolved.currency,
+    adjust: r.adjust,
+    actions,
+    asOf: known.at(-1) || null,
+  };
+}
+
+/** The actions and bars of the first of a listing's forms that holds either; null when none does. */
+async function heldActions(
+  provider: MarketProvider,
+  chain: readonly Resolved[],
+  since: string | undefined,
+): Promise<{ actions: readonly CorporateAction[] } | null> {
+  for (const listing of chain) {
+    const [series, actions] = await Promise.all([
+      provider.series(listing, since),
+      provider.actions(listing, since),
+    ]);
+    if (series.length || actions.length) return { actions };
+  }
+  return null;
+}
+
+/** /v1/actions and market.actions: each ticker's corporate actions in the window, answered on its own. */
+export async function actions(
+  deps: Pick<Deps, 'market' | 'clock'>,
+  request: ActionsRequest,
+  answerWithinMs = ANSWER_WITHIN_MS,
+) {
+  const r = checked(request, isoDate(deps.clock()));
+  const deadline = new Deadline(answerWithinMs);
+  try {
+    const items = await Promise.all(
+      r.tickers.map((input) =>
+        deadline.race(
+          actionsItem(deps.market, r, input),
+          (): ActionsItem => ({ input, status: 'error', error: deadline.error }),
+        ),
+      ),
+    );
+    return { access: 'market-data', adjust: r.adjust, start: request.start ?? null, end: r.end, items };
+  } finally {
+    deadline.clear();
+  }
+}
