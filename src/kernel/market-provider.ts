@@ -40,6 +40,20 @@ export interface CorporateAction {
   knownAt?: string;
 }
 
+/** Days over which a listing's actions of one type are known (a source answered them for that window). */
+export interface ActionSpan {
+  type: CorporateAction['type'];
+  start: string;
+  end: string;
+}
+
+/** A listing's corporate actions held, and the spans over which each type is known. */
+export interface HeldActions {
+  /** Oldest first; the same array while the data is unchanged. */
+  actions: readonly CorporateAction[];
+  known: readonly ActionSpan[];
+}
+
 /** A price the provider scaled back because it arrived in the wrong unit (pence among pounds). */
 export interface Repair {
   date: string;
@@ -144,11 +158,8 @@ export interface MarketProvider {
   staleStatements?(instrument: Instrument): boolean;
   /** Instruments whose symbol or name contains the text, the stored ones first. */
   find(text: string): Promise<InstrumentFound[]>;
-  /**
-   * The instrument's corporate actions held, oldest first, not to be modified: the same array while its data is
-   * unchanged. `since` as for series.
-   */
-  actions(instrument: Instrument, since?: string): Promise<readonly CorporateAction[]>;
+  /** The instrument's corporate actions held and where they are known; `since` as for series. */
+  actions(instrument: Instrument, since?: string): Promise<HeldActions>;
   /** Prices of the instrument's bars that were repaired (100× unit slips), oldest first. */
   repairs?(instrument: Instrument): Promise<readonly Repair[]>;
 }

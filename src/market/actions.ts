@@ -3,8 +3,8 @@
 // shares), or as paid then (adjust=none). Each ticker is answered on its own.
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
-import type { CorporateAction, MarketProvider } from '../kernel/market-provider.js';
-import type { Adjustment } from './compute/adjust.js';
+import type { CorporateAction, HeldActions, MarketProvider } from '../kernel/market-provider.js';
+import { type Adjustment, knownSpans, knownThrough } from './compute/adjust.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { isoDate } from './history-request.js';
 import { resolveInput } from './instrument.js';
@@ -45,7 +45,14 @@ function checked(request: ActionsRequest, today: string) {
   const adjust = (request.adjust ?? 'split') as Adjustment;
   if (!(ACTION_ADJUSTMENTS as readonly string[]).includes(adjust))
     throw new AppError('invalid_params', `adjust must be one of ${ACTION_ADJUSTMENTS.join(', ')}`);
-  return { tickers, start, end, types: new Set(types), adjust, ...(request.start ? { since: start } : {}) };
+  return {
+    tickers,
+    start,
+    end,
+    types: new Set(types as CorporateAction['type'][]),
+    adjust,
+    ...(request.start ? { since: start } : {}),
+  };
 }
 
 /** One unit per 20 tickers, as quotes. */
@@ -83,6 +90,8 @@ interface ActionsItem {
   currency?: string;
   adjust?: Adjustment;
   actions?: ReturnType<typeof shownAction>[];
+  /** Per type asked, the spans of days over which the listing's actions are known. */
+  known?: Record<string, { start: string; end: string }[]>;
   /** When the newest of the listing's actions held became known. */
   asOf?: string | null;
   error?: { code: string; message: string };
@@ -102,21 +111,49 @@ async function actionsItem(provider: MarketProvider, r: Checked, input: string):
       error: { code: 'not_found', message },
     };
   }
-  const actions = held.actions
-    .filter((a) => r.types.has(a.type) && a.date >= r.start && a.date <= r.end)
-    .map((a) =>
-      shownAction(a, r.adjust === 'none' ? splitsAfter(a, held.actions) : 1, resolved.priceFactor ?? 1),
+  const known = Object.fromEntries([...r.types].map((type) => [type, knownSpans(held.known, type)]));
+  const unknown = (message: string): ActionsItem => ({
+    input,
+    status: 'error',
+    resolved: shown(resolved),
+    error: { code: 'not_found', message },
+  });
+  if (Object.values(known).every((spans) => spans.length === 0))
+    return unknown(
+      `No ${[...r.types].join(', ')} known for ${input}: its prices were loaded without them (a price file ` +
+        'says nothing of dividends or splits). An operator loads them from a Yahoo chart with "quarry ingest yahoo FILE".',
     );
-  const known = held.actions.map((a) => a.knownAt ?? '').sort();
+  const inWindow = held.actions.filter((a) => r.types.has(a.type) && a.date >= r.start && a.date <= r.end);
+  const splits = knownSpans(held.known, 'split');
+  const first = inWindow[0];
+  const lastSplitKnown = splits.at(-1)?.end;
+  if (
+    r.adjust === 'none' &&
+    first &&
+    !(lastSplitKnown && knownThrough(held.known, 'split', first.date, lastSplitKnown))
+  )
+    return unknown(
+      `Splits of ${input} are known only ${spansText(splits)}: amounts as paid need them from ${first.date} on.`,
+    );
+  const actions = inWindow.map((a) =>
+    shownAction(a, r.adjust === 'none' ? splitsAfter(a, held.actions) : 1, resolved.priceFactor ?? 1),
+  );
+  const times = held.actions.map((a) => a.knownAt ?? '').sort();
   return {
     input,
-    status: 'ok' as const,
+    status: 'ok',
     resolved: shown(resolved),
     currency: resolved.currency,
     adjust: r.adjust,
     actions,
-    asOf: known.at(-1) || null,
+    known,
+    asOf: times.at(-1) || null,
   };
+}
+
+/** Spans as words: "from 2021-02-01 to 2022-01-28 and from …", or "on no day". */
+export function spansText(spans: readonly { start: string; end: string }[]): string {
+  return spans.length ? spans.map((s) => `from ${s.start} to ${s.end}`).join(' and ') : 'on no day';
 }
 
 /** The actions and bars of the first of a listing's forms that holds either; null when none does. */
@@ -124,13 +161,13 @@ async function heldActions(
   provider: MarketProvider,
   chain: readonly Resolved[],
   since: string | undefined,
-): Promise<{ actions: readonly CorporateAction[] } | null> {
+): Promise<HeldActions | null> {
   for (const listing of chain) {
-    const [series, actions] = await Promise.all([
+    const [series, held] = await Promise.all([
       provider.series(listing, since),
       provider.actions(listing, since),
     ]);
-    if (series.length || actions.length) return { actions };
+    if (series.length || held.actions.length) return held;
   }
   return null;
 }

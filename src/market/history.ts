@@ -2,9 +2,10 @@
 // first; statement fields quarterly or annually. Each field that cannot be served is an error on its item.
 
 import type { Deps } from '../kernel/deps.js';
-import type { Bar, CorporateAction, MarketProvider, Repair } from '../kernel/market-provider.js';
+import type { Bar, CorporateAction, HeldActions, MarketProvider, Repair } from '../kernel/market-provider.js';
+import { spansText } from './actions.js';
 import { type BarColumn, type BarColumnName, BarRows } from './bar-rows.js';
-import { type Adjustment, keptAdjusted } from './compute/adjust.js';
+import { type Adjustment, keptAdjusted, knownSpans, knownThrough } from './compute/adjust.js';
 import { type BarPeriod, barRange, rollUp } from './compute/periods.js';
 import { factsKnownOn, statementSeries } from './compute/statements.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
@@ -78,11 +79,19 @@ function fieldFor(input: string, period: HistoryPeriod): FieldAnswer {
   return { input, def, alias: found.alias, millions: found.millions };
 }
 
-const NO_ACTIONS: readonly CorporateAction[] = [];
+const NO_ACTIONS: HeldActions = { actions: [], known: [] };
+
+/** What an adjustment needs known: splits for prices as traded, dividends for total return. */
+const NEEDS: Record<Exclude<Adjustment, 'split'>, CorporateAction['type']> = {
+  none: 'split',
+  total: 'dividend',
+};
 
 /**
  * Price rows of the first of a listing's forms (its own, then its fallbacks) with bars in the range, under the
- * adjustment asked (the total-return index beside them when a column reads it); null when none has.
+ * adjustment asked (the total-return index beside them when a column reads it); null when none has. An
+ * adjustment needs its actions known from the first row to the last bar held (every later action moves the
+ * earlier prices): where they are not, `unknown` says so and no rows are made.
  */
 async function barRows(
   provider: MarketProvider,
@@ -90,20 +99,48 @@ async function barRows(
   chain: readonly Resolved[],
   range: { from: string; end: string; period: BarPeriod; adjust: Adjustment },
   columns: BarColumn[],
-): Promise<{ rows: BarRows; listing: Resolved; held: { start: string; end: string } } | null> {
+): Promise<{
+  rows: BarRows;
+  listing: Resolved;
+  held: { start: string; end: string };
+  unknown?: { type: CorporateAction['type']; message: string };
+} | null> {
   const factor = resolved.priceFactor ?? 1;
   const withIndex = columns.some((c) => c.column === 'totalReturn');
   for (const listing of chain) {
     const own = await provider.series(listing);
-    const actions = range.adjust === 'split' && !withIndex ? NO_ACTIONS : await provider.actions(listing);
-    const series = keptAdjusted(own, actions, range.adjust, withIndex);
+    const held = range.adjust === 'split' && !withIndex ? NO_ACTIONS : await provider.actions(listing);
+    const series = keptAdjusted(own, held.actions, range.adjust, withIndex);
     const [first, end] = barRange(series, range.from, range.end);
     if (first === end) continue;
-    const held = { start: series[first]!.date, end: series[end - 1]!.date };
+    const span = { start: series[first]!.date, end: series[end - 1]!.date };
+    const needed = [
+      ...(range.adjust === 'split' ? [] : [NEEDS[range.adjust]]),
+      ...(withIndex ? (['dividend'] as const) : []),
+    ];
+    const lastHeld = (own.at(-1) as Bar).date;
+    const type = needed.find((t) => !knownThrough(held.known, t, span.start, lastHeld));
+    const unknown = type && {
+      type,
+      message:
+        `${type === 'split' ? 'Splits' : 'Dividends'} of ${listing.symbol} are known only ${spansText(knownSpans(held.known, type))}; ` +
+        `${type === 'split' ? 'prices as traded' : 'total return'} from ${span.start} needs them up to the last bar held, ${lastHeld}. ` +
+        'An operator loads them from a Yahoo chart with "quarry ingest yahoo FILE".',
+    };
     if (range.period === 'daily')
-      return { rows: new BarRows(series, first, end, columns, factor, true), listing, held };
+      return {
+        rows: new BarRows(series, first, end, columns, factor, true),
+        listing,
+        held: span,
+        ...(unknown ? { unknown } : {}),
+      };
     const rolled = rollUp(series.slice(first, end), range.period);
-    return { rows: new BarRows(rolled, 0, rolled.length, columns, factor, false), listing, held };
+    return {
+      rows: new BarRows(rolled, 0, rolled.length, columns, factor, false),
+      listing,
+      held: span,
+      ...(unknown ? { unknown } : {}),
+    };
   }
   return null;
 }
@@ -245,7 +282,16 @@ async function historyItem(
         : `${window} (looked for ${chain.map((l) => l.symbol).join(', ')} in the stored data and the upstream). An operator loads bars with "quarry ingest prices FILE --ticker ${resolved.symbol}".`;
       return { input, status: 'error', resolved: shown(resolved), error: { code: 'not_found', message } };
     }
-    found = bars;
+    if ('unknown' in bars)
+      return {
+        input,
+        status: 'error',
+        resolved: shown(resolved),
+        error: { code: 'not_found', message: bars.unknown },
+      };
+    const { fieldErrors: unknownFields, ...fromBars } = bars;
+    Object.assign(errors, unknownFields);
+    found = fromBars;
   }
   const { rows, derived, ...extra } = found;
   const failed = Object.keys(errors).length > 0;
@@ -308,14 +354,35 @@ async function barHistory(
   served: ServedField[],
   r: Window,
   now: Date,
-): Promise<Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'staleReason' | 'repaired'> | null> {
+): Promise<
+  | (Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'staleReason' | 'repaired'> & {
+      fieldErrors?: Record<string, FieldError>;
+    })
+  | { unknown: string }
+  | null
+> {
   const columns = served.flatMap((f) => {
     const column = BAR_FIELDS[f.def.id];
     return column ? [{ input: f.input, column, scaled: column !== 'volume' }] : [];
   });
   const range = { from: r.from, end: r.end, period: r.period as BarPeriod, adjust: r.adjust };
-  const found = await barRows(provider, resolved, chain, range, columns);
+  let found = await barRows(provider, resolved, chain, range, columns);
   if (!found) return null;
+  const fieldErrors: Record<string, FieldError> = {};
+  if (found.unknown && r.adjust === 'split') {
+    // Only the index lacks its dividends: the prices are served, the index is an error of its own.
+    for (const c of columns)
+      if (c.column === 'totalReturn')
+        fieldErrors[c.input] = { code: 'not_found', message: found.unknown.message };
+    found = await barRows(
+      provider,
+      resolved,
+      chain,
+      range,
+      columns.filter((c) => c.column !== 'totalReturn'),
+    );
+    if (!found) return null;
+  } else if (found.unknown) return { unknown: found.unknown.message };
   const repaired = ((await provider.repairs?.(found.listing)) ?? []).filter(
     (p) => p.date >= r.from && p.date <= r.end,
   );
@@ -335,5 +402,6 @@ async function barHistory(
     ...(lastRowOld !== null || shortOf(r, found.held) ? { held: found.held } : {}),
     ...(reason ? { stale: true, staleReason: reason } : {}),
     ...(repaired.length ? { repaired } : {}),
+    ...(Object.keys(fieldErrors).length ? { fieldErrors } : {}),
   };
 }

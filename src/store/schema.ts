@@ -170,6 +170,15 @@ export interface MarketActionsTable {
   loaded_at: string;
 }
 
+export interface MarketActionSpansTable {
+  symbol: string;
+  type: 'dividend' | 'split' | 'capitalGain';
+  start: string;
+  end: string;
+  known_at: string;
+  source: string;
+}
+
 export interface MarketListingsTable {
   symbol: string;
   name: string;
@@ -312,6 +321,7 @@ export interface Database {
   market_facts: MarketFactsTable;
   market_listings: MarketListingsTable;
   market_actions: MarketActionsTable;
+  market_action_spans: MarketActionSpansTable;
   market_cache: MarketCacheTable;
   bulk_downloads: BulkDownloadsTable;
   console_sessions: ConsoleSessionsTable;

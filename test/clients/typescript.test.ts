@@ -98,6 +98,23 @@ describe('the TypeScript client against a real server', () => {
     expect(history[1]?.rows).toHaveLength(5);
   });
 
+  it('corporate actions answer what the REST API answers, per-item errors kept', async () => {
+    const q = client();
+    const actions = await q.actions(['MSFT', 'NOPE.XX'], { types: ['dividend'] });
+    const rested = await rest<Items>('POST', '/v1/actions', key('QUARRY_MARKET_KEY'), {
+      tickers: ['MSFT', 'NOPE.XX'],
+      types: ['dividend'],
+    });
+    expect(actions).toEqual(rested.items);
+    expect(actions[0]?.actions?.map((a) => a.date)).toEqual([
+      '2021-02-17',
+      '2021-05-19',
+      '2021-08-18',
+      '2021-11-17',
+    ]);
+    expect(actions[1]?.error?.code).toBe('not_found');
+  });
+
   it('the field dictionary and the search', async () => {
     const q = client();
     const fields = await q.fields();

@@ -44,6 +44,11 @@ export async function startClientServer(): Promise<ClientServer> {
     await load('prices', path.join(FIXTURES, 'market/AAPL.csv'), { ticker: 'AAPL' });
     await load('prices', path.join(FIXTURES, 'market/BARC.L.csv'), { ticker: 'BARC.L' });
     await load('yahoo', path.join(FIXTURES, 'market/quote-AAPL.json'));
+    // MSFT's 2021 chart: four dividends, for the clients' actions and total return.
+    await load(
+      'yahoo',
+      real('market/yahoo/chart/historical-via-chart-MSFT-dividends-2021-02-01-to-2022-01-31.csv.json'),
+    );
     await load('cftc', WEEKLY);
     await load('usaspending', path.join(FIXTURES, 'usaspending/01-award-search-dod-mit.json'));
     await load('ted', NOTICE);

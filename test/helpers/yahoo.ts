@@ -36,6 +36,8 @@ export interface YahooCall {
 type Chart = {
   timestamp?: number[];
   indicators: { quote: Record<string, unknown[]>[]; adjclose?: { adjclose: unknown[] }[] };
+  /** Dividends, splits and capital gains keyed by their ex-date's epoch seconds. */
+  events?: Record<string, Record<string, { date: number }>>;
 };
 
 export class MockYahoo {
@@ -261,7 +263,10 @@ export class MockYahoo {
   }
 }
 
-/** A recorded chart answer cut to the bars from period1 (and to period2 when given), as Yahoo answers a range. */
+/**
+ * A recorded chart answer cut to the bars from period1 (and to period2 when given), and to the events of those
+ * days, as Yahoo answers a range.
+ */
 function cut(body: unknown, query: URLSearchParams): unknown {
   const copy = structuredClone(body) as { chart: { result: Chart[] } };
   const chart = copy.chart.result[0] as Chart;
@@ -273,5 +278,9 @@ function cut(body: unknown, query: URLSearchParams): unknown {
   for (const quote of chart.indicators.quote)
     for (const key of Object.keys(quote)) quote[key] = pick(quote[key] ?? []);
   for (const adj of chart.indicators.adjclose ?? []) adj.adjclose = pick(adj.adjclose);
+  for (const [kind, events] of Object.entries(chart.events ?? {}))
+    (chart.events as NonNullable<Chart['events']>)[kind] = Object.fromEntries(
+      Object.entries(events).filter(([, event]) => event.date >= from && event.date <= to),
+    );
   return copy;
 }

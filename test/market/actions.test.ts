@@ -1,7 +1,8 @@
 // Corporate actions from recorded Yahoo chart answers (AAPL 2020: four dividends and the 4-for-1 split; MSFT's
 // 2021 dividends; NVDA's 2021 split; Ørsted's DKK dividend), served by /v1/actions and used by history's
 // adjustments. Every expectation is read from the recording itself here, not from the loader.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
@@ -50,11 +51,21 @@ function recorded(file: string): Recorded {
 }
 
 describe('corporate actions', () => {
+  let now = Date.parse('2026-11-27T12:00:00Z');
   let env: TestEnv;
   let key: string;
   const loaded: Record<string, Awaited<ReturnType<typeof loadFile>>> = {};
   beforeAll(async () => {
-    env = await testEnv({ clock: () => new Date('2026-11-27T12:00:00Z') });
+    env = await testEnv({ clock: () => new Date(now) });
+    // Barclays' daily bars from a price file, which says nothing of dividends or splits.
+    await loadFile(
+      env.deps,
+      LOADERS.prices as NonNullable<typeof LOADERS.prices>,
+      path.resolve('test/fixtures/market/BARC.L.csv'),
+      {
+        ticker: 'BARC.L',
+      },
+    );
     for (const [symbol, file] of Object.entries(RECORDINGS))
       loaded[symbol] = await loadFile(env.deps, yahoo, file);
     key = await marketKey(env.deps);
@@ -268,5 +279,70 @@ describe('corporate actions', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('a changed amount is a new version known from its load; the one it replaces is kept', async () => {
+    const recording = JSON.parse(readFileSync(RECORDINGS['ORSTED.CO'], 'utf8'));
+    const dividends = recording.response.bodyJson.chart.result[0].events.dividends;
+    for (const event of Object.values(dividends) as { amount: number }[]) event.amount = 10.6;
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'actions-')), 'ORSTED.CO-revised.json');
+    writeFileSync(file, JSON.stringify(recording));
+    now = Date.parse('2026-11-27T14:00:00Z');
+    const report = await loadFile(env.deps, yahoo, file, { published: '2026-11-27T13:00:00Z' });
+    expect(report).toMatchObject({ revised: 1 });
+    const { body } = await get('/v1/actions?tickers=ORSTED.CO');
+    expect(body.items[0].actions).toEqual([
+      { date: '2020-03-03', type: 'dividend', amount: 10.6, knownAt: '2026-11-27T13:00:00.000Z' },
+    ]);
+    const versions = await env.deps.store.db
+      .selectFrom('market_actions')
+      .select(['amount', 'known_at', 'superseded_at'])
+      .where('symbol', '=', 'ORSTED.CO')
+      .orderBy('known_at')
+      .execute();
+    expect(versions).toEqual([
+      { amount: 10.5, known_at: '2026-11-27T12:00:00.000Z', superseded_at: '2026-11-27T13:00:00.000Z' },
+      { amount: 10.6, known_at: '2026-11-27T13:00:00.000Z', superseded_at: null },
+    ]);
+  });
+
+  it('says over which days each type is known, from what each recording asked for', async () => {
+    const { body } = await get('/v1/actions?tickers=AAPL,MSFT,NVDA');
+    const [aapl, msft, nvda] = body.items;
+    const year = { start: '2020-01-02', end: '2020-12-31' };
+    expect(aapl.known).toEqual({ dividend: [year], split: [year], capitalGain: [] });
+    // MSFT's chart asked for dividends only (events=div), NVDA's for splits only.
+    const window = { start: '2021-02-01', end: '2022-01-28' };
+    expect(msft.known).toEqual({ dividend: [window], split: [], capitalGain: [] });
+    expect(nvda.known).toEqual({ dividend: [], split: [window], capitalGain: [] });
+  });
+
+  it('a listing whose actions are not known says so, rather than that it paid none', async () => {
+    const { body } = await get('/v1/actions?tickers=BARC.L');
+    expect(body.items[0]).toMatchObject({ status: 'error', error: { code: 'not_found' } });
+    expect(body.items[0].error.message).toMatch(/loaded without them.*quarry ingest yahoo/);
+    // Amounts as paid need the splits: MSFT's recording does not know them.
+    const paid = await get('/v1/actions?tickers=MSFT&adjust=none');
+    expect(paid.body.items[0].error.message).toBe(
+      'Splits of MSFT are known only on no day: amounts as paid need them from 2021-02-17 on.',
+    );
+    // Total return of Barclays would be its split-adjusted closes: refused, not answered wrong.
+    const total = await get(
+      '/v1/history?tickers=BARC.L&fields=PX_LAST&start=2023-08-01&end=2023-08-25&adjust=total',
+    );
+    expect(total.body.items[0]).toMatchObject({ status: 'error', error: { code: 'not_found' } });
+    expect(total.body.items[0].error.message).toMatch(/^Dividends of BARC.L are known only on no day/);
+    // NVDA's dividends are not in its recording either: its index is an error of its field, its prices served.
+    const index = await get(
+      '/v1/history?tickers=NVDA&fields=PX_LAST,TOT_RETURN_INDEX_GROSS_DVDS&start=2021-07-16&end=2021-07-20',
+    );
+    const item = index.body.items[0];
+    expect(item.status).toBe('partial');
+    expect(item.errors.TOT_RETURN_INDEX_GROSS_DVDS.code).toBe('not_found');
+    expect(item.rows.map((r: Record<string, unknown>) => Object.keys(r))).toEqual([
+      ['date', 'PX_LAST'],
+      ['date', 'PX_LAST'],
+      ['date', 'PX_LAST'],
+    ]);
   });
 });

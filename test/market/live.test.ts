@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import { shortInterest } from '../../src/market/short-interest.js';
-import { DATA, HISTORY, QUOTES } from '../../src/market/verbs.js';
+import { ACTIONS, DATA, HISTORY, QUOTES } from '../../src/market/verbs.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 import { MockYahoo, YAHOO_DIR } from '../helpers/yahoo.js';
@@ -255,6 +255,36 @@ describe('market data from the live upstream (recorded Yahoo answers)', () => {
     // The whole history now held serves computed fields too: no further call.
     await DATA.run(env.deps, { tickers: ['NVDA'], fields: ['VOLATILITY_30D', 'BETA_RAW_OVERRIDABLE'] });
     expect(period1s()).toHaveLength(3);
+  });
+
+  it('fetches corporate actions with the bars, each known from the fetch that first brought it', async () => {
+    const chart = recorded('chart/historical-via-chart-MSFT-dividends-2021-02-01-to-2022-01-31.csv.json') as {
+      chart: { result: { events: { dividends: Record<string, { amount: number }> } }[] };
+    };
+    const amounts = Object.values(chart.chart.result[0]?.events.dividends ?? {}).map((d) => d.amount);
+    const first = await ACTIONS.run(env.deps, { tickers: ['MSFT'] });
+    const fetchedAt = new Date(now).toISOString();
+    const item = first.items[0];
+    expect(item).toMatchObject({ status: 'ok', currency: 'USD', asOf: fetchedAt });
+    expect(item?.actions?.map((a) => a.amount)).toEqual(amounts);
+    expect(item?.actions?.map((a) => a.knownAt)).toEqual(amounts.map(() => fetchedAt));
+    expect(yahoo.dataCalls('/v8/finance/chart/MSFT')).toHaveLength(1);
+    // Past the bars' freshness the last days are asked again; the actions held keep their time.
+    now += 16 * 60_000;
+    const again = await ACTIONS.run(env.deps, { tickers: ['MSFT'] });
+    expect(yahoo.dataCalls('/v8/finance/chart/MSFT')).toHaveLength(2);
+    expect(again.items[0]?.actions?.map((a) => a.knownAt)).toEqual(amounts.map(() => fetchedAt));
+    // History with dividends reinvested reads the same actions: no further call.
+    const total = await HISTORY.run(env.deps, {
+      tickers: ['MSFT'],
+      fields: ['PX_LAST', 'TOT_RETURN_INDEX_GROSS_DVDS'],
+      start: '2021-02-01',
+      end: '2021-02-05',
+    });
+    const rows = JSON.parse(JSON.stringify(total.items[0])).rows as Record<string, number>[];
+    expect(rows).toHaveLength(5);
+    expect(rows[0]?.TOT_RETURN_INDEX_GROSS_DVDS).toBeLessThan(rows[0]?.PX_LAST as number);
+    expect(yahoo.dataCalls('/v8/finance/chart/MSFT')).toHaveLength(2);
   });
 
   it('keeps bars an operator loaded authoritative for their symbol', async () => {

@@ -29,10 +29,10 @@ describe('Yahoo chart recordings', () => {
     (await env.app.inject({ method: 'GET', url: `/v1/history?${query}`, headers: bearer(key) })).json();
 
   it('one bar per trading day plus the quote; loading again changes nothing', async () => {
-    // 49 trading days from 31 Aug to 6 Nov 2020, the meta quote, and the chart's two events: the 4-for-1 split
-    // of 31 Aug and the dividend of 6 Nov.
+    // 49 trading days from 31 Aug to 6 Nov 2020, the meta quote, the chart's two events (the 4-for-1 split of
+    // 31 Aug and the dividend of 6 Nov) and the days over which its dividends and splits are known.
     expect(reports['chart-AAPL-2020-08-31-to-2020-11-07.json']).toMatchObject({
-      inserted: 52,
+      inserted: 53,
       firstDate: '2020-08-31',
     });
     const again = await loadFile(
@@ -40,7 +40,7 @@ describe('Yahoo chart recordings', () => {
       yahoo,
       path.join(FIXTURES, 'chart-AAPL-2020-08-31-to-2020-11-07.json'),
     );
-    expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: 52 });
+    expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: 53 });
   });
 
   it('bars dated on the exchange day with the published prices (split-adjusted)', async () => {

@@ -21,6 +21,11 @@ Tickers = Union[str, Sequence[str]]
 DATA_TICKERS, DATA_FIELDS = 50, 25
 HISTORY_TICKERS, HISTORY_FIELDS = 10, 5
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
+#: /v1/actions takes 100 tickers; each action's members, as the client's rows name them.
+ACTIONS_TICKERS = 100
+ACTION_COLUMNS = ["date", "type", "amount", "numerator", "denominator", "knownAt"]
+#: The bulk fields bds serves, and the action types each is made of.
+BULK_FIELDS = {"DVD_HIST_ALL": ["dividend", "capitalGain"], "EQY_SPLIT_HIST": ["split"]}
 
 
 def _list(value: Tickers) -> List[str]:
@@ -107,9 +112,11 @@ class Client:
         end: Optional[str] = None,
         period: str = "daily",
         as_of: Optional[str] = None,
+        adjust: Optional[str] = None,
     ) -> Any:
         """Rows between dates: a DatetimeIndex and (ticker, field) columns, requests split over the API's
-        limits (10 tickers x 5 fields) and joined. Errors are kept in `df.attrs["errors"]`, as in bdp, and so are
+        limits (10 tickers x 5 fields) and joined. `adjust` is "split" (the default), "none" (prices as traded)
+        or "total" (dividends reinvested); TOT_RETURN_INDEX_GROSS_DVDS is the total-return index. Errors are kept in `df.attrs["errors"]`, as in bdp, and so are
         `attrs["currency"]` and `attrs["stale"]`; `attrs["held"]` ({ticker: {start, end}}) names the dates a
         ticker's rows cover where they cover less than the window: its columns are empty (NaN) outside them,
         and a warning says so."""
@@ -120,7 +127,7 @@ class Client:
         for some_fields in _chunks(fields, HISTORY_FIELDS):
             for some_tickers in _chunks(tickers, HISTORY_TICKERS):
                 body = {"tickers": some_tickers, "fields": some_fields, "start": start, "end": end}
-                body.update({"period": period, "asOf": as_of})
+                body.update({"period": period, "asOf": as_of, "adjust": adjust})
                 answer = self._call(self._market, "POST", "/v1/history", body=_given(body))
                 for item in answer["items"]:
                     _keep_errors(errors, item, some_fields)
@@ -144,6 +151,51 @@ class Client:
         frame.attrs["errors"] = errors
         frame.attrs.update(standing.members())
         return frame
+
+    def actions(
+        self,
+        tickers: Tickers,
+        start: Optional[str] = None,
+        end: Optional[str] = None,
+        types: Optional[Sequence[str]] = None,
+        adjust: Optional[str] = None,
+    ) -> Any:
+        """Corporate actions, a row each: ticker (as sent), ex-date, type (dividend, split, capitalGain), amount
+        per share in the ticker's price currency (today's shares; as paid with adjust="none"), numerator and
+        denominator of a split, and when it became known. Requests of up to 100 tickers, joined. Errors never
+        raise: they are kept in attrs["errors"] ({ticker: {code, message}}) and named in a warning;
+        attrs["currency"] gives each ticker's currency."""
+        tickers = _list(tickers)
+        rows: List[Dict[str, Any]] = []
+        errors: Dict[str, Any] = {}
+        currency: Dict[str, str] = {}
+        for some in _chunks(tickers, ACTIONS_TICKERS):
+            body = {"tickers": some, "start": start, "end": end, "adjust": adjust}
+            body["types"] = list(types) if types is not None else None
+            answer = self._call(self._market, "POST", "/v1/actions", body=_given(body))
+            for item in answer["items"]:
+                if item.get("error"):
+                    errors[item["input"]] = item["error"]
+                    continue
+                currency[item["input"]] = item["currency"]
+                for action in item["actions"]:
+                    rows.append({"ticker": item["input"], **{c: action.get(c) for c in ACTION_COLUMNS}})
+        if errors:
+            warnings.warn(f"quarry: no actions for {', '.join(errors)}; see .attrs['errors']", stacklevel=2)
+        if _pd is None:
+            return {"rows": rows, "errors": errors, "currency": currency}
+        frame = _pd.DataFrame(rows, columns=["ticker", *ACTION_COLUMNS])
+        frame["date"] = _pd.to_datetime(frame["date"])
+        frame.attrs.update({"errors": errors, "currency": currency})
+        return frame
+
+    def bds(self, tickers: Tickers, field: str, **options: Any) -> Any:
+        """The terminal's bulk fields: DVD_HIST_ALL (cash dividends and capital gains) and EQY_SPLIT_HIST
+        (splits), as actions() answers them; `options` as actions takes (start, end, adjust)."""
+        kinds = BULK_FIELDS.get(field.upper())
+        if kinds is None:
+            raise ValueError(f"bds serves {', '.join(BULK_FIELDS)}; not {field}")
+        return self.actions(tickers, types=kinds, **options)
 
     def fields(self, query: Optional[str] = None) -> Any:
         """The field dictionary, or the fields whose id, mnemonic or description holds `query` (any case)."""

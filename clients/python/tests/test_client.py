@@ -315,3 +315,42 @@ def test_every_code_the_api_declares_has_its_own_error_class():
         error = quarry.errors.error_for(code, "message", 400, "req_1")
         assert type(error) is not quarry.QuarryError, code
         assert isinstance(error, quarry.QuarryError) and error.code == code
+
+
+def test_actions_and_bds_as_the_rest_api_answers_them(client):
+    expected = rest("POST", "/v1/actions", MARKET, {"tickers": ["MSFT"]})["items"][0]
+    dividends = [a for a in expected["actions"] if a["type"] == "dividend"]
+    assert len(dividends) == 4
+    with pytest.warns(UserWarning, match="no actions for NOPE.XX"):
+        answer = client.actions(["MSFT", "NOPE.XX"])
+    if PANDAS:
+        assert list(answer.columns) == ["ticker", "date", "type", "amount", "numerator", "denominator", "knownAt"]
+        assert list(answer["amount"]) == [a["amount"] for a in expected["actions"]]
+        assert [d.strftime("%Y-%m-%d") for d in answer["date"]] == [a["date"] for a in expected["actions"]]
+        attrs = answer.attrs
+    else:
+        assert [r["amount"] for r in answer["rows"]] == [a["amount"] for a in expected["actions"]]
+        attrs = answer
+    assert attrs["errors"]["NOPE.XX"]["code"] == "not_found"
+    assert attrs["currency"] == {"MSFT": "USD"}
+    splits = client.bds("MSFT", "EQY_SPLIT_HIST")
+    assert len(splits if PANDAS else splits["rows"]) == 0
+    paid = client.bds("MSFT", "DVD_HIST_ALL", start="2021-11-01")
+    rows = paid.to_dict("records") if PANDAS else paid["rows"]
+    assert [r["amount"] for r in rows] == [d["amount"] for d in dividends if d["date"] >= "2021-11-01"]
+    with pytest.raises(ValueError, match="DVD_HIST_ALL"):
+        client.bds("MSFT", "DVD_HIST_GROSS")
+
+
+def test_bdh_total_return_as_the_rest_api_answers_it(client):
+    window = {"start": "2021-02-01", "end": "2022-01-28", "adjust": "total"}
+    expected = rest("POST", "/v1/history", MARKET, {"tickers": ["MSFT"], "fields": ["PX_LAST"], **window})
+    assert expected["adjust"] == "total"
+    frame = client.bdh("MSFT", ["PX_LAST", "TOT_RETURN_INDEX_GROSS_DVDS"], **window)
+    rows = expected["items"][0]["rows"]
+    if PANDAS:
+        assert list(frame[("MSFT", "PX_LAST")]) == [r["PX_LAST"] for r in rows]
+        assert list(frame[("MSFT", "TOT_RETURN_INDEX_GROSS_DVDS")]) == [r["PX_LAST"] for r in rows]
+    else:
+        served = [r["value"] for r in frame["rows"] if r["field"] == "PX_LAST"]
+        assert served == [r["PX_LAST"] for r in rows]

@@ -129,6 +129,14 @@ export class Quarry {
       .items;
   }
 
+  /**
+   * Dividends, capital gains and splits by ticker (BDS DVD_HIST_ALL, EQY_SPLIT_HIST), oldest first; amounts in
+   * today's shares or, with adjust 'none', as paid. An item per ticker as sent.
+   */
+  async actions(tickers: string[], options: Omit<BodyOf<Post<MarketPaths, '/v1/actions'>>, 'tickers'> = {}) {
+    return (await this.result(this.market.POST('/v1/actions', { body: { tickers, ...options } }))).items;
+  }
+
   /** The field dictionary (no key needed). */
   async fields() {
     return (await this.result(this.market.GET('/v1/fields'))).fields;

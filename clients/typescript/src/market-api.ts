@@ -73,6 +73,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dividends, capital gains and splits by ticker
+         * @description Each listing's corporate actions between start and end, oldest first: ex-date, type, cash per share in the currency its prices are answered in (pence under a terminal-form London ticker), split numerator and denominator, and when each became known. Amounts in today's shares (adjust=split, as history's prices) or as paid (adjust=none). One unit per 20 tickers.
+         */
+        get: operations["actions.get"];
+        put?: never;
+        /**
+         * Dividends, capital gains and splits by ticker
+         * @description Each listing's corporate actions between start and end, oldest first: ex-date, type, cash per share in the currency its prices are answered in (pence under a terminal-form London ticker), split numerator and denominator, and when each became known. Amounts in today's shares (adjust=split, as history's prices) or as paid (adjust=none). One unit per 20 tickers.
+         */
+        post: operations["actions.post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -334,6 +358,46 @@ export interface components {
             stale?: boolean;
             /** @description Why stale: the value's time and the sessions since, e.g. "last price 2026-05-01 20:00 UTC; 147 sessions since". */
             staleReason?: string;
+        };
+        /** CorporateAction */
+        CorporateAction: {
+            /** @description The ex-date, YYYY-MM-DD. */
+            date: string;
+            /** @description dividend, split or capitalGain. */
+            type: string;
+            /** @description Cash per share in the item's currency (pence under a terminal-form London ticker, pounds under the others), in the shares of today (adjust=split) or of the ex-date (adjust=none). Dividends and capital gains. */
+            amount?: number;
+            /** @description Shares after the split for each `denominator` before. */
+            numerator?: number;
+            denominator?: number;
+            /** @description When the action became known here: the load that brought it, or the fetch. */
+            knownAt: string | null;
+        };
+        /** ActionsItem */
+        ActionsItem: {
+            input: string;
+            /** @description ok, partial (some fields have errors) or error */
+            status: string;
+            resolved?: components["schemas"]["Resolved"];
+            error?: {
+                /** @description not_found, invalid_ticker or timeout */
+                code: string;
+                message: string;
+            };
+            /** @description The currency of the amounts, as prices are answered. */
+            currency?: string;
+            adjust?: string;
+            /** @description Oldest first. */
+            actions?: components["schemas"]["CorporateAction"][];
+            /** @description Per type asked, the spans of days over which the listing's actions of that type are known (a source answered them for those days). Outside them no action is known, which is not to say none happened. */
+            known?: {
+                [key: string]: {
+                    start: string;
+                    end: string;
+                }[];
+            };
+            /** @description When the newest of the listing's actions held became known. */
+            asOf?: string | null;
         };
         /** FieldEntry */
         FieldEntry: {
@@ -1112,6 +1176,8 @@ export interface operations {
                 period?: "daily" | "weekly" | "monthly" | "quarterly" | "annual";
                 /** @description Statement fields as known at the end of this day (YYYY-MM-DD): as reported by the filings accepted by then (a later restatement not yet published). Prices are not affected. */
                 asOf?: string;
+                /** @description split (default): split-adjusted prices, as held; none: as traded (before a split, the price then quoted, and the volume then traded); total: split-adjusted with each dividend reinvested on its ex-date (the newest bar keeps its price, so the ratio of two rows is the total return between them). */
+                adjust?: "split" | "none" | "total";
             };
             header?: never;
             path?: never;
@@ -1132,6 +1198,8 @@ export interface operations {
                     "application/json": {
                         access: string;
                         period: string;
+                        /** @description How the prices are adjusted: split, none or total. */
+                        adjust: string;
                         start: string;
                         end: string;
                         fields: {
@@ -1323,6 +1391,11 @@ export interface operations {
                      * @description Statement fields as known at the end of this day (YYYY-MM-DD): as reported by the filings accepted by then (a later restatement not yet published). Prices are not affected.
                      */
                     asOf?: string;
+                    /**
+                     * @description split (default): split-adjusted prices, as held; none: as traded (before a split, the price then quoted, and the volume then traded); total: split-adjusted with each dividend reinvested on its ex-date (the newest bar keeps its price, so the ratio of two rows is the total return between them).
+                     * @enum {unknown}
+                     */
+                    adjust?: "split" | "none" | "total";
                 };
             };
         };
@@ -1340,6 +1413,8 @@ export interface operations {
                     "application/json": {
                         access: string;
                         period: string;
+                        /** @description How the prices are adjusted: split, none or total. */
+                        adjust: string;
                         start: string;
                         end: string;
                         fields: {
@@ -1362,6 +1437,393 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. Codes: payload_too_large. */
+            413: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. Codes: unsupported_media_type. */
+            415: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "actions.get": {
+        parameters: {
+            query: {
+                /** @description Comma-separated tickers. */
+                tickers: string;
+                /** @description YYYY-MM-DD; default: every action held. */
+                start?: string;
+                /** @description YYYY-MM-DD; default today. */
+                end?: string;
+                /** @description Comma-separated: dividend, split, capitalGain. Default all. */
+                types?: string;
+                /** @description split (default): amounts in today's shares, as history's prices; none: as paid on the ex-date. */
+                adjust?: "split" | "none";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access: string;
+                        /** @description split (today's shares) or none (as paid). */
+                        adjust: string;
+                        start: string | null;
+                        end: string;
+                        items: components["schemas"]["ActionsItem"][];
+                    };
+                };
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, revoked or wrong key. Codes: missing_key, invalid_key, wrong_key. */
+            401: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active plan, or not enough credits. Codes: plan_required, insufficient_credits. */
+            402: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key disabled or too broad. Codes: key_disabled, key_too_broad, key_limit_reached. */
+            403: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After. Codes: rate_limited. */
+            429: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Switched off or unavailable. Codes: data_api_disabled, service_unavailable. */
+            503: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "actions.post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Up to 100 tickers, any form. */
+                    tickers: string[];
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD; default: every action held.
+                     */
+                    start?: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD; default today.
+                     */
+                    end?: string;
+                    /** @description Default all three. */
+                    types?: ("dividend" | "split" | "capitalGain")[];
+                    /**
+                     * @description split (default): amounts in today's shares, as history's prices; none: as paid on the ex-date.
+                     * @enum {unknown}
+                     */
+                    adjust?: "split" | "none";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    /** @description Units this call took from the key's 120 a minute and 5000 a day. */
+                    "X-Service-Units"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access: string;
+                        /** @description split (today's shares) or none (as paid). */
+                        adjust: string;
+                        start: string | null;
+                        end: string;
+                        items: components["schemas"]["ActionsItem"][];
+                    };
+                };
             };
             /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
             400: {

@@ -7,7 +7,7 @@
 // - `total` reinvests each dividend on its ex-date: every bar before it is multiplied by 1 - D / C, where C is
 //   the close of the last bar before the ex-date (both in today's shares). The newest bar keeps its price, as
 //   the upstreams' own adjusted closes do, so any two bars' ratio is the total return between them.
-import type { Bar, CorporateAction } from '../../kernel/market-provider.js';
+import type { ActionSpan, Bar, CorporateAction } from '../../kernel/market-provider.js';
 
 export const ADJUSTMENTS = ['split', 'none', 'total'] as const;
 export type Adjustment = (typeof ADJUSTMENTS)[number];
@@ -134,4 +134,38 @@ export function keptAdjusted(
   }
   byKey.set(key, out);
   return out;
+}
+
+/** Days between two spans that still make one: a weekend and a holiday between two sources' windows. */
+const JOINING_DAYS = 7;
+
+const daysBetween = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86_400_000;
+
+/** The spans over which actions of a type are known, overlapping and adjoining ones joined, oldest first. */
+export function knownSpans(
+  known: readonly ActionSpan[],
+  type: CorporateAction['type'],
+): { start: string; end: string }[] {
+  const spans = known
+    .filter((s) => s.type === type)
+    .map((s) => ({ start: s.start, end: s.end }))
+    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+  const out: { start: string; end: string }[] = [];
+  for (const span of spans) {
+    const last = out.at(-1);
+    if (last && daysBetween(last.end, span.start) <= JOINING_DAYS) {
+      if (span.end > last.end) last.end = span.end;
+    } else out.push(span);
+  }
+  return out;
+}
+
+/** Whether the actions of a type are known on every day from `start` to `end`. */
+export function knownThrough(
+  known: readonly ActionSpan[],
+  type: CorporateAction['type'],
+  start: string,
+  end: string,
+): boolean {
+  return knownSpans(known, type).some((span) => span.start <= start && span.end >= end);
 }

@@ -93,6 +93,20 @@ export const MarketRecord = Type.Union([
   ),
   Type.Object(
     {
+      type: Type.Literal('actionsKnown'),
+      symbol: Type.String({ minLength: 1, maxLength: 40 }),
+      /** The days the source answered the listing's actions of these types for. */
+      start: Type.String({ format: 'date' }),
+      end: Type.String({ format: 'date' }),
+      actions: Type.Array(Type.Enum(['dividend', 'split', 'capitalGain']), {
+        minItems: 1,
+        uniqueItems: true,
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
       type: Type.Literal('listing'),
       symbol: Type.String({ minLength: 1, maxLength: 40 }),
       name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -109,11 +123,13 @@ export const marketImporter: Importer<MarketRecordValue> = {
   dateOf: (record) =>
     record.type === 'bar' || record.type === 'action'
       ? record.date
-      : record.type === 'statement'
+      : record.type === 'actionsKnown'
         ? record.end
-        : record.type === 'listing'
-          ? undefined
-          : record.asOf.slice(0, 10),
+        : record.type === 'statement'
+          ? record.end
+          : record.type === 'listing'
+            ? undefined
+            : record.asOf.slice(0, 10),
   /**
    * Daily bars a batch at a time (the blocks held for the batch's listing-years read in one query, the changed
    * ones written in multi-row statements); every other record as it comes, in order.
@@ -258,6 +274,22 @@ async function writeOne(
   meta: Meta,
 ): Promise<WriteOutcome> {
   if (record.type === 'action') return writeAction(tx, record, meta);
+  if (record.type === 'actionsKnown') {
+    const rows = record.actions.map((type) => ({
+      symbol: record.symbol,
+      type,
+      start: record.start,
+      end: record.end,
+      known_at: meta.knownAt ?? meta.loadedAt,
+      source: meta.source,
+    }));
+    const written = await tx
+      .insertInto('market_action_spans')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['symbol', 'type', 'start', 'end']).doNothing())
+      .executeTakeFirst();
+    return Number(written.numInsertedOrUpdatedRows ?? 0) > 0 ? 'inserted' : 'unchanged';
+  }
   if (record.type === 'listing') {
     const existing = await tx
       .selectFrom('market_listings')

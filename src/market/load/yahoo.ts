@@ -306,8 +306,34 @@ export function chartActions(chart: Chart): CorporateAction[] {
   return actions.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
 
-/** A chart response: its daily bars, then the quote in its meta (kept only when the meta names a currency). */
-export function* chartRecords(chart: Chart): Generator<{ line: number; value: MarketRecordValue }> {
+const ASKED: Record<string, CorporateAction['type']> = {
+  div: 'dividend',
+  split: 'split',
+  capitalGain: 'capitalGain',
+  capitalGains: 'capitalGain',
+};
+
+/** The actions a chart request asked for (its `events`, div|split): those its answer says all of. */
+export function askedEvents(url: string | undefined): CorporateAction['type'][] {
+  if (!url) return [];
+  let events: string | null;
+  try {
+    events = new URL(url).searchParams.get('events');
+  } catch {
+    return [];
+  }
+  const asked = (events ?? '').split('|').flatMap((e) => (ASKED[e] ? [ASKED[e]] : []));
+  return [...new Set(asked)];
+}
+
+/**
+ * A chart response: its daily bars and corporate actions, the days it answered the actions asked for
+ * (`asked`, from the request), then the quote in its meta (kept only when the meta names a currency).
+ */
+export function* chartRecords(
+  chart: Chart,
+  asked: readonly CorporateAction['type'][] = [],
+): Generator<{ line: number; value: MarketRecordValue }> {
   const meta = chart.meta ?? {};
   const symbol = String(meta.symbol ?? '');
   if (!symbol) return;
@@ -323,6 +349,13 @@ export function* chartRecords(chart: Chart): Generator<{ line: number; value: Ma
     const line = lineOf.get(date) ?? (chart.timestamp?.length ?? 0) + 1;
     yield { line, value: { type: 'action', symbol, date, action: type, ...rest } };
   }
+  const first = bars[0];
+  const last = bars.at(-1);
+  if (first && last && asked.length)
+    yield {
+      line: (chart.timestamp?.length ?? 0) + 1,
+      value: { type: 'actionsKnown', symbol, start: first.date, end: last.date, actions: [...asked] },
+    };
   const fields: Record<string, number> = {};
   for (const [from, to] of [
     ['regularMarketPrice', 'price'],
@@ -422,7 +455,7 @@ export async function* yahooRecords(
   if (body.chart) {
     const chart = body.chart.result?.[0];
     if (!chart) throw new SourceError(source.name, null, 'a chart response without data');
-    yield* chartRecords(chart);
+    yield* chartRecords(chart, askedEvents(recorded.request?.url));
     return;
   }
   const summary = body.quoteSummary?.result?.[0];

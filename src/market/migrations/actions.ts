@@ -20,4 +20,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await sql`CREATE UNIQUE INDEX market_actions_current ON market_actions (symbol, date, type)
     WHERE superseded_at IS NULL`.execute(db);
+  // The days over which a listing's actions of a type are known: a source that answered them for its window
+  // (a chart asked for dividends and splits). Outside them no action is known, which is not to say none was.
+  await db.schema
+    .createTable('market_action_spans')
+    .addColumn('symbol', 'text', (c) => c.notNull())
+    .addColumn('type', 'text', (c) => c.notNull())
+    .addColumn('start', 'text', (c) => c.notNull())
+    .addColumn('end', 'text', (c) => c.notNull())
+    .addColumn('known_at', 'text', (c) => c.notNull())
+    .addColumn('source', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('market_action_spans_pk', ['symbol', 'type', 'start', 'end'])
+    .execute();
 }

@@ -8,6 +8,7 @@ import { addDays, yearsBefore } from '../../kernel/dates.js';
 import type {
   Bar,
   CorporateAction,
+  HeldActions,
   Instrument,
   InstrumentFound,
   MarketProvider,
@@ -303,10 +304,11 @@ export class LiveProvider implements MarketProvider {
   }
 
   /** Actions an operator loaded for a listing whose bars it loaded, else the upstream's, fetched with its bars. */
-  async actions(instrument: Instrument, since?: string): Promise<readonly CorporateAction[]> {
+  async actions(instrument: Instrument, since?: string): Promise<HeldActions> {
     const own = await this.stored.series(instrument);
     if (own.length > 0) return this.stored.actions(instrument);
-    return (await this.upstreamSeries(instrument.symbol, since ?? this.deepest())).actions ?? [];
+    const held = await this.upstreamSeries(instrument.symbol, since ?? this.deepest());
+    return keptActions(held);
   }
 
   staleBars(instrument: Instrument): boolean {
@@ -390,6 +392,26 @@ export class LiveProvider implements MarketProvider {
 const quoteKey = (symbol: string) => `quote:${symbol}`;
 
 /** `held` continued by `recent`, or null when they disagree on a day both hold (history was adjusted). */
+const heldActions = new WeakMap<HeldBars, HeldActions>();
+
+/**
+ * The actions of upstream bars, known for dividends and splits over the days the bars span (the chart is
+ * asked for both): one answer per copy of the bars.
+ */
+function keptActions(held: HeldBars): HeldActions {
+  let answer = heldActions.get(held);
+  if (answer) return answer;
+  const first = held.bars[0];
+  const last = held.bars.at(-1);
+  const known =
+    first && last && held.actions
+      ? (['dividend', 'split'] as const).map((type) => ({ type, start: first.date, end: last.date }))
+      : [];
+  answer = { actions: held.actions ?? [], known };
+  heldActions.set(held, answer);
+  return answer;
+}
+
 /** Actions fetched, each known from when it was first held (the same action held before keeps its time). */
 function knownFrom(
   fetched: CorporateAction[],

@@ -3,7 +3,7 @@
 // close of its date, true from when it was published; no open, high, low or volume.
 import type {
   Bar,
-  CorporateAction,
+  HeldActions,
   Instrument,
   InstrumentFound,
   MarketProvider,
@@ -20,6 +20,8 @@ export interface OfficialSeries {
   publisher: string;
   read(): Promise<readonly { date: string; value: number; knownAt: string }[]>;
 }
+
+const NONE: HeldActions = { actions: [], known: [] };
 
 const round = (value: number) => Math.round(value * 1e8) / 1e8;
 
@@ -107,8 +109,8 @@ export class OfficialSeriesProvider implements MarketProvider {
   }
 
   /** A published rate has no corporate actions. */
-  async actions(instrument: Instrument, since?: string): Promise<readonly CorporateAction[]> {
-    return this.own.has(instrument.symbol) ? [] : this.inner.actions(instrument, since);
+  async actions(instrument: Instrument, since?: string): Promise<HeldActions> {
+    return this.own.has(instrument.symbol) ? NONE : this.inner.actions(instrument, since);
   }
 
   async repairs(instrument: Instrument): Promise<readonly Repair[]> {

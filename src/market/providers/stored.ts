@@ -6,6 +6,7 @@ import { cachedRead } from '../../ingest/read-cache.js';
 import type {
   Bar,
   CorporateAction,
+  HeldActions,
   Instrument,
   InstrumentFound,
   MarketProvider,
@@ -188,18 +189,28 @@ export class StoredProvider implements MarketProvider {
     return out;
   }
 
-  /** The current version of each corporate action held for the listing: one array per load of market data. */
-  actions(instrument: Instrument): Promise<readonly CorporateAction[]> {
+  /**
+   * The current version of each corporate action held for the listing, and the spans over which each type is
+   * known: one answer per load of market data.
+   */
+  actions(instrument: Instrument): Promise<HeldActions> {
     return cachedRead(this.db, 'market', `actions:${instrument.symbol}`, async () => {
-      const rows = await this.db
-        .selectFrom('market_actions')
-        .select(['date', 'type', 'amount', 'numerator', 'denominator', 'known_at'])
-        .where('symbol', '=', instrument.symbol)
-        .where('superseded_at', 'is', null)
-        .orderBy('date')
-        .orderBy('type')
-        .execute();
-      return rows.map(
+      const [rows, spans] = await Promise.all([
+        this.db
+          .selectFrom('market_actions')
+          .select(['date', 'type', 'amount', 'numerator', 'denominator', 'known_at'])
+          .where('symbol', '=', instrument.symbol)
+          .where('superseded_at', 'is', null)
+          .orderBy('date')
+          .orderBy('type')
+          .execute(),
+        this.db
+          .selectFrom('market_action_spans')
+          .select(['type', 'start', 'end'])
+          .where('symbol', '=', instrument.symbol)
+          .execute(),
+      ]);
+      const actions = rows.map(
         (r): CorporateAction => ({
           date: r.date,
           type: r.type,
@@ -209,6 +220,7 @@ export class StoredProvider implements MarketProvider {
           knownAt: r.known_at,
         }),
       );
+      return { actions, known: spans };
     });
   }
 
