@@ -459,15 +459,11 @@ const ActionsItem = Type.Object(
     adjust: Type.Optional(Type.String()),
     actions: Type.Optional(Type.Array(Action, { description: 'Oldest first.' })),
     known: Type.Optional(
-      Type.Record(
-        Type.String(),
-        Type.Array(Type.Object({ start: Type.String(), end: Type.String() })),
-        {
-          description:
-            'Per type asked, the spans of days over which the listing\'s actions of that type are known (a source ' +
-            'answered them for those days). Outside them no action is known, which is not to say none happened.',
-        },
-      ),
+      Type.Record(Type.String(), Type.Array(Type.Object({ start: Type.String(), end: Type.String() })), {
+        description:
+          "Per type asked, the spans of days over which the listing's actions of that type are known (a source " +
+          'answered them for those days). Outside them no action is known, which is not to say none happened.',
+      }),
     ),
     asOf: Type.Optional(
       Nullable(Type.String({ description: "When the newest of the listing's actions held became known." })),
