@@ -17,6 +17,12 @@ export const ACTION_TYPES = ['dividend', 'split', 'capitalGain'] as const;
 /** How amounts are stated: in today's shares (as history's default prices), or as paid then. */
 export const ACTION_ADJUSTMENTS = ['split', 'none'] as const;
 
+const PLURAL: Record<CorporateAction['type'], string> = {
+  dividend: 'dividends',
+  split: 'splits',
+  capitalGain: 'capital gains',
+};
+
 export interface ActionsRequest {
   tickers: string[];
   start?: string;
@@ -120,7 +126,7 @@ async function actionsItem(provider: MarketProvider, r: Checked, input: string):
   });
   if (Object.values(known).every((spans) => spans.length === 0))
     return unknown(
-      `No ${[...r.types].join(', ')} known for ${input}: its prices were loaded without them (a price file ` +
+      `No ${[...r.types].map((t) => PLURAL[t]).join(' or ')} are known for ${input}: its prices were loaded without them (a price file ` +
         'says nothing of dividends or splits). An operator loads them from a Yahoo chart with "quarry ingest yahoo FILE".',
     );
   const inWindow = held.actions.filter((a) => r.types.has(a.type) && a.date >= r.start && a.date <= r.end);

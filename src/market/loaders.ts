@@ -30,7 +30,8 @@ export const MARKET_LOADERS: Record<string, Loader<never>> = {
  * files carry no company name, so the demo states it. ^GSPC is two
  * files, the second's last bar (2026-06-29) a day still trading when it was saved; ^DJI's daily history runs
  * from 1992 (the demo's long series). Then statement fields from
- * the company facts, Yahoo's quotes, and short interest as Yahoo's key statistics gave it on 2025-02-24.
+ * the company facts, Yahoo's quotes, Ørsted's chart of 2020 with its dividend (the demo's corporate action, known
+ * for every day of its bars), and short interest as Yahoo's key statistics gave it on 2025-02-24.
  */
 export const MARKET_DEMO: readonly DemoFile[] = [
   ...['AAPL', 'MSFT', 'NVDA', 'TSLA', 'CL=F', 'EURUSD=X'].map(
@@ -46,6 +47,7 @@ export const MARKET_DEMO: readonly DemoFile[] = [
   ['sec-facts', 'sec/companyfacts/CIK0001045810.json'],
   ['yahoo', 'market/quote-AAPL.json'],
   ['yahoo', 'market/quote-OCDO.L.json'],
+  ['yahoo', 'market/chart-ORSTED.CO-2020.json'],
   ...['AAPL', 'AMZN-2025-02-24', 'CRM-2025-02-24', 'GOOG-2025-02-24'].map(
     (name) => ['yahoo', `market/quoteSummary-defaultKeyStatistics-${name}.json`] as const,
   ),
