@@ -45,6 +45,8 @@ describe('config', () => {
       market: {
         upstream: 'yahoo',
         yahooUrl: null,
+        openFigiUrl: 'https://api.openfigi.com',
+        openFigiKey: null,
         answerWithinMs: 12_000,
         upstreamTimeoutMs: 20_000,
         quoteFreshMs: 15_000,
@@ -53,6 +55,11 @@ describe('config', () => {
       },
     });
     expect(config.dataDir).toMatch(/\/data$/);
+  });
+
+  it('QUARRY_OPENFIGI_URL=none turns identifiers off', () => {
+    expect(loadConfig({ QUARRY_OPENFIGI_URL: 'none' }).market.openFigiUrl).toBeNull();
+    expect(() => loadConfig({ QUARRY_OPENFIGI_URL: 'ftp://figi' })).toThrowError(ConfigError);
   });
 
   it('reads every variable', () => {
@@ -100,6 +107,8 @@ describe('config', () => {
       QUARRY_QUOTE_FRESH_MS: '5000',
       QUARRY_QUOTE_CLOSED_FRESH_MS: '60000',
       QUARRY_UPSTREAM_CONCURRENCY: '4',
+      QUARRY_OPENFIGI_URL: 'http://127.0.0.1:12113/',
+      OPENFIGI_API_KEY: 'figi-key',
     });
     expect(config).toEqual({
       port: 9000,
@@ -141,6 +150,8 @@ describe('config', () => {
       stripeUrl: 'http://127.0.0.1:12111',
       market: {
         upstream: 'none',
+        openFigiUrl: 'http://127.0.0.1:12113',
+        openFigiKey: 'figi-key',
         yahooUrl: 'http://127.0.0.1:12112',
         answerWithinMs: 3000,
         upstreamTimeoutMs: 25_000,

@@ -70,6 +70,10 @@ export interface MarketConfig {
   upstream: 'yahoo' | 'none';
   /** Stands in for every Yahoo host (query1/query2, finance, consent); null: the real hosts. */
   yahooUrl: string | null;
+  /** OpenFIGI's API (QUARRY_OPENFIGI_URL); `none` turns identifiers off. */
+  openFigiUrl: string | null;
+  /** OPENFIGI_API_KEY: a hundred jobs a request and 25 requests every six seconds instead of ten and a minute. */
+  openFigiKey: string | null;
   /** How long /v1/quotes, /v1/data and /v1/history wait before answering `timeout` on what is not ready. */
   answerWithinMs: number;
   /** How long one upstream call may run before it is abandoned (it goes on after the answer's deadline). */
@@ -291,6 +295,12 @@ function marketConfig(env: Env): MarketConfig {
   return {
     upstream,
     yahooUrl: url(env, 'QUARRY_YAHOO_URL', ['https:', 'http:'])?.replace(/\/+$/, '') ?? null,
+    openFigiUrl:
+      text(env, 'QUARRY_OPENFIGI_URL')?.toLowerCase() === 'none'
+        ? null
+        : (url(env, 'QUARRY_OPENFIGI_URL', ['https:', 'http:'])?.replace(/\/+$/, '') ??
+          'https://api.openfigi.com'),
+    openFigiKey: text(env, 'OPENFIGI_API_KEY') ?? null,
     answerWithinMs: wholeNumber(env, 'QUARRY_MARKET_DEADLINE_MS', 12_000, 50, 120_000),
     upstreamTimeoutMs: wholeNumber(env, 'QUARRY_UPSTREAM_TIMEOUT_MS', 20_000, 50, 600_000),
     quoteFreshMs: wholeNumber(env, 'QUARRY_QUOTE_FRESH_MS', 15_000, 0, 86_400_000),

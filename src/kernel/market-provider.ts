@@ -54,6 +54,13 @@ export interface HeldActions {
   known: readonly ActionSpan[];
 }
 
+/** A listing's open identifiers (FIGIs): its own, its composite (all venues of a country) and its share class. */
+export interface InstrumentIdentifiers {
+  figi: string;
+  compositeFigi: string | null;
+  shareClassFigi: string | null;
+}
+
 /** A price the provider scaled back because it arrived in the wrong unit (pence among pounds). */
 export interface Repair {
   date: string;
@@ -160,6 +167,11 @@ export interface MarketProvider {
   find(text: string): Promise<InstrumentFound[]>;
   /** The instrument's corporate actions held and where they are known; `since` as for series. */
   actions(instrument: Instrument, since?: string): Promise<HeldActions>;
+  /**
+   * The listing's FIGIs; null when no source knows them (none is configured, or it finds no such listing).
+   * Throws when the source could not be reached.
+   */
+  identifiers(instrument: Instrument): Promise<InstrumentIdentifiers | null>;
   /** Prices of the instrument's bars that were repaired (100× unit slips), oldest first. */
   repairs?(instrument: Instrument): Promise<readonly Repair[]>;
 }

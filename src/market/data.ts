@@ -4,7 +4,7 @@
 
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
-import type { MarketProvider, StatementFact } from '../kernel/market-provider.js';
+import type { InstrumentIdentifiers, MarketProvider, StatementFact } from '../kernel/market-provider.js';
 import { factsKnownOn, statementSeries } from './compute/statements.js';
 import { barsSince, computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
@@ -110,7 +110,7 @@ export async function data(
   const deadline = new Deadline(answerWithinMs);
   // Quote-like fields a provider may need more than a plain quote for (profile, estimates, key statistics).
   const quoteFieldIds = fields.flatMap(({ found }) =>
-    found.kind === 'field' && found.field.group !== 'computed' && found.field.group !== 'statement'
+    found.kind === 'field' && !['computed', 'statement', 'identifier'].includes(found.field.group)
       ? [found.field.id]
       : [],
   );
@@ -150,6 +150,22 @@ export async function data(
   }
 }
 
+/** A listing's FIGIs, or why there are none (the item's identifier fields each carry it). */
+async function identifiersOf(
+  provider: MarketProvider,
+  resolved: Resolved,
+  input: string,
+): Promise<{ ids: InstrumentIdentifiers } | { error: string }> {
+  try {
+    const ids = await provider.identifiers(resolved);
+    return ids
+      ? { ids }
+      : { error: `OpenFIGI finds no listing of ${input} (or identifiers are not looked up here)` };
+  } catch {
+    return { error: 'OpenFIGI could not be reached; ask again later' };
+  }
+}
+
 /**
  * Starts reading a ticker's bars beside its quote rather than after it: from a live upstream both then arrive
  * in one round trip. The item reads them again when it computes (the provider holds one read in flight).
@@ -181,11 +197,15 @@ async function dataItem(
   const statements = fields.some((f) => f.found.kind === 'field' && f.found.field.group === 'statement')
     ? await provider.statements(resolved)
     : new Map<string, StatementFact[]>();
+  const identified = fields.some((f) => f.found.kind === 'field' && f.found.field.group === 'identifier')
+    ? identifiersOf(provider, resolved, result.input)
+    : null;
   // A ticker with no quote, facts, bars or statements held is not found: nothing is answered for it, not even
   // a currency the resolution could only guess.
   if (
     !quoted &&
     statements.size === 0 &&
+    !(identified && 'ids' in (await identified)) &&
     !(await provider.hasFacts?.(resolved)) &&
     (await provider.series(resolved, since)).length === 0
   )
@@ -242,6 +262,15 @@ async function dataItem(
         if (currency && !/per share|shares/.test(def.unit) && currency !== resolved.currency)
           currencies[input] = currency;
       }
+    } else if (def.group === 'identifier') {
+      const found = (await identified) ?? { error: 'not asked' };
+      value =
+        'error' in found
+          ? { code: 'not_found', message: `${def.id}: ${found.error}` }
+          : (found.ids[def.id as keyof InstrumentIdentifiers] ?? {
+              code: 'not_found',
+              message: `OpenFIGI gives no ${def.id} for ${result.input}`,
+            });
     } else if (def.id === 'name') value = resolved.name;
     // In the main unit whatever the form (GBP for BARC LN Equity, priced in pence, and for BARC.L alike).
     else if (def.id === 'currency') value = mainUnit(quote.currency || resolved.currency);
@@ -271,7 +300,7 @@ async function dataItem(
     if (def.id === 'marketCap' && minor) currencies[input] = quote.currency;
     values[input] = value;
     const at = quote.fieldsAsOf?.[def.id] ?? quote.asOf;
-    if (!(input in asOf) && def.group !== 'statement' && at) {
+    if (!(input in asOf) && def.group !== 'statement' && def.group !== 'identifier' && at) {
       asOf[input] = at;
       timed.push(at);
     }

@@ -1,6 +1,6 @@
 // The market provider chosen once at start-up: the stored data alone (QUARRY_MARKET_UPSTREAM=none), or the
-// stored data with Yahoo Finance filling the rest through the market cache, and SEC EDGAR the statements of
-// US listings when an operator contact is configured.
+// stored data with Yahoo Finance filling the rest through the market cache, SEC EDGAR the statements of US
+// listings when an operator contact is configured, and OpenFIGI the listings' FIGIs.
 
 import { rateSeries } from '../datasets/rates/series.js';
 import type { Config } from '../kernel/config.js';
@@ -31,6 +31,7 @@ export async function createMarketProvider(
     { YahooUpstream },
     { userAgent },
     { SecClient },
+    { OpenFigi },
   ] = await Promise.all([
     import('../market/providers/cache.js'),
     import('../market/providers/live.js'),
@@ -38,6 +39,7 @@ export async function createMarketProvider(
     import('../market/providers/yahoo.js'),
     import('../ingest/collect.js'),
     import('../ingest/sec/client.js'),
+    import('../market/providers/openfigi.js'),
   ]);
   const cache = new MarketCache(store.db, clock);
   const cookies = await cache.get<string>(COOKIES_KEY);
@@ -71,6 +73,17 @@ export async function createMarketProvider(
       onError,
     },
     filings,
+    market.openFigiUrl
+      ? new OpenFigi(
+          {
+            baseUrl: market.openFigiUrl,
+            apiKey: market.openFigiKey,
+            timeoutMs: market.upstreamTimeoutMs,
+            now: () => clock().getTime(),
+          },
+          cache,
+        )
+      : null,
   );
   return withTreasury(live, store);
 }

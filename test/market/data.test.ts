@@ -113,7 +113,7 @@ describe('/v1/data', () => {
     expect(items[0].errors.trailingPE.code).toBe('not_applicable');
     expect(items[0].errors.ID_ISIN).toEqual({
       code: 'not_applicable',
-      message: 'ID_ISIN: identifiers are not served',
+      message: 'ID_ISIN: no open source licenses ISINs: use ID_BB_GLOBAL (FIGI)',
     });
     expect(items[0].errors.nosuch.code).toBe('not_found');
     expect(items[1].errors.betaRaw).toEqual({

@@ -45,6 +45,7 @@ function slowFirstRead(inner: MarketProvider, slow: string) {
     bars: (instrument, from, to) => inner.bars(instrument, from, to),
     find: (text) => inner.find(text),
     actions: (instrument) => inner.actions(instrument),
+    identifiers: (instrument) => inner.identifiers(instrument),
   };
   /** Lets the held read go on, and settles once it (and what waited on it) has finished. */
   const release = async () => {

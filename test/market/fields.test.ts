@@ -25,6 +25,9 @@ const ROWS: [string, string[], string, boolean][] = [
   ['currency', ['CRNCY'], 'ISO code', false],
   ['exchange', [], 'text', false],
   ['asOf', [], 'ISO 8601', false],
+  ['figi', ['ID_BB_GLOBAL'], "the listing's FIGI", false],
+  ['compositeFigi', ['COMPOSITE_ID_BB_GLOBAL'], 'all the listings of its country', false],
+  ['shareClassFigi', ['ID_BB_GLOBAL_SHARE_CLASS'], 'its share class', false],
   ['sector', [], 'not GICS', false],
   ['industry', [], 'not GICS', false],
   ['trailingPE', ['PE_RATIO'], 'x', false],
@@ -140,9 +143,9 @@ describe('field dictionary', () => {
   });
 
   const NOT_SERVED_ROWS: [string, RegExp][] = [
-    ['ID_ISIN', /identifiers/],
-    ['ID_CUSIP', /identifiers/],
-    ['ID_BB_GLOBAL', /identifiers/],
+    // Issue 48: ISIN and CUSIP stay unserved (no open source licenses them); the FIGI is served.
+    ['ID_ISIN', /no open source licenses ISINs/],
+    ['ID_CUSIP', /no open source licenses CUSIPs/],
     ['GICS_SECTOR_NAME', /use sector/],
     ['GICS_INDUSTRY_NAME', /use industry/],
     ['BEST_EBITDA', /no consensus source/],
@@ -185,7 +188,7 @@ describe('GET /v1/fields and /v1/openapi.json', () => {
       history: false,
       group: 'valuation',
     });
-    expect(body.notServed).toHaveLength(12);
+    expect(body.notServed).toHaveLength(11);
   });
 
   it('serves its own OpenAPI 3.1 document, valid, without a key', async () => {

@@ -413,7 +413,7 @@ export interface components {
             appliesTo: string[];
             /** @description Served by /v1/history. */
             history: boolean;
-            /** @description quote, profile, valuation, estimate, computed or statement. */
+            /** @description quote, profile, valuation, estimate, computed, statement or identifier. */
             group: string;
         };
     };

@@ -2,7 +2,14 @@
 // millions return millions under that alias; under the id the same field is in full units.
 import type { AssetType } from '../symbology/resolve.js';
 
-export type FieldGroup = 'quote' | 'profile' | 'valuation' | 'estimate' | 'computed' | 'statement';
+export type FieldGroup =
+  | 'quote'
+  | 'profile'
+  | 'valuation'
+  | 'estimate'
+  | 'computed'
+  | 'statement'
+  | 'identifier';
 
 export interface Alias {
   name: string;
@@ -79,6 +86,22 @@ export const FIELDS: FieldDef[] = [
   quote('currency', a('CRNCY'), 'text (ISO code in the main unit)'),
   quote('exchange', [], 'text'),
   quote('asOf', [], 'ISO 8601 time'),
+  ...(
+    [
+      ['figi', 'ID_BB_GLOBAL', "text: the listing's FIGI (OpenFIGI)"],
+      ['compositeFigi', 'COMPOSITE_ID_BB_GLOBAL', 'text: the FIGI of all the listings of its country'],
+      ['shareClassFigi', 'ID_BB_GLOBAL_SHARE_CLASS', 'text: the FIGI of its share class'],
+    ] as const
+  ).map(
+    ([id, alias, unit]): FieldDef => ({
+      id,
+      aliases: a(alias),
+      unit,
+      appliesTo: EQUITY_FUND,
+      history: false,
+      group: 'identifier',
+    }),
+  ),
   {
     id: 'sector',
     aliases: [],
@@ -220,9 +243,8 @@ export const FIELDS: FieldDef[] = [
 
 /** Terminal fields that are not served, each with its reason. */
 export const NOT_SERVED: { name: string; reason: string }[] = [
-  { name: 'ID_ISIN', reason: 'identifiers are not served' },
-  { name: 'ID_CUSIP', reason: 'identifiers are not served' },
-  { name: 'ID_BB_GLOBAL', reason: 'identifiers are not served' },
+  { name: 'ID_ISIN', reason: 'no open source licenses ISINs: use ID_BB_GLOBAL (FIGI)' },
+  { name: 'ID_CUSIP', reason: 'no open source licenses CUSIPs: use ID_BB_GLOBAL (FIGI)' },
   { name: 'GICS_SECTOR_NAME', reason: 'use sector (provider classification)' },
   { name: 'GICS_INDUSTRY_NAME', reason: 'use industry (provider classification)' },
   { name: 'BEST_EBITDA', reason: 'no consensus source' },

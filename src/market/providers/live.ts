@@ -11,6 +11,7 @@ import type {
   HeldActions,
   Instrument,
   InstrumentFound,
+  InstrumentIdentifiers,
   MarketProvider,
   ProviderQuote,
   Repair,
@@ -19,10 +20,12 @@ import type {
 } from '../../kernel/market-provider.js';
 import { barRange, closesSince } from '../compute/periods.js';
 import { repairUnitSlips } from '../compute/repair.js';
+import { formsOf } from '../symbology/forms.js';
 import { nextOpen, sessionOf } from '../symbology/sessions.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
 import type { Cached, MarketCache } from './cache.js';
 import { SingleFlight } from './guard.js';
+import { jobOf, type OpenFigi } from './openfigi.js';
 import { FOUND_AT_MOST, type StoredProvider, shortInterestOf, withFacts } from './stored.js';
 import {
   type DailyHistory,
@@ -81,6 +84,8 @@ export class LiveProvider implements MarketProvider {
     private readonly options: LiveOptions,
     /** Where US listings' statements are read first (SEC EDGAR, when a contact is configured). */
     private readonly filings: StatementsSource | null = null,
+    /** Where listings' FIGIs are found (OpenFIGI). */
+    private readonly figi: OpenFigi | null = null,
   ) {}
 
   async quotes(
@@ -309,6 +314,12 @@ export class LiveProvider implements MarketProvider {
     if (own.length > 0) return this.stored.actions(instrument);
     const held = await this.upstreamSeries(instrument.symbol, since ?? this.deepest());
     return keptActions(held);
+  }
+
+  /** The listing's FIGIs from OpenFIGI (none configured: none known). */
+  async identifiers(instrument: Instrument): Promise<InstrumentIdentifiers | null> {
+    const job = this.figi ? jobOf(formsOf(instrument.symbol)?.terminal ?? null) : null;
+    return job && this.figi ? this.figi.identify(job) : null;
   }
 
   staleBars(instrument: Instrument): boolean {

@@ -6,6 +6,7 @@ import type {
   HeldActions,
   Instrument,
   InstrumentFound,
+  InstrumentIdentifiers,
   MarketProvider,
   ProviderQuote,
   Repair,
@@ -106,6 +107,11 @@ export class OfficialSeriesProvider implements MarketProvider {
 
   staleStatements(instrument: Instrument): boolean {
     return this.inner.staleStatements?.(instrument) ?? false;
+  }
+
+  /** A published rate has no FIGI here. */
+  async identifiers(instrument: Instrument): Promise<InstrumentIdentifiers | null> {
+    return this.own.has(instrument.symbol) ? null : this.inner.identifiers(instrument);
   }
 
   /** A published rate has no corporate actions. */

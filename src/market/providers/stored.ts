@@ -9,6 +9,7 @@ import type {
   HeldActions,
   Instrument,
   InstrumentFound,
+  InstrumentIdentifiers,
   MarketProvider,
   ProviderQuote,
   Repair,
@@ -222,6 +223,11 @@ export class StoredProvider implements MarketProvider {
       );
       return { actions, known: spans };
     });
+  }
+
+  /** No identifiers are stored: they come from OpenFIGI, through the live provider. */
+  async identifiers(): Promise<InstrumentIdentifiers | null> {
+    return null;
   }
 
   async lastCloses(instrument: Instrument, count: number): Promise<number[]> {

@@ -1,0 +1,149 @@
+// OpenFIGI's mapping API: a listing's FIGI, its composite and share-class FIGIs, from its terminal ticker and
+// exchange code. Jobs asked in the same turn of the event loop go out together, up to ten a request (a hundred
+// with a key), paced to the API's allowance (25 requests a minute, or 25 every six seconds with a key); each
+// answer is kept in the market cache for a month, since identifiers rarely change.
+import type { InstrumentIdentifiers } from '../../kernel/market-provider.js';
+import type { Cached, MarketCache } from './cache.js';
+
+/** One job of a mapping request: a ticker on an exchange (terminal codes: US, LN, GY…). */
+export interface FigiJob {
+  idType: 'TICKER';
+  idValue: string;
+  exchCode: string;
+}
+
+interface FigiRow {
+  figi?: string;
+  compositeFIGI?: string | null;
+  shareClassFIGI?: string | null;
+  exchCode?: string;
+  marketSector?: string;
+  name?: string;
+}
+
+/** What a job answered: the listing's identifiers, or null when OpenFIGI finds no such listing. */
+export type FigiAnswer = InstrumentIdentifiers | null;
+
+export interface OpenFigiOptions {
+  baseUrl: string;
+  apiKey: string | null;
+  timeoutMs: number;
+  now(): number;
+  /** Waits before a request the allowance does not yet admit (tests move a clock instead). */
+  sleep?(ms: number): Promise<void>;
+}
+
+const MONTH_MS = 30 * 86_400_000;
+/** A listing OpenFIGI does not know is asked again after a day. */
+const DAY_MS = 86_400_000;
+
+export class OpenFigi {
+  private queued: { job: FigiJob; resolve(answer: FigiAnswer): void; reject(error: unknown): void }[] = [];
+  private readonly sent: number[] = [];
+
+  constructor(
+    private readonly options: OpenFigiOptions,
+    private readonly cache: MarketCache,
+  ) {}
+
+  private get jobsPerRequest() {
+    return this.options.apiKey ? 100 : 10;
+  }
+
+  private get window() {
+    return { requests: 25, ms: this.options.apiKey ? 6_000 : 60_000 };
+  }
+
+  /** The identifiers of a listing, from the cache while fresh, else asked with the other jobs of this turn. */
+  async identify(job: FigiJob): Promise<FigiAnswer> {
+    const key = `figi:${job.exchCode}:${job.idValue}`;
+    const copy: (Cached<FigiAnswer> & { fresh: boolean }) | null = await this.cache.get<FigiAnswer>(key);
+    if (copy?.fresh) return copy.value;
+    try {
+      const answer = await this.ask(job);
+      await this.cache.put(key, answer, answer ? MONTH_MS : DAY_MS);
+      return answer;
+    } catch (error) {
+      if (copy) return copy.value;
+      throw error;
+    }
+  }
+
+  private ask(job: FigiJob): Promise<FigiAnswer> {
+    return new Promise((resolve, reject) => {
+      if (this.queued.length === 0) setImmediate(() => this.flush());
+      this.queued.push({ job, resolve, reject });
+    });
+  }
+
+  private flush(): void {
+    const queued = this.queued;
+    this.queued = [];
+    for (let i = 0; i < queued.length; i += this.jobsPerRequest) {
+      const batch = queued.slice(i, i + this.jobsPerRequest);
+      this.request(batch.map((q) => q.job)).then(
+        (answers) => {
+          for (const [k, q] of batch.entries()) q.resolve(answers[k] ?? null);
+        },
+        (error) => {
+          for (const q of batch) q.reject(error);
+        },
+      );
+    }
+  }
+
+  /** One mapping request, once the allowance admits it: an answer per job, in order. */
+  private async request(jobs: FigiJob[]): Promise<FigiAnswer[]> {
+    await this.admitted();
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (this.options.apiKey) headers['x-openfigi-apikey'] = this.options.apiKey;
+    const res = await fetch(`${this.options.baseUrl}/v3/mapping`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(jobs),
+      signal: AbortSignal.timeout(this.options.timeoutMs),
+    });
+    if (!res.ok) throw new Error(`OpenFIGI answered ${res.status}`);
+    const body = (await res.json()) as { data?: FigiRow[]; warning?: string; error?: string }[];
+    if (!Array.isArray(body) || body.length !== jobs.length)
+      throw new Error('OpenFIGI answered a list of another length than the jobs sent');
+    return body.map((entry, i) => (entry.error ? null : listingOf(entry.data ?? [], jobs[i] as FigiJob)));
+  }
+
+  /** Waits until fewer requests than the allowance were sent in the last window. */
+  private async admitted(): Promise<void> {
+    const { requests, ms } = this.window;
+    for (;;) {
+      const now = this.options.now();
+      while (this.sent.length && (this.sent[0] as number) <= now - ms) this.sent.shift();
+      if (this.sent.length < requests) {
+        this.sent.push(now);
+        return;
+      }
+      const wait = (this.sent[0] as number) + ms - now;
+      await (this.options.sleep ?? ((t: number) => new Promise((r) => setTimeout(r, t))))(wait);
+    }
+  }
+}
+
+/** The equity row of the job's exchange (an exchange can also list a bond or a money-market line). */
+function listingOf(rows: FigiRow[], job: FigiJob): FigiAnswer {
+  const row =
+    rows.find((r) => r.exchCode === job.exchCode && r.marketSector === 'Equity') ??
+    rows.find((r) => r.exchCode === job.exchCode);
+  if (!row?.figi) return null;
+  return {
+    figi: row.figi,
+    compositeFigi: row.compositeFIGI ?? null,
+    shareClassFigi: row.shareClassFIGI ?? null,
+  };
+}
+
+/** The mapping job of a listing in its terminal form ("BARC LN Equity"); null for what is not an equity line. */
+export function jobOf(terminal: string | null): FigiJob | null {
+  const match = terminal ? /^(\S+) ([A-Z]{2}) Equity$/.exec(terminal) : null;
+  if (!match) return null;
+  const [, root, code] = match as unknown as [string, string, string];
+  // Share classes are written with a slash there: BRK/B.
+  return { idType: 'TICKER', idValue: code === 'US' ? root.replace('-', '/') : root, exchCode: code };
+}
