@@ -244,7 +244,9 @@ const FieldEntry = Type.Object(
     unit: Type.String(),
     appliesTo: Type.Array(Type.String(), { description: 'Asset types the field applies to.' }),
     history: Type.Boolean({ description: 'Served by /v1/history.' }),
-    group: Type.String({ description: 'quote, profile, valuation, estimate, computed, statement or identifier.' }),
+    group: Type.String({
+      description: 'quote, profile, valuation, estimate, computed, statement or identifier.',
+    }),
   },
   { title: 'FieldEntry' },
 );
