@@ -8,7 +8,7 @@ import type { InstrumentIdentifiers, MarketProvider, StatementFact } from '../ke
 import { factsKnownOn, statementSeries } from './compute/statements.js';
 import { barsSince, computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
-import { lookupField } from './fields/dictionary.js';
+import { FIGI_FIELDS, lookupField } from './fields/dictionary.js';
 import { type Resolving, resolveInput } from './instrument.js';
 import { type Looked, lookupMany, notHeld } from './lookup.js';
 import { inPriceCurrency } from './price-units.js';
@@ -197,7 +197,7 @@ async function dataItem(
   const statements = fields.some((f) => f.found.kind === 'field' && f.found.field.group === 'statement')
     ? await provider.statements(resolved)
     : new Map<string, StatementFact[]>();
-  const identified = fields.some((f) => f.found.kind === 'field' && f.found.field.group === 'identifier')
+  const identified = fields.some((f) => f.found.kind === 'field' && FIGI_FIELDS.has(f.found.field.id))
     ? identifiersOf(provider, resolved, result.input)
     : null;
   // A ticker with no quote, facts, bars or statements held is not found: nothing is answered for it, not even
@@ -262,7 +262,7 @@ async function dataItem(
         if (currency && !/per share|shares/.test(def.unit) && currency !== resolved.currency)
           currencies[input] = currency;
       }
-    } else if (def.group === 'identifier') {
+    } else if (FIGI_FIELDS.has(def.id)) {
       const found = (await identified) ?? { error: 'not asked' };
       value =
         'error' in found
@@ -277,7 +277,17 @@ async function dataItem(
     else if (def.id === 'exchange') value = resolved.exchange || quote.exchange;
     else if (def.id === 'asOf') value = quote.asOf;
     else if (def.id === 'peCurrentYear') value = await peCurrentYear(provider, quote);
-    else if (def.id === 'totalReturnIndex')
+    else if (def.group === 'identifier') {
+      // SEC's exchange and CIK: facts of the listing, whether or not a quote is held.
+      const held = quote.fields[def.id] ?? (await provider.factsOf?.(resolved))?.[def.id];
+      value =
+        held === undefined || held === null
+          ? {
+              code: 'not_found',
+              message: `no ${def.id} stored for ${result.input} (SEC's exchange file names it for US listings)`,
+            }
+          : held;
+    } else if (def.id === 'totalReturnIndex')
       value = {
         code: 'not_applicable',
         message: `${def.id} is a series: ask /v1/history for it (its newest value is the close)`,

@@ -4,6 +4,7 @@ import { type DemoFile, type Loader, loader } from '../ingest/run.js';
 import { tickersByCik } from '../ingest/sec/registrants.js';
 import { marketImporter } from './load/import.js';
 import { priceRecords } from './load/prices.js';
+import { secExchangeRecords } from './load/sec-exchanges.js';
 import { secFactsRecords } from './load/sec-facts.js';
 import { yahooRecords } from './load/yahoo.js';
 
@@ -21,6 +22,7 @@ export const MARKET_LOADERS: Record<string, Loader<never>> = {
     prepare: tickersByCik,
     options: { ticker: "TICKER: the registrant's ticker, where the store does not map its CIK to one" },
   }),
+  'sec-exchanges': loader(marketImporter, secExchangeRecords),
 };
 
 /**

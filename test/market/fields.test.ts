@@ -28,6 +28,8 @@ const ROWS: [string, string[], string, boolean][] = [
   ['figi', ['ID_BB_GLOBAL'], "the listing's FIGI", false],
   ['compositeFigi', ['COMPOSITE_ID_BB_GLOBAL'], 'all the listings of its country', false],
   ['shareClassFigi', ['ID_BB_GLOBAL_SHARE_CLASS'], 'its share class', false],
+  ['exchangeCode', ['EXCH_CODE'], 'the exchange SEC lists', false],
+  ['cik', ['CIK'], 'Central Index Key', false],
   ['sector', [], 'not GICS', false],
   ['industry', [], 'not GICS', false],
   ['trailingPE', ['PE_RATIO'], 'x', false],

@@ -55,6 +55,9 @@ const STATEMENT_UNITS: Record<string, string> = {
   cashDividendsPaid: 'reporting currency (negative = outflow)',
 };
 
+/** The identifier fields OpenFIGI answers (the others are facts loaded from SEC's exchange file). */
+export const FIGI_FIELDS: ReadonlySet<string> = new Set(['figi', 'compositeFigi', 'shareClassFigi']);
+
 export const FIELDS: FieldDef[] = [
   quote('price', a('PX_LAST', 'LAST_PRICE'), 'price currency', ALL, true),
   quote('open', a('PX_OPEN'), 'price currency', ALL, true),
@@ -91,6 +94,8 @@ export const FIELDS: FieldDef[] = [
       ['figi', 'ID_BB_GLOBAL', "text: the listing's FIGI (OpenFIGI)"],
       ['compositeFigi', 'COMPOSITE_ID_BB_GLOBAL', 'text: the FIGI of all the listings of its country'],
       ['shareClassFigi', 'ID_BB_GLOBAL_SHARE_CLASS', 'text: the FIGI of its share class'],
+      ['exchangeCode', 'EXCH_CODE', 'text: the exchange SEC lists a US listing on (Nasdaq, NYSE, CBOE, OTC)'],
+      ['cik', 'CIK', "text: the SEC Central Index Key of a US listing's registrant (ten digits)"],
     ] as const
   ).map(
     ([id, alias, unit]): FieldDef => ({

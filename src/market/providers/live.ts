@@ -366,6 +366,10 @@ export class LiveProvider implements MarketProvider {
     }
   }
 
+  factsOf(instrument: Instrument): Promise<ProviderQuote['fields'] | null> {
+    return this.stored.factsOf(instrument);
+  }
+
   hasFacts(instrument: Instrument): Promise<boolean> {
     return this.stored.hasFacts(instrument);
   }

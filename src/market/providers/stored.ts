@@ -126,6 +126,10 @@ export class StoredProvider implements MarketProvider {
     });
   }
 
+  async factsOf(instrument: Instrument): Promise<Fields | null> {
+    return (await this.facts([instrument.symbol])).get(instrument.symbol)?.fields ?? null;
+  }
+
   async hasFacts(instrument: Instrument): Promise<boolean> {
     return (await this.facts([instrument.symbol])).has(instrument.symbol);
   }
@@ -235,6 +239,7 @@ export class StoredProvider implements MarketProvider {
   }
 
   async find(text: string): Promise<InstrumentFound[]> {
+    if (/^\d{1,10}$/.test(text.trim())) return this.findByCik(text.trim());
     const escaped = text.toLowerCase().replace(/[\\%_]/g, '\\$&');
     const like = (column: string, pattern: string) =>
       sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
@@ -294,6 +299,47 @@ export class StoredProvider implements MarketProvider {
     for (const { ticker, name } of registered)
       if (!found.has(ticker))
         found.set(ticker, { symbol: ticker, name, exchange: '', type: 'EQUITY', source: 'edgar' });
+    return [...found.values()].slice(0, FOUND_AT_MOST);
+  }
+
+  /**
+   * The US listings of a registrant by its CIK (any number of leading zeros): its tickers in EDGAR's
+   * registrant list, main one first, and the listings SEC's exchange file gave that CIK.
+   */
+  private async findByCik(text: string): Promise<InstrumentFound[]> {
+    const cik = text.padStart(10, '0');
+    const [registered, facts] = await Promise.all([
+      this.db
+        .selectFrom('registrants')
+        .select(['ticker', 'name'])
+        .where('is_current', '=', 1)
+        .where('cik', '=', cik)
+        .orderBy('rank')
+        .execute(),
+      this.db
+        .selectFrom('market_facts')
+        .select(['symbol', 'fields'])
+        .where('fields', 'like', `%"cik":"${cik}"%`)
+        .orderBy('symbol')
+        .limit(FOUND_AT_MOST)
+        .execute(),
+    ]);
+    const found = new Map<string, InstrumentFound>();
+    for (const { ticker, name } of registered)
+      found.set(ticker, { symbol: ticker, name, exchange: '', type: 'EQUITY', source: 'edgar' });
+    for (const { symbol, fields } of facts) {
+      const exchange = (JSON.parse(fields) as Fields).exchangeCode;
+      const held = found.get(symbol);
+      if (held) held.exchange = typeof exchange === 'string' ? exchange : held.exchange;
+      else
+        found.set(symbol, {
+          symbol,
+          name: symbol,
+          exchange: typeof exchange === 'string' ? exchange : '',
+          type: 'EQUITY',
+          source: 'edgar',
+        });
+    }
     return [...found.values()].slice(0, FOUND_AT_MOST);
   }
 
