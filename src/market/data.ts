@@ -110,7 +110,7 @@ export async function data(
   const deadline = new Deadline(answerWithinMs);
   // Quote-like fields a provider may need more than a plain quote for (profile, estimates, key statistics).
   const quoteFieldIds = fields.flatMap(({ found }) =>
-    found.kind === 'field' && !['computed', 'statement', 'identifier'].includes(found.field.group)
+    found.kind === 'field' && !['computed', 'statement', 'identifier', 'bulk'].includes(found.field.group)
       ? [found.field.id]
       : [],
   );
@@ -277,6 +277,11 @@ async function dataItem(
     else if (def.id === 'exchange') value = resolved.exchange || quote.exchange;
     else if (def.id === 'asOf') value = quote.asOf;
     else if (def.id === 'peCurrentYear') value = await peCurrentYear(provider, quote);
+    else if (def.group === 'bulk')
+      value = {
+        code: 'not_applicable',
+        message: `${found.alias ?? def.id} is a list of rows: ask /v1/actions (market.actions, bds in the Python client)`,
+      };
     else if (def.group === 'identifier') {
       // SEC's exchange and CIK: facts of the listing, whether or not a quote is held.
       const held = quote.fields[def.id] ?? (await provider.factsOf?.(resolved))?.[def.id];

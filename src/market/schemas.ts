@@ -245,7 +245,8 @@ const FieldEntry = Type.Object(
     appliesTo: Type.Array(Type.String(), { description: 'Asset types the field applies to.' }),
     history: Type.Boolean({ description: 'Served by /v1/history.' }),
     group: Type.String({
-      description: 'quote, profile, valuation, estimate, computed, statement or identifier.',
+      description:
+        'quote, profile, valuation, estimate, computed, statement, identifier or bulk (a list of rows).',
     }),
   },
   { title: 'FieldEntry' },

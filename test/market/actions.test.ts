@@ -345,4 +345,19 @@ describe('corporate actions', () => {
       ['date', 'PX_LAST'],
     ]);
   });
+
+  it('the dictionary lists the bulk fields; /v1/data points to /v1/actions for them', async () => {
+    const { body: fields } = await get('/v1/fields');
+    const bulk = fields.fields.filter((f: { group: string }) => f.group === 'bulk');
+    expect(bulk.map((f: { aliases: { name: string }[] }) => f.aliases[0]?.name)).toEqual([
+      'DVD_HIST_ALL',
+      'EQY_SPLIT_HIST',
+    ]);
+    const { body } = await get('/v1/data?tickers=AAPL&fields=DVD_HIST_ALL,PX_LAST');
+    expect(body.items[0].errors.DVD_HIST_ALL).toEqual({
+      code: 'not_applicable',
+      message: 'DVD_HIST_ALL is a list of rows: ask /v1/actions (market.actions, bds in the Python client)',
+    });
+    expect(body.items[0].values.PX_LAST).toEqual(expect.any(Number));
+  });
 });

@@ -30,6 +30,8 @@ const ROWS: [string, string[], string, boolean][] = [
   ['shareClassFigi', ['ID_BB_GLOBAL_SHARE_CLASS'], 'its share class', false],
   ['exchangeCode', ['EXCH_CODE'], 'the exchange SEC lists', false],
   ['cik', ['CIK'], 'Central Index Key', false],
+  ['dividendHistory', ['DVD_HIST_ALL'], 'GET /v1/actions', false],
+  ['splitHistory', ['EQY_SPLIT_HIST'], 'types=split', false],
   ['sector', [], 'not GICS', false],
   ['industry', [], 'not GICS', false],
   ['trailingPE', ['PE_RATIO'], 'x', false],

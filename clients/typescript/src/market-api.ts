@@ -413,7 +413,7 @@ export interface components {
             appliesTo: string[];
             /** @description Served by /v1/history. */
             history: boolean;
-            /** @description quote, profile, valuation, estimate, computed, statement or identifier. */
+            /** @description quote, profile, valuation, estimate, computed, statement, identifier or bulk (a list of rows). */
             group: string;
         };
     };

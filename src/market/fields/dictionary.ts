@@ -9,7 +9,8 @@ export type FieldGroup =
   | 'estimate'
   | 'computed'
   | 'statement'
-  | 'identifier';
+  | 'identifier'
+  | 'bulk';
 
 export interface Alias {
   name: string;
@@ -55,6 +56,16 @@ const STATEMENT_UNITS: Record<string, string> = {
   cashDividendsPaid: 'reporting currency (negative = outflow)',
 };
 
+/** Bulk fields: lists of rows, served by /v1/actions (and market.actions, the clients' bds). */
+const bulk = (id: string, alias: string, unit: string): FieldDef => ({
+  id,
+  aliases: a(alias),
+  unit,
+  appliesTo: EQUITY_FUND,
+  history: false,
+  group: 'bulk',
+});
+
 /** The identifier fields OpenFIGI answers (the others are facts loaded from SEC's exchange file). */
 export const FIGI_FIELDS: ReadonlySet<string> = new Set(['figi', 'compositeFigi', 'shareClassFigi']);
 
@@ -89,6 +100,16 @@ export const FIELDS: FieldDef[] = [
   quote('currency', a('CRNCY'), 'text (ISO code in the main unit)'),
   quote('exchange', [], 'text'),
   quote('asOf', [], 'ISO 8601 time'),
+  bulk(
+    'dividendHistory',
+    'DVD_HIST_ALL',
+    'rows: ex-date, type (dividend, capitalGain), amount per share in the price currency (GET /v1/actions)',
+  ),
+  bulk(
+    'splitHistory',
+    'EQY_SPLIT_HIST',
+    'rows: ex-date, numerator, denominator (GET /v1/actions?types=split)',
+  ),
   ...(
     [
       ['figi', 'ID_BB_GLOBAL', "text: the listing's FIGI (OpenFIGI)"],
