@@ -15,6 +15,7 @@ export const MARKET_LOADERS: Record<string, Loader<never>> = {
       'date-format': 'FORMAT: how the dates are written when they are not YYYY-MM-DD (e.g. DD/MM/YYYY)',
       through: 'YYYY-MM-DD: the last bar to load (a later one may still have been trading)',
       name: "NAME: the listing's name, where the file carries none (search finds the listing by it)",
+      unit: "main: the file's prices are in the main unit (pounds for a London listing quoted in pence)",
     },
   }),
   yahoo: loader(marketImporter, yahooRecords),

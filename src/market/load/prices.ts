@@ -112,6 +112,9 @@ class HeaderReader {
 
   private finish(names: string[], line: number): void {
     const columns = new Map(names.map((name, i) => [columnKey(name), i]));
+    // yfinance names its index Datetime (a timestamp with the exchange's offset).
+    const datetime = columns.get('datetime');
+    if (!columns.has('date') && datetime !== undefined) columns.set('date', datetime);
     if (!columns.has('date') || !(columns.has('close') || columns.has('price'))) {
       const found = names.filter((n) => n !== '').join(', ');
       throw new SourceError(
@@ -134,6 +137,11 @@ export async function* priceRecords(
     throw new SourceError(source.name, null, `--through ${through}: give a date as YYYY-MM-DD`);
   const header = new HeaderReader(source.name);
   const name = context.options.name?.trim();
+  const unit = context.options.unit;
+  if (unit !== undefined && unit !== 'main' && unit !== 'quoted')
+    throw new SourceError(source.name, null, `--unit ${unit}: give main or quoted`);
+  // The days each listing's bars span, for the actions a file's Dividends and Stock Splits columns state.
+  const spans = new Map<string, { start: string; end: string; line: number }>();
   const option = context.options.ticker;
   // A file with a Ticker column may hold many instruments (a bulk end-of-day export), each read once.
   const instruments = new Map<string, Listing>();
@@ -184,8 +192,33 @@ export async function* priceRecords(
       if (through !== undefined && date > through) continue;
       const close = get('close', at.close) ?? get('price', at.price);
       if (close === null) continue; // a day with no trade
-      const { symbol, factor } = instrument;
+      const { symbol } = instrument;
+      const factor = unit === 'main' ? 1 : instrument.factor;
       const scale = (v: number | null) => (v === null ? null : toMain(singlePrecisionPrice(v), factor));
+      if (at.dividends >= 0 || at.splits >= 0) {
+        const span = spans.get(symbol);
+        if (!span) spans.set(symbol, { start: date, end: date, line });
+        else {
+          if (date < span.start) span.start = date;
+          if (date > span.end) span.end = date;
+          span.line = line;
+        }
+        const dividend = get('dividends', at.dividends);
+        if (dividend !== null && dividend > 0)
+          records.push({
+            line,
+            value: {
+              type: 'action',
+              symbol,
+              date,
+              action: 'dividend',
+              amount: toMain(Number(dividend.toPrecision(10)), factor),
+            },
+          });
+        const split = get('stock splits', at.splits);
+        if (split !== null && split > 0)
+          records.push({ line, value: { type: 'action', symbol, date, action: 'split', ...ratio(split) } });
+      }
       records.push({
         line,
         value: {
@@ -202,11 +235,38 @@ export async function* priceRecords(
     }
     if (records.length) yield records;
   }
+  // A file with those columns states every dividend and split of the days it holds, and no other.
+  const kinds = [
+    ...(at && at.dividends >= 0 ? (['dividend'] as const) : []),
+    ...(at && at.splits >= 0 ? (['split'] as const) : []),
+  ];
+  const known: ReadRecord<MarketRecordValue>[] = [...spans].map(([symbol, span]) => ({
+    line: span.line,
+    value: { type: 'actionsKnown', symbol, start: span.start, end: span.end, actions: [...kinds] },
+  }));
+  if (known.length && kinds.length) yield known;
+}
+
+/** A split as yfinance writes it (4.0 for 4-for-1, 0.1 for 1-for-10) as whole shares after for before. */
+function ratio(split: number): { numerator: number; denominator: number } {
+  if (split >= 1 || !Number.isInteger(Number((1 / split).toPrecision(10))))
+    return { numerator: Number(split.toPrecision(10)), denominator: 1 };
+  return { numerator: 1, denominator: Number((1 / split).toPrecision(10)) };
 }
 
 /** Where each column a bar is read from stands in a row; -1 where the file has none. */
 type ColumnsAt = Record<
-  'date' | 'ticker' | 'symbol' | 'open' | 'high' | 'low' | 'close' | 'price' | 'volume',
+  | 'date'
+  | 'ticker'
+  | 'symbol'
+  | 'open'
+  | 'high'
+  | 'low'
+  | 'close'
+  | 'price'
+  | 'volume'
+  | 'dividends'
+  | 'splits',
   number
 >;
 
@@ -222,6 +282,8 @@ function columnsAt(columns: Map<string, number>): ColumnsAt {
     close: of('close'),
     price: of('price'),
     volume: of('volume'),
+    dividends: of('dividends'),
+    splits: of('stocksplits'),
   };
 }
 
