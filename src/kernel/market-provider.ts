@@ -38,6 +38,8 @@ export interface CorporateAction {
   denominator?: number;
   /** When it became known: the load that brought it (or the time an operator gave), or the fetch. */
   knownAt?: string;
+  /** The amount as the source sent it, where it arrived in the other unit (pounds among pence) and was scaled. */
+  repairedFrom?: number;
 }
 
 /** Days over which a listing's actions of one type are known (a source answered them for that window). */

@@ -77,6 +77,9 @@ function shownAction(action: CorporateAction, factor: number, priceFactor: numbe
     ...(action.numerator !== undefined ? { numerator: action.numerator } : {}),
     ...(action.denominator !== undefined ? { denominator: action.denominator } : {}),
     knownAt: action.knownAt ?? null,
+    ...(action.repairedFrom !== undefined
+      ? { repairedFrom: scalePrice(action.repairedFrom * factor, priceFactor) }
+      : {}),
   };
 }
 

@@ -448,6 +448,13 @@ const Action = Type.Object(
         description: 'When the action became known here: the load that brought it, or the fetch.',
       }),
     ),
+    repairedFrom: Type.Optional(
+      Type.Number({
+        description:
+          'The amount as the source sent it, where it arrived in the other unit (pounds among pence: a payment above ' +
+          'the price, or under a hundredth of a percent of it) and was scaled by 100 to `amount`.',
+      }),
+    ),
   },
   { title: 'CorporateAction' },
 );

@@ -1,7 +1,8 @@
 // Dividends and splits from the columns yfinance writes beside the prices (Cal-Maine, CALM, ten variable cash
 // dividends 2022–2024; Kenmare, KMR.L, five, in pounds as yfinance converts London prices): the actions, their
 // units under each ticker form, and total return against the file's own Adj Close. Read from the files here.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
@@ -108,5 +109,42 @@ describe('dividends and splits in a price file', () => {
         unit: 'pence',
       }),
     ).rejects.toThrow(/--unit pence: give main or quoted/);
+  });
+
+  it('a payment Yahoo sent in the other unit is scaled back on a pence listing, and marked', async () => {
+    // Kenmare's file as Yahoo sometimes sends a London listing: prices in pence, one dividend in pounds (a
+    // hundredth of its size) and one a hundred times too large.
+    const text = readFileSync(path.join(DIR, 'KMR-L-1d-no-bad-divs.csv'), 'utf8').trim().split('\n');
+    const names = (text[0] as string).split(',');
+    const col = (name: string) => names.indexOf(name);
+    const paidRows: number[] = [];
+    const lines = text.map((line, i) => {
+      if (i === 0) return line;
+      const cells = line.split(',');
+      for (const name of ['Open', 'High', 'Low', 'Close', 'Adj Close'])
+        cells[col(name)] = String(Number(cells[col(name)]) * 100);
+      const dividend = Number(cells[col('Dividends')]);
+      if (dividend > 0) {
+        paidRows.push(i);
+        // In pence as the prices are; the first sent in pounds, the second a hundred times over.
+        const pence = dividend * 100;
+        cells[col('Dividends')] = String(
+          paidRows.length === 1 ? dividend : paidRows.length === 2 ? pence * 100 : pence,
+        );
+      }
+      return cells.join(',');
+    });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'kmr-')), 'KMR.L-pence.csv');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    await loadFile(env.deps, prices, file, { ticker: 'KMR.L' });
+    const body = await get('/v1/actions?tickers=KMR.L');
+    const paid = kenmare.filter((r) => r.dividend > 0);
+    const actions = body.items[0].actions;
+    // Every amount as the file of pounds states it, the two slips marked with what was sent.
+    for (const [i, action] of actions.entries())
+      expect(action.amount).toBeCloseTo(paid[i]?.dividend as number, 8);
+    expect(actions[0].repairedFrom).toBeCloseTo((paid[0]?.dividend as number) / 100, 10);
+    expect(actions[1].repairedFrom).toBeCloseTo((paid[1]?.dividend as number) * 100, 8);
+    expect(actions.slice(2).every((a: { repairedFrom?: number }) => a.repairedFrom === undefined)).toBe(true);
   });
 });

@@ -8,7 +8,7 @@
 // level is scaled to the series' level, and its open, high and low are each checked against its close, so a
 // single slipped field is found too. The repairs are reported so that the answer can say so. The whole series
 // is judged at once: where a requested window starts changes nothing.
-import type { Bar, Repair } from '../../kernel/market-provider.js';
+import type { Bar, CorporateAction, Repair } from '../../kernel/market-provider.js';
 
 const FIELDS = ['open', 'high', 'low', 'close'] as const;
 
@@ -67,4 +67,50 @@ export function repairUnitSlips(bars: readonly Bar[]): { bars: readonly Bar[]; r
     }
   }
   return { bars: out ?? bars, repairs };
+}
+
+/** Payments of a listing needed to judge each against the others; with fewer, only the price is the measure. */
+const JUDGED_AMONG = 3;
+
+/** How far a payment's share of the price may stray from the listing's usual one before it is a unit slip. */
+function stepOf(share: number, usual: number | null): number {
+  if (usual === null) return share > 1 && share / 100 <= 0.3 ? -1 : 0;
+  // A payment twenty times the usual is far past a special dividend's; Yahoo's slips are a hundred times.
+  const ratio = share / usual;
+  if (ratio > 20 && ratio < 500) return -1;
+  if (ratio < 1 / 20 && ratio > 1 / 500) return 1;
+  return 0;
+}
+
+/**
+ * Dividends and capital gains of a listing quoted in minor units that Yahoo sent in the other unit, judged by
+ * their share of the close before the ex-date against the listing's usual share (the median of its payments):
+ * one about a hundred times the usual, or a hundredth of it, is scaled back and keeps what was sent in
+ * `repairedFrom`. With fewer than three payments, only a payment above the price itself is taken as one. The
+ * bars are the listing's (unit slips already repaired); the same array comes back when nothing is changed.
+ */
+export function repairPaymentUnits(
+  bars: readonly Bar[],
+  actions: readonly CorporateAction[],
+): readonly CorporateAction[] {
+  const shares: { index: number; share: number }[] = [];
+  let b = 0;
+  for (const [index, action] of actions.entries()) {
+    if (action.type === 'split' || action.amount === undefined) continue;
+    while (b < bars.length && (bars[b] as Bar).date < action.date) b += 1;
+    const before = bars[b - 1];
+    if (before && before.close > 0) shares.push({ index, share: action.amount / before.close });
+  }
+  const sorted = shares.map((s) => s.share).sort((x, y) => x - y);
+  const usual = sorted.length >= JUDGED_AMONG ? (sorted[sorted.length >> 1] as number) : null;
+  let out: CorporateAction[] | null = null;
+  for (const { index, share } of shares) {
+    const step = stepOf(share, usual);
+    if (step === 0) continue;
+    const action = actions[index] as CorporateAction;
+    const sent = action.amount as number;
+    out ??= [...actions];
+    out[index] = { ...action, amount: Math.round(sent * 100 ** step * 1e10) / 1e10, repairedFrom: sent };
+  }
+  return out ?? actions;
 }

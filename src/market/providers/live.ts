@@ -19,7 +19,7 @@ import type {
   StatementFact,
 } from '../../kernel/market-provider.js';
 import { barRange, closesSince } from '../compute/periods.js';
-import { repairUnitSlips } from '../compute/repair.js';
+import { repairPaymentUnits, repairUnitSlips } from '../compute/repair.js';
 import { formsOf } from '../symbology/forms.js';
 import { nextOpen, sessionOf } from '../symbology/sessions.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
@@ -313,7 +313,7 @@ export class LiveProvider implements MarketProvider {
     const own = await this.stored.series(instrument);
     if (own.length > 0) return this.stored.actions(instrument);
     const held = await this.upstreamSeries(instrument.symbol, since ?? this.deepest());
-    return keptActions(held);
+    return keptActions(instrument.symbol, held);
   }
 
   /** The listing's FIGIs from OpenFIGI (none configured: none known). */
@@ -413,7 +413,7 @@ const heldActions = new WeakMap<HeldBars, HeldActions>();
  * The actions of upstream bars, known for dividends and splits over the days the bars span (the chart is
  * asked for both): one answer per copy of the bars.
  */
-function keptActions(held: HeldBars): HeldActions {
+function keptActions(symbol: string, held: HeldBars): HeldActions {
   let answer = heldActions.get(held);
   if (answer) return answer;
   const first = held.bars[0];
@@ -422,7 +422,8 @@ function keptActions(held: HeldBars): HeldActions {
     first && last && held.actions
       ? (['dividend', 'split'] as const).map((type) => ({ type, start: first.date, end: last.date }))
       : [];
-  answer = { actions: held.actions ?? [], known };
+  const actions = held.actions ?? [];
+  answer = { actions: quotedInMinorUnits(symbol) ? repairPaymentUnits(held.bars, actions) : actions, known };
   heldActions.set(held, answer);
   return answer;
 }

@@ -20,7 +20,7 @@ import type {
 import type { Database } from '../../store/schema.js';
 import { unpackBars } from '../bar-blocks.js';
 import { barRange } from '../compute/periods.js';
-import { repairUnitSlips } from '../compute/repair.js';
+import { repairPaymentUnits, repairUnitSlips } from '../compute/repair.js';
 import { barClose } from '../symbology/sessions.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
 
@@ -225,7 +225,11 @@ export class StoredProvider implements MarketProvider {
           knownAt: r.known_at,
         }),
       );
-      return { actions, known: spans };
+      // A listing quoted in minor units has its payments sent in the other unit scaled back.
+      const repaired = quotedInMinorUnits(instrument.symbol)
+        ? repairPaymentUnits((await this.repairedSeries(instrument.symbol)).bars, actions)
+        : actions;
+      return { actions: repaired, known: spans };
     });
   }
 
