@@ -169,8 +169,11 @@ export interface MarketProvider {
   staleStatements?(instrument: Instrument): boolean;
   /** Instruments whose symbol or name contains the text, the stored ones first. */
   find(text: string): Promise<InstrumentFound[]>;
-  /** The instrument's corporate actions held and where they are known; `since` as for series. */
-  actions(instrument: Instrument, since?: string): Promise<HeldActions>;
+  /**
+   * The instrument's corporate actions held and where they are known; `since` as for series; `knownBy` (an ISO
+   * instant) reads them as they were known then: the versions current at that time, the spans known by then.
+   */
+  actions(instrument: Instrument, since?: string, knownBy?: string): Promise<HeldActions>;
   /**
    * The listing's FIGIs; null when no source knows them (none is configured, or it finds no such listing).
    * Throws when the source could not be reached.

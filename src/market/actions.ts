@@ -10,7 +10,7 @@ import { isoDate } from './history-request.js';
 import { resolveInput } from './instrument.js';
 import { scalePrice } from './price-units.js';
 import { checkedTickers } from './quotes.js';
-import { uniqueInputs } from './request.js';
+import { checkedAsOf, uniqueInputs } from './request.js';
 import { type Resolved, shown } from './symbology/resolve.js';
 
 export const ACTION_TYPES = ['dividend', 'split', 'capitalGain'] as const;
@@ -29,6 +29,8 @@ export interface ActionsRequest {
   end?: string;
   types?: string[];
   adjust?: string;
+  /** Read as known at the end of this day (YYYY-MM-DD). */
+  asOf?: string;
 }
 
 /** The request checked: its tickers, dates, types and adjustment. */
@@ -51,6 +53,7 @@ function checked(request: ActionsRequest, today: string) {
   const adjust = (request.adjust ?? 'split') as Adjustment;
   if (!(ACTION_ADJUSTMENTS as readonly string[]).includes(adjust))
     throw new AppError('invalid_params', `adjust must be one of ${ACTION_ADJUSTMENTS.join(', ')}`);
+  const knownOn = checkedAsOf(request.asOf, today);
   return {
     tickers,
     start,
@@ -58,6 +61,7 @@ function checked(request: ActionsRequest, today: string) {
     types: new Set(types as CorporateAction['type'][]),
     adjust,
     ...(request.start ? { since: start } : {}),
+    ...(knownOn ? { knownBy: `${knownOn}T23:59:59.999Z` } : {}),
   };
 }
 
@@ -110,7 +114,7 @@ async function actionsItem(provider: MarketProvider, r: Checked, input: string):
   const resolution = resolveInput(input);
   if (resolution.status !== 'ok') return { input, status: 'error' as const, error: resolution.error };
   const { resolved, chain } = resolution;
-  const held = await heldActions(provider, chain, r.since);
+  const held = await heldActions(provider, chain, r.since, r.knownBy);
   if (!held) {
     const message = `No prices or corporate actions held for ${input} (looked for ${chain.map((l) => l.symbol).join(', ')} in the stored data and the upstream)`;
     return {
@@ -127,10 +131,14 @@ async function actionsItem(provider: MarketProvider, r: Checked, input: string):
     resolved: shown(resolved),
     error: { code: 'not_found', message },
   });
+  const named = [...r.types].map((t) => PLURAL[t]);
+  const kinds = named.length > 1 ? `${named.slice(0, -1).join(', ')} or ${named.at(-1)}` : named.join('');
   if (Object.values(known).every((spans) => spans.length === 0))
     return unknown(
-      `No ${[...r.types].map((t) => PLURAL[t]).join(' or ')} are known for ${input}: its prices were loaded without them (a price file ` +
-        'says nothing of dividends or splits). An operator loads them from a Yahoo chart with "quarry ingest yahoo FILE".',
+      r.knownBy
+        ? `No ${kinds} of ${input} were known by ${r.knownBy.slice(0, 10)}.`
+        : `No ${kinds} are known for ${input}: its prices were loaded without them (a price file says nothing ` +
+            'of dividends or splits). An operator loads them from a Yahoo chart with "quarry ingest yahoo FILE".',
     );
   const inWindow = held.actions.filter((a) => r.types.has(a.type) && a.date >= r.start && a.date <= r.end);
   const splits = knownSpans(held.known, 'split');
@@ -170,11 +178,12 @@ async function heldActions(
   provider: MarketProvider,
   chain: readonly Resolved[],
   since: string | undefined,
+  knownBy: string | undefined,
 ): Promise<HeldActions | null> {
   for (const listing of chain) {
     const [series, held] = await Promise.all([
       provider.series(listing, since),
-      provider.actions(listing, since),
+      provider.actions(listing, since, knownBy),
     ]);
     if (series.length || held.actions.length) return held;
   }
@@ -198,7 +207,14 @@ export async function actions(
         ),
       ),
     );
-    return { access: 'market-data', adjust: r.adjust, start: request.start ?? null, end: r.end, items };
+    return {
+      access: 'market-data',
+      adjust: r.adjust,
+      start: request.start ?? null,
+      end: r.end,
+      readAsOf: r.knownBy ?? null,
+      items,
+    };
   } finally {
     deadline.clear();
   }

@@ -484,6 +484,11 @@ const ActionsItem = Type.Object(
 
 export const ActionsResponse = Type.Object({
   access: Type.String(),
+  readAsOf: Nullable(
+    Type.String({
+      description: 'With asOf: the instant the actions were read as known at (the end of that day, UTC).',
+    }),
+  ),
   adjust: Type.String({ description: "split (today's shares) or none (as paid)." }),
   start: Nullable(Type.String()),
   end: Type.String(),
@@ -498,6 +503,14 @@ const ActionsAdjust = Type.Optional(
 );
 const ACTIONS_START = 'YYYY-MM-DD; default: every action held.';
 const ACTIONS_END = 'YYYY-MM-DD; default today.';
+const ActionsAsOf = Type.Optional(
+  Type.String({
+    format: 'date',
+    description:
+      'The actions as known at the end of this day (YYYY-MM-DD, UTC): each as it stood then (a later correction not ' +
+      'yet known), and only the days known by then.',
+  }),
+);
 
 export const ActionsBody = Type.Object(
   {
@@ -512,6 +525,7 @@ export const ActionsBody = Type.Object(
       }),
     ),
     adjust: ActionsAdjust,
+    asOf: ActionsAsOf,
   },
   { additionalProperties: false },
 );
@@ -528,6 +542,7 @@ export const ActionsQuery = Type.Object(
       }),
     ),
     adjust: ActionsAdjust,
+    asOf: ActionsAsOf,
   },
   { additionalProperties: false },
 );

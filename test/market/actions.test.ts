@@ -304,6 +304,16 @@ describe('corporate actions', () => {
       { amount: 10.5, known_at: '2026-11-27T12:00:00.000Z', superseded_at: '2026-11-27T13:00:00.000Z' },
       { amount: 10.6, known_at: '2026-11-27T13:00:00.000Z', superseded_at: null },
     ]);
+    // Read as known on a past day: the version current then, and nothing known after it.
+    const before = await get('/v1/actions?tickers=ORSTED.CO&asOf=2026-11-26');
+    expect(before.body.readAsOf).toBe('2026-11-26T23:59:59.999Z');
+    expect(before.body.items[0].error.message).toBe(
+      'No dividends, splits or capital gains of ORSTED.CO were known by 2026-11-26.',
+    );
+    const known = await get('/v1/actions?tickers=ORSTED.CO&asOf=2026-11-27');
+    expect(known.body.items[0].actions.map((a: { amount: number }) => a.amount)).toEqual([10.6]);
+    const future = await get('/v1/actions?tickers=ORSTED.CO&asOf=2027-01-01');
+    expect(future.status).toBe(400);
   });
 
   it('says over which days each type is known, from what each recording asked for', async () => {

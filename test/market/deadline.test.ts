@@ -44,7 +44,7 @@ function slowFirstRead(inner: MarketProvider, slow: string) {
     lastCloses: async (instrument, count) => (await series(instrument)).slice(-count).map((bar) => bar.close),
     bars: (instrument, from, to) => inner.bars(instrument, from, to),
     find: (text) => inner.find(text),
-    actions: (instrument) => inner.actions(instrument),
+    actions: (instrument, since, knownBy) => inner.actions(instrument, since, knownBy),
     identifiers: (instrument) => inner.identifiers(instrument),
   };
   /** Lets the held read go on, and settles once it (and what waited on it) has finished. */

@@ -1613,6 +1613,8 @@ export interface operations {
                 types?: string;
                 /** @description split (default): amounts in today's shares, as history's prices; none: as paid on the ex-date. */
                 adjust?: "split" | "none";
+                /** @description The actions as known at the end of this day (YYYY-MM-DD, UTC): each as it stood then (a later correction not yet known), and only the days known by then. */
+                asOf?: string;
             };
             header?: never;
             path?: never;
@@ -1632,6 +1634,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         access: string;
+                        /** @description With asOf: the instant the actions were read as known at (the end of that day, UTC). */
+                        readAsOf: string | null;
                         /** @description split (today's shares) or none (as paid). */
                         adjust: string;
                         start: string | null;
@@ -1803,6 +1807,11 @@ export interface operations {
                      * @enum {unknown}
                      */
                     adjust?: "split" | "none";
+                    /**
+                     * Format: date
+                     * @description The actions as known at the end of this day (YYYY-MM-DD, UTC): each as it stood then (a later correction not yet known), and only the days known by then.
+                     */
+                    asOf?: string;
                 };
             };
         };
@@ -1819,6 +1828,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         access: string;
+                        /** @description With asOf: the instant the actions were read as known at (the end of that day, UTC). */
+                        readAsOf: string | null;
                         /** @description split (today's shares) or none (as paid). */
                         adjust: string;
                         start: string | null;

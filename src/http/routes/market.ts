@@ -115,7 +115,7 @@ const ROUTES = [
       const request = fromQuery<Parameters<typeof ACTIONS.run>[1]>(
         q,
         ['tickers'],
-        ['start', 'end', 'adjust'],
+        ['start', 'end', 'adjust', 'asOf'],
       );
       return typeof q.types === 'string' ? { ...request, types: q.types.split(',') } : request;
     },

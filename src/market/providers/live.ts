@@ -309,11 +309,16 @@ export class LiveProvider implements MarketProvider {
   }
 
   /** Actions an operator loaded for a listing whose bars it loaded, else the upstream's, fetched with its bars. */
-  async actions(instrument: Instrument, since?: string): Promise<HeldActions> {
+  async actions(instrument: Instrument, since?: string, knownBy?: string): Promise<HeldActions> {
     const own = await this.stored.series(instrument);
-    if (own.length > 0) return this.stored.actions(instrument);
-    const held = await this.upstreamSeries(instrument.symbol, since ?? this.deepest());
-    return keptActions(instrument.symbol, held);
+    if (own.length > 0) return this.stored.actions(instrument, since, knownBy);
+    const held = keptActions(
+      instrument.symbol,
+      await this.upstreamSeries(instrument.symbol, since ?? this.deepest()),
+    );
+    if (knownBy === undefined) return held;
+    // Fetched actions are known from the fetch that first brought them; the days fetched, from the last fetch.
+    return { ...held, actions: held.actions.filter((a) => (a.knownAt ?? '') <= knownBy) };
   }
 
   /** The listing's FIGIs from OpenFIGI (none configured: none known). */

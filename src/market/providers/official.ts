@@ -119,8 +119,8 @@ export class OfficialSeriesProvider implements MarketProvider {
   }
 
   /** A published rate has no corporate actions. */
-  async actions(instrument: Instrument, since?: string): Promise<HeldActions> {
-    return this.own.has(instrument.symbol) ? NONE : this.inner.actions(instrument, since);
+  async actions(instrument: Instrument, since?: string, knownBy?: string): Promise<HeldActions> {
+    return this.own.has(instrument.symbol) ? NONE : this.inner.actions(instrument, since, knownBy);
   }
 
   async repairs(instrument: Instrument): Promise<readonly Repair[]> {

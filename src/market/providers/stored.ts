@@ -198,39 +198,49 @@ export class StoredProvider implements MarketProvider {
    * The current version of each corporate action held for the listing, and the spans over which each type is
    * known: one answer per load of market data.
    */
-  actions(instrument: Instrument): Promise<HeldActions> {
-    return cachedRead(this.db, 'market', `actions:${instrument.symbol}`, async () => {
-      const [rows, spans] = await Promise.all([
-        this.db
-          .selectFrom('market_actions')
-          .select(['date', 'type', 'amount', 'numerator', 'denominator', 'known_at'])
-          .where('symbol', '=', instrument.symbol)
-          .where('superseded_at', 'is', null)
-          .orderBy('date')
-          .orderBy('type')
-          .execute(),
-        this.db
-          .selectFrom('market_action_spans')
-          .select(['type', 'start', 'end'])
-          .where('symbol', '=', instrument.symbol)
-          .execute(),
-      ]);
-      const actions = rows.map(
-        (r): CorporateAction => ({
-          date: r.date,
-          type: r.type,
-          ...(r.amount !== null ? { amount: Number(r.amount) } : {}),
-          ...(r.numerator !== null ? { numerator: Number(r.numerator) } : {}),
-          ...(r.denominator !== null ? { denominator: Number(r.denominator) } : {}),
-          knownAt: r.known_at,
-        }),
-      );
-      // A listing quoted in minor units has its payments sent in the other unit scaled back.
-      const repaired = quotedInMinorUnits(instrument.symbol)
-        ? repairPaymentUnits((await this.repairedSeries(instrument.symbol)).bars, actions)
-        : actions;
-      return { actions: repaired, known: spans };
-    });
+  actions(instrument: Instrument, _since?: string, knownBy?: string): Promise<HeldActions> {
+    if (knownBy !== undefined) return this.readActions(instrument.symbol, knownBy);
+    return cachedRead(this.db, 'market', `actions:${instrument.symbol}`, () =>
+      this.readActions(instrument.symbol),
+    );
+  }
+
+  /** The actions current now, or at `knownBy`, and the spans known by then. */
+  private async readActions(symbol: string, knownBy?: string): Promise<HeldActions> {
+    let versions = this.db
+      .selectFrom('market_actions')
+      .select(['date', 'type', 'amount', 'numerator', 'denominator', 'known_at'])
+      .where('symbol', '=', symbol);
+    let spans = this.db
+      .selectFrom('market_action_spans')
+      .select(['type', 'start', 'end'])
+      .where('symbol', '=', symbol);
+    if (knownBy === undefined) versions = versions.where('superseded_at', 'is', null);
+    else {
+      versions = versions
+        .where('known_at', '<=', knownBy)
+        .where((eb) => eb.or([eb('superseded_at', 'is', null), eb('superseded_at', '>', knownBy)]));
+      spans = spans.where('known_at', '<=', knownBy);
+    }
+    const [rows, known] = await Promise.all([
+      versions.orderBy('date').orderBy('type').execute(),
+      spans.execute(),
+    ]);
+    const actions = rows.map(
+      (r): CorporateAction => ({
+        date: r.date,
+        type: r.type,
+        ...(r.amount !== null ? { amount: Number(r.amount) } : {}),
+        ...(r.numerator !== null ? { numerator: Number(r.numerator) } : {}),
+        ...(r.denominator !== null ? { denominator: Number(r.denominator) } : {}),
+        knownAt: r.known_at,
+      }),
+    );
+    // A listing quoted in minor units has its payments sent in the other unit scaled back.
+    const repaired = quotedInMinorUnits(symbol)
+      ? repairPaymentUnits((await this.repairedSeries(symbol)).bars, actions)
+      : actions;
+    return { actions: repaired, known };
   }
 
   /** No identifiers are stored: they come from OpenFIGI, through the live provider. */
