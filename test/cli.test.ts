@@ -228,6 +228,7 @@ describe('quarry CLI', () => {
       'eia',
       'prices',
       'sec',
+      'sec-exchanges',
       'sec-facts',
       'ted',
       'treasury',

@@ -175,10 +175,12 @@ export interface MarketProvider {
    */
   actions(instrument: Instrument, since?: string, knownBy?: string): Promise<HeldActions>;
   /**
-   * The listing's FIGIs; null when no source knows them (none is configured, or it finds no such listing).
-   * Throws when the source could not be reached.
+   * The listings' FIGIs by provider symbol, asked together: null when no source knows them (none is
+   * configured, or it finds no such listing), `unreachable` when the source could not be reached.
    */
-  identifiers(instrument: Instrument): Promise<InstrumentIdentifiers | null>;
+  identifiers(
+    instruments: readonly Instrument[],
+  ): Promise<Map<string, InstrumentIdentifiers | null | 'unreachable'>>;
   /** Prices of the instrument's bars that were repaired (100× unit slips), oldest first. */
   repairs?(instrument: Instrument): Promise<readonly Repair[]>;
 }

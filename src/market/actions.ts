@@ -4,7 +4,7 @@
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import type { CorporateAction, HeldActions, MarketProvider } from '../kernel/market-provider.js';
-import { type Adjustment, knownSpans, knownThrough } from './compute/adjust.js';
+import { type Adjustment, knownSpans, knownThrough, spansText } from './compute/adjust.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
 import { isoDate } from './history-request.js';
 import { resolveInput } from './instrument.js';
@@ -166,11 +166,6 @@ async function actionsItem(provider: MarketProvider, r: Checked, input: string):
     known,
     asOf: times.at(-1) || null,
   };
-}
-
-/** Spans as words: "from 2021-02-01 to 2022-01-28 and from …", or "on no day". */
-export function spansText(spans: readonly { start: string; end: string }[]): string {
-  return spans.length ? spans.map((s) => `from ${s.start} to ${s.end}`).join(' and ') : 'on no day';
 }
 
 /** The actions and bars of the first of a listing's forms that holds either; null when none does. */

@@ -122,8 +122,12 @@ export async function data(
   try {
     const resolvings = r.tickers.map((input) => resolveInput(input));
     if (since) for (const resolving of resolvings) readBarsEarly(provider, resolving, since);
-    // The request's quotes are read at once: a live upstream is asked once for them all.
+    // The request's quotes are read at once: a live upstream is asked once for them all; so are its FIGIs.
     const looked = lookupMany(provider, resolvings, false, quoteFieldIds);
+    const figis = fields.some((f) => f.found.kind === 'field' && FIGI_FIELDS.has(f.found.field.id))
+      ? provider.identifiers(resolvings.flatMap((c) => (c.status === 'ok' ? [c.resolved] : [])))
+      : null;
+    figis?.catch(() => {});
     looked.catch(() => {});
     const items = await Promise.all(
       r.tickers.map((input, i) => {
@@ -131,7 +135,12 @@ export async function data(
         const work = looked.then((all) => {
           const result = all[i] as Looked;
           if (result.status === 'ok') resolved = result.found.resolved;
-          return dataItem(provider, result, fields, r, since ?? today, deps.clock());
+          const resolving = resolvings[i] as Resolving;
+          const identified =
+            figis && resolving.status === 'ok'
+              ? identifiersOf(figis, resolving.resolved.symbol, input)
+              : null;
+          return dataItem(provider, result, fields, r, since ?? today, deps.clock(), identified);
         });
         return deadline.race(
           work,
@@ -150,20 +159,23 @@ export async function data(
   }
 }
 
-/** A listing's FIGIs, or why there are none (the item's identifier fields each carry it). */
+/** What an item's identifier fields read: its FIGIs, or why there are none. */
+type Identified = { ids: InstrumentIdentifiers } | { error: string };
+
+/** A listing's FIGIs among those read for the request, or why there are none. */
 async function identifiersOf(
-  provider: MarketProvider,
-  resolved: Resolved,
+  read: Promise<Map<string, InstrumentIdentifiers | null | 'unreachable'>>,
+  symbol: string,
   input: string,
-): Promise<{ ids: InstrumentIdentifiers } | { error: string }> {
-  try {
-    const ids = await provider.identifiers(resolved);
-    return ids
-      ? { ids }
-      : { error: `OpenFIGI finds no listing of ${input} (or identifiers are not looked up here)` };
-  } catch {
-    return { error: 'OpenFIGI could not be reached; ask again later' };
-  }
+): Promise<Identified> {
+  const found = await read.then(
+    (all) => all.get(symbol),
+    () => 'unreachable' as const,
+  );
+  if (found === 'unreachable') return { error: 'OpenFIGI could not be reached; ask again later' };
+  return found
+    ? { ids: found }
+    : { error: `OpenFIGI finds no listing of ${input} (or identifiers are not looked up here)` };
 }
 
 /**
@@ -181,6 +193,7 @@ async function dataItem(
   { period, asOf: knownOn }: { period: 'annual' | 'quarterly'; asOf: string | null },
   since: string,
   now: Date,
+  identified: Promise<Identified> | null,
 ): Promise<DataItem> {
   if (result.status === 'error') return { input: result.input, status: 'error', error: result.error };
   const { resolved, quote, quoted } = result.found;
@@ -197,9 +210,6 @@ async function dataItem(
   const statements = fields.some((f) => f.found.kind === 'field' && f.found.field.group === 'statement')
     ? await provider.statements(resolved)
     : new Map<string, StatementFact[]>();
-  const identified = fields.some((f) => f.found.kind === 'field' && FIGI_FIELDS.has(f.found.field.id))
-    ? identifiersOf(provider, resolved, result.input)
-    : null;
   // A ticker with no quote, facts, bars or statements held is not found: nothing is answered for it, not even
   // a currency the resolution could only guess.
   if (

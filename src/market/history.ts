@@ -3,9 +3,8 @@
 
 import type { Deps } from '../kernel/deps.js';
 import type { Bar, CorporateAction, HeldActions, MarketProvider, Repair } from '../kernel/market-provider.js';
-import { spansText } from './actions.js';
 import { type BarColumn, type BarColumnName, BarRows } from './bar-rows.js';
-import { type Adjustment, keptAdjusted, knownSpans, knownThrough } from './compute/adjust.js';
+import { type Adjustment, keptAdjusted, knownSpans, knownThrough, spansText } from './compute/adjust.js';
 import { type BarPeriod, barRange, rollUp } from './compute/periods.js';
 import { factsKnownOn, statementSeries } from './compute/statements.js';
 import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';

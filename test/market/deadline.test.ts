@@ -45,7 +45,7 @@ function slowFirstRead(inner: MarketProvider, slow: string) {
     bars: (instrument, from, to) => inner.bars(instrument, from, to),
     find: (text) => inner.find(text),
     actions: (instrument, since, knownBy) => inner.actions(instrument, since, knownBy),
-    identifiers: (instrument) => inner.identifiers(instrument),
+    identifiers: (instruments) => inner.identifiers(instruments),
   };
   /** Lets the held read go on, and settles once it (and what waited on it) has finished. */
   const release = async () => {

@@ -159,18 +159,19 @@ class Client:
         end: Optional[str] = None,
         types: Optional[Sequence[str]] = None,
         adjust: Optional[str] = None,
+        as_of: Optional[str] = None,
     ) -> Any:
         """Corporate actions, a row each: ticker (as sent), ex-date, type (dividend, split, capitalGain), amount
         per share in the ticker's price currency (today's shares; as paid with adjust="none"), numerator and
         denominator of a split, and when it became known. Requests of up to 100 tickers, joined. Errors never
         raise: they are kept in attrs["errors"] ({ticker: {code, message}}) and named in a warning;
-        attrs["currency"] gives each ticker's currency."""
+        attrs["currency"] gives each ticker's currency. `as_of` (a date) reads them as known at the end of it."""
         tickers = _list(tickers)
         rows: List[Dict[str, Any]] = []
         errors: Dict[str, Any] = {}
         currency: Dict[str, str] = {}
         for some in _chunks(tickers, ACTIONS_TICKERS):
-            body = {"tickers": some, "start": start, "end": end, "adjust": adjust}
+            body = {"tickers": some, "start": start, "end": end, "adjust": adjust, "asOf": as_of}
             body["types"] = list(types) if types is not None else None
             answer = self._call(self._market, "POST", "/v1/actions", body=_given(body))
             for item in answer["items"]:
@@ -191,7 +192,7 @@ class Client:
 
     def bds(self, tickers: Tickers, field: str, **options: Any) -> Any:
         """The terminal's bulk fields: DVD_HIST_ALL (cash dividends and capital gains) and EQY_SPLIT_HIST
-        (splits), as actions() answers them; `options` as actions takes (start, end, adjust)."""
+        (splits), as actions() answers them; `options` as actions takes (start, end, adjust, as_of)."""
         kinds = BULK_FIELDS.get(field.upper())
         if kinds is None:
             raise ValueError(f"bds serves {', '.join(BULK_FIELDS)}; not {field}")

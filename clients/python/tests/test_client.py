@@ -340,6 +340,10 @@ def test_actions_and_bds_as_the_rest_api_answers_them(client):
     assert [r["amount"] for r in rows] == [d["amount"] for d in dividends if d["date"] >= "2021-11-01"]
     with pytest.raises(ValueError, match="DVD_HIST_ALL"):
         client.bds("MSFT", "DVD_HIST_GROSS")
+    # As known on a day before the server loaded them: none were.
+    with pytest.warns(UserWarning, match="no actions for MSFT"):
+        before = client.actions("MSFT", as_of="2000-01-03")
+    assert (before.attrs if PANDAS else before)["errors"]["MSFT"]["message"].endswith("were known by 2000-01-03.")
 
 
 def test_bdh_total_return_as_the_rest_api_answers_it(client):

@@ -169,3 +169,8 @@ export function knownThrough(
 ): boolean {
   return knownSpans(known, type).some((span) => span.start <= start && span.end >= end);
 }
+
+/** Spans as words: "from 2021-02-01 to 2022-01-28 and from …", or "on no day". */
+export function spansText(spans: readonly { start: string; end: string }[]): string {
+  return spans.length ? spans.map((s) => `from ${s.start} to ${s.end}`).join(' and ') : 'on no day';
+}

@@ -322,9 +322,18 @@ export class LiveProvider implements MarketProvider {
   }
 
   /** The listing's FIGIs from OpenFIGI (none configured: none known). */
-  async identifiers(instrument: Instrument): Promise<InstrumentIdentifiers | null> {
-    const job = this.figi ? jobOf(formsOf(instrument.symbol)?.terminal ?? null) : null;
-    return job && this.figi ? this.figi.identify(job) : null;
+  async identifiers(
+    instruments: readonly Instrument[],
+  ): Promise<Map<string, InstrumentIdentifiers | null | 'unreachable'>> {
+    const out = new Map<string, InstrumentIdentifiers | null | 'unreachable'>();
+    if (!this.figi) return out;
+    const asked = instruments.flatMap((instrument) => {
+      const job = jobOf(formsOf(instrument.symbol)?.terminal ?? null);
+      return job ? [{ symbol: instrument.symbol, job }] : [];
+    });
+    const answers = await this.figi.identifyMany(asked.map((a) => a.job));
+    for (const [i, { symbol }] of asked.entries()) out.set(symbol, answers[i] ?? null);
+    return out;
   }
 
   staleBars(instrument: Instrument): boolean {

@@ -114,8 +114,10 @@ export class OfficialSeriesProvider implements MarketProvider {
   }
 
   /** A published rate has no FIGI here. */
-  async identifiers(instrument: Instrument): Promise<InstrumentIdentifiers | null> {
-    return this.own.has(instrument.symbol) ? null : this.inner.identifiers(instrument);
+  identifiers(
+    instruments: readonly Instrument[],
+  ): Promise<Map<string, InstrumentIdentifiers | null | 'unreachable'>> {
+    return this.inner.identifiers(instruments.filter((i) => !this.own.has(i.symbol)));
   }
 
   /** A published rate has no corporate actions. */

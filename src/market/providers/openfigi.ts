@@ -1,9 +1,9 @@
 // OpenFIGI's mapping API: a listing's FIGI, its composite and share-class FIGIs, from its terminal ticker and
-// exchange code. Jobs asked in the same turn of the event loop go out together, up to ten a request (a hundred
-// with a key), paced to the API's allowance (25 requests a minute, or 25 every six seconds with a key); each
-// answer is kept in the market cache for a month, since identifiers rarely change.
+// exchange code. The jobs of one call go out together, up to ten a request (a hundred with a key), paced to the
+// API's allowance (25 requests a minute, or 25 every six seconds with a key); each answer is kept in the market
+// cache for a month, since identifiers rarely change.
 import type { InstrumentIdentifiers } from '../../kernel/market-provider.js';
-import type { Cached, MarketCache } from './cache.js';
+import type { MarketCache } from './cache.js';
 
 /** One job of a mapping request: a ticker on an exchange (terminal codes: US, LN, GY…). */
 export interface FigiJob {
@@ -38,7 +38,6 @@ const MONTH_MS = 30 * 86_400_000;
 const DAY_MS = 86_400_000;
 
 export class OpenFigi {
-  private queued: { job: FigiJob; resolve(answer: FigiAnswer): void; reject(error: unknown): void }[] = [];
   private readonly sent: number[] = [];
 
   constructor(
@@ -54,42 +53,37 @@ export class OpenFigi {
     return { requests: 25, ms: this.options.apiKey ? 6_000 : 60_000 };
   }
 
-  /** The identifiers of a listing, from the cache while fresh, else asked with the other jobs of this turn. */
-  async identify(job: FigiJob): Promise<FigiAnswer> {
-    const key = `figi:${job.exchCode}:${job.idValue}`;
-    const copy: (Cached<FigiAnswer> & { fresh: boolean }) | null = await this.cache.get<FigiAnswer>(key);
-    if (copy?.fresh) return copy.value;
-    try {
-      const answer = await this.ask(job);
-      await this.cache.put(key, answer, answer ? MONTH_MS : DAY_MS);
-      return answer;
-    } catch (error) {
-      if (copy) return copy.value;
-      throw error;
+  /**
+   * The identifiers of listings, answer for answer: from the cache while fresh, the rest asked together, a
+   * request per ten jobs (a hundred with a key). A request that fails answers `unreachable` for its jobs, or
+   * the old copy where one is held.
+   */
+  async identifyMany(jobs: readonly FigiJob[]): Promise<(FigiAnswer | 'unreachable')[]> {
+    const keyOf = (job: FigiJob) => `figi:${job.exchCode}:${job.idValue}`;
+    const copies = await this.cache.many<FigiAnswer>([...new Set(jobs.map(keyOf))]);
+    const asked = new Map<string, FigiJob>();
+    for (const job of jobs) if (!copies.get(keyOf(job))?.fresh) asked.set(keyOf(job), job);
+    const fetched = new Map<string, FigiAnswer | 'unreachable'>();
+    const missing = [...asked.values()];
+    for (let i = 0; i < missing.length; i += this.jobsPerRequest) {
+      const batch = missing.slice(i, i + this.jobsPerRequest);
+      try {
+        const answers = await this.request(batch);
+        for (const [k, job] of batch.entries()) {
+          const answer = answers[k] ?? null;
+          fetched.set(keyOf(job), answer);
+          await this.cache.put(keyOf(job), answer, answer ? MONTH_MS : DAY_MS);
+        }
+      } catch {
+        for (const job of batch) fetched.set(keyOf(job), copies.get(keyOf(job))?.value ?? 'unreachable');
+      }
     }
+    return jobs.map((job) => fetched.get(keyOf(job)) ?? (copies.get(keyOf(job))?.value as FigiAnswer));
   }
 
-  private ask(job: FigiJob): Promise<FigiAnswer> {
-    return new Promise((resolve, reject) => {
-      if (this.queued.length === 0) setImmediate(() => this.flush());
-      this.queued.push({ job, resolve, reject });
-    });
-  }
-
-  private flush(): void {
-    const queued = this.queued;
-    this.queued = [];
-    for (let i = 0; i < queued.length; i += this.jobsPerRequest) {
-      const batch = queued.slice(i, i + this.jobsPerRequest);
-      this.request(batch.map((q) => q.job)).then(
-        (answers) => {
-          for (const [k, q] of batch.entries()) q.resolve(answers[k] ?? null);
-        },
-        (error) => {
-          for (const q of batch) q.reject(error);
-        },
-      );
-    }
+  /** One listing's identifiers (identifyMany of one). */
+  async identify(job: FigiJob): Promise<FigiAnswer | 'unreachable'> {
+    return (await this.identifyMany([job]))[0] ?? 'unreachable';
   }
 
   /** One mapping request, once the allowance admits it: an answer per job, in order. */

@@ -244,8 +244,8 @@ export class StoredProvider implements MarketProvider {
   }
 
   /** No identifiers are stored: they come from OpenFIGI, through the live provider. */
-  async identifiers(): Promise<InstrumentIdentifiers | null> {
-    return null;
+  async identifiers(): Promise<Map<string, InstrumentIdentifiers | null>> {
+    return new Map();
   }
 
   async lastCloses(instrument: Instrument, count: number): Promise<number[]> {
