@@ -237,7 +237,13 @@ describe('quarry CLI', () => {
     ]);
     expect(ingest).toMatch(/^ {2}--published TIME /m);
     const prices = /^prices: into market\n((?: {2}.*\n)+)/m.exec(ingest)?.[1];
-    expect(prices?.match(/--[a-z-]+/g)).toEqual(['--ticker', '--date-format', '--through', '--name']);
+    expect(prices?.match(/--[a-z-]+/g)).toEqual([
+      '--ticker',
+      '--date-format',
+      '--through',
+      '--name',
+      '--unit',
+    ]);
     expect(ingest).toMatch(/CEO-pay table CSV .*\n {4}--fiscal-year YEAR /);
     // A submissions JSON is read once for events, with the proxies' acceptance times beside them.
     expect(ingest.match(/submissions JSON.*$/gm)).toEqual([
