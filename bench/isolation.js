@@ -41,7 +41,7 @@ const LISTENING = /quarry listening at http:\/\/127\.0\.0\.1:(\d+)/;
 const BASE_ENV = { DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0' };
 // No agency is reached but the stand-in: every other collector job fails at once on a closed port.
 const NO_AGENCIES = Object.fromEntries(
-  ['CFTC', 'EIA', 'BLS', 'SEC', 'USASPENDING', 'STRIPE', 'YAHOO'].map((a) => [
+  ['CFTC', 'EIA', 'BLS', 'SEC', 'USASPENDING', 'STRIPE', 'YAHOO', 'OPENFIGI'].map((a) => [
     `QUARRY_${a}_URL`,
     'http://127.0.0.1:9',
   ]),

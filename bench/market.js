@@ -94,7 +94,7 @@ async function live(storedP50) {
   const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
   const server = await start(
     ['dist/cli/main.js', 'serve'],
-    { ...env, QUARRY_MARKET_UPSTREAM: 'yahoo', QUARRY_YAHOO_URL: upstreamUrl },
+    { ...env, QUARRY_MARKET_UPSTREAM: 'yahoo', QUARRY_YAHOO_URL: upstreamUrl, QUARRY_OPENFIGI_URL: 'none' },
     LISTENING,
   );
   const liveBase = `http://127.0.0.1:${server.port}`;
