@@ -10,7 +10,7 @@ import { isoDate } from './history-request.js';
 import { resolveInput } from './instrument.js';
 import { scalePrice } from './price-units.js';
 import { checkedTickers } from './quotes.js';
-import { checkedAsOf, uniqueInputs } from './request.js';
+import { checkedAsOf, checkedDate, uniqueInputs } from './request.js';
 import { type Resolved, shown } from './symbology/resolve.js';
 
 export const ACTION_TYPES = ['dividend', 'split', 'capitalGain'] as const;
@@ -36,13 +36,8 @@ export interface ActionsRequest {
 /** The request checked: its tickers, dates, types and adjustment. */
 function checked(request: ActionsRequest, today: string) {
   const tickers = checkedTickers(request);
-  for (const [name, value] of [
-    ['start', request.start],
-    ['end', request.end],
-  ] as const) {
-    if (value !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))))
-      throw new AppError('invalid_params', `${name} "${value}" is not a date YYYY-MM-DD`);
-  }
+  checkedDate('start', request.start);
+  checkedDate('end', request.end);
   const end = request.end ?? today;
   const start = request.start ?? '0000-01-01';
   if (start > end) throw new AppError('invalid_params', `start (${start}) is after end (${end})`);
@@ -114,23 +109,18 @@ async function actionsItem(provider: MarketProvider, r: Checked, input: string):
   const resolution = resolveInput(input);
   if (resolution.status !== 'ok') return { input, status: 'error' as const, error: resolution.error };
   const { resolved, chain } = resolution;
-  const held = await heldActions(provider, chain, r.since, r.knownBy);
-  if (!held) {
-    const message = `No prices or corporate actions held for ${input} (looked for ${chain.map((l) => l.symbol).join(', ')} in the stored data and the upstream)`;
-    return {
-      input,
-      status: 'error' as const,
-      resolved: shown(resolved),
-      error: { code: 'not_found', message },
-    };
-  }
-  const known = Object.fromEntries([...r.types].map((type) => [type, knownSpans(held.known, type)]));
   const unknown = (message: string): ActionsItem => ({
     input,
     status: 'error',
     resolved: shown(resolved),
     error: { code: 'not_found', message },
   });
+  const held = await heldActions(provider, chain, r.since, r.knownBy);
+  if (!held)
+    return unknown(
+      `No prices or corporate actions held for ${input} (looked for ${chain.map((l) => l.symbol).join(', ')} in the stored data and the upstream)`,
+    );
+  const known = Object.fromEntries([...r.types].map((type) => [type, knownSpans(held.known, type)]));
   const named = [...r.types].map((t) => PLURAL[t]);
   const kinds = named.length > 1 ? `${named.slice(0, -1).join(', ')} or ${named.at(-1)}` : named.join('');
   if (Object.values(known).every((spans) => spans.length === 0))

@@ -2,7 +2,7 @@
 import { shiftMonths } from '../kernel/dates.js';
 import { AppError } from '../kernel/errors.js';
 import { ADJUSTMENTS, type Adjustment } from './compute/adjust.js';
-import { checkedAsOf, uniqueInputs } from './request.js';
+import { checkedAsOf, checkedDate, uniqueInputs } from './request.js';
 
 export const MAX_HISTORY_TICKERS = 10;
 export const MAX_HISTORY_FIELDS = 5;
@@ -66,17 +66,8 @@ function normalised(request: HistoryRequest, today: string) {
       `up to ${MAX_HISTORY_FIELDS} fields a history request; ${fields.length} given`,
     );
   }
-  for (const [name, value] of [
-    ['start', request.start],
-    ['end', request.end],
-  ] as const) {
-    if (
-      value !== undefined &&
-      (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
-    ) {
-      throw new AppError('invalid_params', `${name} "${value}" is not a date YYYY-MM-DD`);
-    }
-  }
+  checkedDate('start', request.start);
+  checkedDate('end', request.end);
   const end = request.end ?? today;
   const start = request.start ?? shiftYears(end, isStatementPeriod(period) ? -5 : -1);
   if (start > end) throw new AppError('invalid_params', `start (${start}) is after end (${end})`);

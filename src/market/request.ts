@@ -26,9 +26,17 @@ export function uniqueInputs(inputs: string[]): string[] {
 /** An asOf date of a market request: YYYY-MM-DD, not after today; null when not given. */
 export function checkedAsOf(asOf: string | undefined, today: string): string | null {
   if (asOf === undefined) return null;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(asOf) || Number.isNaN(Date.parse(`${asOf}T00:00:00Z`)))
-    throw new AppError('invalid_params', `asOf "${asOf}" is not a date YYYY-MM-DD`);
+  checkedDate('asOf', asOf);
   if (asOf > today)
     throw new AppError('invalid_params', `asOf (${asOf}) is in the future; today is ${today}`);
   return asOf;
+}
+
+/** A date parameter as given: YYYY-MM-DD and a real day, or invalid_params naming the parameter. */
+export function checkedDate(name: string, value: string | undefined): void {
+  if (
+    value !== undefined &&
+    (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
+  )
+    throw new AppError('invalid_params', `${name} "${value}" is not a date YYYY-MM-DD`);
 }

@@ -413,18 +413,15 @@ async function writeAction(
   record: Extract<MarketRecordValue, { type: 'action' }>,
   meta: Meta,
 ): Promise<WriteOutcome> {
+  const key = { symbol: record.symbol, date: record.date, type: record.action };
   const current = tx
     .updateTable('market_actions')
-    .where('symbol', '=', record.symbol)
-    .where('date', '=', record.date)
-    .where('type', '=', record.action)
+    .where((eb) => eb.and(key))
     .where('superseded_at', 'is', null);
   const held = await tx
     .selectFrom('market_actions')
     .select(['amount', 'numerator', 'denominator', 'loaded_at'])
-    .where('symbol', '=', record.symbol)
-    .where('date', '=', record.date)
-    .where('type', '=', record.action)
+    .where((eb) => eb.and(key))
     .where('superseded_at', 'is', null)
     .executeTakeFirst();
   const values = {
@@ -449,9 +446,7 @@ async function writeAction(
   await tx
     .insertInto('market_actions')
     .values({
-      symbol: record.symbol,
-      date: record.date,
-      type: record.action,
+      ...key,
       ...values,
       known_at: knownAt,
       superseded_at: null,
