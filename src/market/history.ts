@@ -108,10 +108,11 @@ async function barRows(
   const withIndex = columns.some((c) => c.column === 'totalReturn');
   for (const listing of chain) {
     const own = await provider.series(listing);
+    // An adjusted series has the held one's dates: a form with no bars in the range is passed over unread.
+    const [first, end] = barRange(own, range.from, range.end);
+    if (first === end) continue;
     const held = range.adjust === 'split' && !withIndex ? NO_ACTIONS : await provider.actions(listing);
     const series = keptAdjusted(own, held.actions, range.adjust, withIndex);
-    const [first, end] = barRange(series, range.from, range.end);
-    if (first === end) continue;
     const span = { start: series[first]!.date, end: series[end - 1]!.date };
     const needed = [
       ...(range.adjust === 'split' ? [] : [NEEDS[range.adjust]]),
