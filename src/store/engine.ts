@@ -4,7 +4,18 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import type pg from 'pg';
 import { YieldAfterLongQueries } from './long-queries.js';
 import type { Database } from './schema.js';
@@ -83,6 +94,28 @@ export function sqliteHandle(db: Kysely<Database>): SQLite.Database | null {
   return handles.get(db) ?? null;
 }
 
+/**
+ * Transactions that take the write lock as they begin (BEGIN IMMEDIATE). Every transaction Quarry opens
+ * writes; begun deferred, one that read first could not take the lock once another process (a server beside a
+ * `quarry ingest`) had written since its read, and failed at once with "database is locked" instead of
+ * waiting its turn.
+ */
+class WritingSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
 export function openSqlite(file: string): Store {
   mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
@@ -96,7 +129,7 @@ export function openSqlite(file: string): Store {
   // otherwise reads back the same index pages from the file again and again.
   sqlite.pragma('cache_size = -262144');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: keepingStatements(sqlite) }),
+    dialect: new WritingSqliteDialect({ database: keepingStatements(sqlite) }),
     plugins: [new YieldAfterLongQueries()],
   });
   handles.set(db, sqlite);
