@@ -6,13 +6,17 @@
 //   - the awards' bulk files, made by the first download of the version;
 //   - /v1/history of 10 tickers x 5 fields over 20 years of daily bars, 5 at a time, ISOLATION_HISTORY_ROUNDS
 //     (default 4) times;
-//   - a collector load (serve --collect) of two CFTC year files, served by a local stand-in for cftc.gov.
+//   - a collector load (serve --collect) of two CFTC year files, served by a local stand-in for cftc.gov;
+//   - a universe of prices (ISOLATION_UNIVERSE_BARS, default 5,000,000 bars built as bench:universe builds
+//     them) loaded by `quarry ingest prices` in a process of its own into the store the server serves, the
+//     board's CFTC year loaded first so each light keyed call is charged (a write beside the load's).
 // Each runs in a fresh process, so the longest event-loop block the server reports (/metrics) is that work's.
 // Reported for each: p50/p99/max latency of the light requests and the longest block. Targets: light p99 <=
 // 50 ms, no block over 100 ms. ISOLATION_SCENARIOS (listing,bulk,history,collect) picks some. Embedded, and
 // again on PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set (a fresh database for each store, made
 // and dropped); ISOLATION_ENGINES=sqlite or postgres runs one. ISOLATION_PROFILE=<folder> has each server write a
 // CPU profile there (node --cpu-prof) for finding what held the loop.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -26,10 +30,12 @@ import { prepareMarket, SYMBOLS } from './market-setup.js';
 import { freshDatabase, start, stop, unlimitedDatasetsKey } from './process.js';
 import { profilerArgs } from './profile.js';
 import { percentile } from './stats.js';
+import { realSeries, universeFile } from './universe-file.js';
 
 const ROWS = Number(process.env.ISOLATION_AWARDS ?? 1_000_000);
 const HISTORY_ROUNDS = Number(process.env.ISOLATION_HISTORY_ROUNDS ?? 4);
-const SCENARIOS = (process.env.ISOLATION_SCENARIOS ?? 'listing,bulk,history,collect').split(',');
+const SCENARIOS = (process.env.ISOLATION_SCENARIOS ?? 'listing,bulk,history,collect,universe').split(',');
+const UNIVERSE_BARS = Number(process.env.ISOLATION_UNIVERSE_BARS ?? 5_000_000);
 const ENGINES = (process.env.ISOLATION_ENGINES ?? 'sqlite,postgres').split(',');
 // The servers started here see only the store each run names.
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -241,10 +247,52 @@ async function runAll(engine) {
   }
 }
 
+/** `quarry <args>` in a process of its own, awaited without holding this process's event loop. */
+function cliRun(args, env) {
+  return new Promise((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['dist/cli/main.js', ...args],
+      { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`${args.join(' ')}: ${stderr || error.message}`)) : resolve(stdout),
+    ),
+  );
+}
+
+async function universeScenario(engine) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-isolation-universe-'));
+  folders.push(dir);
+  const file = path.join(dir, 'universe.csv');
+  const { bars, tickers } = universeFile(file, null, realSeries(), { bars: UNIVERSE_BARS });
+  const env = {
+    ...BASE_ENV,
+    QUARRY_DATA_DIR: dir,
+    QUARRY_MARKET_UPSTREAM: 'none',
+    ...(await storeOf(engine)),
+  };
+  await cliRun(['ingest', 'cftc', path.join(ASSETS, 'cftc/deacot2021.zip')], env);
+  const key = await keyFor(env);
+  let loaded = null;
+  rows.push(
+    await scenario(
+      `${engine}: quarry ingest prices of ${bars} bars, ${tickers.length} listings, beside`,
+      env,
+      key,
+      async () => {
+        const report = JSON.parse(await cliRun(['ingest', 'prices', file], env)).files[0];
+        loaded = report;
+      },
+    ),
+  );
+  rows.at(-1).work += ` (${Math.round(loaded.lines / loaded.seconds)} bars/s)`;
+}
+
 try {
   for (const engine of ENGINES) {
     if (engine === 'postgres' && !(DATABASE_URL && REDIS_URL)) continue;
     await runAll(engine);
+    if (SCENARIOS.includes('universe')) await universeScenario(engine);
   }
   console.table(rows);
   console.log(

@@ -11,20 +11,11 @@
 // - a cross-section: 500 listings' PX_LAST, ten /v1/data calls of 50, as read cold (nothing read before) and
 //   then again (p50 of the ten calls' total).
 import { execFileSync } from 'node:child_process';
-import {
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freshDatabase, marketKeys, startQuarry, stop } from './process.js';
+import { realSeries, universeFile } from './universe-file.js';
 
 const TARGET_BARS = Number(process.env.UNIVERSE_BARS ?? 5_000_000);
 const TARGET_LISTINGS = process.env.UNIVERSE_LISTINGS ? Number(process.env.UNIVERSE_LISTINGS) : null;
@@ -38,62 +29,6 @@ const FIELDS = ['PX_LAST', 'PX_OPEN', 'PX_HIGH', 'PX_LOW', 'PX_VOLUME', 'CHG_PCT
   ['VOLATILITY_260D', 'price', 'open', 'high', 'low', 'volume', 'previousClose', 'change', 'changePercent'],
   ['high52w', 'low52w'],
 );
-
-/** The real daily series of assets/market: [{ name, rows: 'date,open,high,low,close,volume' lines }]. */
-function realSeries() {
-  const root = path.resolve('assets/market');
-  const out = [];
-  for (const folder of readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()))
-    for (const file of readdirSync(path.join(root, folder.name)).filter((f) => f.endsWith('.csv'))) {
-      let [head, ...lines] = readFileSync(path.join(root, folder.name, file), 'utf8')
-        .trim()
-        .split(/\r?\n/);
-      let names = head.split(',').map((n) => n.toLowerCase().replace(/[^a-z]/g, ''));
-      // yfinance's three header rows: Price,… / Ticker,… / Date,,…
-      if (names[0] === 'price' && !names.includes('date')) {
-        names = ['date', ...names.slice(1)];
-        lines = lines.slice(2);
-      }
-      const at = (n) => names.indexOf(n);
-      const [date, open, high, low, close, volume] = ['date', 'open', 'high', 'low', 'close', 'volume'].map(
-        at,
-      );
-      const rows = [];
-      for (const line of lines) {
-        const f = line.split(',');
-        if (!f[close]) continue;
-        rows.push([f[date].slice(0, 10), f[open], f[high], f[low], f[close], f[volume] ?? ''].join(','));
-      }
-      out.push({ name: file, rows });
-    }
-  return out.sort((a, b) => b.rows.length - a.rows.length);
-}
-
-/**
- * Writes the universe file: each real series under tickers UA0…, UB0…, until `target` bars or listings; and
- * beside it the file of its first six listings alone.
- */
-function universeFile(file, sixFile, target, series) {
-  let six = 'Date,Ticker,Open,High,Low,Close,Volume\n';
-  const out = openSync(file, 'w');
-  writeSync(out, 'Date,Ticker,Open,High,Low,Close,Volume\n');
-  const tickers = [];
-  let bars = 0;
-  const enough = () => (TARGET_LISTINGS === null ? bars >= target : tickers.length >= TARGET_LISTINGS);
-  for (let copy = 0; !enough(); copy += 1)
-    for (const [s, { rows }] of series.entries()) {
-      if (enough()) break;
-      const ticker = `U${String.fromCharCode(65 + s)}${copy}`;
-      tickers.push({ ticker, bars: rows.length });
-      const text = `${rows.map((r) => r.replace(',', `,${ticker},`)).join('\n')}\n`;
-      writeSync(out, text);
-      if (tickers.length <= 6) six += text;
-      bars += rows.length;
-    }
-  closeSync(out);
-  writeFileSync(sixFile, six);
-  return { bars, tickers };
-}
 
 const cli = (args, env) =>
   execFileSync(process.execPath, ['dist/cli/main.js', ...args], {
@@ -241,7 +176,10 @@ try {
   const file = path.join(dir, 'universe.csv');
   const smallFile = path.join(dir, 'six.csv');
   const series = realSeries();
-  const universe = universeFile(file, smallFile, TARGET_BARS, LONGEST_ONLY ? series.slice(0, 1) : series);
+  const universe = universeFile(file, smallFile, LONGEST_ONLY ? series.slice(0, 1) : series, {
+    bars: TARGET_BARS,
+    listings: TARGET_LISTINGS,
+  });
   console.log(
     `${universe.bars} bars of ${universe.tickers.length} listings (${(statSync(file).size / 1e6).toFixed(0)} MB), built from the real series of assets/market`,
   );

@@ -64,6 +64,12 @@ export type Importer<R = Record<string, unknown>> = ImporterBase<R> &
           entries: BatchEntry<R>[],
           root: Kysely<Database>,
         ): Promise<WriteOutcome[]>;
+        /**
+         * For records that each stand on their own (a listing's prices): the records a transaction holds at
+         * most, each slice committed as it is written, so a file of millions keeps the store's other writers
+         * (a serving process's credits) waiting a slice at most, never the whole file (docs/adr/035).
+         */
+        commitEvery?: number;
         write?: never;
         revision?: never;
       }
@@ -156,10 +162,20 @@ export async function importRecords<R>(
   const count = (outcomes: WriteOutcome[]) => {
     for (const outcome of outcomes) report[outcome] += 1;
   };
-  await db.transaction().execute(async (tx) => {
-    await holdWriteLock(db, tx, importer.dataset);
-    const batch = new RevisionBatch(tx);
+  const slice = importer.writeBatch ? importer.commitEvery : undefined;
+  // The same for every record a batch writer is given: made once.
+  const batchMeta = { source, loadedAt, ...(publishedAt ? { knownAt: publishedAt } : {}) };
+  const dated = (value: R) => {
+    const date = importer.dateOf?.(value);
+    if (date === undefined) return;
+    if (report.firstDate === null || date < report.firstDate) report.firstDate = date;
+    if (report.lastDate === null || date > report.lastDate) report.lastDate = date;
+  };
+  /** Reads every record and writes it, in `tx` or (a sliced load) a transaction a slice. */
+  const readAndWrite = async (tx: Transaction<Database> | null) => {
+    const batch = tx ? new RevisionBatch(tx) : null;
     let pending: BatchEntry<R>[] = [];
+    const pendingMost = slice ?? BATCH;
     // A batch is written while the next is read: on PostgreSQL the server works as the file is parsed.
     // Batches are still written one after the other, in order.
     const inFlight: { write: Promise<void> | null } = { write: null };
@@ -168,10 +184,15 @@ export async function importRecords<R>(
       const entries = pending;
       pending = [];
       if (inFlight.write) await inFlight.write;
-      const write = importer.writeBatch(tx, entries, db).then(count);
+      const write = (
+        tx ? importer.writeBatch(tx, entries, db) : committedSlice(db, importer, entries, loadedAt)
+      ).then(count);
       // Awaited before the next batch and before the commit; a failure is raised there.
       write.catch(() => {});
       inFlight.write = write;
+      // On SQLite a slice's statements run on this thread: it is written before more is read, so its
+      // transaction holds the write lock only while it writes.
+      if (!tx && sqliteHandle(db)) await write;
     };
     try {
       for await (const item of records) {
@@ -181,9 +202,8 @@ export async function importRecords<R>(
           const problem = importer.check?.(value as R);
           if (problem) throw new ImportError(source, line, problem);
           if (importer.writeBatch) {
-            const meta = { source, loadedAt, ...(publishedAt ? { knownAt: publishedAt } : {}) };
-            pending.push({ record: value as R, meta });
-            if (pending.length >= BATCH) await writePending();
+            pending.push({ record: value as R, meta: batchMeta });
+            if (pending.length >= pendingMost) await writePending();
           } else {
             const meta = {
               hash: contentHash(value),
@@ -193,17 +213,14 @@ export async function importRecords<R>(
               ...firstPublished(importer.publishedAt?.(value as R), loadedAt),
               ...(importer.publishedFrom ? { publishedFrom: importer.publishedFrom } : {}),
             };
+            const into = tx as Transaction<Database>;
             if (importer.revision) {
-              batch.add(importer.revision(value as R), meta);
-              if (batch.size >= BATCH) count(await batch.flush());
-            } else count([await importer.write(tx, value as R, meta)]);
+              batch?.add(importer.revision(value as R), meta);
+              if ((batch?.size ?? 0) >= BATCH) count(await (batch as RevisionBatch).flush());
+            } else count([await importer.write(into, value as R, meta)]);
           }
           report.lines += 1;
-          const date = importer.dateOf?.(value as R);
-          if (date !== undefined) {
-            if (report.firstDate === null || date < report.firstDate) report.firstDate = date;
-            if (report.lastDate === null || date > report.lastDate) report.lastDate = date;
-          }
+          dated(value as R);
         }
       }
     } catch (error) {
@@ -211,29 +228,47 @@ export async function importRecords<R>(
       await inFlight.write?.catch(() => {});
       throw error;
     }
-    count(await batch.flush());
+    if (batch) count(await batch.flush());
     await writePending();
     await inFlight.write;
-    if (report.inserted + report.revised > 0) await bumpVersion(tx, importer.dataset, loadedAt);
-    if (file) {
-      await tx
-        .insertInto('source_files')
-        .values({
-          dataset: importer.dataset,
-          name: file.name,
-          checksum: file.checksum(),
-          size: file.size,
-          rows: report.lines,
-          first_date: report.firstDate,
-          last_date: report.lastDate,
-          inserted: report.inserted,
-          revised: report.revised,
-          unchanged: report.unchanged,
-          loaded_at: loadedAt,
-        })
-        .execute();
+  };
+  const recordFile = async (tx: Transaction<Database>) => {
+    if (!file) return;
+    await tx
+      .insertInto('source_files')
+      .values({
+        dataset: importer.dataset,
+        name: file.name,
+        checksum: file.checksum(),
+        size: file.size,
+        rows: report.lines,
+        first_date: report.firstDate,
+        last_date: report.lastDate,
+        inserted: report.inserted,
+        revised: report.revised,
+        unchanged: report.unchanged,
+        loaded_at: loadedAt,
+      })
+      .execute();
+  };
+  if (slice) {
+    try {
+      await readAndWrite(null);
+    } catch (error) {
+      const kept = report.inserted + report.revised;
+      if (kept > 0 && error instanceof Error)
+        error.message += ` (${kept} records before it were committed and stay: loading the mended file again reads them unchanged)`;
+      forget(db, importer.dataset);
+      throw error;
     }
-  });
+    await db.transaction().execute(recordFile);
+  } else
+    await db.transaction().execute(async (tx) => {
+      await holdWriteLock(db, tx, importer.dataset);
+      await readAndWrite(tx);
+      if (report.inserted + report.revised > 0) await bumpVersion(tx, importer.dataset, loadedAt);
+      await recordFile(tx);
+    });
   forget(db, importer.dataset);
   if (report.inserted + report.revised >= STATISTICS_AFTER) await refreshPlannerStatistics(db);
   return report;
@@ -291,6 +326,26 @@ function recordJudge(schema: object): (value: unknown) => string | null {
       return 'a record must be a JSON object';
     return `field "type" must be one of ${[...byKind.keys()].join(', ')}`;
   };
+}
+
+/**
+ * One slice of a sliced load, written and committed in its own transaction; the dataset's version moves with
+ * each slice that changed something, so readers elsewhere see the listings loaded so far.
+ */
+async function committedSlice<R>(
+  db: Kysely<Database>,
+  importer: Importer<R> & { writeBatch: NonNullable<Importer<R>['writeBatch']> },
+  entries: BatchEntry<R>[],
+  loadedAt: string,
+): Promise<WriteOutcome[]> {
+  const outcomes = await db.transaction().execute(async (tx) => {
+    await holdWriteLock(db, tx, importer.dataset);
+    const written = await importer.writeBatch(tx, entries, db);
+    if (written.some((outcome) => outcome !== 'unchanged')) await bumpVersion(tx, importer.dataset, loadedAt);
+    return written;
+  });
+  forget(db, importer.dataset);
+  return outcomes;
 }
 
 /** A record's first publication, when known and not after the load (a calendar can name a later day). */

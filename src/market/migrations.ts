@@ -9,6 +9,7 @@ import * as m032 from './migrations/032-statement-first-report.js';
 import * as m034 from './migrations/034-statement-reports.js';
 import * as actions from './migrations/actions.js';
 import * as barBlocks from './migrations/bar-blocks.js';
+import * as barCompression from './migrations/bar-compression.js';
 import * as listings from './migrations/listings.js';
 
 export const MARKET_MIGRATIONS: Migrations = {
@@ -22,4 +23,5 @@ export const MARKET_MIGRATIONS: Migrations = {
   'market/listings': listings,
   'market/bar-blocks': barBlocks,
   'market/actions': actions,
+  'market/bar-compression': barCompression,
 };

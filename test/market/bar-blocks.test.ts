@@ -3,6 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import type { Bar } from '../../src/kernel/market-provider.js';
@@ -157,8 +158,10 @@ describe('the migration of bars held a row each', () => {
         const postgres = engine === 'postgres' ? await freshPostgres() : null;
         const store = openStore({ databaseUrl: postgres?.url ?? null, dataDir });
         try {
+          // A store from before the blocks: without their migration and those that shape their table.
+          const blocksAndAfter = ['market/bar-blocks', 'market/bar-compression'];
           const before = Object.fromEntries(
-            Object.entries(MIGRATIONS).filter(([name]) => name !== 'market/bar-blocks'),
+            Object.entries(MIGRATIONS).filter(([name]) => !blocksAndAfter.includes(name)),
           );
           await migrate(store, before);
           const rows = exportRows().filter((r) => r.date >= '2023-12-20' && r.date <= '2024-01-10');
@@ -193,4 +196,21 @@ describe('the migration of bars held a row each', () => {
       },
     );
   }
+
+  it.skipIf(ENGINES.find((e) => e.engine === 'postgres')?.skip ?? true)(
+    'on postgres: new blocks are compressed with LZ4',
+    async () => {
+      const postgres = await freshPostgres();
+      const store = openStore({ databaseUrl: postgres.url, dataDir: tmpdir() });
+      try {
+        await migrate(store, MIGRATIONS);
+        const { rows } = await sql<{ attcompression: string }>`SELECT attcompression FROM pg_attribute
+          WHERE attrelid = 'market_bar_blocks'::regclass AND attname = 'bars'`.execute(store.db);
+        expect(rows).toEqual([{ attcompression: 'l' }]);
+      } finally {
+        await store.close();
+        await postgres.drop();
+      }
+    },
+  );
 });

@@ -130,6 +130,8 @@ export const marketImporter: Importer<MarketRecordValue> = {
           : record.type === 'listing'
             ? undefined
             : record.asOf.slice(0, 10),
+  // A listing's records stand on their own: a universe of prices commits a slice at a time (ADR 035).
+  commitEvery: 5000,
   /**
    * Daily bars a batch at a time (the blocks held for the batch's listing-years read in one query, the changed
    * ones written in multi-row statements); every other record as it comes, in order.

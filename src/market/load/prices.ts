@@ -152,11 +152,13 @@ export async function* priceRecords(
     const records: ReadRecord<MarketRecordValue>[] = [];
     for (const { line, text } of batch) {
       if (!text.trim()) continue;
-      const fields = csvFields(text).map((f) => f.trim());
-      if (header.take(fields, line)) continue;
+      // Number() reads a number with spaces around it; only the header, date and ticker are trimmed.
+      const fields = csvFields(text);
+      const trimmed = header.layout ? null : fields.map((f) => f.trim());
+      if (trimmed && header.take(trimmed, line)) continue;
       const { columns, fileTicker } = header.layout as Layout;
       at ??= columnsAt(columns);
-      const rowTicker = fields[at.ticker] ?? fields[at.symbol] ?? fileTicker ?? undefined;
+      const rowTicker = (fields[at.ticker] ?? fields[at.symbol])?.trim() ?? fileTicker ?? undefined;
       if (!first) {
         first = listingOf(source.name, line, option, rowTicker);
         instruments.set(first.named, first);
@@ -180,21 +182,13 @@ export async function* priceRecords(
         }
         instrument = held;
       }
-      const get = (column: string, index: number): number | null => {
-        const v = fields[index];
-        if (v === undefined || v === '') return null;
-        const n = Number(v);
-        if (Number.isFinite(n)) return n;
-        if (v === 'null' || v === '.' || v.toLowerCase() === 'nan') return null;
-        throw new SourceError(source.name, line, `${column} "${v}" is not a number`);
-      };
-      const date = readDate(fields[at.date] ?? '', line);
+      const get = (column: string, index: number) => numberIn(fields[index], column, source.name, line);
+      const date = readDate(fields[at.date]?.trim() ?? '', line);
       if (through !== undefined && date > through) continue;
       const close = get('close', at.close) ?? get('price', at.price);
       if (close === null) continue; // a day with no trade
       const { symbol } = instrument;
       const factor = unit === 'main' ? 1 : instrument.factor;
-      const scale = (v: number | null) => (v === null ? null : toMain(singlePrecisionPrice(v), factor));
       if (at.dividends >= 0 || at.splits >= 0) {
         const span = spans.get(symbol);
         if (!span) spans.set(symbol, { start: date, end: date, line });
@@ -225,9 +219,9 @@ export async function* priceRecords(
           type: 'bar',
           symbol,
           date,
-          open: scale(get('open', at.open)),
-          high: scale(get('high', at.high)),
-          low: scale(get('low', at.low)),
+          open: priceOf(get('open', at.open), factor),
+          high: priceOf(get('high', at.high), factor),
+          low: priceOf(get('low', at.low), factor),
           close: toMain(singlePrecisionPrice(close), factor),
           volume: get('volume', at.volume),
         },
@@ -246,6 +240,20 @@ export async function* priceRecords(
   }));
   if (known.length && kinds.length) yield known;
 }
+
+/** A field's number; null where the file has none (blank, null, NaN, or `.` as FRED-style files write). */
+function numberIn(v: string | undefined, column: string, file: string, line: number): number | null {
+  if (v === undefined || v === '') return null;
+  const n = Number(v);
+  if (Number.isFinite(n)) return n === 0 && v.trim() === '' ? null : n;
+  const text = v.trim();
+  if (text === 'null' || text === '.' || text.toLowerCase() === 'nan') return null;
+  throw new SourceError(file, line, `${column} "${text}" is not a number`);
+}
+
+/** A price as read, in main units. */
+const priceOf = (value: number | null, factor: number) =>
+  value === null ? null : toMain(singlePrecisionPrice(value), factor);
 
 /** A split as yfinance writes it (4.0 for 4-for-1, 0.1 for 1-for-10) as whole shares after for before. */
 function ratio(split: number): { numerator: number; denominator: number } {
