@@ -81,10 +81,22 @@ async function steady(base, route, until, headers) {
   return times;
 }
 
-async function longestBlock(base) {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('quarry_event_loop_longest_block_seconds '));
-  return Number(line?.split(' ')[1]) * 1000;
+/** The server's longest event-loop block since it started (ms), and how many of its delay samples were over 100 ms. */
+async function loopDelays(base) {
+  const lines = (await (await fetch(`${base}/metrics`)).text()).split('\n');
+  const value = (prefix) =>
+    Number(
+      lines
+        .find((l) => l.startsWith(prefix))
+        ?.split(' ')
+        .at(-1),
+    );
+  return {
+    longest: value('quarry_event_loop_longest_block_seconds ') * 1000,
+    over100:
+      value('quarry_event_loop_delay_seconds_count ') -
+      value('quarry_event_loop_delay_seconds_bucket{le="0.1"}'),
+  };
 }
 
 /** Starts a server on `env`, runs `heavy` under the light load, and returns the scenario's row. */
@@ -96,7 +108,7 @@ async function scenario(name, env, key, heavy, args = ['dist/cli/main.js', 'serv
   const headers = { authorization: `Bearer ${key}` };
   try {
     await fetch(`${base}/v1/cftc/cot`, { headers });
-    const before = await longestBlock(base);
+    const before = await loopDelays(base);
     const started = performance.now();
     const work = heavy(base, headers);
     const [health, board] = await Promise.all([
@@ -105,7 +117,16 @@ async function scenario(name, env, key, heavy, args = ['dist/cli/main.js', 'serv
     ]);
     await work;
     const light = [...health, ...board].sort((a, b) => a - b);
-    const block = await longestBlock(base);
+    // The server keeps its longest block since it started: when the work set no new longest, its blocks were
+    // no longer than the slowest light request, one of which was always waiting on the loop; and no longer
+    // than 100 ms when no delay sample over 100 ms was added.
+    const after = await loopDelays(base);
+    const [block, bound] =
+      after.longest > before.longest
+        ? [after.longest, '']
+        : after.over100 === before.over100
+          ? [Math.min(100, light.at(-1)), '<= ']
+          : [Math.min(after.longest, light.at(-1)), '<= '];
     return {
       work: name,
       seconds: ((performance.now() - started) / 1000).toFixed(1),
@@ -113,8 +134,8 @@ async function scenario(name, env, key, heavy, args = ['dist/cli/main.js', 'serv
       p50_ms: percentile(light, 0.5).toFixed(1),
       p99_ms: percentile(light, 0.99).toFixed(1),
       max_ms: light.at(-1).toFixed(1),
-      block_ms: block.toFixed(0),
-      before_ms: before.toFixed(0),
+      block_ms: bound + block.toFixed(0),
+      before_ms: before.longest.toFixed(0),
       targets: `${mark(percentile(light, 0.99) <= 50)} / ${mark(block <= 100)}`,
     };
   } finally {
@@ -296,7 +317,7 @@ try {
   }
   console.table(rows);
   console.log(
-    "targets: light-request p99 <= 50 ms / no event-loop block over 100 ms (block_ms: the work's process, since it started)",
+    'targets: light-request p99 <= 50 ms / no event-loop block over 100 ms (block_ms: the longest while the work ran; before_ms: before it, from start-up)',
   );
 } finally {
   for (const dir of folders) rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import type { BatchEntry, Importer } from '../../ingest/import.js';
 import type { Bar } from '../../kernel/market-provider.js';
 import { contentHash, type WriteOutcome } from '../../store/revisions.js';
 import type { Database, MarketBarBlocksTable } from '../../store/schema.js';
-import { packBars, sameBar, unpackBars, yearOf } from '../bar-blocks.js';
+import { type KnownMark, knownMarks, packBars, sameBar, unpackBars, yearOf } from '../bar-blocks.js';
 
 const Num = Type.Union([Type.Number(), Type.Null()]);
 
@@ -163,6 +163,12 @@ const BLOCKS_A_STATEMENT = 200;
 interface HeldBlock {
   bars: Map<string, Bar>;
   loadedAt: string;
+  /** The last day held before this batch ('' for a block not held), and the marks of the days appended. */
+  last: string;
+  count: number;
+  marks: KnownMark[];
+  /** Whether this batch changes a day held (or adds one before the last): the block is then a new version. */
+  revises: boolean;
 }
 
 /**
@@ -170,6 +176,8 @@ interface HeldBlock {
  * is unchanged, a new one inserted, another revised (a bar twice in the batch: its second against its first).
  * A block that changed is written as a new version known from the load (or the publication time given), the
  * one it replaces kept with the time it was superseded; a block this load wrote already is rewritten in place.
+ * Days after the last one held, and nothing else, are appended to the block in place, marked as known from
+ * this load: a daily file adds its day without copying the year (ADR 035).
  */
 async function writeBars(
   tx: Transaction<Database>,
@@ -183,7 +191,7 @@ async function writeBars(
     const key = `${record.symbol}|${year}`;
     let block = held.get(key);
     if (!block) {
-      block = { bars: new Map(), loadedAt: '' };
+      block = { bars: new Map(), loadedAt: '', last: '', count: 0, marks: [], revises: false };
       held.set(key, block);
     }
     const before = block.bars.get(record.date);
@@ -196,15 +204,18 @@ async function writeBars(
       volume: record.volume,
     };
     if (before && sameBar(before, bar)) return 'unchanged';
+    // A held day changed, or a day added before the last held: not an append.
+    if (record.date <= block.last) block.revises = true;
     block.bars.set(record.date, bar);
     changed.set(key, { symbol: record.symbol, year, block });
     return before ? 'revised' : 'inserted';
   });
   const { meta } = entries[0]!;
   const knownAt = meta.knownAt ?? meta.loadedAt;
+  const knownMs = Date.parse(knownAt);
   const inserts: MarketBarBlocksTable[] = [];
   for (const { symbol, year, block } of changed.values()) {
-    const bars = packBars([...block.bars.values()].sort((a, b) => (a.date < b.date ? -1 : 1)));
+    const sorted = [...block.bars.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
     const updateCurrent = (set: Partial<MarketBarBlocksTable>) =>
       tx
         .updateTable('market_bar_blocks')
@@ -214,7 +225,14 @@ async function writeBars(
         .where('superseded_at', 'is', null)
         .execute();
     if (block.loadedAt === meta.loadedAt) {
-      await updateCurrent({ bars, source: meta.source });
+      await updateCurrent({ bars: packBars(sorted, block.marks), source: meta.source });
+      continue;
+    }
+    if (block.loadedAt !== '' && !block.revises) {
+      // Days appended: known from this load, the days before from when they were.
+      const marks =
+        block.marks.at(-1)?.at === knownMs ? block.marks : [...block.marks, { first: block.count, at: knownMs }];
+      await updateCurrent({ bars: packBars(sorted, marks) });
       continue;
     }
     if (block.loadedAt !== '') await updateCurrent({ superseded_at: knownAt });
@@ -222,7 +240,7 @@ async function writeBars(
     inserts.push({
       symbol,
       year,
-      bars,
+      bars: packBars(sorted),
       known_at: knownAt,
       superseded_at: null,
       source: meta.source,
@@ -259,13 +277,18 @@ async function heldBlocks(
     .where('superseded_at', 'is', null)
     .execute();
   return new Map(
-    rows.map((r) => [
-      `${r.symbol}|${r.year}`,
-      {
-        bars: new Map(unpackBars(r.year, r.bars).map((b) => [b.date, b])),
+    rows.map((r) => {
+      const bars = unpackBars(r.year, r.bars);
+      const block: HeldBlock = {
+        bars: new Map(bars.map((b) => [b.date, b])),
         loadedAt: r.loaded_at,
-      },
-    ]),
+        last: bars.at(-1)?.date ?? '',
+        count: bars.length,
+        marks: knownMarks(r.year, r.bars),
+        revises: false,
+      };
+      return [`${r.symbol}|${r.year}`, block];
+    }),
   );
 }
 
