@@ -117,7 +117,8 @@ export function unpackBars(year: number, bytes: Uint8Array, into: Bar[] = []): B
 function bytesOf(year: number, bytes: Uint8Array): Buffer {
   const view = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const format = view.readUInt8(0);
-  if (format !== PLAIN && format !== MARKED) throw new Error(`bar block of ${year}: unknown format ${format}`);
+  if (format !== PLAIN && format !== MARKED)
+    throw new Error(`bar block of ${year}: unknown format ${format}`);
   return view;
 }
 

@@ -21,7 +21,10 @@ for (const { engine, skip } of ENGINES) {
     let now = new Date('2026-04-24T22:00:00Z');
     const dir = mkdtempSync(path.join(tmpdir(), 'quarry-appends-'));
     const [header, ...lines] = readFileSync(AAPL, 'utf8').trim().split('\n');
-    const dateAt = (header as string).split(',').map((n) => n.toLowerCase()).indexOf('date');
+    const dateAt = (header as string)
+      .split(',')
+      .map((n) => n.toLowerCase())
+      .indexOf('date');
     const closeAt = (header as string).split(',').indexOf('close');
     const of2026 = lines.filter((l) => l.split(',')[dateAt]!.startsWith('2026-'));
     const through = (date: string) => lines.filter((l) => l.split(',')[dateAt]! <= date);

@@ -231,7 +231,9 @@ async function writeBars(
     if (block.loadedAt !== '' && !block.revises) {
       // Days appended: known from this load, the days before from when they were.
       const marks =
-        block.marks.at(-1)?.at === knownMs ? block.marks : [...block.marks, { first: block.count, at: knownMs }];
+        block.marks.at(-1)?.at === knownMs
+          ? block.marks
+          : [...block.marks, { first: block.count, at: knownMs }];
       await updateCurrent({ bars: packBars(sorted, marks) });
       continue;
     }
