@@ -13,7 +13,7 @@ import type { LoadContext, ReadRecord } from '../../ingest/run.js';
 import { csvFields, SourceError, type SourceFile } from '../../ingest/source.js';
 import { resolveInput } from '../instrument.js';
 import { VENUES } from '../symbology/tables.js';
-import type { MarketRecordValue } from './import.js';
+import type { MarketRecordValue } from './record.js';
 
 /** A provider price in main units, without the float noise a division leaves (1.4566000399999999). */
 export function toMain(value: number, factor: number): number {

@@ -5,7 +5,7 @@
 import type { LoadContext } from '../../ingest/run.js';
 import { cik10 } from '../../ingest/sec/registrants.js';
 import { SourceError, type SourceFile, wholeJson } from '../../ingest/source.js';
-import type { MarketRecordValue } from './import.js';
+import type { MarketRecordValue } from './record.js';
 
 const FIELDS = ['cik', 'name', 'ticker', 'exchange'];
 

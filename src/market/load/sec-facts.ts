@@ -8,7 +8,7 @@ import { SourceError, type SourceFile } from '../../ingest/source.js';
 import { CONCEPTS, type ConceptFacts, type ConceptList, factsByPeriod } from '../../ingest/xbrl/concepts.js';
 import { annualEnds, FiscalCalendar, kindOf } from '../../ingest/xbrl/periods.js';
 import { resolveInput } from '../instrument.js';
-import type { MarketRecordValue } from './import.js';
+import type { MarketRecordValue } from './record.js';
 
 /**
  * Field id -> us-gaap concepts, in order of preference (the shared order of ingest/xbrl where the kpis

@@ -3,7 +3,7 @@
 // statement fields become statement records; Yahoo gives no period start, so a duration starts the day after
 // the same date 12 or 3 months earlier. Trailing (TTM) series are left out: they are computed from quarters.
 import { resolveInput } from '../instrument.js';
-import type { MarketRecordValue } from './import.js';
+import type { MarketRecordValue } from './record.js';
 
 /** Yahoo type (without its annual/quarterly prefix) -> our statement field id. */
 const TYPES: Record<string, string> = {

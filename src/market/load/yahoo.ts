@@ -8,8 +8,8 @@ import { SourceError, type SourceFile } from '../../ingest/source.js';
 import { dayOfEpoch } from '../../kernel/dates.js';
 import type { Bar, CorporateAction } from '../../kernel/market-provider.js';
 import { resolveInput } from '../instrument.js';
-import type { MarketRecordValue } from './import.js';
 import { providerFactor, toMain } from './prices.js';
+import type { MarketRecordValue } from './record.js';
 import { type TimeSeries, timeSeriesRecords } from './yahoo-timeseries.js';
 
 const MINOR: Record<string, [string, number]> = {

@@ -1,7 +1,7 @@
 // What a live market source answers. The live provider asks it for what the store does not hold, and keeps
 // the answers in the market cache; Yahoo Finance is the one implementation (yahoo.ts).
 import type { Bar, CorporateAction, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
-import type { MarketRecordValue } from '../load/import.js';
+import type { MarketRecordValue } from '../load/record.js';
 
 /** Quote symbols one upstream call carries at most. */
 export const QUOTES_PER_CALL = 100;

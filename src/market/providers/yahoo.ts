@@ -5,7 +5,7 @@
 import YahooFinance from 'yahoo-finance2';
 import { ExtendedCookieJar } from 'yahoo-finance2/lib/cookieJar';
 import type { ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
-import type { MarketRecordValue } from '../load/import.js';
+import type { MarketRecordValue } from '../load/record.js';
 import {
   type Chart,
   chartActions,
