@@ -1,7 +1,9 @@
 // SQLite credit statements: synchronous, each change inside an IMMEDIATE transaction, so no other process
 // (a CLI command, another server on the same file) can interleave between the check and the update.
 // Charges arriving in the same turn of the event loop share one transaction (group commit). A load's
-// transaction open on the same connection is waited for, never joined (test/store/charge-beside-load).
+// transaction open on the same connection is waited for, never joined (test/store/charge-beside-load); one of
+// another process (a `quarry ingest` on the same file) is waited for off the event loop: the statement is not
+// left to sleep in SQLite's busy handler, which would hold every request of this process meanwhile.
 import { setTimeout as delay } from 'node:timers/promises';
 import type SQLite from 'better-sqlite3';
 import { isoTime } from '../kernel/iso-time.js';
@@ -13,6 +15,17 @@ const LEDGER_COLUMNS =
 const COLUMN_COUNT = 9;
 /** 9 columns x 100 rows stays well under SQLite's limit of bound parameters. */
 const MAX_ROWS_PER_INSERT = 100;
+/** How long a credit change waits for another process's write lock before it fails, and how often it tries. */
+const LOCKED_FOR_MS = 5000;
+const TRY_EVERY_MS = 2;
+
+/** Another connection holds the write lock: the change was not made, and may be tried again. */
+const LOCKED = Symbol('locked');
+
+/** The error of a credit change that found the store locked for too long. */
+function lockedTooLong(): Error {
+  return new Error(`the store stayed locked by another process for ${LOCKED_FOR_MS / 1000} s`);
+}
 
 type LedgerValues = [
   string,
@@ -44,7 +57,11 @@ export class SqliteCredits implements CreditStore {
   private readonly refundTx: (input: RefundInput) => number | null;
   private readonly balanceTx: (accountId: string, allowance: number, now: Date) => BalanceState | null;
 
+  /** The connection's own busy timeout, put back after each credit change. */
+  private readonly busyTimeout: number;
+
   constructor(private readonly db: SQLite.Database) {
+    this.busyTimeout = Number(db.pragma('busy_timeout', { simple: true }));
     this.select = db.prepare('SELECT balance, period_start, period_end FROM accounts WHERE id = ?');
     this.debit = db.prepare(
       'UPDATE accounts SET balance = balance - ?, period_charged = period_charged + ? WHERE id = ?',
@@ -154,35 +171,72 @@ export class SqliteCredits implements CreditStore {
     });
   }
 
-  private commitQueued(): void {
+  private commitQueued(since = performance.now()): void {
     if (this.busy()) {
+      // This process's own load: its end is waited for, however long; the lock's wait starts after it.
       setTimeout(() => this.commitQueued(), 1);
       return;
     }
     const batch = this.queue;
-    this.queue = [];
     try {
-      const outcomes = this.chargeBatch(batch.map((item) => item.input));
+      const outcomes = this.unlessLocked(() => this.chargeBatch(batch.map((item) => item.input)));
+      if (outcomes === LOCKED) {
+        if (performance.now() - since > LOCKED_FOR_MS) throw lockedTooLong();
+        // Charges arriving meanwhile join the batch being retried.
+        setTimeout(() => this.commitQueued(since), TRY_EVERY_MS);
+        return;
+      }
+      this.queue = [];
       batch.forEach((item, i) => {
         const outcome = outcomes[i];
         if (outcome) item.resolve(outcome);
         else item.reject(new Error(`account ${item.input.accountId} vanished during a charge`));
       });
     } catch (error) {
+      this.queue = [];
       for (const item of batch) item.reject(error);
     }
   }
 
   async refund(input: RefundInput): Promise<number | null> {
-    while (this.busy()) await delay(1);
-    return this.refundTx(input);
+    return this.whenWritable(() => this.refundTx(input));
   }
 
   async balance(accountId: string, allowance: number, now: Date): Promise<BalanceState | null> {
     const row = this.select.get(accountId);
     if (row && isoTime(now) < row.period_end) return state(row);
-    while (this.busy()) await delay(1);
-    return this.balanceTx(accountId, allowance, now);
+    return this.whenWritable(() => this.balanceTx(accountId, allowance, now));
+  }
+
+  /** Runs a write once no transaction is open on this connection and no other process holds the lock. */
+  private async whenWritable<T>(write: () => T): Promise<T> {
+    let since = performance.now();
+    for (;;) {
+      if (this.busy()) {
+        while (this.busy()) await delay(1);
+        since = performance.now();
+      }
+      const done = this.unlessLocked(write);
+      if (done !== LOCKED) return done;
+      if (performance.now() - since > LOCKED_FOR_MS) throw lockedTooLong();
+      await delay(TRY_EVERY_MS);
+    }
+  }
+
+  /**
+   * The write, or LOCKED at once when another connection holds the write lock: SQLite's busy handler would
+   * sleep on this thread until the lock was free.
+   */
+  private unlessLocked<T>(write: () => T): T | typeof LOCKED {
+    this.db.pragma('busy_timeout = 0');
+    try {
+      return write();
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_BUSY') return LOCKED;
+      throw error;
+    } finally {
+      this.db.pragma(`busy_timeout = ${this.busyTimeout}`);
+    }
   }
 
   /**

@@ -1,8 +1,11 @@
 // A charge asked for while a load's transaction is open on the embedded store's connection (a load yields the
 // event loop between its batches) is its own: it waits for the load to end rather than joining its
-// transaction, so a load that fails and rolls back does not take the charge with it.
+// transaction, so a load that fails and rolls back does not take the charge with it. A load of another process
+// holding the file's write lock is waited for without holding this process's event loop.
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlitePath } from '../../src/store/engine.js';
 import { type Customer, customer, type TestEnv, testEnv } from '../helpers/env.js';
 
 describe('a charge beside an open load on SQLite', () => {
@@ -42,5 +45,46 @@ describe('a charge beside an open load on SQLite', () => {
     await expect(load).rejects.toThrow('the load fails');
     expect(await charged).toMatchObject({ ok: true });
     expect(await balance()).toBe((before ?? 0) - 7);
+  });
+
+  it("waits for another process's write lock off the event loop, then charges", async () => {
+    const before = await balance();
+    const other = new SQLite(sqlitePath(env.dataDir));
+    try {
+      // Another process's load: the write lock taken and held across turns of this process's loop.
+      other.exec('BEGIN IMMEDIATE');
+      const charged = env.deps.credits.charge({
+        accountId: user.accountId,
+        amount: 5,
+        allowance: 0,
+        requestId: 'req_beside_other',
+        keyId: user.keyId,
+        operation: 'test.beside-other-process',
+        now: env.deps.clock(),
+      });
+      let settled = false;
+      charged.then(
+        () => {
+          settled = true;
+        },
+        () => {
+          settled = true;
+        },
+      );
+      // The loop turns while the charge waits: a charge sleeping in SQLite's busy handler would hold it (and
+      // then fail after the busy timeout, the other connection never getting the turn to commit).
+      let turns = 0;
+      while (turns < 50) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turns += 1;
+      }
+      expect(settled).toBe(false);
+      other.exec('COMMIT');
+      expect(await charged).toMatchObject({ ok: true });
+      expect(await balance()).toBe((before ?? 0) - 5);
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+    }
   });
 });
