@@ -26,7 +26,9 @@ import { quotedInMinorUnits } from '../symbology/tables.js';
 import type { Cached, MarketCache } from './cache.js';
 import { SingleFlight } from './guard.js';
 import { jobOf, type OpenFigi } from './openfigi.js';
-import { FOUND_AT_MOST, type StoredProvider, shortInterestOf, withFacts } from './stored.js';
+import type { StoredProvider } from './stored.js';
+import { shortInterestOf, withFacts } from './stored-quote.js';
+import { FOUND_AT_MOST } from './stored-search.js';
 import {
   type DailyHistory,
   type Found,

@@ -1,7 +1,7 @@
 // The stored provider: quotes and bars as loaded by `quarry ingest prices|yahoo|sec-facts`. A symbol's quote is
 // the newest known: its recorded quote, or one built from its last two bars when they are newer. A symbol's daily bars are read once per
 // load of market data and then served from memory (the read cache drops them when a load changes the data).
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { cachedRead } from '../../ingest/read-cache.js';
 import type {
   Bar,
@@ -21,11 +21,11 @@ import type { Database } from '../../store/schema.js';
 import { unpackBars } from '../bar-blocks.js';
 import { barRange } from '../compute/periods.js';
 import { repairPaymentUnits, repairUnitSlips } from '../compute/repair.js';
-import { barClose } from '../symbology/sessions.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
+import { barQuote, listingKey, newerPrices, newest, shortInterestOf, withFacts } from './stored-quote.js';
+import { findStored } from './stored-search.js';
 
-/** Instruments a search answers at most. */
-export const FOUND_AT_MOST = 20;
+type Fields = ProviderQuote['fields'];
 
 export class StoredProvider implements MarketProvider {
   constructor(private readonly db: Kysely<Database>) {}
@@ -252,109 +252,8 @@ export class StoredProvider implements MarketProvider {
     return (await this.series(instrument)).slice(-count).map((b) => b.close);
   }
 
-  async find(text: string): Promise<InstrumentFound[]> {
-    if (/^\d{1,10}$/.test(text.trim())) return this.findByCik(text.trim());
-    const escaped = text.toLowerCase().replace(/[\\%_]/g, '\\$&');
-    const like = (column: string, pattern: string) =>
-      sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-    // A symbol matches anywhere in it; a name by the start of any of its words ("apple" is not "Pineapple").
-    const matches = (column: string) => like(column, `%${escaped}%`);
-    const named = (column: string) =>
-      sql<boolean>`(${like(column, `${escaped}%`)} or ${like(column, `% ${escaped}%`)})`;
-    const [quoted, listed, barred, registered] = await Promise.all([
-      this.db
-        .selectFrom('market_quotes')
-        .select(['symbol', 'name', 'exchange', 'asset_type'])
-        .where((eb) => eb.or([matches('symbol'), named('name')]))
-        .orderBy('symbol')
-        .limit(FOUND_AT_MOST)
-        .execute(),
-      // A listing held only as bars, by the name its operator gave it.
-      this.db
-        .selectFrom('market_listings')
-        .select(['symbol', 'name'])
-        .where((eb) => eb.or([matches('symbol'), named('name')]))
-        .orderBy('symbol')
-        .limit(FOUND_AT_MOST)
-        .execute(),
-      this.db
-        .selectFrom('market_bar_blocks')
-        .select('symbol')
-        .distinct()
-        .where('superseded_at', 'is', null)
-        .where(matches('symbol'))
-        .orderBy('symbol')
-        .limit(FOUND_AT_MOST)
-        .execute(),
-      // EDGAR's registrant list names US listings (ADRs of foreign companies among them), largest first.
-      this.db
-        .selectFrom('registrants')
-        .select(['ticker', 'name'])
-        .where('is_current', '=', 1)
-        .where((eb) => eb.or([matches('ticker'), named('name')]))
-        .orderBy('rank')
-        .limit(FOUND_AT_MOST)
-        .execute(),
-    ]);
-    const found = new Map<string, InstrumentFound>();
-    for (const q of quoted)
-      found.set(q.symbol, {
-        symbol: q.symbol,
-        name: q.name,
-        exchange: q.exchange,
-        type: q.asset_type,
-        source: 'stored',
-      });
-    for (const { symbol, name } of listed)
-      if (!found.has(symbol)) found.set(symbol, { symbol, name, exchange: '', type: '', source: 'stored' });
-    for (const { symbol } of barred)
-      if (!found.has(symbol))
-        found.set(symbol, { symbol, name: symbol, exchange: '', type: '', source: 'stored' });
-    for (const { ticker, name } of registered)
-      if (!found.has(ticker))
-        found.set(ticker, { symbol: ticker, name, exchange: '', type: 'EQUITY', source: 'edgar' });
-    return [...found.values()].slice(0, FOUND_AT_MOST);
-  }
-
-  /**
-   * The US listings of a registrant by its CIK (any number of leading zeros): its tickers in EDGAR's
-   * registrant list, main one first, and the listings SEC's exchange file gave that CIK.
-   */
-  private async findByCik(text: string): Promise<InstrumentFound[]> {
-    const cik = text.padStart(10, '0');
-    const [registered, facts] = await Promise.all([
-      this.db
-        .selectFrom('registrants')
-        .select(['ticker', 'name'])
-        .where('is_current', '=', 1)
-        .where('cik', '=', cik)
-        .orderBy('rank')
-        .execute(),
-      this.db
-        .selectFrom('market_facts')
-        .select(['symbol', 'fields'])
-        .where('fields', 'like', `%"cik":"${cik}"%`)
-        .orderBy('symbol')
-        .limit(FOUND_AT_MOST)
-        .execute(),
-    ]);
-    const found = new Map<string, InstrumentFound>();
-    for (const { ticker, name } of registered)
-      found.set(ticker, { symbol: ticker, name, exchange: '', type: 'EQUITY', source: 'edgar' });
-    for (const { symbol, fields } of facts) {
-      const exchange = (JSON.parse(fields) as Fields).exchangeCode;
-      const held = found.get(symbol);
-      if (held) held.exchange = typeof exchange === 'string' ? exchange : held.exchange;
-      else
-        found.set(symbol, {
-          symbol,
-          name: symbol,
-          exchange: typeof exchange === 'string' ? exchange : '',
-          type: 'EQUITY',
-          source: 'edgar',
-        });
-    }
-    return [...found.values()].slice(0, FOUND_AT_MOST);
+  find(text: string): Promise<InstrumentFound[]> {
+    return findStored(this.db, text);
   }
 
   async bars(instrument: Instrument, from?: string, to?: string): Promise<Bar[]> {
@@ -362,121 +261,4 @@ export class StoredProvider implements MarketProvider {
     const [first, end] = barRange(all, from, to);
     return all.slice(first, end);
   }
-}
-
-function round(value: number): number {
-  return Math.round(value * 1e8) / 1e8;
-}
-
-type Fields = ProviderQuote['fields'];
-
-/** A quote's fields with the symbol's facts added: the newer recording wins where both have a value. */
-export function withFacts(
-  fields: Fields,
-  asOf: string,
-  facts: { asOf: string; fields: Fields } | undefined,
-): Fields {
-  if (!facts) return fields;
-  return facts.asOf > asOf ? { ...fields, ...facts.fields } : { ...facts.fields, ...fields };
-}
-
-function newest(a: string | undefined, b: string | undefined): string {
-  return [a ?? '', b ?? ''].sort().at(-1) as string;
-}
-
-const num = (value: unknown) => (typeof value === 'number' ? value : null);
-
-/** The short-interest members of a symbol's fields, when it has a settlement date and a short position. */
-export function shortInterestOf(fields: Fields, asOf: string): ShortInterest | null {
-  const sharesShort = num(fields.sharesShort);
-  const settlementDate = typeof fields.shortInterestDate === 'string' ? fields.shortInterestDate : null;
-  if (sharesShort === null || settlementDate === null) return null;
-  return {
-    sharesShort,
-    sharesShortPriorMonth: num(fields.sharesShortPriorMonth),
-    priorSettlementDate:
-      typeof fields.shortInterestPriorDate === 'string' ? fields.shortInterestPriorDate : null,
-    shortRatio: num(fields.shortRatio),
-    percentOfFloat: num(fields.shortPercentOfFloat),
-    percentOfSharesOutstanding: num(fields.shortPercentOfSharesOutstanding),
-    settlementDate,
-    asOf,
-    source: 'yahoo',
-  };
-}
-
-/** The price fields a quote made of bars gives. */
-const BAR_FIELDS = [
-  'price',
-  'open',
-  'high',
-  'low',
-  'volume',
-  'previousClose',
-  'change',
-  'changePercent',
-  'high52w',
-  'low52w',
-  'marketState',
-] as const;
-
-/** What a stored quote depends on beside the data: the listing's symbol and the market its close is timed by. */
-const listingKey = (i: Instrument) =>
-  `${i.symbol}\u0000${i.mic ?? ''}\u0000${i.assetType}\u0000${i.currency}`;
-
-/** A quote made of a symbol's last two daily bars, at the last one's session close; null without bars. */
-function barQuote(
-  instrument: Instrument,
-  bars: readonly Bar[],
-  name = instrument.symbol,
-): ProviderQuote | null {
-  const { symbol } = instrument;
-  const today = bars.at(-1);
-  if (!today) return null;
-  const before = bars.at(-2);
-  const yearAgo = new Date(Date.parse(`${today.date}T00:00:00Z`) - 365 * 86_400_000)
-    .toISOString()
-    .slice(0, 10);
-  let high52w = Number.NEGATIVE_INFINITY;
-  let low52w = Number.POSITIVE_INFINITY;
-  for (let i = bars.length - 1; i >= 0 && bars[i]!.date > yearAgo; i -= 1) {
-    const b = bars[i]!;
-    high52w = Math.max(high52w, b.high ?? b.close);
-    low52w = Math.min(low52w, b.low ?? b.close);
-  }
-  const previous = before?.close ?? null;
-  return {
-    symbol,
-    name,
-    currency: '',
-    exchange: '',
-    assetType: '',
-    // A close is true at its session's close where the listing's market is known, else at midnight UTC.
-    asOf: barClose(instrument, today.date),
-    fields: {
-      price: today.close,
-      open: today.open,
-      high: today.high,
-      low: today.low,
-      volume: today.volume,
-      previousClose: previous,
-      change: previous === null ? null : round(today.close - previous),
-      changePercent: previous ? round(((today.close - previous) / previous) * 100) : null,
-      high52w,
-      low52w,
-      marketState: 'CLOSED',
-    },
-  };
-}
-
-/** The recording with the bars' newer prices: its other fields keep their own (older) time. */
-function newerPrices(quote: ProviderQuote, fromBars: ProviderQuote): ProviderQuote {
-  const fields: Fields = { ...quote.fields };
-  const fieldsAsOf: Record<string, string> = {};
-  for (const id of Object.keys(quote.fields)) fieldsAsOf[id] = quote.asOf;
-  for (const id of BAR_FIELDS) {
-    fields[id] = fromBars.fields[id] ?? null;
-    delete fieldsAsOf[id];
-  }
-  return { ...quote, asOf: fromBars.asOf, fields, fieldsAsOf };
 }
