@@ -255,10 +255,10 @@ export async function importRecords<R>(
     try {
       await readAndWrite(null);
     } catch (error) {
-      const kept = report.inserted + report.revised;
+      // The slices written before the failure stay: each was committed (new, revised or found unchanged).
+      const kept = report.inserted + report.revised + report.unchanged;
       if (kept > 0 && error instanceof Error)
         error.message += ` (${kept} records before it were committed and stay: loading the mended file again reads them unchanged)`;
-      forget(db, importer.dataset);
       throw error;
     }
     await db.transaction().execute(recordFile);
