@@ -143,6 +143,41 @@ describe('daily price files as real exports write them', () => {
     expect(report).toMatchObject({ inserted: 1255, lastDate: '2025-12-31' });
   });
 
+  it('reads fields written with spaces around them; a field of spaces alone is missing, not zero', async () => {
+    const [header, ...rows] = readFileSync(
+      file('ahmedhussain47-Praktikum-Equity-Analysis-Embedding/TSLA.csv'),
+      'utf8',
+    )
+      .trim()
+      .split('\n');
+    // The first 20 days, every field padded, the second day's volume blank but for spaces.
+    const padded = rows.slice(0, 20).map((row, i) => {
+      const cells = row.split(',').map((cell) => ` ${cell} `);
+      if (i === 1) cells[7] = '   ';
+      return cells.join(',');
+    });
+    const spaced = path.join(mkdtempSync(path.join(tmpdir(), 'quarry-prices-')), 'TSLA-spaced.csv');
+    writeFileSync(spaced, `${[header, ...padded].join('\n')}\n`);
+    expect(await load(spaced)).toMatchObject({ inserted: 20, firstDate: '2019-01-02' });
+    const [first, second] = rows.map((row) => row.split(','));
+    const answer = await HISTORY.run(env.deps, {
+      tickers: ['TSLA'],
+      fields: ['PX_LAST', 'PX_VOLUME'],
+      start: '2019-01-02',
+      end: '2019-01-03',
+    });
+    const served = JSON.parse(JSON.stringify(answer.items[0])).rows as {
+      date: string;
+      PX_LAST: number;
+      PX_VOLUME: number | null;
+    }[];
+    expect(served.map((r) => r.date)).toEqual([first![0], second![0]]);
+    expect(served.map((r) => Math.fround(r.PX_LAST))).toEqual(
+      [first, second].map((f) => Math.fround(Number(f![5]))),
+    );
+    expect(served.map((r) => r.PX_VOLUME)).toEqual([Number(first![7]), null]);
+  });
+
   it('reads timestamps with an offset as their trading day, and --through leaves out a partial bar', async () => {
     const report = await load('fsoaz-financial-market-dashboard/^GSPC.csv', { through: '2026-06-26' });
     // 2024-07-01..2025-12-31 are the same bars the previous file gave; 2026 is new.
