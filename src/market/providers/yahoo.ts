@@ -6,14 +6,8 @@ import YahooFinance from 'yahoo-finance2';
 import { ExtendedCookieJar } from 'yahoo-finance2/lib/cookieJar';
 import type { ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
 import type { MarketRecordValue } from '../load/record.js';
-import {
-  type Chart,
-  chartActions,
-  chartBars,
-  QUOTE_RESPONSE_FIELDS,
-  quoteResultRecord,
-  summaryRecord,
-} from '../load/yahoo.js';
+import { QUOTE_RESPONSE_FIELDS, quoteResultRecord, summaryRecord } from '../load/yahoo.js';
+import { type Chart, chartActions, chartBars } from '../load/yahoo-chart.js';
 import { TIMESERIES_TYPES, type TimeSeries, timeSeriesRecords } from '../load/yahoo-timeseries.js';
 import { Breaker, Limiter, UpstreamError, upstreamError, withRetries } from './guard.js';
 import { type DailyHistory, type Found, factsOf, type Summary, type Upstream } from './upstream.js';
