@@ -173,7 +173,8 @@ export async function importRecords<R>(
   };
   /** Reads every record and writes it, in `tx` or (a sliced load) a transaction a slice. */
   const readAndWrite = async (tx: Transaction<Database> | null) => {
-    const batch = tx ? new RevisionBatch(tx) : null;
+    // Revisioned rows go in the load's transaction; a sliced load (batch writers only) never adds any.
+    const batch = new RevisionBatch(tx ?? db);
     let pending: BatchEntry<R>[] = [];
     const pendingMost = slice ?? BATCH;
     // A batch is written while the next is read: on PostgreSQL the server works as the file is parsed.
@@ -213,11 +214,10 @@ export async function importRecords<R>(
               ...firstPublished(importer.publishedAt?.(value as R), loadedAt),
               ...(importer.publishedFrom ? { publishedFrom: importer.publishedFrom } : {}),
             };
-            const into = tx as Transaction<Database>;
             if (importer.revision) {
-              batch?.add(importer.revision(value as R), meta);
-              if ((batch?.size ?? 0) >= BATCH) count(await (batch as RevisionBatch).flush());
-            } else count([await importer.write(into, value as R, meta)]);
+              batch.add(importer.revision(value as R), meta);
+              if (batch.size >= BATCH) count(await batch.flush());
+            } else count([await importer.write(tx as Transaction<Database>, value as R, meta)]);
           }
           report.lines += 1;
           dated(value as R);
@@ -228,7 +228,7 @@ export async function importRecords<R>(
       await inFlight.write?.catch(() => {});
       throw error;
     }
-    if (batch) count(await batch.flush());
+    count(await batch.flush());
     await writePending();
     await inFlight.write;
   };
