@@ -4,6 +4,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import { periodFrom } from '../kernel/periods.js';
+import { engineOf } from '../store/engine.js';
 import type { AccountsTable, Database } from '../store/schema.js';
 import { newId } from './key-text.js';
 import { type Contract, type MarketPlan, type PlanId, type PlanLimits, planLimits } from './plans.js';
@@ -181,9 +182,9 @@ export async function setPlan(
 ) {
   const db = deps.store.db;
   const now = deps.clock();
-  const account = await getAccount(db, id);
-  const allowance = planLimits(plan, account.contract).creditsPerMonth;
   await db.transaction().execute(async (tx) => {
+    const account = await lockAccount(tx, id);
+    const allowance = planLimits(plan, account.contract).creditsPerMonth;
     await update(tx, id, { plan, plan_ends_at: endsAt, updated_at: now.toISOString() });
     await openPeriod(tx, id, allowance, account.periodStart, now);
   });
@@ -197,10 +198,10 @@ export async function setContract(
 ) {
   const db = deps.store.db;
   const now = deps.clock();
-  const account = await getAccount(db, id);
-  const contract = { ...account.contract, ...change };
-  const allowance = planLimits(account.plan, contract).creditsPerMonth;
   await db.transaction().execute(async (tx) => {
+    const account = await lockAccount(tx, id);
+    const contract = { ...account.contract, ...change };
+    const allowance = planLimits(account.plan, contract).creditsPerMonth;
     await update(tx, id, {
       contract_credits_per_month: contract.creditsPerMonth,
       contract_credits_per_minute: contract.creditsPerMinute,
@@ -210,6 +211,18 @@ export async function setContract(
     if (allowance !== account.allowance) await openPeriod(tx, id, allowance, account.periodStart, now);
   });
   return getAccount(db, id);
+}
+
+/**
+ * The account's row, locked until `tx` ends: charges, refunds and other operators' changes to it wait, so a
+ * change computed from it is relative to what the ledger holds at that instant. On SQLite the transaction
+ * holds the store's write lock from its start (BEGIN IMMEDIATE), which excludes every other writer already.
+ */
+async function lockAccount(tx: Transaction<Database>, id: string): Promise<Account> {
+  const query = tx.selectFrom('accounts').selectAll().where('id', '=', id);
+  const row = await (engineOf(tx) === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `no account ${id}`);
+  return toAccount(row);
 }
 
 /** Sets the balance of the current period, recording the difference as an adjustment. */
@@ -238,27 +251,27 @@ export async function adjustBalanceIn(
   reason: string | null,
   now: Date,
 ): Promise<{ delta: number; balance: number }> {
-  const row = await tx
-    .selectFrom('accounts')
-    .select(['balance', 'period_start', 'period_adjusted'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw new AppError('not_found', `no account ${id}`);
-  const balance = target(Number(row.balance));
+  const account = await lockAccount(tx, id);
+  const balance = target(account.balance);
   if (balance < 0) {
-    throw new AppError('invalid_params', `The balance is ${row.balance}; it cannot go below zero.`);
+    throw new AppError('invalid_params', `The balance is ${account.balance}; it cannot go below zero.`);
   }
-  const delta = balance - Number(row.balance);
-  await update(tx, id, {
-    balance,
-    period_adjusted: Number(row.period_adjusted) + delta,
-    updated_at: now.toISOString(),
-  });
+  const delta = balance - account.balance;
+  // Relative to the row as written, which the lock keeps as read.
+  await tx
+    .updateTable('accounts')
+    .set((eb) => ({
+      balance: eb('balance', '+', delta),
+      period_adjusted: eb('period_adjusted', '+', delta),
+      updated_at: now.toISOString(),
+    }))
+    .where('id', '=', id)
+    .execute();
   await tx
     .insertInto('ledger')
     .values({
       account_id: id,
-      period_start: row.period_start,
+      period_start: account.periodStart,
       kind: 'adjustment',
       amount: delta,
       balance_after: balance,

@@ -1,10 +1,9 @@
 // PostgreSQL credit statements. Charges are committed in groups: those that arrive while the previous group
 // commits (or within one turn of the event loop) share one transaction, which locks their accounts' rows in
-// id order (so concurrent servers queue on a hot account instead of deadlocking), decides each charge in
-// arrival order against the locked balance, writes each account once and the ledger rows in one INSERT, and
-// commits before any of them resolves; a group of one account whose total fits is first tried as one guarded
-// update. Refunds and a lone period opening are single statements that take the same row locks, so they
-// interleave with the groups without ever taking a balance below zero.
+// id order, decides each charge in arrival order against the locked balance, writes each account once and the
+// ledger rows in one INSERT, and commits before any of them resolves; a group of one account whose total fits
+// is first tried as one guarded update. Refunds, a lone period opening and an operator's change take the same
+// row locks, so they interleave with the groups without ever taking a balance below zero.
 import type pg from 'pg';
 import { isoTime } from '../kernel/iso-time.js';
 import { periodContaining } from '../kernel/periods.js';
@@ -14,42 +13,37 @@ const LEDGER_COLUMNS =
   'account_id, period_start, kind, amount, balance_after, request_id, key_id, operation, created_at';
 
 /**
- * One group of charges in one statement. The group's accounts are locked in id order; an account whose period
- * has ended is left out (the caller opens its period and charges again). Each account's charges are taken in
- * arrival order while their running total fits the balance; the first that does not fit and those after it
- * are refused. The accounts are written once each and the ledger rows in one INSERT, in the same transaction.
+ * The accounts of a group of charges, locked in id order (so concurrent servers queue on a hot account instead of
+ * deadlocking), each in its current period; an account whose period has ended is left out (the caller opens its
+ * period and charges again). A statement of its own: in READ COMMITTED it waits for an operator's change to the
+ * row and then reads what that change committed, and the debit that follows reads the row as locked. Reading
+ * and debiting in one statement did not: the debit could see a balance the decision had not (an operator's
+ * set-balance or set-plan committed in between), and failed the balance's check (docs/adr/036).
  */
-const GROUP_CHARGE = `
-WITH input AS (
-  SELECT * FROM unnest($1::int[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[])
-    AS t(ord, account_id, amount, request_id, key_id, operation)
-), locked AS (
-  SELECT id, balance, period_start, period_end FROM accounts
-  WHERE id = ANY($2::text[]) AND period_end > $7 ORDER BY id FOR UPDATE
-), decided AS (
-  SELECT i.*, l.balance AS before, l.period_start, l.period_end,
-    sum(i.amount) OVER (PARTITION BY i.account_id ORDER BY i.ord) AS running
-  FROM input i JOIN locked l ON l.id = i.account_id
-), taken AS (
-  SELECT account_id, max(running) AS total FROM decided WHERE running <= before GROUP BY account_id
-), debited AS (
-  UPDATE accounts a SET balance = a.balance - t.total, period_charged = a.period_charged + t.total
-  FROM taken t WHERE a.id = t.account_id
+const LOCK_ACCOUNTS = `
+SELECT id, balance, period_start, period_end FROM accounts
+WHERE id = ANY($1::text[]) AND period_end > $2 ORDER BY id FOR UPDATE`;
+
+/** Debits the decided totals of locked accounts and writes the charges' ledger rows, in one statement. */
+const DEBIT_LOCKED = `
+WITH debited AS (
+  UPDATE accounts a SET balance = a.balance - d.total, period_charged = a.period_charged + d.total
+  FROM unnest($1::text[], $2::bigint[]) AS d(id, total) WHERE a.id = d.id
   RETURNING a.id
 ), entries AS (
   INSERT INTO ledger (${LEDGER_COLUMNS})
-  SELECT account_id, period_start, 'charge', -amount, before - running, request_id, key_id, operation, $7
-  FROM decided WHERE running <= before
+  SELECT account_id, period_start, 'charge', -amount, balance_after, request_id, key_id, operation, $10
+  FROM unnest($3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[], $8::text[], $9::text[])
+    WITH ORDINALITY AS e(account_id, period_start, amount, balance_after, request_id, key_id, operation, n)
+  ORDER BY n
 )
-SELECT d.ord, d.running <= d.before AS ok,
-  d.before - coalesce(t.total, 0) AS balance, d.period_start, d.period_end
-FROM decided d LEFT JOIN taken t ON t.account_id = d.account_id`;
+SELECT count(*) AS accounts FROM debited`;
 
 /**
  * A group whose charges all belong to one account, taken whole when their total fits its balance in the current
  * period: one guarded UPDATE, and the ledger rows from its result, each with the balance after it. No row
- * comes back when the total does not fit or the period has ended; the group is then decided by GROUP_CHARGE.
- * About a fifth cheaper for PostgreSQL than GROUP_CHARGE (docs/adr/027).
+ * comes back when the total does not fit or the period has ended; the group is then decided under LOCK_ACCOUNTS.
+ * About a fifth cheaper for PostgreSQL than the locked path (docs/adr/027).
  */
 const ONE_ACCOUNT_CHARGE = `
 WITH debited AS (
@@ -95,11 +89,6 @@ interface Row {
   period_end: string;
 }
 
-interface Decided extends Row {
-  ord: number;
-  ok: boolean;
-}
-
 type Queued = { input: ChargeInput; resolve(o: ChargeOutcome): void; reject(e: unknown): void };
 
 export class PostgresCredits implements CreditStore {
@@ -143,7 +132,7 @@ export class PostgresCredits implements CreditStore {
 
   /**
    * One group: each charge's outcome, or null where it was not decided. A group of one account whose total fits
-   * is one statement (ONE_ACCOUNT_CHARGE); any other, or one that does not fit, is decided by GROUP_CHARGE.
+   * is one statement (ONE_ACCOUNT_CHARGE); any other, or one that does not fit, is decided under its accounts' locks (chargeLocked).
    */
   private async commitGroup(inputs: ChargeInput[]): Promise<(ChargeOutcome | null)[]> {
     // One time for the whole group: the latest of its charges' clocks.
@@ -153,26 +142,64 @@ export class PostgresCredits implements CreditStore {
       const taken = await this.chargeOneAccount(accountId, inputs, now);
       if (taken) return inputs.map(() => taken);
     }
-    const decided = await this.pool.query<Decided>({
-      name: 'quarry_group_charge',
-      text: GROUP_CHARGE,
-      values: [
-        inputs.map((_, i) => i),
-        inputs.map((i) => i.accountId),
-        inputs.map((i) => i.amount),
-        inputs.map((i) => i.requestId),
-        inputs.map((i) => i.keyId),
-        inputs.map((i) => i.operation),
-        now,
-      ],
-    });
-    const byOrder = new Map(decided.rows.map((r) => [r.ord, r]));
-    return inputs.map((_, i) => {
-      const row = byOrder.get(i);
-      return row
-        ? { ok: row.ok, balance: row.balance, periodStart: row.period_start, periodEnd: row.period_end }
-        : null;
-    });
+    return this.chargeLocked(inputs, now);
+  }
+
+  /**
+   * Decides each charge in arrival order against its account's locked balance (a charge that does not fit is
+   * refused, a smaller one after it may still fit, as on SQLite), then debits and writes the ledger, in one
+   * transaction. Null for a charge whose account was not locked: its period has ended, or it is gone.
+   */
+  private async chargeLocked(inputs: ChargeInput[], now: string): Promise<(ChargeOutcome | null)[]> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const ids = [...new Set(inputs.map((i) => i.accountId))].sort();
+      const locked = await client.query<Row & { id: string }>({
+        name: 'quarry_lock_accounts',
+        text: LOCK_ACCOUNTS,
+        values: [ids, now],
+      });
+      const accounts = new Map(locked.rows.map((row) => [row.id, { ...row, total: 0 }]));
+      const taken: { input: ChargeInput; periodStart: string; after: number }[] = [];
+      const outcomes = inputs.map((input): ChargeOutcome | null => {
+        const account = accounts.get(input.accountId);
+        if (!account) return null;
+        const ok = account.balance >= input.amount;
+        if (ok) {
+          account.balance -= input.amount;
+          account.total += input.amount;
+          taken.push({ input, periodStart: account.period_start, after: account.balance });
+        }
+        return { ok, ...state(account) };
+      });
+      const debited = [...accounts.values()].filter((account) => account.total > 0);
+      if (debited.length > 0) {
+        await client.query({
+          name: 'quarry_debit_locked',
+          text: DEBIT_LOCKED,
+          values: [
+            debited.map((a) => a.id),
+            debited.map((a) => a.total),
+            taken.map((t) => t.input.accountId),
+            taken.map((t) => t.periodStart),
+            taken.map((t) => t.input.amount),
+            taken.map((t) => t.after),
+            taken.map((t) => t.input.requestId),
+            taken.map((t) => t.input.keyId),
+            taken.map((t) => t.input.operation),
+            now,
+          ],
+        });
+      }
+      await client.query('COMMIT');
+      return outcomes;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   /** The outcome of every charge of a one-account group when their total fits, else null (nothing written). */
