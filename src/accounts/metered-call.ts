@@ -82,11 +82,6 @@ export class MeteredCall {
     return this.reconcile(refundingCredits, refundingUnits, outcome.balance).catch(onError);
   }
 
-  /** Gives the call's credits back now: the call goes on, free (a bulk file another call just paid for). */
-  async giveBack(): Promise<void> {
-    await this.reconcile(true, false, false);
-  }
-
   private async reconcile(credits: boolean, units: boolean, balance: boolean): Promise<void> {
     if (units && this.units) {
       const given = this.units;

@@ -1,5 +1,6 @@
 // What a request carries through the hooks, and what a route declares in its config.
 
+import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../accounts/keys.js';
 import type { MeteredCall } from '../accounts/metered-call.js';
 import type { Price } from '../accounts/pricing.js';
@@ -49,8 +50,17 @@ export interface RouteMeta {
   files?: readonly string[];
   /** Answers carry an ETag and honour If-None-Match with a 304. */
   conditional?: boolean;
-  /** Checks across parameters that a schema cannot express (e.g. from on or before to). */
-  refine?: (input: { params: Record<string, unknown>; query: Record<string, unknown> }) => void;
+  /**
+   * Checks across parameters that a schema cannot express (e.g. from on or before to), or against what the call
+   * would read (a bulk file's byte range): run before the call is charged, so a refusal costs nothing.
+   */
+  refine?: (input: {
+    params: Record<string, unknown>;
+    query: Record<string, unknown>;
+    headers: FastifyRequest['headers'];
+  }) => MaybePromise<void>;
+  /** Undoes what `price` reserved when the charge is refused (a bulk file's claim). */
+  refused?: (query: Record<string, unknown>, principal: Principal) => Promise<void>;
 }
 
 declare module 'fastify' {

@@ -59,7 +59,9 @@ function classify(error: FastifyError | AppError): {
 } {
   if (error instanceof AppError) {
     const headers: Record<string, string> =
-      error.retryAfterSeconds === null ? {} : { 'retry-after': String(error.retryAfterSeconds) };
+      error.retryAfterSeconds === null
+        ? { ...error.headers }
+        : { ...error.headers, 'retry-after': String(error.retryAfterSeconds) };
     return { code: error.code, message: error.message, headers };
   }
   if (error.validation) {

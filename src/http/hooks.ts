@@ -126,13 +126,16 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
     append(
       route,
       'preHandler',
-      requestHook((request) => {
-        refine?.({
-          params: membersOf(request.params),
-          query: membersOf(request.query),
-        });
-        if (meta.keyed) return charge(meta, request);
-      }),
+      requestHook((request) =>
+        andThen(
+          refine?.({
+            params: membersOf(request.params),
+            query: membersOf(request.query),
+            headers: request.headers,
+          }),
+          () => (meta.keyed ? charge(meta, request) : undefined),
+        ),
+      ),
     );
   }
 }
@@ -148,14 +151,27 @@ function refuseBody(request: FastifyRequest): void {
 function charge(meta: RouteMeta, request: FastifyRequest): MaybePromise<void> {
   const { metered } = request.meter;
   if (!meta.price || !metered) return;
-  return andThen(meta.price(membersOf(request.query), metered.principal), (price) =>
-    metered.chargeCredits({
+  const query = membersOf(request.query);
+  const { refused } = meta;
+  return andThen(meta.price(query, metered.principal), (price) => {
+    const call = {
       price,
       operation: meta.operationId,
       requestId: request.id,
       ...(meta.dataset ? { dataset: meta.dataset } : {}),
-    }),
-  );
+    };
+    if (!refused) return metered.chargeCredits(call);
+    const undo = async (error: unknown): Promise<never> => {
+      await refused(query, metered.principal);
+      throw error;
+    };
+    try {
+      const charged = metered.chargeCredits(call);
+      return charged instanceof Promise ? charged.catch(undo) : charged;
+    } catch (error) {
+      return undo(error);
+    }
+  });
 }
 
 /**

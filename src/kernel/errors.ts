@@ -64,6 +64,8 @@ export class AppError extends Error {
     message: string,
     /** When a retry can succeed: HTTP sends it as Retry-After, a tool result says it. */
     readonly retryAfterSeconds: number | null = null,
+    /** HTTP headers the refusal carries besides (a 416's Content-Range). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
     this.name = 'AppError';

@@ -300,6 +300,8 @@ export interface BulkDownloadsTable {
   account_id: string;
   file: string;
   charged_at: string;
+  /** 0 while the claiming download's charge is decided, 1 once taken. */
+  paid: number;
 }
 
 export interface Database {

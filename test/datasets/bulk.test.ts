@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endPlan, getAccount } from '../../src/accounts/accounts.js';
+import { endPlan, getAccount, setBalance } from '../../src/accounts/accounts.js';
 import { bulkDownload, signLink } from '../../src/datasets/bulk/download.js';
 import { cotBulk } from '../../src/datasets/cot/bulk.js';
 import { loadFile } from '../../src/ingest/run.js';
@@ -296,6 +296,42 @@ describe('bulk files', () => {
         expect(costs.reduce((a, b) => a + b, 0)).toBe(25);
         const after = await getAccount(env.deps.store.db, other.accountId);
         expect(before.balance - after.balance).toBe(25);
+      });
+
+      it('twenty downloads at once on a balance of exactly 25: one is charged, every one is served', async () => {
+        const other = await customer(env.deps);
+        await setBalance(env.deps, { accountId: other.accountId, balance: 25 });
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, () => get('/v1/datasets/cot/bulk?format=ndjson', {}, other.key)),
+        );
+        expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(200));
+        expect(answers.map((a) => Number(a.headers['x-credits-cost'])).sort((a, b) => b - a)).toEqual([
+          25,
+          ...Array(19).fill(0),
+        ]);
+        expect((await getAccount(env.deps.store.db, other.accountId)).balance).toBe(0);
+      });
+
+      it('a Range outside the file on a balance under 25 is 416, not 402, and costs nothing', async () => {
+        const other = await customer(env.deps);
+        await setBalance(env.deps, { accountId: other.accountId, balance: 24 });
+        const outside = await get(
+          '/v1/datasets/cot/bulk?format=csv',
+          { range: 'bytes=999999999-' },
+          other.key,
+        );
+        expect([outside.statusCode, outside.json().error, outside.headers['x-credits-cost']]).toEqual([
+          416,
+          'range_not_satisfiable',
+          '0',
+        ]);
+        expect(outside.headers['content-range']).toMatch(/^bytes \*\/\d+$/);
+        // A charge refused for the balance gives its claim up: the file stays unpaid, so it is not free after.
+        const refused = await get('/v1/datasets/cot/bulk?format=csv', {}, other.key);
+        expect([refused.statusCode, refused.json().error]).toEqual([402, 'insufficient_credits']);
+        await setBalance(env.deps, { accountId: other.accountId, balance: 30 });
+        const paid = await get('/v1/datasets/cot/bulk?format=csv', {}, other.key);
+        expect([paid.statusCode, paid.headers['x-credits-cost']]).toEqual([200, '25']);
       });
 
       it('a correcting load makes a new version; asOf a day before it reads the version before', async () => {

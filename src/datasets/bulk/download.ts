@@ -1,6 +1,7 @@
 // The bulk call type's verbs: which stored file a download reads, what it costs the account (nothing when it
 // paid for the same file within a day: a resumed download), and signed links that download a paid file
 // without a key (the MCP tool datasets.bulk_link).
+import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { type Price, price } from '../../accounts/pricing.js';
 import { decodeCursor, encodeCursor, listingOf } from '../../kernel/cursor.js';
@@ -70,50 +71,99 @@ export async function bulkDownload(
   return fileOf(folder, manifest, query.format, acceptsGzip);
 }
 
-/** The price of a download: the bulk price, or nothing when the account paid for the same file within a day. */
+/** How long a download waits for another download's claim on the same file before it claims the file itself. */
+const CLAIM_WAIT_MS = 10_000;
+const CLAIM_POLL_MS = 5;
+
+/**
+ * The price of a download: nothing when the account paid for the same file within a day; else the bulk price,
+ * with the file claimed for this call (a row not yet paid). A download of a file another call of the account
+ * has claimed waits until that call's charge is decided: taken, the file is free; refused, the claim is given
+ * up and this call claims it. So of simultaneous downloads exactly one is charged, and a balance that covers
+ * one file serves them all (test/datasets/bulk-claims.test.ts).
+ */
 export async function bulkPrice(
   deps: Deps,
   accountId: string,
   dataset: string,
   query: BulkQuery,
 ): Promise<Price> {
-  const version = await datasetVersion(deps, dataset);
-  const paid = await deps.store.db
-    .selectFrom('bulk_downloads')
-    .select('charged_at')
-    .where('account_id', '=', accountId)
-    .where('file', '=', paidFile(dataset, version, query.asOf ?? null, query.format))
-    .executeTakeFirst();
-  const within = paid && deps.clock().getTime() - Date.parse(paid.charged_at) < DAY_MS;
-  return price('bulk', within ? 0 : 1);
+  const file = paidFile(dataset, await datasetVersion(deps, dataset), query.asOf ?? null, query.format);
+  const db = deps.store.db;
+  const started = performance.now();
+  for (;;) {
+    const now = deps.clock();
+    const held = await db
+      .selectFrom('bulk_downloads')
+      .select(['charged_at', 'paid'])
+      .where('account_id', '=', accountId)
+      .where('file', '=', file)
+      .executeTakeFirst();
+    const fresh = held !== undefined && now.getTime() - Date.parse(held.charged_at) < DAY_MS;
+    if (fresh && Number(held.paid) === 1) return price('bulk', 0);
+    // A claim undecided for longer than a download waits is taken over (its call is gone): the one seen, only.
+    const stale = fresh && performance.now() - started >= CLAIM_WAIT_MS ? held.charged_at : null;
+    if ((!fresh || stale) && (await claim(deps, accountId, file, now, stale))) return price('bulk', 1);
+    await delay(CLAIM_POLL_MS);
+  }
 }
 
 /**
- * Records a charged download, so the account resumes the same file for nothing within a day: in one statement,
- * so that of downloads charged at the same moment exactly one records the file. True for that one; false when
- * the account had paid for the file within a day already (its charge is then given back).
+ * Claims the file for a charge: a new row, or one paid more than a day ago, or the undecided claim `stale`. In one
+ * statement, so that of calls claiming at once exactly one succeeds.
  */
-export async function claimPaid(deps: Deps, accountId: string, file: BulkFile): Promise<boolean> {
-  const { dataset, version, asOf } = file.manifest;
-  const now = deps.clock();
-  const row = {
-    account_id: accountId,
-    file: paidFile(dataset, version, asOf, file.format),
-    charged_at: now.toISOString(),
-  };
+async function claim(
+  deps: Deps,
+  accountId: string,
+  file: string,
+  now: Date,
+  stale: string | null,
+): Promise<boolean> {
   const cutoff = new Date(now.getTime() - DAY_MS).toISOString();
   const claimed = await deps.store.db
     .insertInto('bulk_downloads')
-    .values(row)
+    .values({ account_id: accountId, file, charged_at: now.toISOString(), paid: 0 })
     .onConflict((c) =>
       c
         .columns(['account_id', 'file'])
-        .doUpdateSet({ charged_at: sql`excluded.charged_at` })
-        .where('bulk_downloads.charged_at', '<=', cutoff),
+        .doUpdateSet({ charged_at: sql`excluded.charged_at`, paid: 0 })
+        .where((eb) =>
+          eb.or([
+            eb('bulk_downloads.charged_at', '<=', cutoff),
+            eb.and([eb('bulk_downloads.paid', '=', 0), eb('bulk_downloads.charged_at', '=', stale ?? '')]),
+          ]),
+        ),
     )
     .returning('account_id')
     .executeTakeFirst();
   return claimed !== undefined;
+}
+
+/** The file this call claimed is paid: downloads of it within a day are free. */
+export async function settleClaim(deps: Deps, accountId: string, file: BulkFile): Promise<void> {
+  const { dataset, version, asOf } = file.manifest;
+  await deps.store.db
+    .updateTable('bulk_downloads')
+    .set({ paid: 1 })
+    .where('account_id', '=', accountId)
+    .where('file', '=', paidFile(dataset, version, asOf, file.format))
+    .execute();
+}
+
+/** This call's charge was refused (or given back): its claim is given up, for a download that pays. */
+export async function releaseClaim(
+  deps: Deps,
+  accountId: string,
+  dataset: string,
+  query: BulkQuery,
+): Promise<void> {
+  const file = paidFile(dataset, await datasetVersion(deps, dataset), query.asOf ?? null, query.format);
+  await deps.store.db
+    .deleteFrom('bulk_downloads')
+    .where('account_id', '=', accountId)
+    .where('file', '=', file)
+    .where('paid', '=', 0)
+    .execute();
 }
 
 /** A link that downloads this file of this version without a key until it expires. */

@@ -10,11 +10,11 @@ import {
   type BulkFile,
   bulkDownload,
   bulkPrice,
-  claimPaid,
   linkedFile,
+  releaseClaim,
+  settleClaim,
 } from '../../datasets/bulk/download.js';
 import { FORMATS } from '../../datasets/bulk/produce.js';
-import { asOfInstant } from '../../datasets/known.js';
 import { P } from '../../datasets/params.js';
 import { DATASETS } from '../../datasets/registry.js';
 import type { Deps } from '../../kernel/deps.js';
@@ -58,28 +58,27 @@ export function registerBulkRoutes(app: FastifyInstance, deps: Deps): void {
           files: CONTENT_TYPES,
           dataset: id,
           price: (query, principal) => bulkPrice(deps, principal.account.id, id, queryOf(query)),
-          // A future asOf is refused before the file is charged.
-          refine: ({ query }) => {
-            asOfInstant(deps, queryOf(query).asOf);
+          refused: (query, principal) => releaseClaim(deps, principal.account.id, id, queryOf(query)),
+          // A future asOf, and a range outside the file, are refused before the file is charged.
+          refine: async ({ query, headers }) => {
+            const file = await bulkDownload(deps, id, layout, queryOf(query), accepts(headers));
+            checkRange(headers, file);
           },
         },
       },
       handler: async (request, reply) => {
-        const file = await bulkDownload(
-          deps,
-          id,
-          layout,
-          queryOf(membersOf(request.query)),
-          accepts(request),
-        );
-        // A range outside the file is refused before the file counts as paid (and the charge is given back).
-        const range = rangeOf(request, reply, file);
+        const query = queryOf(membersOf(request.query));
         const { metered } = request.meter;
-        // Downloads of one file charged at once (each priced before any was recorded): the first to record the
-        // file keeps its charge, the others are given theirs back, as a download of a file paid for today is free.
-        if (metered?.receipt && !(await claimPaid(deps, metered.principal.account.id, file)))
-          await metered.giveBack();
-        return sendFile(request, reply, file, range);
+        try {
+          const file = await bulkDownload(deps, id, layout, query, accepts(request.headers));
+          const range = checkRange(request.headers, file);
+          // The call that claimed the file was charged for it: from now on the file is the account's for a day.
+          if (metered?.receipt) await settleClaim(deps, metered.principal.account.id, file);
+          return sendFile(request, reply, file, range);
+        } catch (error) {
+          if (metered?.receipt) await releaseClaim(deps, metered.principal.account.id, id, query);
+          throw error;
+        }
       },
     });
   }
@@ -112,7 +111,7 @@ export function registerBulkRoutes(app: FastifyInstance, deps: Deps): void {
     },
     handler: async (request, reply) => {
       const { token } = request.params as { token: string };
-      return sendFile(request, reply, await linkedFile(deps, token, accepts(request)));
+      return sendFile(request, reply, await linkedFile(deps, token, accepts(request.headers)));
     },
   });
 }
@@ -123,8 +122,8 @@ function errorResponses(...statuses: number[]) {
   return declared;
 }
 
-const accepts = (request: FastifyRequest) =>
-  acceptedEncodings(request.headers['accept-encoding']).has('gzip');
+const accepts = (headers: FastifyRequest['headers']) =>
+  acceptedEncodings(headers['accept-encoding']).has('gzip');
 
 /** The byte range a Range header asks for within `size` bytes: null for the whole file, 'outside' past its end. */
 export function byteRange(
@@ -143,26 +142,32 @@ export function byteRange(
   return start > end || start >= size ? 'outside' : { start, end };
 }
 
+/** The bytes a request asks for (null: the whole file), or 'outside' for a range outside it. */
+function rangeAsked(headers: FastifyRequest['headers'], file: BulkFile) {
+  const ifRange = headers['if-range'];
+  return ifRange === undefined || ifRange === file.etag ? byteRange(headers.range, file.bytes) : null;
+}
+
 /** The bytes a request asks for (null: the whole file); 416 range_not_satisfiable for a range outside it. */
-function rangeOf(request: FastifyRequest, reply: FastifyReply, file: BulkFile) {
-  const ifRange = request.headers['if-range'];
-  const range =
-    ifRange === undefined || ifRange === file.etag ? byteRange(request.headers.range, file.bytes) : null;
-  if (range === 'outside') {
-    reply.header('content-range', `bytes */${file.bytes}`);
-    throw new AppError(
-      'range_not_satisfiable',
-      `The file has ${file.bytes} bytes; the Range asked for lies outside it.`,
-    );
-  }
-  return range;
+function checkRange(
+  headers: FastifyRequest['headers'],
+  file: BulkFile,
+): { start: number; end: number } | null {
+  const range = rangeAsked(headers, file);
+  if (range !== 'outside') return range;
+  throw new AppError(
+    'range_not_satisfiable',
+    `The file has ${file.bytes} bytes; the Range asked for lies outside it.`,
+    null,
+    { 'content-range': `bytes */${file.bytes}` },
+  );
 }
 
 function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,
   file: BulkFile,
-  range: { start: number; end: number } | null = rangeOf(request, reply, file),
+  range: { start: number; end: number } | null = checkRange(request.headers, file),
 ) {
   const { manifest } = file;
   const name = `${manifest.dataset}-v${manifest.version}${manifest.asOf ? `-asof-${manifest.asOf}` : ''}.${file.format}`;
