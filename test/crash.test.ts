@@ -113,7 +113,7 @@ describe('kill -9 under load', () => {
 
   it('embedded: keeps balance = allowance - charges + refunds, exactly', async () => {
     await killUnderLoad({ QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true' }, async (account, period) => {
-      const db = new SQLite(path.join(dataDir, 'quarry.db'), { readonly: true });
+      const db = new SQLite(path.join(dataDir, 'accounts.db'), { readonly: true });
       try {
         return db.prepare(SUMS.replace('$1', '?').replace('$2', '?')).get(account, period) as LedgerSums;
       } finally {
@@ -177,7 +177,7 @@ describe('clean shutdown', () => {
     await server.stop('SIGTERM');
     expect(server.child.exitCode).toBe(0);
 
-    const db = new SQLite(path.join(dataDir, 'quarry.db'), { readonly: true });
+    const db = new SQLite(path.join(dataDir, 'accounts.db'), { readonly: true });
     const rows = db
       .prepare('SELECT dataset, call_type, calls, credits FROM usage WHERE account_id = ? ORDER BY dataset')
       .all(account.id);

@@ -1,11 +1,12 @@
 // Account verbs: create, confirm, plans and contracts, balance adjustments. Used by the CLI and tests;
 // each change that touches a balance writes its ledger row in the same transaction.
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
 import { periodFrom } from '../kernel/periods.js';
 import { engineOf } from '../store/engine.js';
 import type { AccountsTable, Database } from '../store/schema.js';
+import { accountsTransaction } from '../store/sqlite-locks.js';
 import { newId } from './key-text.js';
 import { type Contract, type MarketPlan, type PlanId, type PlanLimits, planLimits } from './plans.js';
 
@@ -91,7 +92,7 @@ export async function createAccount(deps: AccountDeps, input: CreateAccountInput
   const period = periodFrom(now);
   const id = newId('acct');
   const stamp = now.toISOString();
-  await db.transaction().execute(async (tx) => {
+  await accountsTransaction(db, async (tx) => {
     await tx
       .insertInto('accounts')
       .values({
@@ -182,7 +183,7 @@ export async function setPlan(
 ) {
   const db = deps.store.db;
   const now = deps.clock();
-  await db.transaction().execute(async (tx) => {
+  await accountsTransaction(db, async (tx) => {
     const account = await lockAccount(tx, id);
     const allowance = planLimits(plan, account.contract).creditsPerMonth;
     await update(tx, id, { plan, plan_ends_at: endsAt, updated_at: now.toISOString() });
@@ -198,7 +199,7 @@ export async function setContract(
 ) {
   const db = deps.store.db;
   const now = deps.clock();
-  await db.transaction().execute(async (tx) => {
+  await accountsTransaction(db, async (tx) => {
     const account = await lockAccount(tx, id);
     const contract = { ...account.contract, ...change };
     const allowance = planLimits(account.plan, contract).creditsPerMonth;
@@ -216,9 +217,9 @@ export async function setContract(
 /**
  * The account's row, locked until `tx` ends: charges, refunds and other operators' changes to it wait, so a
  * change computed from it is relative to what the ledger holds at that instant. On SQLite the transaction
- * holds the store's write lock from its start (BEGIN IMMEDIATE), which excludes every other writer already.
+ * holds the accounts file's write lock from its start, which excludes every other writer of accounts already.
  */
-async function lockAccount(tx: Transaction<Database>, id: string): Promise<Account> {
+async function lockAccount(tx: Kysely<Database>, id: string): Promise<Account> {
   const query = tx.selectFrom('accounts').selectAll().where('id', '=', id);
   const row = await (engineOf(tx) === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   if (!row) throw new AppError('not_found', `no account ${id}`);
@@ -235,7 +236,7 @@ export async function setBalance(
   if (!Number.isSafeInteger(balance) || balance < 0) {
     throw new AppError('invalid_params', 'the balance must be a whole number of credits, 0 or more');
   }
-  await db.transaction().execute((tx) => adjustBalanceIn(tx, id, () => balance, 'set-balance', null, now));
+  await accountsTransaction(db, (tx) => adjustBalanceIn(tx, id, () => balance, 'set-balance', null, now));
   return getAccount(db, id);
 }
 
@@ -244,7 +245,7 @@ export async function setBalance(
  * as an adjustment (with the operator's reason, if any). Refuses a balance below zero. Answers the change.
  */
 export async function adjustBalanceIn(
-  tx: Transaction<Database>,
+  tx: Kysely<Database>,
   id: string,
   target: (balance: number) => number,
   operation: string,
@@ -285,18 +286,14 @@ export async function adjustBalanceIn(
   return { delta, balance };
 }
 
-async function update(
-  db: Kysely<Database> | Transaction<Database>,
-  id: string,
-  values: Partial<AccountsTable>,
-) {
+async function update(db: Kysely<Database>, id: string, values: Partial<AccountsTable>) {
   const result = await db.updateTable('accounts').set(values).where('id', '=', id).executeTakeFirst();
   if (result.numUpdatedRows === 0n) throw new AppError('not_found', `no account ${id}`);
 }
 
 /** Opens a period at `now`, or just after the current one's start, so that no two periods share a start. */
 async function openPeriod(
-  tx: Transaction<Database>,
+  tx: Kysely<Database>,
   id: string,
   allowance: number,
   currentStart: string,
@@ -316,13 +313,7 @@ async function openPeriod(
   await grant(tx, id, period.start, allowance, now.toISOString());
 }
 
-async function grant(
-  tx: Transaction<Database>,
-  id: string,
-  periodStart: string,
-  allowance: number,
-  at: string,
-) {
+async function grant(tx: Kysely<Database>, id: string, periodStart: string, allowance: number, at: string) {
   await tx
     .insertInto('ledger')
     .values({

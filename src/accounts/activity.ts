@@ -1,5 +1,5 @@
 // An account's activity: every key action and every operator change, with who, when and from where.
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 
 /** Who acts, as the activity list names them, and the address they came from. */
@@ -21,7 +21,7 @@ export interface ActivityEntry {
 export const CLI_ACTOR: Actor = { label: 'cli', address: null };
 
 export async function recordActivity(
-  db: Kysely<Database> | Transaction<Database>,
+  db: Kysely<Database>,
   accountId: string,
   actor: Actor,
   action: string,

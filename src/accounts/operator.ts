@@ -2,6 +2,7 @@
 // account's activity (and, for credits, in the ledger with the operator's reason).
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
+import { accountsTransaction } from '../store/sqlite-locks.js';
 import { adjustBalanceIn, getAccount, setPlan } from './accounts.js';
 import { type Actor, recordActivity } from './activity.js';
 import type { PlanId } from './plans.js';
@@ -29,7 +30,7 @@ export async function adjustBalance(
   const before = await getAccount(deps.store.db, accountId);
   await deps.credits.balance(accountId, before.limits.creditsPerMonth, deps.clock());
   const now = deps.clock();
-  await deps.store.db.transaction().execute(async (tx) => {
+  await accountsTransaction(deps.store.db, async (tx) => {
     await adjustBalanceIn(tx, accountId, (balance) => balance + delta, 'console-adjust', why, now);
     const detail = `${delta > 0 ? '+' : ''}${delta}: ${why}`;
     await recordActivity(tx, accountId, actor, 'credits adjusted', detail, now);

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DatasetDescriptor } from '../datasets/descriptor.js';
 import { DATASET_BY_ID, DATASETS } from '../datasets/registry.js';
-import { type DemoFile, loadFile } from '../ingest/run.js';
-import type { Deps } from '../kernel/deps.js';
+import type { LoadReport } from '../ingest/import.js';
+import { type DemoFile, type LoadDeps, loadFile } from '../ingest/run.js';
 import { MARKET_DEMO } from '../market/loaders.js';
 import { LOADERS } from '../runtime/loaders.js';
 
@@ -45,10 +45,12 @@ export function bundledFiles(): DemoFile[] {
 }
 
 export async function loadBundledData(
-  deps: Deps,
+  deps: LoadDeps,
   say: (line: string) => void,
   /** Told before each file: how many are done, of how many, and the next. */
   progress: (done: number, of: number, next: string) => void = () => {},
+  /** Told after each file: what it loaded. */
+  loaded: (report: LoadReport) => void = () => {},
 ): Promise<void> {
   const files = bundledFiles();
   say(`Loading the bundled agency data (${files.length} files)…`);
@@ -58,7 +60,9 @@ export async function loadBundledData(
     const loader = LOADERS[name];
     if (!loader) throw new Error(`no loader ${name}`);
     progress(index, files.length, `${name} ${path.basename(file)}`);
-    rows += (await loadFile(deps, loader, file, { ...options })).lines;
+    const report = await loadFile(deps, loader, file, { ...options });
+    loaded(report);
+    rows += report.lines;
   }
   say(`Loaded ${rows} records in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 }

@@ -5,12 +5,13 @@
 import { createAccount } from '../accounts/accounts.js';
 import { createKey } from '../accounts/keys.js';
 import { buildApp } from '../http/build.js';
+import { forget } from '../ingest/read-cache.js';
 import type { Config } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
 import { createCollector } from '../runtime/collector.js';
 import { markLoading } from '../runtime/health.js';
 import { Checkpointer } from '../store/checkpointer.js';
-import { sqlitePath } from '../store/engine.js';
+import { openStore, sqlitePath } from '../store/engine.js';
 import { parse } from './args.js';
 import { loadBundledData } from './bundled.js';
 
@@ -31,8 +32,14 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
         )
       : null;
 
+  // Loads in this process run on a connection of their own, as a `quarry ingest` beside it would: the serving
+  // connection is never held for a load's transaction, and charges never wait for one (docs/adr/036).
+  const loading: Deps =
+    store.engine === 'sqlite' && (bundle || values.collect)
+      ? { ...deps, store: openStore({ databaseUrl: null, dataDir: config.dataDir }) }
+      : deps;
   const collector = values.collect
-    ? createCollector(deps, (event) => app.log.info(event, 'collector'))
+    ? createCollector(loading, (event) => app.log.info(event, 'collector'))
     : null;
   let stopping = false;
   const stop = async (signal: string) => {
@@ -45,6 +52,7 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
     // A collection in progress finishes its file (one transaction) or is taken up again after its lease.
     await Promise.race([collector?.stop(), timer]);
     await checkpoints?.stop();
+    if (loading.store !== store) await loading.store.close();
     await deps.close();
     process.exit(0);
   };
@@ -57,7 +65,7 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
     `account console at ${address}/console; its mail goes to the ${deps.mailer.describe}\n`,
   );
   collector?.start();
-  if (bundle) void loadBundle(deps, (message, error) => app.log.error({ err: error }, message));
+  if (bundle) void loadBundle(deps, loading, (message, error) => app.log.error({ err: error }, message));
   if (!config.dataApiEnabled) app.log.warn('DATA_API_ENABLED is off: stored-datasets routes answer 503');
 }
 
@@ -94,13 +102,21 @@ async function prepareDemo(deps: Deps): Promise<boolean> {
 }
 
 /** The bundled files, loaded while the server answers; readiness names the file being loaded until the last. */
-async function loadBundle(deps: Deps, failed: (message: string, error: unknown) => void): Promise<void> {
+async function loadBundle(
+  deps: Deps,
+  loading: Deps,
+  failed: (message: string, error: unknown) => void,
+): Promise<void> {
   try {
     await loadBundledData(
-      deps,
+      loading,
       (line) => process.stderr.write(`${line}\n`),
       (done, of, next) =>
         markLoading(deps.store, `loading the bundled data: ${done} of ${of} files in, now ${next}`),
+      // The serving connection's answers computed from the dataset before the file are dropped at once.
+      (report) => {
+        for (const { dataset } of [report, ...(report.also ?? [])]) forget(deps.store.db, dataset);
+      },
     );
     markLoading(deps.store, null);
   } catch (error) {

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
+import { accountsPath } from './engine.js';
 
 const EVERY_MS = 200;
 /** The serving connection still checkpoints once the WAL holds this many pages (the worker fell behind). */
@@ -16,6 +17,8 @@ const SCRIPT = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
+// Both files of the store: a checkpoint named for no schema checkpoints every attached one.
+db.prepare('ATTACH DATABASE ? AS accounts_file').run(workerData.accounts);
 const timer = setInterval(() => {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
@@ -41,7 +44,10 @@ export class Checkpointer {
   static start(sqlite: SQLite.Database, file: string, onError: (message: string) => void): Checkpointer {
     sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(SCRIPT, { eval: true, workerData: { driver, file, everyMs: EVERY_MS } });
+    const worker = new Worker(SCRIPT, {
+      eval: true,
+      workerData: { driver, file, accounts: accountsPath(file), everyMs: EVERY_MS },
+    });
     worker.on('message', (message) => onError(String(message)));
     worker.on('error', (error) => onError(error.message));
     worker.unref();

@@ -1,31 +1,26 @@
-// SQLite credit statements: synchronous, each change inside an IMMEDIATE transaction, so no other process
-// (a CLI command, another server on the same file) can interleave between the check and the update.
-// Charges arriving in the same turn of the event loop share one transaction (group commit). A load's
-// transaction open on the same connection is waited for, never joined (test/store/charge-beside-load); one of
-// another process (a `quarry ingest` on the same file) is waited for off the event loop: the statement is not
-// left to sleep in SQLite's busy handler, which would hold every request of this process meanwhile.
+// SQLite credit statements: synchronous, each change inside a transaction that first takes the accounts file's
+// write lock, so no other process (a CLI command, another server on the same files) can interleave between
+// the check and the update, and a load, which locks the data file only, never holds a charge up (docs/adr/036).
+// Charges arriving in the same turn of the event loop share one transaction (group commit). A transaction open
+// on the same connection is waited for, never joined (test/store/charge-beside-load); another process's lock
+// on the accounts file is waited for off the event loop, never in SQLite's busy handler, which would hold every
+// request of this process meanwhile.
 import { setTimeout as delay } from 'node:timers/promises';
 import type SQLite from 'better-sqlite3';
 import { isoTime } from '../kernel/iso-time.js';
 import { periodContaining } from '../kernel/periods.js';
 import type { BalanceState, ChargeInput, ChargeOutcome, CreditStore, RefundInput } from './credits.js';
+import { isBusy, LOCK_ACCOUNTS_SQL, LOCKED_FOR_MS, StoreLocked } from './sqlite-locks.js';
 
 const LEDGER_COLUMNS =
   'account_id, period_start, kind, amount, balance_after, request_id, key_id, operation, created_at';
 const COLUMN_COUNT = 9;
 /** 9 columns x 100 rows stays well under SQLite's limit of bound parameters. */
 const MAX_ROWS_PER_INSERT = 100;
-/** How long a credit change waits for another process's write lock before it fails, and how often it tries. */
-const LOCKED_FOR_MS = 5000;
 const TRY_EVERY_MS = 2;
 
-/** Another connection holds the write lock: the change was not made, and may be tried again. */
+/** Another connection holds the accounts file's write lock: the change was not made, and may be tried again. */
 const LOCKED = Symbol('locked');
-
-/** The error of a credit change that found the store locked for too long. */
-function lockedTooLong(): Error {
-  return new Error(`the store stayed locked by another process for ${LOCKED_FOR_MS / 1000} s`);
-}
 
 type LedgerValues = [
   string,
@@ -57,11 +52,11 @@ export class SqliteCredits implements CreditStore {
   private readonly refundTx: (input: RefundInput) => number | null;
   private readonly balanceTx: (accountId: string, allowance: number, now: Date) => BalanceState | null;
 
-  /** The connection's own busy timeout, put back after each credit change. */
-  private readonly busyTimeout: number;
+  /** Takes the accounts file's write lock: the first statement of every credit transaction. */
+  private readonly lock: SQLite.Statement<[]>;
 
   constructor(private readonly db: SQLite.Database) {
-    this.busyTimeout = Number(db.pragma('busy_timeout', { simple: true }));
+    this.lock = db.prepare(LOCK_ACCOUNTS_SQL);
     this.select = db.prepare('SELECT balance, period_start, period_end FROM accounts WHERE id = ?');
     this.debit = db.prepare(
       'UPDATE accounts SET balance = balance - ?, period_charged = period_charged + ? WHERE id = ?',
@@ -76,6 +71,7 @@ export class SqliteCredits implements CreditStore {
     this.write = db.prepare(`INSERT INTO ledger (${LEDGER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 
     this.chargeBatch = db.transaction((inputs: ChargeInput[]) => {
+      this.lock.run();
       const accounts = new Map<string, AccountRow & { charged: number }>();
       // The ledger rows' values one row after another, in LEDGER_COLUMNS order.
       const values: LedgerValues[number][] = [];
@@ -112,9 +108,10 @@ export class SqliteCredits implements CreditStore {
         this.insertMany(db, chunk.length / COLUMN_COUNT).run(chunk);
       }
       return outcomes;
-    }).immediate;
+    }).deferred;
 
     this.refundTx = db.transaction((input: RefundInput) => {
+      this.lock.run();
       const changed = this.credit.run(input.amount, input.amount, input.accountId, input.periodStart);
       if (changed.changes === 0) return null;
       const row = this.select.get(input.accountId) as AccountRow;
@@ -130,12 +127,13 @@ export class SqliteCredits implements CreditStore {
         isoTime(input.now),
       );
       return row.balance;
-    }).immediate;
+    }).deferred;
 
     this.balanceTx = db.transaction((accountId: string, allowance: number, now: Date) => {
+      this.lock.run();
       const row = this.current(accountId, allowance, now);
       return row ? state(row) : null;
-    }).immediate;
+    }).deferred;
   }
 
   /** A prepared INSERT of `count` ledger rows, one statement for a whole batch. */
@@ -181,7 +179,7 @@ export class SqliteCredits implements CreditStore {
     try {
       const outcomes = this.unlessLocked(() => this.chargeBatch(batch.map((item) => item.input)));
       if (outcomes === LOCKED) {
-        if (performance.now() - since > LOCKED_FOR_MS) throw lockedTooLong();
+        if (performance.now() - since > LOCKED_FOR_MS) throw new StoreLocked('the charge');
         // Charges arriving meanwhile join the batch being retried.
         setTimeout(() => this.commitQueued(since), TRY_EVERY_MS);
         return;
@@ -218,24 +216,18 @@ export class SqliteCredits implements CreditStore {
       }
       const done = this.unlessLocked(write);
       if (done !== LOCKED) return done;
-      if (performance.now() - since > LOCKED_FOR_MS) throw lockedTooLong();
+      if (performance.now() - since > LOCKED_FOR_MS) throw new StoreLocked('the credit change');
       await delay(TRY_EVERY_MS);
     }
   }
 
-  /**
-   * The write, or LOCKED at once when another connection holds the write lock: SQLite's busy handler would
-   * sleep on this thread until the lock was free.
-   */
+  /** The write, or LOCKED at once when another connection holds the accounts file's write lock. */
   private unlessLocked<T>(write: () => T): T | typeof LOCKED {
-    this.db.pragma('busy_timeout = 0');
     try {
       return write();
     } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_BUSY') return LOCKED;
+      if (isBusy(error)) return LOCKED;
       throw error;
-    } finally {
-      this.db.pragma(`busy_timeout = ${this.busyTimeout}`);
     }
   }
 

@@ -4,21 +4,11 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  type Driver,
-  Kysely,
-  PostgresDialect,
-  SqliteAdapter,
-  SqliteDialect,
-  type SqliteDialectConfig,
-  SqliteDriver,
-  sql,
-} from 'kysely';
+import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { YieldAfterLongQueries } from './long-queries.js';
 import type { Database } from './schema.js';
+import { ACCOUNTS_SCHEMA, DataWritingSqliteDialect, WRITE_LOCK_TABLE } from './sqlite-locks.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -94,42 +84,28 @@ export function sqliteHandle(db: Kysely<Database>): SQLite.Database | null {
   return handles.get(db) ?? null;
 }
 
-/**
- * Transactions that take the write lock as they begin (BEGIN IMMEDIATE). Every transaction Quarry opens
- * writes; begun deferred, one that read first could not take the lock once another process (a server beside a
- * `quarry ingest`) had written since its read, and failed at once with "database is locked" instead of
- * waiting its turn.
- */
-class WritingSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
-    super(settings);
-  }
-
-  override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings);
-  }
-}
-
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
 export function openSqlite(file: string): Store {
   mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
-  // NORMAL keeps every committed transaction across a process crash (kill -9); only a power loss
-  // can drop the last ones, and then balance and ledger drop together.
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
+  // Every statement that finds a file locked is tried again off the event loop (sqlite-locks.ts), never left to
+  // sleep in SQLite's busy handler with every request of the process.
+  sqlite.pragma('busy_timeout = 0');
+  sqlite.exec(`ATTACH DATABASE ${quoted(accountsPath(file))} AS ${ACCOUNTS_SCHEMA}`);
+  for (const schema of ['main', ACCOUNTS_SCHEMA]) {
+    sqlite.pragma(`${schema}.journal_mode = WAL`);
+    // NORMAL keeps every committed transaction across a process crash (kill -9); only a power loss
+    // can drop the last ones, and then balance and ledger drop together.
+    sqlite.pragma(`${schema}.synchronous = NORMAL`);
+    if (!sqlite.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE name = ?`).get(WRITE_LOCK_TABLE))
+      sqlite.exec(`CREATE TABLE IF NOT EXISTS ${schema}.${WRITE_LOCK_TABLE} (never_written INTEGER)`);
+  }
   sqlite.pragma('foreign_keys = ON');
   // 256 MiB of page cache (the default is 2 MiB): a load into a table of a million awards and its indexes
   // otherwise reads back the same index pages from the file again and again.
   sqlite.pragma('cache_size = -262144');
   const db = new Kysely<Database>({
-    dialect: new WritingSqliteDialect({ database: keepingStatements(sqlite) }),
+    dialect: new DataWritingSqliteDialect({ database: keepingStatements(sqlite) }),
     plugins: [new YieldAfterLongQueries()],
   });
   handles.set(db, sqlite);
@@ -142,6 +118,13 @@ export function openSqlite(file: string): Store {
     },
   };
 }
+
+/** The accounts file beside an embedded store's data file (docs/adr/036). */
+export function accountsPath(dataFile: string): string {
+  return path.join(path.dirname(dataFile), 'accounts.db');
+}
+
+const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * A read-only connection of its own to an embedded store's file, with a small page cache: for a full pass

@@ -15,6 +15,7 @@ import * as m015 from './migrations/015-fetches.js';
 import * as m016 from './migrations/016-jobs.js';
 import * as m020 from './migrations/020-console.js';
 import * as m035 from './migrations/035-bulk-downloads.js';
+import * as accountsFile from './migrations/accounts-file.js';
 import * as bulkDownloadClaims from './migrations/bulk-download-claims.js';
 import * as settings from './migrations/settings.js';
 
@@ -34,6 +35,7 @@ export const STORE_MIGRATIONS: Migrations = {
   '035-bulk-downloads': m035,
   'store/settings': settings,
   'store/bulk-download-claims': bulkDownloadClaims,
+  'store/accounts-file': accountsFile,
 };
 
 /**

@@ -1,11 +1,12 @@
 // A charge asked for while a load's transaction is open on the embedded store's connection (a load yields the
 // event loop between its batches) is its own: it waits for the load to end rather than joining its
 // transaction, so a load that fails and rolls back does not take the charge with it. A load of another process
-// holding the file's write lock is waited for without holding this process's event loop.
+// holds the data file's write lock, which a charge does not need (docs/adr/036); another process's lock on the
+// accounts file is waited for without holding this process's event loop.
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqlitePath } from '../../src/store/engine.js';
+import { accountsPath, sqlitePath } from '../../src/store/engine.js';
 import { type Customer, customer, type TestEnv, testEnv } from '../helpers/env.js';
 
 describe('a charge beside an open load on SQLite', () => {
@@ -47,21 +48,39 @@ describe('a charge beside an open load on SQLite', () => {
     expect(await balance()).toBe((before ?? 0) - 7);
   });
 
-  it("waits for another process's write lock off the event loop, then charges", async () => {
+  const chargeOf = (amount: number, requestId: string) =>
+    env.deps.credits.charge({
+      accountId: user.accountId,
+      amount,
+      allowance: 0,
+      requestId,
+      keyId: user.keyId,
+      operation: 'test.beside-other-process',
+      now: env.deps.clock(),
+    });
+
+  it("is not held up by another process's load: the data file's lock is not the accounts'", async () => {
     const before = await balance();
     const other = new SQLite(sqlitePath(env.dataDir));
     try {
-      // Another process's load: the write lock taken and held across turns of this process's loop.
+      // Another process's load: the data file's write lock taken and held while the charge is made.
       other.exec('BEGIN IMMEDIATE');
-      const charged = env.deps.credits.charge({
-        accountId: user.accountId,
-        amount: 5,
-        allowance: 0,
-        requestId: 'req_beside_other',
-        keyId: user.keyId,
-        operation: 'test.beside-other-process',
-        now: env.deps.clock(),
-      });
+      expect(await chargeOf(3, 'req_beside_load_elsewhere')).toMatchObject({ ok: true });
+      expect(other.inTransaction).toBe(true);
+      expect(await balance()).toBe((before ?? 0) - 3);
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+    }
+  });
+
+  it("waits for another process's lock on the accounts file off the event loop, then charges", async () => {
+    const before = await balance();
+    const other = new SQLite(accountsPath(sqlitePath(env.dataDir)));
+    try {
+      // Another process's change to the accounts (a CLI command, another server's charges), held across turns.
+      other.exec('BEGIN IMMEDIATE');
+      const charged = chargeOf(5, 'req_beside_other');
       let settled = false;
       charged.then(
         () => {
