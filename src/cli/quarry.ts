@@ -16,7 +16,7 @@ export async function quarry(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     return await run(argv, env);
   } catch (error) {
     const { explain } = await import('./output.js');
-    process.stderr.write(`${explain(error)}\n`);
+    process.stderr.write(`${explain(error, argv)}\n`);
     return 1;
   }
 }
