@@ -1,6 +1,6 @@
 // Admin commands print exactly one JSON object on stdout; messages go to stderr.
 
-import { ImportError } from '../ingest/import.js';
+import { ImportError, keptBefore } from '../ingest/import.js';
 import { SourceError } from '../ingest/source.js';
 import { ConfigError } from '../kernel/config.js';
 import { AppError } from '../kernel/errors.js';
@@ -39,6 +39,8 @@ export function explain(error: unknown, argv: readonly string[] = []): string {
   if (error instanceof AppError) return `quarry: ${error.code}: ${error.message}`;
   if (error instanceof MigrationError) return `quarry: ${error.message}`;
   if (error instanceof ImportError || error instanceof SourceError) {
+    // A sliced load's message says itself what was committed before the failure.
+    if (keptBefore(error) > 0) return `quarry: load failed part way: ${error.message}`;
     return `quarry: load failed, nothing of the file was kept: ${error.message}`;
   }
   const errno = error as NodeJS.ErrnoException;

@@ -19,7 +19,7 @@ import {
 } from '../store/revisions.js';
 import type { Database } from '../store/schema.js';
 import { forget } from './read-cache.js';
-import { fileSize } from './source.js';
+import { fileSize, SourceError } from './source.js';
 
 /** What every written record carries: its content hash, the file it came from and when it was loaded. */
 export type WriteMeta = RevisionMeta;
@@ -79,6 +79,14 @@ export type Importer<R = Record<string, unknown>> = ImporterBase<R> &
 export interface BatchEntry<R> {
   record: R;
   meta: Omit<WriteMeta, 'hash'>;
+}
+
+/** The records a failed sliced load had committed before its failure, by its error. */
+const keptOf = new WeakMap<Error, number>();
+
+/** How many records of a failed load were committed and stay: 0 for every load but a sliced one. */
+export function keptBefore(error: unknown): number {
+  return error instanceof Error ? (keptOf.get(error) ?? 0) : 0;
 }
 
 /** Rows written by one load past which the planners' statistics are refreshed. */
@@ -146,6 +154,11 @@ export async function importRecords<R>(
   file?: ReadFile,
   /** When what the records say was published (ISO instant); the load time when not known. */
   publishedAt?: string,
+  /**
+   * Whether a file of no records is refused: yes by default; a loader reading a file beside another's may find
+   * none in it, and a reader that said why it left every record out (its notes) loaded what the file holds.
+   */
+  { refuseEmpty = () => true }: { refuseEmpty?: () => boolean } = {},
 ): Promise<ImportReport> {
   const problemOf = recordJudge(importer.record);
   const report: ImportReport = {
@@ -175,6 +188,7 @@ export async function importRecords<R>(
   const readAndWrite = async (tx: Transaction<Database> | null) => {
     // Revisioned rows go in the load's transaction; a sliced load (batch writers only) never adds any.
     const batch = new RevisionBatch(tx ?? db);
+    const repeated = new RecordsRead(source);
     let pending: BatchEntry<R>[] = [];
     const pendingMost = slice ?? BATCH;
     // A batch is written while the next is read: on PostgreSQL the server works as the file is parsed.
@@ -215,7 +229,10 @@ export async function importRecords<R>(
               ...(importer.publishedFrom ? { publishedFrom: importer.publishedFrom } : {}),
             };
             if (importer.revision) {
-              batch.add(importer.revision(value as R), meta);
+              const write = importer.revision(value as R);
+              // A record the file has given already is read once; one that says otherwise is refused.
+              if (repeated.read(write, meta.hash, line)) count(['unchanged']);
+              else batch.add(write, meta);
               if (batch.size >= BATCH) count(await batch.flush());
             } else count([await importer.write(tx as Transaction<Database>, value as R, meta)]);
           }
@@ -233,6 +250,8 @@ export async function importRecords<R>(
     await inFlight.write;
   };
   const recordFile = async (tx: Transaction<Database>) => {
+    if (report.lines === 0 && refuseEmpty())
+      throw new SourceError(source, null, 'holds no records: an empty file, or a header and no rows');
     if (!file) return;
     await tx
       .insertInto('source_files')
@@ -257,8 +276,10 @@ export async function importRecords<R>(
     } catch (error) {
       // The slices written before the failure stay: each was committed (new, revised or found unchanged).
       const kept = report.inserted + report.revised + report.unchanged;
-      if (kept > 0 && error instanceof Error)
+      if (kept > 0 && error instanceof Error) {
         error.message += ` (${kept} records before it were committed and stay: loading the mended file again reads them unchanged)`;
+        keptOf.set(error, kept);
+      }
       throw error;
     }
     await db.transaction().execute(recordFile);
@@ -272,6 +293,36 @@ export async function importRecords<R>(
   forget(db, importer.dataset);
   if (report.inserted + report.revised >= STATISTICS_AFTER) await refreshPlannerStatistics(db);
   return report;
+}
+
+/**
+ * The revisioned records a file has given, by table and key: the same record again is read once (a file of
+ * repeated lines loads in time linear in its size); another record for the same key is refused by line, never
+ * the last silently taken and the first kept as a superseded revision.
+ */
+class RecordsRead {
+  private readonly held = new Map<string, { hash: string; line: number }>();
+
+  constructor(private readonly file: string) {}
+
+  /** True for a record given before; throws for a second, different record of the same key. */
+  read(write: RevisionWrite, hash: string, line: number): boolean {
+    const key = `${write.table}\u0000${Object.values(write.key).join('\u0000')}`;
+    const held = this.held.get(key);
+    if (!held) {
+      this.held.set(key, { hash, line });
+      return false;
+    }
+    if (held.hash === hash) return true;
+    const named = Object.entries(write.key)
+      .map(([column, value]) => `${column} ${value}`)
+      .join(', ');
+    throw new ImportError(
+      this.file,
+      line,
+      `a second record for ${named} (line ${held.line} gave it otherwise): the file contradicts itself`,
+    );
+  }
 }
 
 /** The non-blank lines of an NDJSON file, parsed, with their line numbers; streamed. */

@@ -159,7 +159,9 @@ export async function loadFile(
       count += size;
     });
     const published = publishedOption(options.published, now);
-    const report = await importRecords(db, loader.importer, records, source.name, now, source, published);
+    const report = await importRecords(db, loader.importer, records, source.name, now, source, published, {
+      refuseEmpty: () => context.notes.length === 0,
+    });
     const also = [];
     for (const beside of alongsideLoaders(loaders, source)) {
       // Read again from the start: each load of a file reads it whole.
@@ -173,6 +175,7 @@ export async function loadFile(
         now,
         again,
         published,
+        { refuseEmpty: () => false },
       );
       also.push({ dataset, inserted, revised, unchanged });
     }

@@ -32,9 +32,19 @@ export interface SourceFile {
   share(): number;
   /** For a reader that takes the whole file at once (a workbook): `done` of `total` of its rows walked. */
   advance(done: number, total: number): void;
-  lines(): AsyncGenerator<{ line: number; text: string }>;
+  lines(): AsyncGenerator<SourceLine>;
   /** The same lines a read of the stream at a time: a reader of millions of rows loops over each batch. */
-  lineBatches(): AsyncGenerator<{ line: number; text: string }[]>;
+  lineBatches(): AsyncGenerator<SourceLine[]>;
+}
+
+/**
+ * A line of a file. `unterminated` marks a last line with no line break after it: many agencies' files end so,
+ * and so does a file cut short, whose last field may then be cut too (CutShort tells where the format shows it).
+ */
+export interface SourceLine {
+  line: number;
+  text: string;
+  unterminated?: true;
 }
 
 const ZIP_LOCAL = 0x04034b50;
@@ -92,7 +102,7 @@ export async function openSource(file: string): Promise<SourceFile> {
    * Lines as readline splits them (LF, CRLF or a lone CR ends one; the last needs none), a chunk of the stream
    * at a time, decoded as UTF-8.
    */
-  async function* lineBatches(): AsyncGenerator<{ line: number; text: string }[]> {
+  async function* lineBatches(): AsyncGenerator<SourceLine[]> {
     const raw = createReadStream(file);
     raw.on('data', (chunk) => {
       hash.update(chunk as Buffer);
@@ -110,7 +120,7 @@ export async function openSource(file: string): Promise<SourceFile> {
     const decoder = new StringDecoder('utf8');
     let line = 0;
     let rest = '';
-    const batchOf = (texts: string[]) => texts.map((text) => ({ line: ++line, text }));
+    const batchOf = (texts: string[]): SourceLine[] => texts.map((text) => ({ line: ++line, text }));
     try {
       for await (const chunk of input) {
         let text = rest + decoder.write(chunk as Buffer);
@@ -125,15 +135,20 @@ export async function openSource(file: string): Promise<SourceFile> {
       throw new SourceError(name, line + 1, `unreadable: ${(error as Error).message}`);
     }
     const last = (rest + decoder.end()).split(LINE_BREAK);
-    if (last.at(-1) === '') last.pop();
-    if (last.length) yield batchOf(last);
+    const unterminated = last.at(-1) !== '';
+    if (!unterminated) last.pop();
+    if (last.length) {
+      const batch = batchOf(last);
+      if (unterminated) batch[batch.length - 1] = { ...batch[batch.length - 1]!, unterminated: true };
+      yield batch;
+    }
     await new Promise<void>((resolve) =>
       raw.readableEnded || raw.destroyed ? resolve() : raw.once('close', resolve),
     );
     digest = hash.digest('hex');
   }
 
-  async function* lines(): AsyncGenerator<{ line: number; text: string }> {
+  async function* lines(): AsyncGenerator<SourceLine> {
     for await (const batch of lineBatches()) yield* batch;
   }
 
@@ -196,22 +211,78 @@ export function csvFields(text: string): string[] {
 
 /**
  * The rows of a CSV file with a header line, each with its line number and a reader of its fields by column
- * name (trimmed; '' for a column the file lacks). Blank lines are skipped; a byte-order mark is dropped.
+ * name (trimmed; '' for a column the file lacks). Blank lines are skipped; a byte-order mark is dropped. A row
+ * with fewer fields than the header, or whose last field is cut short, is refused (CutShort).
  */
 export async function* csvRows(
   source: SourceFile,
 ): AsyncGenerator<{ line: number; get: (column: string) => string }> {
   let columns: Map<string, number> | null = null;
-  for await (const { line, text } of source.lines()) {
+  let cut: CutShort | null = null;
+  for await (const row of source.lines()) {
+    const { line, text } = row;
     if (text.trim() === '') continue;
     if (!columns) {
-      columns = new Map(csvFields(text.replace(/^\uFEFF/, '')).map((name, i) => [name.trim(), i]));
+      const names = csvFields(text.replace(/^\uFEFF/, ''));
+      columns = new Map(names.map((name, i) => [name.trim(), i]));
+      cut = new CutShort(source.name, headerWidth(names));
       continue;
     }
     const fields = csvFields(text);
+    cut?.check(row, fields);
     const at = columns;
     yield { line, get: (column) => (fields[at.get(column) ?? -1] ?? '').trim() };
   }
+}
+
+/**
+ * Tells a row cut short from a whole one, where the format shows it: a row with fewer fields than the header,
+ * and, on a last line with no line break after it, a number with fewer decimals than every earlier value of
+ * its column had (a yield of "5.5" where the file writes "5.56"). Figures that vary in their decimals, or have
+ * none (a volume), cannot show it.
+ */
+export class CutShort {
+  /** The decimals every value of each column has had so far: a count, or -1 once they have differed. */
+  private readonly decimals: number[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly width: number,
+  ) {}
+
+  check(row: SourceLine, fields: readonly string[]): void {
+    if (fields.length < this.width)
+      throw new SourceError(
+        this.file,
+        row.line,
+        `the row has ${fields.length} fields where the header has ${this.width}: the file is cut short or the row is malformed`,
+      );
+    fields.forEach((field, i) => {
+      const places = decimalsOf(field);
+      if (places === null) return;
+      const held = this.decimals[i];
+      if (row.unterminated && held !== undefined && held > 0 && places < held)
+        throw new SourceError(
+          this.file,
+          row.line,
+          `the last line ends in "${field.trim()}" where every earlier value of its column has ${held} decimals: the file is cut short`,
+        );
+      this.decimals[i] = held === undefined || held === places ? places : -1;
+    });
+  }
+}
+
+/** The fields a row must have: up to the header's last named column (a trailing comma names none). */
+export function headerWidth(names: readonly string[]): number {
+  let width = names.length;
+  while (width > 0 && names[width - 1]?.trim() === '') width -= 1;
+  return width;
+}
+
+/** How many decimals a plain decimal number is written with; null for anything else. */
+function decimalsOf(field: string): number | null {
+  const match = /^\s*-?\d+(?:\.(\d*))?\s*$/.exec(field);
+  return match ? (match[1]?.length ?? 0) : null;
 }
 
 /** A file read whole, as text (its lines joined by LF), for readers that need all of it at once. */

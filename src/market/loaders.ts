@@ -2,7 +2,7 @@
 
 import { type DemoFile, type Loader, loader } from '../ingest/run.js';
 import { tickersByCik } from '../ingest/sec/registrants.js';
-import { marketImporter } from './load/import.js';
+import { marketImporter, wholeFileImporter } from './load/import.js';
 import { priceRecords } from './load/prices.js';
 import { secExchangeRecords } from './load/sec-exchanges.js';
 import { secFactsRecords } from './load/sec-facts.js';
@@ -23,7 +23,8 @@ export const MARKET_LOADERS: Record<string, Loader<never>> = {
     prepare: tickersByCik,
     options: { ticker: "TICKER: the registrant's ticker, where the store does not map its CIK to one" },
   }),
-  'sec-exchanges': loader(marketImporter, secExchangeRecords),
+  // A snapshot of every listing at a date: loaded whole, in one transaction, or not at all.
+  'sec-exchanges': loader(wholeFileImporter, secExchangeRecords),
 };
 
 /**

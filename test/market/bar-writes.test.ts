@@ -1,7 +1,7 @@
 // Daily bars are written a batch at a time, with the outcomes one-by-one writes would give: a day held with
-// the same prices is unchanged, a new day inserted, a day again with other prices revised — also within one
-// file, its second row against its first. Both engines; the rows are Apple's first days of the real export,
-// the first day restated with the second's prices.
+// the same prices is unchanged, a new day inserted; a file that gives one day twice with other prices is
+// refused by line. Both engines; the rows are Apple's first days of the real export, the first day restated
+// with the second's prices.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,11 +23,12 @@ for (const { engine, skip } of ENGINES) {
     });
     afterAll(() => env.close());
 
-    it('give the outcomes of one-by-one writes, a day twice in a file included', async () => {
+    it('give the outcomes of one-by-one writes; a day twice in a file with other figures is refused', async () => {
       const [header, day1, day2] = readFileSync(AAPL, 'utf8').split('\n');
       const restated = `${day1!.slice(0, 10)}${day2!.slice(10)}`;
-      const file = path.join(mkdtempSync(path.join(tmpdir(), 'quarry-bars-')), 'aapl.csv');
-      writeFileSync(file, [header, day1, day2, restated, ''].join('\n'));
+      const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bars-'));
+      const twice = path.join(dir, 'aapl-twice.csv');
+      writeFileSync(twice, [header, day1, day2, restated, ''].join('\n'));
       const close = async (date: string) => {
         const answer = await HISTORY.run(env.deps, {
           tickers: ['AAPL'],
@@ -35,18 +36,20 @@ for (const { engine, skip } of ENGINES) {
           start: date,
           end: date,
         });
-        return (JSON.parse(JSON.stringify(answer.items[0])) as { rows: { PX_LAST: number }[] }).rows[0]
+        return (JSON.parse(JSON.stringify(answer.items[0])) as { rows?: { PX_LAST: number }[] }).rows?.[0]
           ?.PX_LAST;
       };
-      const second = Number(day2!.split(',')[5]);
-      expect(await loadFile(env.deps, prices, file)).toMatchObject({ inserted: 2, revised: 1, unchanged: 0 });
-      // The first day now holds the second day's prices: its last row won.
-      expect(await close('2019-01-02')).toBeCloseTo(second, 4);
-      // Again: the first row restates the day back (revised), the second is held (unchanged), the third
-      // restates it once more (revised).
-      expect(await loadFile(env.deps, prices, file)).toMatchObject({ inserted: 0, revised: 2, unchanged: 1 });
-      expect(await close('2019-01-02')).toBeCloseTo(second, 4);
-      expect(await close('2019-01-03')).toBeCloseTo(second, 4);
+      // The first day again with the second day's prices: refused by line, never the last row taken.
+      await expect(loadFile(env.deps, prices, twice)).rejects.toThrow(
+        `aapl-twice.csv:4: a second row for AAPL on ${day1!.slice(0, 10)}`,
+      );
+      expect(await close('2019-01-02')).toBeUndefined();
+      const file = path.join(dir, 'aapl.csv');
+      writeFileSync(file, [header, day1, day2, ''].join('\n'));
+      expect(await loadFile(env.deps, prices, file)).toMatchObject({ inserted: 2, revised: 0, unchanged: 0 });
+      expect(await close('2019-01-02')).toBeCloseTo(Number(day1!.split(',')[5]), 4);
+      expect(await close('2019-01-03')).toBeCloseTo(Number(day2!.split(',')[5]), 4);
+      expect(await loadFile(env.deps, prices, file)).toMatchObject({ inserted: 0, revised: 0, unchanged: 2 });
     });
   });
 }

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { explain } from '../../src/cli/output.js';
 import { importRecords } from '../../src/ingest/import.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { marketImporter } from '../../src/market/load/import.js';
@@ -89,9 +90,15 @@ describe('a price load a slice at a time', () => {
     lines[badLine - 1] = cells.join(',');
     const broken = path.join(env.dataDir, 'DJI-broken.csv');
     writeFileSync(broken, lines.join('\n'));
-    await expect(loadFile(env.deps, prices, broken, { ticker: '^DJI' })).rejects.toThrow(
+    const failed = await loadFile(env.deps, prices, broken, { ticker: '^DJI' }).catch(
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(Error);
+    expect((failed as Error).message).toBe(
       `DJI-broken.csv:${badLine}: close "n/a" is not a number (${SLICE} records before it were committed and stay: loading the mended file again reads them unchanged)`,
     );
+    // Said once, truthfully: the command does not also say that nothing was kept.
+    expect(explain(failed)).toBe(`quarry: load failed part way: ${(failed as Error).message}`);
     // What was committed reads: the last bar of the first slice, as the file has it.
     const last = rows[SLICE - 1]!;
     const answer = await HISTORY.run(env.deps, {

@@ -46,6 +46,9 @@ export const marketImporter: Importer<MarketRecordValue> = {
   },
 };
 
+/** The same records, a file in one transaction: for a file that is one snapshot, never to be kept in part. */
+export const wholeFileImporter: Importer<MarketRecordValue> = { ...marketImporter, commitEvery: undefined };
+
 type Meta = BatchEntry<MarketRecordValue>['meta'];
 
 /** One record other than a bar, as loaded before this one. */

@@ -10,7 +10,7 @@
 // that one alone), or each row's Ticker column; listings priced in minor units (London, Johannesburg, Tel Aviv) are stored in main units.
 
 import type { LoadContext, ReadRecord } from '../../ingest/run.js';
-import { csvFields, SourceError, type SourceFile } from '../../ingest/source.js';
+import { CutShort, csvFields, headerWidth, SourceError, type SourceFile } from '../../ingest/source.js';
 import { resolveInput } from '../instrument.js';
 import { VENUES } from '../symbology/tables.js';
 import type { MarketRecordValue } from './record.js';
@@ -69,6 +69,8 @@ const columnKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '')
 
 interface Layout {
   columns: Map<string, number>;
+  /** The fields every row has: up to the header's last named column. */
+  width: number;
   /** The instrument the file names (a Ticker column, or yfinance's ticker row), if it names one. */
   fileTicker: string | null;
 }
@@ -123,7 +125,7 @@ class HeaderReader {
         `expected a Date column and a Close (or Price) column; found ${found}`,
       );
     }
-    this.layout = { columns, fileTicker: this.pendingTicker };
+    this.layout = { columns, width: headerWidth(names), fileTicker: this.pendingTicker };
   }
 }
 
@@ -147,17 +149,22 @@ export async function* priceRecords(
   const instruments = new Map<string, Listing>();
   let first: Listing | null = null;
   let at: ColumnsAt | null = null;
+  let cut: CutShort | null = null;
+  const days = new DaysRead(source.name);
   // A batch of lines at a time, its records given together: a file of millions of rows is not read a row a turn.
   for await (const batch of source.lineBatches()) {
     const records: ReadRecord<MarketRecordValue>[] = [];
-    for (const { line, text } of batch) {
+    for (const row of batch) {
+      const { line, text } = row;
       if (!text.trim()) continue;
       // Number() reads a number with spaces around it; only the header, date and ticker are trimmed.
       const fields = csvFields(text);
       const trimmed = header.layout ? null : fields.map((f) => f.trim());
       if (trimmed && header.take(trimmed, line)) continue;
-      const { columns, fileTicker } = header.layout as Layout;
+      const { columns, width, fileTicker } = header.layout as Layout;
       at ??= columnsAt(columns);
+      cut ??= new CutShort(source.name, width);
+      cut.check(row, fields);
       const rowTicker = (fields[at.ticker] ?? fields[at.symbol])?.trim() ?? fileTicker ?? undefined;
       if (!first) {
         first = listingOf(source.name, line, option, rowTicker);
@@ -188,6 +195,7 @@ export async function* priceRecords(
       const close = get('close', at.close) ?? get('price', at.price);
       if (close === null) continue; // a day with no trade
       const { symbol } = instrument;
+      if (days.repeats(symbol, date, text, line, (fields[at.date]?.trim().length ?? 0) > 10)) continue;
       const factor = unit === 'main' ? 1 : instrument.factor;
       if (at.dividends >= 0 || at.splits >= 0) {
         const span = spans.get(symbol);
@@ -239,6 +247,52 @@ export async function* priceRecords(
     value: { type: 'actionsKnown', symbol, start: span.start, end: span.end, actions: [...kinds] },
   }));
   if (known.length && kinds.length) yield known;
+  if (!first)
+    throw new SourceError(source.name, null, 'the file holds no prices: a header and no rows, or nothing');
+}
+
+/**
+ * The days read of each listing, a bit a day, to refuse a file with two rows for one listing's day: the same row
+ * twice running is read once; two that differ (or a day met again further on) are refused by line, never the
+ * last silently taken (a bit a day: a universe file of millions of bars costs kilobytes a listing).
+ */
+class DaysRead {
+  private readonly held = new Map<string, { years: Map<number, Uint8Array>; last: string; text: string }>();
+
+  constructor(private readonly file: string) {}
+
+  /** True for a row that repeats the one before it word for word; throws for any other second row of a day. */
+  repeats(symbol: string, date: string, text: string, line: number, timed: boolean): boolean {
+    let listing = this.held.get(symbol);
+    if (!listing) {
+      listing = { years: new Map(), last: '', text: '' };
+      this.held.set(symbol, listing);
+    }
+    const year = Number(date.slice(0, 4));
+    const day = Math.round((Date.parse(`${date}T00:00:00Z`) - Date.UTC(year, 0, 1)) / 86_400_000);
+    let bits = listing.years.get(year);
+    if (!bits) {
+      bits = new Uint8Array(46);
+      listing.years.set(year, bits);
+    }
+    const mask = 1 << (day & 7);
+    const seen = ((bits[day >> 3] ?? 0) & mask) !== 0;
+    if (seen) {
+      if (listing.last === date && listing.text === text) return true;
+      const why = timed
+        ? 'its rows carry times of day: intraday bars are not daily bars'
+        : 'a file holds one row a listing a day';
+      throw new SourceError(
+        this.file,
+        line,
+        `a second row for ${symbol} on ${date}${listing.last === date ? ', with other figures than the line before' : ''}: ${why}`,
+      );
+    }
+    bits[day >> 3] = (bits[day >> 3] ?? 0) | mask;
+    listing.last = date;
+    listing.text = text;
+    return false;
+  }
 }
 
 /** A field's number; null where the file has none (blank, null, NaN, or `.` as FRED-style files write). */

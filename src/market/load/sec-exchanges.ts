@@ -25,7 +25,9 @@ export async function* secExchangeRecords(
   const asOf = context.now.toISOString();
   for (const [i, row] of (body.data as unknown[]).entries()) {
     if (!Array.isArray(row)) throw new SourceError(source.name, i + 1, 'a row that is not a list');
-    const ticker = row[at('ticker')];
+    // A ticker padded with spaces ("DAIC ") is the ticker.
+    const given = row[at('ticker')];
+    const ticker = typeof given === 'string' ? given.trim() : given;
     const cik = row[at('cik')];
     const exchange = row[at('exchange')];
     if (

@@ -2,7 +2,7 @@
 // MM/DD/YYYY, a column per tenor named "1 Mo", "1.5 Month", "10 Yr" or "13 WEEKS COUPON EQUIVALENT"), and the
 // old OData XML feed (BC_1MONTH … BC_30YEAR). A tenor blank on a day is absent, never zero.
 import type { FileKind } from '../../../ingest/run.js';
-import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
+import { CutShort, csvFields, headerWidth, SourceError, type SourceFile } from '../../../ingest/source.js';
 import { readXml, type XmlNode } from '../../../ingest/xml.js';
 import type { RateRecordValue } from '../import.js';
 import { RATE_SERIES, type RateSeries } from '../params.js';
@@ -58,10 +58,14 @@ function rateOf(file: string, line: number, column: string, text: string): numbe
 
 export async function* rateCsvRecords(source: SourceFile): Out {
   let columns: ({ series: RateSeries; tenor: string; name: string } | null)[] | null = null;
-  for await (const { line, text } of source.lines()) {
+  let cut: CutShort | null = null;
+  let days = 0;
+  for await (const row of source.lines()) {
+    const { line, text } = row;
     if (text.trim() === '') continue;
     const fields = csvFields(text.replace(/^\uFEFF/, ''));
     if (!columns) {
+      cut = new CutShort(source.name, headerWidth(fields));
       if (fields[0]?.trim().toLowerCase() !== 'date')
         throw new SourceError(source.name, line, 'the first column is not Date');
       columns = fields.map((f, i) => {
@@ -73,6 +77,8 @@ export async function* rateCsvRecords(source: SourceFile): Out {
       });
       continue;
     }
+    cut?.check(row, fields);
+    days += 1;
     const date = isoDay(source.name, line, fields[0] ?? '');
     for (let i = 1; i < columns.length; i += 1) {
       const column = columns[i]!;
@@ -82,6 +88,7 @@ export async function* rateCsvRecords(source: SourceFile): Out {
     }
   }
   if (!columns) throw new SourceError(source.name, null, 'the file is empty');
+  if (days === 0) throw new SourceError(source.name, null, 'the file holds a header and no days');
 }
 
 /** BC_1MONTH → 1M, BC_1_5MONTH → 1.5M, BC_10YEAR → 10Y; BC_30YEARDISPLAY is a display copy, left out. */
