@@ -7,12 +7,14 @@
 //   - /v1/history of 10 tickers x 5 fields over 20 years of daily bars, 5 at a time, ISOLATION_HISTORY_ROUNDS
 //     (default 4) times;
 //   - a collector load (serve --collect) of two CFTC year files, served by a local stand-in for cftc.gov;
+//   - `quarry ingest` of the bundle's largest agency files (five CFTC years, two EDGAR company-facts files) in a
+//     process of its own, and the demo's own load (serve --demo), each beside keyed calls charged as they go;
 //   - a universe of prices (ISOLATION_UNIVERSE_BARS, default 5,000,000 bars built as bench:universe builds
 //     them) loaded by `quarry ingest prices` in a process of its own into the store the server serves, the
 //     board's CFTC year loaded first so each light keyed call is charged (a write beside the load's).
 // Each runs in a fresh process, so the longest event-loop block the server reports (/metrics) is that work's.
 // Reported for each: p50/p99/max latency of the light requests and the longest block. Targets: light p99 <=
-// 50 ms, no block over 100 ms. ISOLATION_SCENARIOS (listing,bulk,history,collect) picks some. Embedded, and
+// 50 ms, no block over 100 ms. ISOLATION_SCENARIOS (listing,bulk,history,collect,agency,demo,universe) picks some. Embedded, and
 // again on PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set (a fresh database for each store, made
 // and dropped); ISOLATION_ENGINES=sqlite or postgres runs one. ISOLATION_PROFILE=<folder> has each server write a
 // CPU profile there (node --cpu-prof) for finding what held the loop.
@@ -34,7 +36,9 @@ import { realSeries, universeFile } from './universe-file.js';
 
 const ROWS = Number(process.env.ISOLATION_AWARDS ?? 1_000_000);
 const HISTORY_ROUNDS = Number(process.env.ISOLATION_HISTORY_ROUNDS ?? 4);
-const SCENARIOS = (process.env.ISOLATION_SCENARIOS ?? 'listing,bulk,history,collect,universe').split(',');
+const SCENARIOS = (
+  process.env.ISOLATION_SCENARIOS ?? 'listing,bulk,history,collect,agency,demo,universe'
+).split(',');
 const UNIVERSE_BARS = Number(process.env.ISOLATION_UNIVERSE_BARS ?? 5_000_000);
 const ENGINES = (process.env.ISOLATION_ENGINES ?? 'sqlite,postgres').split(',');
 // The servers started here see only the store each run names.
@@ -65,9 +69,10 @@ async function keyFor(env) {
   }
 }
 
-/** Requests `route` one after another until `until` settles; each one's latency in ms. */
+/** Requests `route` one after another until `until` settles; each one's latency in ms, and the 5xx answers. */
 async function steady(base, route, until, headers) {
   const times = [];
+  let failed = 0;
   let done = false;
   until.finally(() => {
     done = true;
@@ -77,8 +82,9 @@ async function steady(base, route, until, headers) {
     const res = await fetch(base + route, { headers });
     await res.arrayBuffer();
     times.push(performance.now() - started);
+    if (res.status >= 500) failed += 1;
   }
-  return times;
+  return { times, failed };
 }
 
 /** The server's longest event-loop block since it started (ms), and how many of its delay samples were over 100 ms. */
@@ -105,7 +111,8 @@ async function scenario(name, env, key, heavy, args = ['dist/cli/main.js', 'serv
   const nodeArgs = profile ? profilerArgs(profile, 250) : [];
   const server = await start([...nodeArgs, ...args], { ...env, PORT: '0' }, LISTENING);
   const base = `http://127.0.0.1:${server.port}`;
-  const headers = { authorization: `Bearer ${key}` };
+  // A key made once the server runs (on a store the server is loading) is asked for then.
+  const headers = { authorization: `Bearer ${typeof key === 'function' ? await key() : key}` };
   try {
     await fetch(`${base}/v1/cftc/cot`, { headers });
     const before = await loopDelays(base);
@@ -116,7 +123,7 @@ async function scenario(name, env, key, heavy, args = ['dist/cli/main.js', 'serv
       steady(base, '/v1/cftc/cot', work, headers),
     ]);
     await work;
-    const light = [...health, ...board].sort((a, b) => a - b);
+    const light = [...health.times, ...board.times].sort((a, b) => a - b);
     // The server keeps its longest block since it started: when the work set no new longest, its blocks were
     // no longer than the slowest light request, one of which was always waiting on the loop; and no longer
     // than 100 ms when no delay sample over 100 ms was added.
@@ -136,6 +143,7 @@ async function scenario(name, env, key, heavy, args = ['dist/cli/main.js', 'serv
       max_ms: light.at(-1).toFixed(1),
       block_ms: bound + block.toFixed(0),
       before_ms: before.longest.toFixed(0),
+      keyed_5xx: board.failed,
       targets: `${mark(percentile(light, 0.99) <= 50)} / ${mark(block <= 100)}`,
     };
   } finally {
@@ -281,6 +289,62 @@ function cliRun(args, env) {
   );
 }
 
+/**
+ * The largest agency files of the bundle (five CFTC year files, two EDGAR company-facts files) loaded by
+ * `quarry ingest` in a process of its own into the store the server serves, each file one transaction on the
+ * data file, while each light keyed call is charged on the accounts file.
+ */
+async function agencyScenario(engine) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-isolation-agency-'));
+  folders.push(dir);
+  const env = {
+    ...BASE_ENV,
+    QUARRY_DATA_DIR: dir,
+    QUARRY_MARKET_UPSTREAM: 'none',
+    ...(await storeOf(engine)),
+  };
+  const years = [2017, 2018, 2019, 2020, 2021].map((y) => path.join(ASSETS, `cftc/fut_disagg_txt_${y}.zip`));
+  const facts = ['CIK0001045810.json', 'CIK0000320193.json'].map((f) =>
+    path.join(ASSETS, 'sec/companyfacts', f),
+  );
+  rows.push(
+    await scenario(
+      `${engine}: quarry ingest of five CFTC years and two company-facts files, beside`,
+      env,
+      await keyFor(env),
+      async () => {
+        await cliRun(['ingest', 'cftc', ...years], env);
+        await cliRun(['ingest', 'sec', ...facts], env);
+      },
+    ),
+  );
+}
+
+/** The demo's own load (serve --demo on an empty store), the key made once the server runs. */
+async function demoScenario(engine) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-isolation-demo-'));
+  folders.push(dir);
+  const env = {
+    ...BASE_ENV,
+    QUARRY_DATA_DIR: dir,
+    QUARRY_MARKET_UPSTREAM: 'none',
+    ...(await storeOf(engine)),
+  };
+  let base = null;
+  rows.push(
+    await scenario(
+      `${engine}: the demo's own load of the bundle (serve --demo)`,
+      env,
+      () => keyFor(env),
+      async (url) => {
+        base = url;
+        while ((await fetch(`${base}/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 100));
+      },
+      ['dist/cli/main.js', 'serve', '--demo'],
+    ),
+  );
+}
+
 async function universeScenario(engine) {
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-isolation-universe-'));
   folders.push(dir);
@@ -313,6 +377,8 @@ try {
   for (const engine of ENGINES) {
     if (engine === 'postgres' && !(DATABASE_URL && REDIS_URL)) continue;
     await runAll(engine);
+    if (SCENARIOS.includes('agency')) await agencyScenario(engine);
+    if (SCENARIOS.includes('demo')) await demoScenario(engine);
     if (SCENARIOS.includes('universe')) await universeScenario(engine);
   }
   console.table(rows);

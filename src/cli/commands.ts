@@ -21,6 +21,7 @@ const STORE_COMMANDS: Record<string, (deps: Deps, argv: string[]) => Promise<Res
   export: reporting(async (deps, argv) => (await import('./export.js')).exportCommand(deps, argv)),
   status: reporting(async (deps, argv) => (await import('./status.js')).statusCommand(deps, argv)),
   usage: reporting(async (deps, argv) => (await import('./usage.js')).usageCommand(deps, argv)),
+  backup: reporting(async (deps, argv) => (await import('./backup.js')).backupCommand(deps, argv)),
   // A sync or a load that failed for one file still reports the others, and exits 1.
   sync: async (deps, argv) => (await import('./sync.js')).syncCommand(deps, argv),
   ingest: async (deps, argv) => (await import('./ingest.js')).ingestCommand(deps, argv),

@@ -33,6 +33,7 @@ export const HELP = `quarry — financial and economic data over HTTP
   quarry export DATASET --out FILE [--format csv|ndjson|parquet] [--as-of YYYY-MM-DD]
                                     the dataset's bulk file (current, or as known at the end of that day)
   quarry status                     what the store holds of each dataset, and how its collection stands
+  quarry backup FOLDER              a consistent copy of the embedded store (its two files) while it serves
 
 Configuration comes from the environment: PORT, HOST, QUARRY_DATA_DIR, DATABASE_URL, REDIS_URL,
 DATA_API_ENABLED, TRUST_PROXY, LOG_LEVEL, QUARRY_MCP_RESULT_BYTES, QUARRY_API_KEY, QUARRY_CONTACT,

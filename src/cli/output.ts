@@ -4,6 +4,7 @@ import { ImportError, keptBefore } from '../ingest/import.js';
 import { SourceError } from '../ingest/source.js';
 import { ConfigError } from '../kernel/config.js';
 import { AppError } from '../kernel/errors.js';
+import { BackupRefused } from '../store/backup.js';
 import { MigrationError } from '../store/migrate.js';
 import { LOCKED_FOR_MS, StoreLocked } from '../store/sqlite-locks.js';
 import { UsageError } from './usage-error.js';
@@ -37,7 +38,7 @@ export function explain(error: unknown, argv: readonly string[] = []): string {
   if (error instanceof UsageError) return `quarry: ${error.message}\nRun "quarry help" for the commands.`;
   if (error instanceof ConfigError) return `quarry: configuration: ${error.message}`;
   if (error instanceof AppError) return `quarry: ${error.code}: ${error.message}`;
-  if (error instanceof MigrationError) return `quarry: ${error.message}`;
+  if (error instanceof MigrationError || error instanceof BackupRefused) return `quarry: ${error.message}`;
   if (error instanceof ImportError || error instanceof SourceError) {
     // A sliced load's message says itself what was committed before the failure.
     if (keptBefore(error) > 0) return `quarry: load failed part way: ${error.message}`;
