@@ -4,7 +4,7 @@ import { type DemoFile, type Loader, loader } from '../ingest/run.js';
 import { tickersByCik } from '../ingest/sec/registrants.js';
 import { marketImporter, wholeFileImporter } from './load/import.js';
 import { priceRecords } from './load/prices.js';
-import { secExchangeRecords } from './load/sec-exchanges.js';
+import { heldSnapshots, secExchangeRecords } from './load/sec-exchanges.js';
 import { secFactsRecords } from './load/sec-facts.js';
 import { yahooRecords } from './load/yahoo.js';
 
@@ -24,7 +24,7 @@ export const MARKET_LOADERS: Record<string, Loader<never>> = {
     options: { ticker: "TICKER: the registrant's ticker, where the store does not map its CIK to one" },
   }),
   // A snapshot of every listing at a date: loaded whole, in one transaction, or not at all.
-  'sec-exchanges': loader(wholeFileImporter, secExchangeRecords),
+  'sec-exchanges': loader(wholeFileImporter, secExchangeRecords, { prepare: heldSnapshots }),
 };
 
 /**

@@ -102,3 +102,58 @@ describe("SEC's exchange file", () => {
     await expect(loadFile(env.deps, loader, file)).rejects.toThrow(/not company_tickers_exchange\.json/);
   });
 });
+
+/**
+ * A later snapshot made from the file as SEC's next one differs from it: a listing gone (SEC no longer lists the
+ * ticker), a listing whose exchange SEC now writes as null, and a ticker written with a trailing space.
+ */
+function laterSnapshot(): { file: string; gone: string; unlisted: string; padded: string } {
+  const source = rows();
+  const listed = [...source].filter(([, r]) => r.exchange !== null).map(([t]) => t);
+  const [gone, unlisted, padded] = [listed[10]!, listed[20]!, listed[30]!];
+  const data = [...source]
+    .filter(([ticker]) => ticker !== gone)
+    .map(([ticker, r]) => [
+      r.cik,
+      r.name,
+      ticker === padded ? `${ticker} ` : ticker,
+      ticker === unlisted ? null : r.exchange,
+    ]);
+  const dir = mkdtempSync(path.join(tmpdir(), 'sec-exchanges-later-'));
+  const file = path.join(dir, 'company_tickers_exchange_later.json');
+  writeFileSync(file, JSON.stringify({ fields: ['cik', 'name', 'ticker', 'exchange'], data }));
+  return { file, gone, unlisted, padded };
+}
+
+describe("SEC's exchange files are snapshots, loaded in either order", () => {
+  const later = laterSnapshot();
+  const source = rows();
+  for (const order of ['older first', 'newer first'] as const) {
+    it(`${order}: what the newer no longer lists, or lists as null, has no exchange; a padded ticker is read`, async () => {
+      const env = await testEnv();
+      try {
+        const loads = [
+          () => loadFile(env.deps, loader, FILE, { published: '2024-07-16' }),
+          () => loadFile(env.deps, loader, later.file, { published: '2024-12-19' }),
+        ];
+        for (const load of order === 'older first' ? loads : [...loads].reverse()) await load();
+        const key = await marketKey(env.deps);
+        const tickers = [later.gone, later.unlisted, later.padded].map(encodeURIComponent).join(',');
+        const body = (
+          await env.app.inject({
+            method: 'GET',
+            url: `/v1/data?tickers=${tickers}&fields=EXCH_CODE,CIK`,
+            headers: bearer(key),
+          })
+        ).json();
+        const [gone, unlisted, padded] = body.items;
+        expect(gone.errors.EXCH_CODE.code).toBe('not_found');
+        expect(unlisted.errors.EXCH_CODE.code).toBe('not_found');
+        expect(unlisted.values.CIK).toBe(String(source.get(later.unlisted)?.cik).padStart(10, '0'));
+        expect(padded.values.EXCH_CODE).toBe(source.get(later.padded)?.exchange);
+      } finally {
+        await env.close();
+      }
+    });
+  }
+});
