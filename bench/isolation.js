@@ -314,7 +314,7 @@ async function agencyScenario(engine) {
       await keyFor(env),
       async () => {
         await cliRun(['ingest', 'cftc', ...years], env);
-        await cliRun(['ingest', 'sec', ...facts], env);
+        await cliRun(['ingest', 'sec', path.join(ASSETS, 'sec/company_tickers.json'), ...facts], env);
       },
     ),
   );

@@ -55,7 +55,11 @@ export class SqliteCredits implements CreditStore {
   /** Takes the accounts file's write lock: the first statement of every credit transaction. */
   private readonly lock: SQLite.Statement<[]>;
 
-  constructor(private readonly db: SQLite.Database) {
+  constructor(
+    private readonly db: SQLite.Database,
+    /** How long a change waits for another process's lock on the accounts file before it gives up. */
+    private readonly lockedForMs = LOCKED_FOR_MS,
+  ) {
     this.lock = db.prepare(LOCK_ACCOUNTS_SQL);
     this.select = db.prepare('SELECT balance, period_start, period_end FROM accounts WHERE id = ?');
     this.debit = db.prepare(
@@ -179,7 +183,7 @@ export class SqliteCredits implements CreditStore {
     try {
       const outcomes = this.unlessLocked(() => this.chargeBatch(batch.map((item) => item.input)));
       if (outcomes === LOCKED) {
-        if (performance.now() - since > LOCKED_FOR_MS) throw new StoreLocked('the charge');
+        if (performance.now() - since > this.lockedForMs) throw new StoreLocked('the charge');
         // Charges arriving meanwhile join the batch being retried.
         setTimeout(() => this.commitQueued(since), TRY_EVERY_MS);
         return;
@@ -216,7 +220,7 @@ export class SqliteCredits implements CreditStore {
       }
       const done = this.unlessLocked(write);
       if (done !== LOCKED) return done;
-      if (performance.now() - since > LOCKED_FOR_MS) throw new StoreLocked('the credit change');
+      if (performance.now() - since > this.lockedForMs) throw new StoreLocked('the credit change');
       await delay(TRY_EVERY_MS);
     }
   }

@@ -6,14 +6,24 @@
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsPath, sqlitePath } from '../../src/store/engine.js';
+import { SqliteCredits } from '../../src/store/credits-sqlite.js';
+import { accountsPath, sqliteHandle, sqlitePath } from '../../src/store/engine.js';
+import { StoreLocked } from '../../src/store/sqlite-locks.js';
 import { type Customer, customer, type TestEnv, testEnv } from '../helpers/env.js';
 
 describe('a charge beside an open load on SQLite', () => {
   let env: TestEnv;
   let user: Customer;
   beforeAll(async () => {
-    env = await testEnv({ engine: 'sqlite' });
+    env = await testEnv({
+      engine: 'sqlite',
+      extend(app) {
+        // What a keyed call's charge throws when it gives up, to see the answer it gets.
+        app.get('/v1/test/locked', async () => {
+          throw new StoreLocked('the charge');
+        });
+      },
+    });
     user = await customer(env.deps);
   });
   afterAll(() => env.close());
@@ -105,5 +115,35 @@ describe('a charge beside an open load on SQLite', () => {
       if (other.inTransaction) other.exec('ROLLBACK');
       other.close();
     }
+  });
+
+  it('gives up after its wait with StoreLocked, which a keyed call answers 503 with Retry-After', async () => {
+    const handle = sqliteHandle(env.deps.store.db);
+    if (!handle) throw new Error('an embedded store has a handle');
+    // The same connection with a wait of 30 ms, so that giving up is seen without waiting 10 s.
+    const impatient = new SqliteCredits(handle, 30);
+    const other = new SQLite(accountsPath(sqlitePath(env.dataDir)));
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      await expect(
+        impatient.charge({
+          accountId: user.accountId,
+          amount: 1,
+          allowance: 0,
+          requestId: 'req_gives_up',
+          keyId: user.keyId,
+          operation: 'test.gives-up',
+          now: env.deps.clock(),
+        }),
+      ).rejects.toBeInstanceOf(StoreLocked);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    const answered = await env.app.inject({ method: 'GET', url: '/v1/test/locked' });
+    expect(answered.statusCode).toBe(503);
+    expect(answered.headers['retry-after']).toBe('1');
+    expect(answered.json()).toMatchObject({ error: 'service_unavailable' });
+    expect(answered.body).not.toMatch(/another process|SQLITE/);
   });
 });
