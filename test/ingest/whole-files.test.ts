@@ -13,7 +13,9 @@ import { real } from '../helpers/real-data.js';
 
 const PAR_2019 = readFileSync(real('treasury/par-2019_full-year.csv'), 'utf8');
 const AAPL = readFileSync(path.resolve('test/fixtures/market/AAPL.csv'), 'utf8');
+const BLS_ALL_ITEMS = readFileSync(path.resolve('assets/bls/cu.data.1.AllItems'), 'utf8');
 const treasury = LOADERS.treasury as NonNullable<typeof LOADERS.treasury>;
+const bls = LOADERS.bls as NonNullable<typeof LOADERS.bls>;
 const prices = LOADERS.prices as NonNullable<typeof LOADERS.prices>;
 
 /** The file's lines without the line break its last one may have. */
@@ -59,6 +61,18 @@ for (const { engine, skip } of ENGINES) {
         `par-2019_fields.csv:${lines.length}: the row has ${fields} fields where the header has 13: the file is cut short`,
       );
       expect(await recorded('par-2019_fields.csv')).toBe(0);
+    });
+
+    it("a BLS file cut inside its last value is refused: the row lacks the footnotes' field", async () => {
+      const text = BLS_ALL_ITEMS.replace(/\r?\n$/, '');
+      const last = text.slice(text.lastIndexOf('\n') + 1);
+      expect(last.split('\t')).toHaveLength(5);
+      // Cut in the value ("271.826" → "271.8"): the footnotes' field after it is gone too.
+      const cut = write('cu.data.1.AllItems', text.slice(0, text.lastIndexOf('\t') - 2));
+      await expect(loadFile(env.deps, bls, cut)).rejects.toThrow(
+        `cu.data.1.AllItems:${text.split('\n').length}: the row has 4 fields where the header has 5`,
+      );
+      expect(await recorded('cu.data.1.AllItems')).toBe(0);
     });
 
     it('the whole Treasury file without a line break at its end loads, every day of it', async () => {

@@ -3,7 +3,14 @@
 // series. The kind of file is told from its first line. Each becomes cpi interchange records.
 import type { Kysely } from 'kysely';
 import type { LoadContext } from '../../../ingest/run.js';
-import { csvFields, SourceError, type SourceFile } from '../../../ingest/source.js';
+import {
+  CutShort,
+  csvFields,
+  headerWidth,
+  SourceError,
+  type SourceFile,
+  type SourceLine,
+} from '../../../ingest/source.js';
 import type { Database } from '../../../store/schema.js';
 import type { CpiRecordValue } from '../import.js';
 
@@ -124,14 +131,18 @@ function indexRecord(
 async function* flatData(
   source: SourceFile,
   header: string[],
-  rest: AsyncGenerator<{ line: number; text: string }>,
+  rest: AsyncGenerator<SourceLine>,
   context: LoadContext,
 ): Out {
   const col = (name: string) => header.indexOf(name);
   const unpublished = new Set<string>();
-  for await (const { line, text } of rest) {
+  // A row of BLS's flat files always has every field, its footnotes empty where there are none.
+  const cut = new CutShort(source.name, headerWidth(header));
+  for await (const row of rest) {
+    const { line, text } = row;
     if (!text.trim()) continue;
     const f = tsv(text);
+    cut.check(row, f);
     const p = f[col('period')] ?? '';
     if (!/^M(0[1-9]|1[0-2])$/.test(p)) continue; // M13 is the annual average
     // "-" (with a footnote) marks a month BLS did not collect, such as October 2025: a missing value.
