@@ -2,6 +2,7 @@
 // with WAL checkpoints of the embedded store on a worker thread, and with --collect the collector of the
 // agencies' files.
 // Stops cleanly on SIGINT/SIGTERM, flushing buffered usage.
+import { Worker } from 'node:worker_threads';
 import { createAccount } from '../accounts/accounts.js';
 import { createKey } from '../accounts/keys.js';
 import { buildApp } from '../http/build.js';
@@ -13,7 +14,7 @@ import { markLoading } from '../runtime/health.js';
 import { Checkpointer } from '../store/checkpointer.js';
 import { openStore, sqlitePath } from '../store/engine.js';
 import { parse } from './args.js';
-import { loadBundledData } from './bundled.js';
+import type { BundleMessage } from './bundle-worker.js';
 
 /** How long a stopping server waits for the requests in flight. */
 const SHUTDOWN_MS = 10_000;
@@ -32,10 +33,10 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
         )
       : null;
 
-  // Loads in this process run on a connection of their own, as a `quarry ingest` beside it would: the serving
-  // connection is never held for a load's transaction, and charges never wait for one (docs/adr/036).
+  // The collector's loads run on a connection of their own, as a `quarry ingest` beside the server would: the
+  // serving connection is never held for a load's transaction (docs/adr/036). The demo's load has a thread too.
   const loading: Deps =
-    store.engine === 'sqlite' && (bundle || values.collect)
+    store.engine === 'sqlite' && values.collect
       ? { ...deps, store: openStore({ databaseUrl: null, dataDir: config.dataDir }) }
       : deps;
   const collector = values.collect
@@ -65,7 +66,7 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
     `account console at ${address}/console; its mail goes to the ${deps.mailer.describe}\n`,
   );
   collector?.start();
-  if (bundle) void loadBundle(deps, loading, (message, error) => app.log.error({ err: error }, message));
+  if (bundle) void loadBundle(config, deps, (message, error) => app.log.error({ err: error }, message));
   if (!config.dataApiEnabled) app.log.warn('DATA_API_ENABLED is off: stored-datasets routes answer 503');
 }
 
@@ -101,29 +102,43 @@ async function prepareDemo(deps: Deps): Promise<boolean> {
   return !loaded;
 }
 
-/** The bundled files, loaded while the server answers; readiness names the file being loaded until the last. */
-async function loadBundle(
+/**
+ * The bundled files, loaded while the server answers, on a thread and a store connection of their own
+ * (bundle-worker.ts); readiness names the file being loaded until the last.
+ */
+function loadBundle(
+  config: Config,
   deps: Deps,
-  loading: Deps,
   failed: (message: string, error: unknown) => void,
 ): Promise<void> {
-  try {
-    await loadBundledData(
-      loading,
-      (line) => process.stderr.write(`${line}\n`),
-      (done, of, next) =>
-        markLoading(deps.store, `loading the bundled data: ${done} of ${of} files in, now ${next}`),
-      // The serving connection's answers computed from the dataset before the file are dropped at once.
-      (report) => {
-        for (const { dataset } of [report, ...(report.also ?? [])]) forget(deps.store.db, dataset);
-      },
-    );
-    markLoading(deps.store, null);
-  } catch (error) {
-    markLoading(
-      deps.store,
-      `the bundled data failed to load: ${error instanceof Error ? error.message : String(error)}`,
-    );
+  const worker = new Worker(new URL('./bundle-worker.js', import.meta.url), {
+    workerData: { databaseUrl: config.databaseUrl, dataDir: config.dataDir },
+  });
+  let ended = false;
+  const fail = (message: string, error: unknown) => {
+    ended = true;
+    markLoading(deps.store, `the bundled data failed to load: ${message}`);
     failed('the bundled data failed to load', error);
-  }
+  };
+  worker.on('message', (message: BundleMessage) => {
+    if (message.kind === 'progress')
+      markLoading(
+        deps.store,
+        `loading the bundled data: ${message.done} of ${message.of} files in, now ${message.next}`,
+      );
+    // The serving connection's answers computed from a dataset before its file are dropped at once.
+    else if (message.kind === 'loaded')
+      for (const dataset of message.datasets) forget(deps.store.db, dataset);
+    else if (message.kind === 'done') {
+      ended = true;
+      markLoading(deps.store, null);
+    } else fail(message.message, new Error(message.message));
+  });
+  worker.on('error', (error) => fail(error.message, error));
+  return new Promise((resolve) =>
+    worker.once('exit', (code) => {
+      if (!ended) fail(`the loading thread stopped (exit code ${code})`, new Error(`exit ${code}`));
+      resolve();
+    }),
+  );
 }
