@@ -289,20 +289,20 @@ function cliRun(args, env) {
   );
 }
 
+/** The environment of a server on a new, empty store (a folder, and on PostgreSQL a fresh database). */
+async function emptyStore(engine, name) {
+  const dir = mkdtempSync(path.join(tmpdir(), `quarry-bench-isolation-${name}-`));
+  folders.push(dir);
+  return { ...BASE_ENV, QUARRY_DATA_DIR: dir, QUARRY_MARKET_UPSTREAM: 'none', ...(await storeOf(engine)) };
+}
+
 /**
  * The largest agency files of the bundle (five CFTC year files, two EDGAR company-facts files) loaded by
  * `quarry ingest` in a process of its own into the store the server serves, each file one transaction on the
  * data file, while each light keyed call is charged on the accounts file.
  */
 async function agencyScenario(engine) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-isolation-agency-'));
-  folders.push(dir);
-  const env = {
-    ...BASE_ENV,
-    QUARRY_DATA_DIR: dir,
-    QUARRY_MARKET_UPSTREAM: 'none',
-    ...(await storeOf(engine)),
-  };
+  const env = await emptyStore(engine, 'agency');
   const years = [2017, 2018, 2019, 2020, 2021].map((y) => path.join(ASSETS, `cftc/fut_disagg_txt_${y}.zip`));
   const facts = ['CIK0001045810.json', 'CIK0000320193.json'].map((f) =>
     path.join(ASSETS, 'sec/companyfacts', f),
@@ -322,22 +322,13 @@ async function agencyScenario(engine) {
 
 /** The demo's own load (serve --demo on an empty store), the key made once the server runs. */
 async function demoScenario(engine) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-isolation-demo-'));
-  folders.push(dir);
-  const env = {
-    ...BASE_ENV,
-    QUARRY_DATA_DIR: dir,
-    QUARRY_MARKET_UPSTREAM: 'none',
-    ...(await storeOf(engine)),
-  };
-  let base = null;
+  const env = await emptyStore(engine, 'demo');
   rows.push(
     await scenario(
       `${engine}: the demo's own load of the bundle (serve --demo)`,
       env,
       () => keyFor(env),
-      async (url) => {
-        base = url;
+      async (base) => {
         while ((await fetch(`${base}/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 100));
       },
       ['dist/cli/main.js', 'serve', '--demo'],
