@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
-import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
+import { bearer, ENGINES, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 import { real } from '../helpers/real-data.js';
 
 const FILE = real('sec/company_tickers_exchange_2024-07-16.zip');
@@ -128,32 +128,38 @@ function laterSnapshot(): { file: string; gone: string; unlisted: string; padded
 describe("SEC's exchange files are snapshots, loaded in either order", () => {
   const later = laterSnapshot();
   const source = rows();
-  for (const order of ['older first', 'newer first'] as const) {
-    it(`${order}: what the newer no longer lists, or lists as null, has no exchange; a padded ticker is read`, async () => {
-      const env = await testEnv();
-      try {
-        const loads = [
-          () => loadFile(env.deps, loader, FILE, { published: '2024-07-16' }),
-          () => loadFile(env.deps, loader, later.file, { published: '2024-12-19' }),
-        ];
-        for (const load of order === 'older first' ? loads : [...loads].reverse()) await load();
-        const key = await marketKey(env.deps);
-        const tickers = [later.gone, later.unlisted, later.padded].map(encodeURIComponent).join(',');
-        const body = (
-          await env.app.inject({
-            method: 'GET',
-            url: `/v1/data?tickers=${tickers}&fields=EXCH_CODE,CIK`,
-            headers: bearer(key),
-          })
-        ).json();
-        const [gone, unlisted, padded] = body.items;
-        expect(gone.errors.EXCH_CODE.code).toBe('not_found');
-        expect(unlisted.errors.EXCH_CODE.code).toBe('not_found');
-        expect(unlisted.values.CIK).toBe(String(source.get(later.unlisted)?.cik).padStart(10, '0'));
-        expect(padded.values.EXCH_CODE).toBe(source.get(later.padded)?.exchange);
-      } finally {
-        await env.close();
-      }
-    });
+  const runs = ENGINES.flatMap(({ engine, skip }) =>
+    (['older first', 'newer first'] as const).map((order) => ({ engine, skip, order })),
+  );
+  for (const { engine, skip, order } of runs) {
+    it.skipIf(skip)(
+      `${engine}, ${order}: what the newer no longer lists, or lists as null, has no exchange; a padded ticker is read`,
+      async () => {
+        const env = await testEnv({ engine });
+        try {
+          const loads = [
+            () => loadFile(env.deps, loader, FILE, { published: '2024-07-16' }),
+            () => loadFile(env.deps, loader, later.file, { published: '2024-12-19' }),
+          ];
+          for (const load of order === 'older first' ? loads : [...loads].reverse()) await load();
+          const key = await marketKey(env.deps);
+          const tickers = [later.gone, later.unlisted, later.padded].map(encodeURIComponent).join(',');
+          const body = (
+            await env.app.inject({
+              method: 'GET',
+              url: `/v1/data?tickers=${tickers}&fields=EXCH_CODE,CIK`,
+              headers: bearer(key),
+            })
+          ).json();
+          const [gone, unlisted, padded] = body.items;
+          expect(gone.errors.EXCH_CODE.code).toBe('not_found');
+          expect(unlisted.errors.EXCH_CODE.code).toBe('not_found');
+          expect(unlisted.values.CIK).toBe(String(source.get(later.unlisted)?.cik).padStart(10, '0'));
+          expect(padded.values.EXCH_CODE).toBe(source.get(later.padded)?.exchange);
+        } finally {
+          await env.close();
+        }
+      },
+    );
   }
 });
