@@ -126,6 +126,8 @@ export interface RegistrantsTable extends RevisionColumns, PointInTimeColumns {
   name: string;
   /** position in company_tickers.json */
   rank: number;
+  /** 0 from the snapshot that no longer names the ticker */
+  listed: number;
 }
 
 export interface SourceFilesTable {

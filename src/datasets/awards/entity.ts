@@ -38,6 +38,7 @@ export async function registrantNames(db: Kysely<Database>): Promise<RegistrantN
     .selectFrom('registrants')
     .select(['ticker', 'cik', 'name'])
     .where('is_current', '=', 1)
+    .where('listed', '=', 1)
     .orderBy('rank')
     .execute();
   const names: RegistrantNames = new Map();

@@ -1,7 +1,12 @@
 // The events dataset: 8-K events.
 import { loader } from '../../ingest/run.js';
 import { SUBMISSIONS } from '../../ingest/sec/filings.js';
-import { COMPANY_TICKERS, registrantRecords, registrantsImporter } from '../../ingest/sec/registrant-file.js';
+import {
+  COMPANY_TICKERS,
+  listedRegistrants,
+  registrantRecords,
+  registrantsImporter,
+} from '../../ingest/sec/registrant-file.js';
 import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { SEC_EDGAR } from '../../ingest/sec/source.js';
 import { describe } from '../descriptor.js';
@@ -33,6 +38,7 @@ export const eventsDataset = describe({
     sec: [
       loader(registrantsImporter, registrantRecords, {
         kind: COMPANY_TICKERS,
+        prepare: listedRegistrants,
         options: { ticker: 'TICKER: the ticker of a file that lists one registrant without it' },
       }),
       loader(eventsImporter, submissionEvents, { kind: SUBMISSIONS }),

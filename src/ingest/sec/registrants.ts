@@ -13,6 +13,7 @@ export async function tickersByCik(db: Kysely<Database>): Promise<Map<string, st
     .selectFrom('registrants')
     .select(['cik', 'ticker'])
     .where('is_current', '=', 1)
+    .where('listed', '=', 1)
     .orderBy('rank', 'desc')
     .execute();
   // Later ranks first, so the first-ranked ticker of each CIK is the one left in the map.

@@ -52,6 +52,7 @@ export async function syncSec(
       .select('cik')
       .where('ticker', '=', ticker.toUpperCase())
       .where('is_current', '=', 1)
+      .where('listed', '=', 1)
       .executeTakeFirst();
     if (!registrant) {
       files.push({

@@ -48,6 +48,7 @@ export async function findStored(db: Kysely<Database>, text: string): Promise<In
       .selectFrom('registrants')
       .select(['ticker', 'name'])
       .where('is_current', '=', 1)
+      .where('listed', '=', 1)
       .where((eb) => eb.or([matches('ticker'), named('name')]))
       .orderBy('rank')
       .limit(FOUND_AT_MOST)
@@ -84,6 +85,7 @@ async function findByCik(db: Kysely<Database>, text: string): Promise<Instrument
       .selectFrom('registrants')
       .select(['ticker', 'name'])
       .where('is_current', '=', 1)
+      .where('listed', '=', 1)
       .where('cik', '=', cik)
       .orderBy('rank')
       .execute(),

@@ -32,6 +32,7 @@ export async function releaseContext(db: Kysely<Database>): Promise<Companies> {
     .selectFrom('registrants')
     .select(['ticker', 'cik', 'name'])
     .where('is_current', '=', 1)
+    .where('listed', '=', 1)
     .execute();
   return new Map(registrants.map((r) => [r.ticker, { cik: r.cik, name: r.name }]));
 }
