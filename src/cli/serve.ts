@@ -9,12 +9,12 @@ import { buildApp } from '../http/build.js';
 import { forget } from '../ingest/read-cache.js';
 import type { Config } from '../kernel/config.js';
 import type { Deps } from '../kernel/deps.js';
-import { createCollector } from '../runtime/collector.js';
 import { markLoading } from '../runtime/health.js';
 import { Checkpointer } from '../store/checkpointer.js';
-import { openStore, sqlitePath } from '../store/engine.js';
+import { sqlitePath } from '../store/engine.js';
 import { parse } from './args.js';
 import type { BundleMessage } from './bundle-worker.js';
+import type { CollectorMessage } from './collector-worker.js';
 
 /** How long a stopping server waits for the requests in flight. */
 const SHUTDOWN_MS = 10_000;
@@ -33,14 +33,9 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
         )
       : null;
 
-  // The collector's loads run on a connection of their own, as a `quarry ingest` beside the server would: the
-  // serving connection is never held for a load's transaction (docs/adr/036). The demo's load has a thread too.
-  const loading: Deps =
-    store.engine === 'sqlite' && values.collect
-      ? { ...deps, store: openStore({ databaseUrl: null, dataDir: config.dataDir }) }
-      : deps;
+  // The collector and the demo's load run on threads and store connections of their own (docs/adr/036).
   const collector = values.collect
-    ? createCollector(loading, (event) => app.log.info(event, 'collector'))
+    ? collectOnThread(config, (event) => app.log.info(event, 'collector'))
     : null;
   let stopping = false;
   const stop = async (signal: string) => {
@@ -53,7 +48,6 @@ export async function serveCommand(config: Config, deps: Deps, argv: string[]): 
     // A collection in progress finishes its file (one transaction) or is taken up again after its lease.
     await Promise.race([collector?.stop(), timer]);
     await checkpoints?.stop();
-    if (loading.store !== store) await loading.store.close();
     await deps.close();
     process.exit(0);
   };
@@ -100,6 +94,30 @@ async function prepareDemo(deps: Deps): Promise<boolean> {
     ].join('\n'),
   );
   return !loaded;
+}
+
+/**
+ * The collector on a thread of its own (collector-worker.ts): started once the server listens, stopped after its
+ * running job (one file a transaction, or taken up again after its lease).
+ */
+function collectOnThread(config: Config, log: (event: Record<string, unknown>) => void) {
+  let worker: Worker | null = null;
+  return {
+    start() {
+      worker = new Worker(new URL('./collector-worker.js', import.meta.url), { workerData: { config } });
+      worker.on('message', (message: CollectorMessage) => {
+        if (message.kind === 'event') log(message.event);
+      });
+      worker.on('error', (error) => log({ event: 'collector_error', error: error.message }));
+    },
+    async stop() {
+      const running = worker;
+      if (!running) return;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.postMessage('stop');
+      await exited;
+    },
+  };
 }
 
 /**
