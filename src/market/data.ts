@@ -293,13 +293,18 @@ async function dataItem(
         message: `${found.alias ?? def.id} is a list of rows: ask /v1/actions (market.actions, bds in the Python client)`,
       };
     else if (def.group === 'identifier') {
-      // SEC's exchange and CIK: facts of the listing, whether or not a quote is held.
-      const held = quote.fields[def.id] ?? (await provider.factsOf?.(resolved))?.[def.id];
+      // SEC's exchange and CIK: facts of the listing, whether or not a quote is held, as of SEC's snapshot.
+      const facts = def.id in quote.fields ? quote.fields : await provider.factsOf?.(resolved);
+      const held = facts?.[def.id];
+      const snapshot = typeof facts?.exchangeSnapshotAt === 'string' ? facts.exchangeSnapshotAt : null;
+      if (held !== undefined && held !== null && snapshot) asOf[input] = snapshot;
       value =
         held === undefined || held === null
           ? {
               code: 'not_found',
-              message: `no ${def.id} stored for ${result.input} (SEC's exchange file names it for US listings)`,
+              message: snapshot
+                ? `no ${def.id} for ${result.input} in SEC's exchange file of ${snapshot.slice(0, 10)}`
+                : `no ${def.id} stored for ${result.input} (SEC's exchange file names it for US listings)`,
             }
           : held;
     } else if (def.id === 'totalReturnIndex')

@@ -134,7 +134,7 @@ const DataItem = Type.Object(
     asOf: Type.Optional(
       Type.Record(Type.String(), Type.String(), {
         description:
-          'How old each value is, keyed by the field as sent: the quote time (ISO 8601), the last close of its window for computed fields, the filing date for statement fields.',
+          "How old each value is, keyed by the field as sent: the quote time (ISO 8601), the last close of its window for computed fields, the filing date for statement fields, the date of SEC's exchange file for EXCH_CODE and CIK.",
       }),
     ),
     windows: Type.Optional(

@@ -156,6 +156,14 @@ describe("SEC's exchange files are snapshots, loaded in either order", () => {
           expect(unlisted.errors.EXCH_CODE.code).toBe('not_found');
           expect(unlisted.values.CIK).toBe(String(source.get(later.unlisted)?.cik).padStart(10, '0'));
           expect(padded.values.EXCH_CODE).toBe(source.get(later.padded)?.exchange);
+          // Each value says the snapshot it is from: the newer, whichever order they were loaded in.
+          expect(padded.asOf).toEqual({
+            EXCH_CODE: '2024-12-19T00:00:00.000Z',
+            CIK: '2024-12-19T00:00:00.000Z',
+          });
+          expect(gone.errors.EXCH_CODE.message).toBe(
+            `no exchangeCode for ${later.gone} in SEC's exchange file of 2024-12-19`,
+          );
         } finally {
           await env.close();
         }

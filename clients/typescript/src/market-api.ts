@@ -281,7 +281,7 @@ export interface components {
             };
             /** @description Fields whose value is the full year less Q1 to Q3. */
             derived?: string[];
-            /** @description How old each value is, keyed by the field as sent: the quote time (ISO 8601), the last close of its window for computed fields, the filing date for statement fields. */
+            /** @description How old each value is, keyed by the field as sent: the quote time (ISO 8601), the last close of its window for computed fields, the filing date for statement fields, the date of SEC's exchange file for EXCH_CODE and CIK. */
             asOf?: {
                 [key: string]: string;
             };
