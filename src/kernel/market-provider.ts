@@ -163,8 +163,11 @@ export interface MarketProvider {
   staleBars?(instrument: Instrument): boolean;
   /** Whether fields are held for the instrument without a quote (recorded facts, a partial quote kept). */
   hasFacts?(instrument: Instrument): Promise<boolean>;
-  /** The fields recorded for the instrument without a quote (SEC's exchange and CIK…); null when none are. */
-  factsOf?(instrument: Instrument): Promise<ProviderQuote['fields'] | null>;
+  /**
+   * The fields recorded for the instrument without a quote (SEC's exchange and CIK…); null when none are. With
+   * `knownOn` (YYYY-MM-DD), SEC's exchange and CIK as its exchange files had them at the end of that day.
+   */
+  factsOf?(instrument: Instrument, knownOn?: string): Promise<ProviderQuote['fields'] | null>;
   /** Whether the statements last served for an instrument were a kept copy, the upstream failing. */
   staleStatements?(instrument: Instrument): boolean;
   /** Instruments whose symbol or name contains the text, the stored ones first. */

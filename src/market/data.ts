@@ -293,8 +293,12 @@ async function dataItem(
         message: `${found.alias ?? def.id} is a list of rows: ask /v1/actions (market.actions, bds in the Python client)`,
       };
     else if (def.group === 'identifier') {
-      // SEC's exchange and CIK: facts of the listing, whether or not a quote is held, as of SEC's snapshot.
-      const facts = def.id in quote.fields ? quote.fields : await provider.factsOf?.(resolved);
+      // SEC's exchange and CIK: facts of the listing, whether or not a quote is held, as of SEC's snapshot (the
+      // one held at the end of asOf's day, when asked).
+      const facts =
+        knownOn === null && def.id in quote.fields
+          ? quote.fields
+          : await provider.factsOf?.(resolved, knownOn ?? undefined);
       const held = facts?.[def.id];
       const snapshot = typeof facts?.exchangeSnapshotAt === 'string' ? facts.exchangeSnapshotAt : null;
       if (held !== undefined && held !== null && snapshot) asOf[input] = snapshot;

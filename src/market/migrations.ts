@@ -10,6 +10,7 @@ import * as m034 from './migrations/034-statement-reports.js';
 import * as actions from './migrations/actions.js';
 import * as barBlocks from './migrations/bar-blocks.js';
 import * as barCompression from './migrations/bar-compression.js';
+import * as exchangeSnapshots from './migrations/exchange-snapshots.js';
 import * as listings from './migrations/listings.js';
 
 export const MARKET_MIGRATIONS: Migrations = {
@@ -24,4 +25,5 @@ export const MARKET_MIGRATIONS: Migrations = {
   'market/bar-blocks': barBlocks,
   'market/actions': actions,
   'market/bar-compression': barCompression,
+  'market/exchange-snapshots': exchangeSnapshots,
 };

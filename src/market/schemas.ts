@@ -271,7 +271,8 @@ const AsOf = Type.Optional(
     format: 'date',
     description:
       'Statement fields as known at the end of this day (YYYY-MM-DD): as reported by the filings accepted by then ' +
-      '(a later restatement not yet published). Prices are not affected.',
+      "(a later restatement not yet published); EXCH_CODE and CIK as SEC's exchange file held by then had them. " +
+      'Prices are not affected.',
   }),
 );
 

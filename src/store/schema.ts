@@ -156,6 +156,15 @@ export interface MarketFactsTable {
   loaded_at: string;
 }
 
+/** What one of SEC's exchange files said of a listing (null: no exchange, or no longer named). */
+export interface MarketExchangeSnapshotsTable {
+  symbol: string;
+  snapshot_at: string;
+  cik: string | null;
+  exchange_code: string | null;
+  source: string;
+}
+
 /** A listing's name as the operator stated it where its price files carry none. */
 export interface MarketActionsTable {
   symbol: string;
@@ -323,6 +332,7 @@ export interface Database {
   market_bar_blocks: MarketBarBlocksTable;
   market_statements: MarketStatementsTable;
   market_facts: MarketFactsTable;
+  market_exchange_snapshots: MarketExchangeSnapshotsTable;
   market_listings: MarketListingsTable;
   market_actions: MarketActionsTable;
   market_action_spans: MarketActionSpansTable;

@@ -164,6 +164,37 @@ describe("SEC's exchange files are snapshots, loaded in either order", () => {
           expect(gone.errors.EXCH_CODE.message).toBe(
             `no exchangeCode for ${later.gone} in SEC's exchange file of 2024-12-19`,
           );
+          // As known between the two files: the older one's exchange and CIK, kept; before both, none.
+          const between = (
+            await env.app.inject({
+              method: 'GET',
+              url: `/v1/data?tickers=${tickers}&fields=EXCH_CODE,CIK&asOf=2024-10-01`,
+              headers: bearer(key),
+            })
+          ).json();
+          for (const [i, ticker] of [later.gone, later.unlisted].entries()) {
+            const row = source.get(ticker);
+            expect(between.items[i].values).toEqual({
+              EXCH_CODE: row?.exchange,
+              CIK: String(row?.cik).padStart(10, '0'),
+            });
+            expect(between.items[i].asOf).toEqual({
+              EXCH_CODE: '2024-07-16T00:00:00.000Z',
+              CIK: '2024-07-16T00:00:00.000Z',
+            });
+          }
+          const before = (
+            await env.app.inject({
+              method: 'GET',
+              url: `/v1/data?tickers=${tickers}&fields=EXCH_CODE&asOf=2024-07-15`,
+              headers: bearer(key),
+            })
+          ).json();
+          expect(
+            before.items.map(
+              (item: { errors: { EXCH_CODE: { code: string } } }) => item.errors.EXCH_CODE.code,
+            ),
+          ).toEqual(['not_found', 'not_found', 'not_found']);
         } finally {
           await env.close();
         }

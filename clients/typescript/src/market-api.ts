@@ -788,7 +788,7 @@ export interface operations {
                 fields: string;
                 /** @description For statement fields; default annual. */
                 period?: "annual" | "quarterly";
-                /** @description Statement fields as known at the end of this day (YYYY-MM-DD): as reported by the filings accepted by then (a later restatement not yet published). Prices are not affected. */
+                /** @description Statement fields as known at the end of this day (YYYY-MM-DD): as reported by the filings accepted by then (a later restatement not yet published); EXCH_CODE and CIK as SEC's exchange file held by then had them. Prices are not affected. */
                 asOf?: string;
             };
             header?: never;
@@ -975,7 +975,7 @@ export interface operations {
                     period?: "annual" | "quarterly";
                     /**
                      * Format: date
-                     * @description Statement fields as known at the end of this day (YYYY-MM-DD): as reported by the filings accepted by then (a later restatement not yet published). Prices are not affected.
+                     * @description Statement fields as known at the end of this day (YYYY-MM-DD): as reported by the filings accepted by then (a later restatement not yet published); EXCH_CODE and CIK as SEC's exchange file held by then had them. Prices are not affected.
                      */
                     asOf?: string;
                 };
@@ -1176,7 +1176,7 @@ export interface operations {
                 end?: string;
                 /** @description Default daily. */
                 period?: "daily" | "weekly" | "monthly" | "quarterly" | "annual";
-                /** @description Statement fields as known at the end of this day (YYYY-MM-DD): as reported by the filings accepted by then (a later restatement not yet published). Prices are not affected. */
+                /** @description Statement fields as known at the end of this day (YYYY-MM-DD): as reported by the filings accepted by then (a later restatement not yet published); EXCH_CODE and CIK as SEC's exchange file held by then had them. Prices are not affected. */
                 asOf?: string;
                 /** @description split (default): split-adjusted prices, as held; none: as traded (before a split, the price then quoted, and the volume then traded); total: split-adjusted with each dividend reinvested on its ex-date (the newest bar keeps its price, so the ratio of two rows is the total return between them). */
                 adjust?: "split" | "none" | "total";
@@ -1390,7 +1390,7 @@ export interface operations {
                     period?: "daily" | "weekly" | "monthly" | "quarterly" | "annual";
                     /**
                      * Format: date
-                     * @description Statement fields as known at the end of this day (YYYY-MM-DD): as reported by the filings accepted by then (a later restatement not yet published). Prices are not affected.
+                     * @description Statement fields as known at the end of this day (YYYY-MM-DD): as reported by the filings accepted by then (a later restatement not yet published); EXCH_CODE and CIK as SEC's exchange file held by then had them. Prices are not affected.
                      */
                     asOf?: string;
                     /**

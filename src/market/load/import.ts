@@ -8,6 +8,7 @@ import { contentHash, type WriteOutcome } from '../../store/revisions.js';
 import type { Database } from '../../store/schema.js';
 import { type BarRecord, writeBars } from './bar-writes.js';
 import { MarketRecord, type MarketRecordValue } from './record.js';
+import { EXCHANGE_SNAPSHOT_AT } from './sec-exchanges.js';
 
 export const marketImporter: Importer<MarketRecordValue> = {
   dataset: 'market',
@@ -90,6 +91,7 @@ async function writeOne(
     return existing ? 'revised' : 'inserted';
   }
   if (record.type === 'facts') {
+    await keepSnapshot(tx, record, meta);
     const existing = await tx
       .selectFrom('market_facts')
       .select(['content_hash', 'fields', 'as_of'])
@@ -244,6 +246,28 @@ async function writeAction(
 type Fields = Record<string, number | string | null>;
 
 /** Recordings of different endpoints for one symbol add up: the newer one wins where both have a value. */
+/** What an exchange file said of the listing, by the file's date (sec-exchanges.ts names it in the fields). */
+async function keepSnapshot(
+  tx: Transaction<Database>,
+  record: Extract<MarketRecordValue, { type: 'facts' }>,
+  meta: Meta,
+): Promise<void> {
+  const at = record.fields[EXCHANGE_SNAPSHOT_AT];
+  if (typeof at !== 'string') return;
+  const { cik, exchangeCode } = record.fields;
+  await tx
+    .insertInto('market_exchange_snapshots')
+    .values({
+      symbol: record.symbol,
+      snapshot_at: at,
+      cik: typeof cik === 'string' ? cik : null,
+      exchange_code: typeof exchangeCode === 'string' ? exchangeCode : null,
+      source: meta.source,
+    })
+    .onConflict((oc) => oc.columns(['symbol', 'snapshot_at']).doNothing())
+    .execute();
+}
+
 function merged(
   existing: { fields: string; as_of: string } | undefined,
   record: { asOf: string; fields: Fields },

@@ -45,7 +45,8 @@ export async function heldSnapshots(db: Kysely<Database>): Promise<HeldSnapshots
 }
 
 /** The fact naming the snapshot a listing's exchange was last stated by. */
-const SNAPSHOT_AT = 'exchangeSnapshotAt';
+export const EXCHANGE_SNAPSHOT_AT = 'exchangeSnapshotAt';
+const SNAPSHOT_AT = EXCHANGE_SNAPSHOT_AT;
 
 export async function* secExchangeRecords(
   source: SourceFile,
@@ -79,21 +80,19 @@ export async function* secExchangeRecords(
     const symbol = ticker.toUpperCase();
     named.add(symbol);
     const code = typeof exchange === 'string' && exchange ? exchange : null;
+    const fields = { cik: cik10(cik), exchangeCode: code, [SNAPSHOT_AT]: asOf };
+    yield { line: i + 1, value: { type: 'facts', symbol, asOf, fields } };
     // Loaded after a newer snapshot: a listing that one did not name had ended by then.
-    const ended = newest !== null && asOf < newest.at && !newest.named.has(symbol);
-    yield {
-      line: i + 1,
-      value: {
-        type: 'facts',
-        symbol,
-        asOf: ended ? newest.at : asOf,
-        fields: {
-          cik: cik10(cik),
-          exchangeCode: ended ? null : code,
-          [SNAPSHOT_AT]: ended ? newest.at : asOf,
+    if (newest !== null && asOf < newest.at && !newest.named.has(symbol))
+      yield {
+        line: i + 1,
+        value: {
+          type: 'facts',
+          symbol,
+          asOf: newest.at,
+          fields: { exchangeCode: null, [SNAPSHOT_AT]: newest.at },
         },
-      },
-    };
+      };
   }
   // Loaded as the newest: a listing held with an exchange that this snapshot does not name has ended.
   if (newest !== null && asOf < newest.at) return;
@@ -102,7 +101,12 @@ export async function* secExchangeRecords(
     if (!named.has(symbol))
       yield {
         line: rows,
-        value: { type: 'facts', symbol, asOf, fields: { exchangeCode: null, [SNAPSHOT_AT]: asOf } },
+        value: {
+          type: 'facts',
+          symbol,
+          asOf,
+          fields: { cik: null, exchangeCode: null, [SNAPSHOT_AT]: asOf },
+        },
       };
 }
 

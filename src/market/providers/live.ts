@@ -382,8 +382,8 @@ export class LiveProvider implements MarketProvider {
     }
   }
 
-  factsOf(instrument: Instrument): Promise<ProviderQuote['fields'] | null> {
-    return this.stored.factsOf(instrument);
+  factsOf(instrument: Instrument, knownOn?: string): Promise<ProviderQuote['fields'] | null> {
+    return this.stored.factsOf(instrument, knownOn);
   }
 
   hasFacts(instrument: Instrument): Promise<boolean> {

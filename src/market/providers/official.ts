@@ -101,8 +101,10 @@ export class OfficialSeriesProvider implements MarketProvider {
     return !this.own.has(instrument.symbol) && (this.inner.staleBars?.(instrument) ?? false);
   }
 
-  async factsOf(instrument: Instrument): Promise<ProviderQuote['fields'] | null> {
-    return this.own.has(instrument.symbol) ? null : ((await this.inner.factsOf?.(instrument)) ?? null);
+  async factsOf(instrument: Instrument, knownOn?: string): Promise<ProviderQuote['fields'] | null> {
+    return this.own.has(instrument.symbol)
+      ? null
+      : ((await this.inner.factsOf?.(instrument, knownOn)) ?? null);
   }
 
   async hasFacts(instrument: Instrument): Promise<boolean> {

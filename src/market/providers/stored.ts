@@ -126,8 +126,25 @@ export class StoredProvider implements MarketProvider {
     });
   }
 
-  async factsOf(instrument: Instrument): Promise<Fields | null> {
-    return (await this.facts([instrument.symbol])).get(instrument.symbol)?.fields ?? null;
+  async factsOf(instrument: Instrument, knownOn?: string): Promise<Fields | null> {
+    const fields = (await this.facts([instrument.symbol])).get(instrument.symbol)?.fields ?? null;
+    if (knownOn === undefined) return fields;
+    const { cik: _cik, exchangeCode: _code, exchangeSnapshotAt: _at, ...others } = fields ?? {};
+    const then = await this.db
+      .selectFrom('market_exchange_snapshots')
+      .select(['snapshot_at', 'cik', 'exchange_code'])
+      .where('symbol', '=', instrument.symbol)
+      .where('snapshot_at', '<=', `${knownOn}T23:59:59.999Z`)
+      .orderBy('snapshot_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!then) return others;
+    return {
+      ...others,
+      cik: then.cik,
+      exchangeCode: then.exchange_code,
+      exchangeSnapshotAt: then.snapshot_at,
+    };
   }
 
   async hasFacts(instrument: Instrument): Promise<boolean> {
