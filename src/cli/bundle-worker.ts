@@ -3,6 +3,7 @@
 // being answered and charged meanwhile. It tells the serving thread the file it is at, each dataset it has
 // changed (whose served answers are then dropped), and its end.
 import { parentPort, workerData } from 'node:worker_threads';
+import { systemClock } from '../runtime/clock.js';
 import { openStore } from '../store/engine.js';
 import { loadBundledData } from './bundled.js';
 
@@ -18,7 +19,7 @@ const tell = (message: BundleMessage) => parentPort?.postMessage(message);
 const store = openStore({ databaseUrl, dataDir, poolSize: 2 });
 try {
   await loadBundledData(
-    { store, clock: () => new Date() },
+    { store, clock: systemClock },
     (line) => process.stderr.write(`${line}\n`),
     (done, of, next) => tell({ kind: 'progress', done, of, next }),
     (report) =>

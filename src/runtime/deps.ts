@@ -12,6 +12,7 @@ import { openStore, type Store } from '../store/engine.js';
 import { migrate } from '../store/migrate.js';
 import { storeSecret } from '../store/secrets.js';
 import { UsageBuffer } from '../store/usage-buffer.js';
+import { systemClock } from './clock.js';
 import { createMailer } from './mailers.js';
 import { createMarketProvider } from './market.js';
 import { MIGRATIONS } from './migrations.js';
@@ -32,7 +33,7 @@ export interface DepsOptions {
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   let cursorSecret: string;
   let consoleSecret: string;
   let market: MarketProvider;
