@@ -257,18 +257,22 @@ export class CutShort {
         row.line,
         `the row has ${fields.length} fields where the header has ${this.width}: the file is cut short or the row is malformed`,
       );
-    fields.forEach((field, i) => {
+    const { decimals } = this;
+    for (let i = 0; i < fields.length; i += 1) {
+      const held = decimals[i];
+      const field = fields[i];
+      // A column whose decimals have differed shows nothing: it is not read again (a universe's millions of rows).
+      if (held === -1 || field === undefined) continue;
       const places = decimalsOf(field);
-      if (places === null) return;
-      const held = this.decimals[i];
+      if (places === null) continue;
       if (row.unterminated && held !== undefined && held > 0 && places < held)
         throw new SourceError(
           this.file,
           row.line,
           `the last line ends in "${field.trim()}" where every earlier value of its column has ${held} decimals: the file is cut short`,
         );
-      this.decimals[i] = held === undefined || held === places ? places : -1;
-    });
+      decimals[i] = held === undefined || held === places ? places : -1;
+    }
   }
 }
 
@@ -279,11 +283,30 @@ export function headerWidth(names: readonly string[]): number {
   return width;
 }
 
-/** How many decimals a plain decimal number is written with; null for anything else. */
+/**
+ * How many decimals a plain decimal number is written with (spaces around it allowed); null for anything else.
+ * Read a character at a time: it runs on every field of every row of a price file.
+ */
 function decimalsOf(field: string): number | null {
-  const match = /^\s*-?\d+(?:\.(\d*))?\s*$/.exec(field);
-  return match ? (match[1]?.length ?? 0) : null;
+  let start = 0;
+  let end = field.length;
+  while (start < end && field.charCodeAt(start) === SPACE) start += 1;
+  while (end > start && field.charCodeAt(end - 1) === SPACE) end -= 1;
+  if (start < end && field.charCodeAt(start) === MINUS) start += 1;
+  if (start === end || !isDigit(field.charCodeAt(start))) return null;
+  let dot = -1;
+  for (let i = start + 1; i < end; i += 1) {
+    const c = field.charCodeAt(i);
+    if (c === DOT && dot < 0) dot = i;
+    else if (!isDigit(c)) return null;
+  }
+  return dot < 0 ? 0 : end - dot - 1;
 }
+
+const SPACE = 32;
+const MINUS = 45;
+const DOT = 46;
+const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /** A file read whole, as text (its lines joined by LF), for readers that need all of it at once. */
 export async function wholeText(source: SourceFile): Promise<string> {

@@ -5,12 +5,11 @@
 // on the same connection is waited for, never joined (test/store/charge-beside-load); another process's lock
 // on the accounts file is waited for off the event loop, never in SQLite's busy handler, which would hold every
 // request of this process meanwhile.
-import { setTimeout as delay } from 'node:timers/promises';
 import type SQLite from 'better-sqlite3';
 import { isoTime } from '../kernel/iso-time.js';
 import { periodContaining } from '../kernel/periods.js';
 import type { BalanceState, ChargeInput, ChargeOutcome, CreditStore, RefundInput } from './credits.js';
-import { isBusy, LOCK_ACCOUNTS_SQL, LOCKED_FOR_MS, StoreLocked } from './sqlite-locks.js';
+import { isBusy, LOCK_ACCOUNTS_SQL, LOCKED_FOR_MS, StoreLocked, whenUnlocked } from './sqlite-locks.js';
 
 const LEDGER_COLUMNS =
   'account_id, period_start, kind, amount, balance_after, request_id, key_id, operation, created_at';
@@ -211,18 +210,11 @@ export class SqliteCredits implements CreditStore {
   }
 
   /** Runs a write once no transaction is open on this connection and no other process holds the lock. */
-  private async whenWritable<T>(write: () => T): Promise<T> {
-    let since = performance.now();
-    for (;;) {
-      if (this.busy()) {
-        while (this.busy()) await delay(1);
-        since = performance.now();
-      }
-      const done = this.unlessLocked(write);
-      if (done !== LOCKED) return done;
-      if (performance.now() - since > this.lockedForMs) throw new StoreLocked('the credit change');
-      await delay(TRY_EVERY_MS);
-    }
+  private whenWritable<T>(write: () => T): Promise<T> {
+    return whenUnlocked(write, 'the credit change', {
+      lockedForMs: this.lockedForMs,
+      ready: () => !this.busy(),
+    });
   }
 
   /** The write, or LOCKED at once when another connection holds the accounts file's write lock. */

@@ -50,17 +50,26 @@ export function isBusy(error: unknown): boolean {
 
 /**
  * Runs `write` until it does not find its file locked, trying again every TRY_EVERY_MS off the event loop;
- * StoreLocked after LOCKED_FOR_MS. Only for a write that changed nothing when it found the lock taken: a
- * statement on its own, or the first write of a transaction.
+ * StoreLocked after `lockedForMs`. Only for a write that changed nothing when it found the lock taken: a
+ * statement on its own, or the first write of a transaction. With `ready`, each try first waits until it says
+ * so (the connection's own transaction ended), and the wait for the lock starts again after.
  */
-export async function whenUnlocked<T>(write: () => T | Promise<T>, what: string): Promise<T> {
-  const since = performance.now();
+export async function whenUnlocked<T>(
+  write: () => T | Promise<T>,
+  what: string,
+  { lockedForMs = LOCKED_FOR_MS, ready }: { lockedForMs?: number; ready?: () => boolean } = {},
+): Promise<T> {
+  let since = performance.now();
   for (;;) {
+    if (ready && !ready()) {
+      while (!ready()) await delay(1);
+      since = performance.now();
+    }
     try {
       return await write();
     } catch (error) {
       if (!isBusy(error)) throw error;
-      if (performance.now() - since > LOCKED_FOR_MS) throw new StoreLocked(what);
+      if (performance.now() - since > lockedForMs) throw new StoreLocked(what);
     }
     await delay(TRY_EVERY_MS);
   }

@@ -269,10 +269,11 @@ class DaysRead {
       this.held.set(symbol, listing);
     }
     const year = Number(date.slice(0, 4));
-    const day = Math.round((Date.parse(`${date}T00:00:00Z`) - Date.UTC(year, 0, 1)) / 86_400_000);
+    // Days into the year, a day of 31 a month: a bit apart for each date, without parsing it as a time.
+    const day = (Number(date.slice(5, 7)) - 1) * 31 + Number(date.slice(8, 10)) - 1;
     let bits = listing.years.get(year);
     if (!bits) {
-      bits = new Uint8Array(46);
+      bits = new Uint8Array(47);
       listing.years.set(year, bits);
     }
     const mask = 1 << (day & 7);

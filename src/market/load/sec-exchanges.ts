@@ -25,14 +25,14 @@ export async function heldSnapshots(db: Kysely<Database>): Promise<HeldSnapshots
   const rows = await db
     .selectFrom('market_facts')
     .select(['symbol', 'fields'])
-    .where('fields', 'like', `%"${SNAPSHOT_AT}":"%`)
+    .where('fields', 'like', `%"${EXCHANGE_SNAPSHOT_AT}":"%`)
     .execute();
   const facts = rows.map((r) => ({
     symbol: r.symbol,
     fields: JSON.parse(r.fields) as Record<string, unknown>,
   }));
   const at = facts.reduce<string | null>((newest, f) => {
-    const time = String(f.fields[SNAPSHOT_AT]);
+    const time = String(f.fields[EXCHANGE_SNAPSHOT_AT]);
     return newest === null || time > newest ? time : newest;
   }, null);
   return {
@@ -40,13 +40,15 @@ export async function heldSnapshots(db: Kysely<Database>): Promise<HeldSnapshots
     newest:
       at === null
         ? null
-        : { at, named: new Set(facts.filter((f) => f.fields[SNAPSHOT_AT] === at).map((f) => f.symbol)) },
+        : {
+            at,
+            named: new Set(facts.filter((f) => f.fields[EXCHANGE_SNAPSHOT_AT] === at).map((f) => f.symbol)),
+          },
   };
 }
 
 /** The fact naming the snapshot a listing's exchange was last stated by. */
 export const EXCHANGE_SNAPSHOT_AT = 'exchangeSnapshotAt';
-const SNAPSHOT_AT = EXCHANGE_SNAPSHOT_AT;
 
 export async function* secExchangeRecords(
   source: SourceFile,
@@ -80,7 +82,7 @@ export async function* secExchangeRecords(
     const symbol = ticker.toUpperCase();
     named.add(symbol);
     const code = typeof exchange === 'string' && exchange ? exchange : null;
-    const fields = { cik: cik10(cik), exchangeCode: code, [SNAPSHOT_AT]: asOf };
+    const fields = { cik: cik10(cik), exchangeCode: code, [EXCHANGE_SNAPSHOT_AT]: asOf };
     yield { line: i + 1, value: { type: 'facts', symbol, asOf, fields } };
     // Loaded after a newer snapshot: a listing that one did not name had ended by then.
     if (newest !== null && asOf < newest.at && !newest.named.has(symbol))
@@ -90,7 +92,7 @@ export async function* secExchangeRecords(
           type: 'facts',
           symbol,
           asOf: newest.at,
-          fields: { exchangeCode: null, [SNAPSHOT_AT]: newest.at },
+          fields: { cik: null, exchangeCode: null, [EXCHANGE_SNAPSHOT_AT]: newest.at },
         },
       };
   }
@@ -105,7 +107,7 @@ export async function* secExchangeRecords(
           type: 'facts',
           symbol,
           asOf,
-          fields: { cik: null, exchangeCode: null, [SNAPSHOT_AT]: asOf },
+          fields: { cik: null, exchangeCode: null, [EXCHANGE_SNAPSHOT_AT]: asOf },
         },
       };
 }
