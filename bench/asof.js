@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { loadBundledData } from '../dist/cli/bundled.js';
+import { bundleLoadedLine, loadBundledData } from '../dist/cli/bundled.js';
 import { loadConfig } from '../dist/runtime/config.js';
 import { createDeps } from '../dist/runtime/deps.js';
 import { startQuarry, unlimitedDatasetsKey } from './process.js';
@@ -23,7 +23,7 @@ const PAIRS = [
 const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-bench-asof-'));
 const env = { QUARRY_DATA_DIR: dataDir, DATA_API_ENABLED: 'true', LOG_LEVEL: 'warn', PORT: '0' };
 const deps = await createDeps(loadConfig(env));
-await loadBundledData(deps, (line) => console.log(line));
+console.log(bundleLoadedLine(await loadBundledData(deps, (line) => console.log(line))));
 const key = await unlimitedDatasetsKey(deps);
 await deps.close();
 

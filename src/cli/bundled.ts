@@ -44,6 +44,13 @@ export function bundledFiles(): DemoFile[] {
   return [...demoOrder(DATASETS).flatMap((d) => d.demo?.files ?? []), ...MARKET_DEMO].flatMap(expand);
 }
 
+/** What a load of the bundle read: its records, and how long it took (s, to a tenth). */
+export interface BundleLoaded {
+  records: number;
+  seconds: number;
+}
+
+/** Loads the bundle; says when it starts, and answers what it loaded (its caller says it, once it is served). */
 export async function loadBundledData(
   deps: LoadDeps,
   say: (line: string) => void,
@@ -51,7 +58,7 @@ export async function loadBundledData(
   progress: (done: number, of: number, next: string) => void = () => {},
   /** Told after each file: what it loaded. */
   loaded: (report: LoadReport) => void = () => {},
-): Promise<void> {
+): Promise<BundleLoaded> {
   const files = bundledFiles();
   say(`Loading the bundled agency data (${files.length} files)…`);
   const started = performance.now();
@@ -64,5 +71,9 @@ export async function loadBundledData(
     loaded(report);
     rows += report.lines;
   }
-  say(`Loaded ${rows} records in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  return { records: rows, seconds: Math.round((performance.now() - started) / 100) / 10 };
 }
+
+/** The line that says the bundle is in. */
+export const bundleLoadedLine = ({ records, seconds }: BundleLoaded) =>
+  `Loaded ${records} records in ${seconds.toFixed(1)} s.`;

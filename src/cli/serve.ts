@@ -14,6 +14,7 @@ import { Checkpointer } from '../store/checkpointer.js';
 import { sqlitePath } from '../store/engine.js';
 import { parse } from './args.js';
 import type { BundleMessage } from './bundle-worker.js';
+import { bundleLoadedLine } from './bundled.js';
 import type { CollectorMessage } from './collector-worker.js';
 
 /** How long a stopping server waits for the requests in flight. */
@@ -149,7 +150,9 @@ function loadBundle(
       for (const dataset of message.datasets) forget(deps.store.db, dataset);
     else if (message.kind === 'done') {
       ended = true;
+      // Ready first: whoever reads the line finds the server ready.
       markLoading(deps.store, null);
+      process.stderr.write(`${bundleLoadedLine(message)}\n`);
     } else fail(message.message, new Error(message.message));
   });
   worker.on('error', (error) => fail(error.message, error));
