@@ -47,7 +47,7 @@ for (const { engine, skip } of ENGINES) {
                 doc: 'none',
                 operationId: 'test.fails',
                 summary: 'fails',
-                keyed: true,
+                key: 'datasets',
                 price: fixed('search', 2),
               },
             },

@@ -8,7 +8,7 @@ import type { DatasetDescriptor } from '../datasets/descriptor.js';
 import { DATASET_BY_ID, DATASETS } from '../datasets/registry.js';
 import type { LoadReport } from '../ingest/import.js';
 import { type DemoFile, type LoadDeps, loadFile } from '../ingest/run.js';
-import { MARKET_DEMO } from '../market/loaders.js';
+import { MARKET_DEMO } from '../market/load/index.js';
 import { LOADERS } from '../runtime/loaders.js';
 
 const ASSETS = fileURLToPath(new URL('../../assets/', import.meta.url));

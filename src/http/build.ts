@@ -26,7 +26,7 @@ import { registerPublicRoutes } from './routes/datasets-public.js';
 import { registerDocsRoutes } from './routes/docs.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMarketRoutes } from './routes/market.js';
-import { registerMarketPublicRoutes } from './routes/market-public.js';
+import { registerMarketOpenApiRoute } from './routes/market-openapi.js';
 import { registerMcpRoute } from './routes/mcp.js';
 import { registerMetricsRoute } from './routes/metrics.js';
 import { registerStripeWebhook } from './routes/stripe.js';
@@ -153,7 +153,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   registerDocsRoutes(app);
   registerConsole(app, deps);
   registerStripeWebhook(app, deps);
-  registerMarketPublicRoutes(app, () =>
+  registerMarketOpenApiRoute(app, () =>
     openapi.document('market', {
       title: 'Quarry market-data API',
       description:

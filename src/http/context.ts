@@ -30,8 +30,11 @@ export interface RouteMeta {
   summary: string;
   description?: string;
   tags?: string[];
-  /** Keyed stored-datasets route: authenticated, metered, credit headers. */
-  keyed?: boolean;
+  /**
+   * The key the route takes: `datasets` a gds_ key (metered in credits, credit headers), `market` a svc_mcp_ key
+   * (units per call, unit headers); absent: no key.
+   */
+  key?: 'datasets' | 'market';
   /** Part of the stored-datasets API: behind DATA_API_ENABLED. */
   datasetsApi?: boolean;
   /** Refuse repeated and empty query parameters before validation. */
@@ -40,8 +43,6 @@ export interface RouteMeta {
   price?: (query: Record<string, unknown>, principal: Principal) => MaybePromise<Price>;
   /** Dataset whose usage a call counts towards. */
   dataset?: string;
-  /** Keyed market-data route: svc_mcp_ key, units per call. */
-  marketKeyed?: boolean;
   /** The units a market-data call costs, from its validated input. */
   units?: (input: { query: Record<string, unknown>; body: unknown }) => number;
   /** The query parameters to document, where they are wider than the validating schema says (the cost estimate's). */

@@ -51,14 +51,14 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
         if (strict) checkRawQuery(membersOf(request.query));
       }),
     );
-  if (meta.keyed) {
+  if (meta.key === 'datasets') {
     append(route, 'onRequest', admitAt('datasets'));
     append(
       route,
       'onSend',
       sendHook((request, reply) => settle(request, reply)),
     );
-  } else if (meta.marketKeyed) {
+  } else if (meta.key === 'market') {
     append(route, 'onRequest', admitAt('market'));
     append(
       route,
@@ -121,7 +121,7 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       }),
     );
   }
-  if (meta.refine || meta.keyed) {
+  if (meta.refine || meta.key === 'datasets') {
     const { refine } = meta;
     append(
       route,
@@ -133,7 +133,7 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
             query: membersOf(request.query),
             headers: request.headers,
           }),
-          () => (meta.keyed ? charge(meta, request) : undefined),
+          () => (meta.key === 'datasets' ? charge(meta, request) : undefined),
         ),
       ),
     );

@@ -194,13 +194,14 @@ function operation(route: CollectedRoute): Json {
     ...parametersOf(objectAt(schema.params), 'path'),
     ...parametersOf(objectAt(meta.documentedQuery ?? schema.querystring), 'query'),
   ];
-  const headers = meta.keyed ? CREDIT_HEADERS : meta.marketKeyed ? UNIT_HEADERS : REQUEST_ID_HEADER;
+  const headers =
+    meta.key === 'datasets' ? CREDIT_HEADERS : meta.key === 'market' ? UNIT_HEADERS : REQUEST_ID_HEADER;
   const declared = objectAt(schema.response) ?? {};
   const statuses = new Set([
     ...Object.keys(declared),
     ...EVERY_ROUTE,
     ...(schema.body ? WITH_BODY : []),
-    ...(meta.keyed || meta.marketKeyed ? ['503'] : []),
+    ...(meta.key ? ['503'] : []),
   ]);
   const responses: Json = {};
   if (meta.conditional) responses['304'] = { description: STATUS_TEXT['304'], headers };
@@ -229,7 +230,7 @@ function operation(route: CollectedRoute): Json {
   const body = objectAt(schema.body);
   if (body) op.requestBody = { required: true, content: { 'application/json': { schema: strip(body) } } };
   // Public operations say so: no key is sent, and none is looked at.
-  op.security = meta.keyed || meta.marketKeyed ? [{ bearer: [] }, { apiKey: [] }] : [];
+  op.security = meta.key ? [{ bearer: [] }, { apiKey: [] }] : [];
   return op;
 }
 

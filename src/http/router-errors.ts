@@ -8,10 +8,10 @@ import { creditBalance } from '../accounts/metering.js';
 import { OPERATIONS } from '../datasets/registry.js';
 import type { Deps } from '../kernel/deps.js';
 import { AppError } from '../kernel/errors.js';
+import { MARKET_VERBS } from '../market/registry.js';
 import { pathOf } from './context.js';
 import { sendError } from './error-reply.js';
 import { readKey } from './key.js';
-import { MARKET_SEGMENTS } from './routes/market.js';
 
 /** The longest path parameter the router reads (an award id, a symbol, a contract code are far shorter). */
 export const MAX_PARAM_LENGTH = 1100;
@@ -22,6 +22,11 @@ export const MAX_PARAM_LENGTH = 1100;
  */
 const DATASET_SEGMENTS = new Set(
   OPERATIONS.map((op) => op.url.split('/')[2]).filter((segment) => segment !== 'datasets'),
+);
+
+/** The first path segment of each keyed market route (quotes, data, history…), from the market's registry. */
+const MARKET_SEGMENTS = new Set(
+  MARKET_VERBS.flatMap((verb) => (verb.rest && verb.key === 'market' ? [verb.rest.path.split('/')[2]] : [])),
 );
 
 /** The door a keyed path belongs to, read from its first segments; null for public and unknown paths. */

@@ -2,7 +2,7 @@
 // datasets share), then each dataset's from its folder in the registry's order. The migrator runs what a store has not applied in this order.
 import { DATASETS } from '../datasets/registry.js';
 import { SEC_MIGRATIONS } from '../ingest/sec/migrations.js';
-import { MARKET_MIGRATIONS } from '../market/migrations.js';
+import { MARKET_MIGRATIONS } from '../market/migrations/index.js';
 import { type Migrations, ownedMigrations, STORE_MIGRATIONS } from '../store/migrate.js';
 
 export const MIGRATIONS: Migrations = ownedMigrations([

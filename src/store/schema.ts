@@ -213,7 +213,7 @@ export interface MarketQuotesTable {
   loaded_at: string;
 }
 
-/** A listing's daily bars of one year, packed (src/market/bar-blocks.ts); each version kept. */
+/** A listing's daily bars of one year, packed (src/market/bars/blocks.ts); each version kept. */
 export interface MarketBarBlocksTable {
   symbol: string;
   year: number;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import { FiscalCalendar, kindOf, sameUpToRounding } from '../../src/ingest/xbrl/periods.js';
-import { HISTORY } from '../../src/market/verbs.js';
+import { HISTORY } from '../../src/market/history/index.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, customer, type TestEnv, testEnv } from '../helpers/env.js';
 import { asset } from '../helpers/real-data.js';

@@ -2,7 +2,7 @@
 // sliced for each later window; the budget bounds what is held.
 import { describe, expect, it } from 'vitest';
 import type { Bar } from '../../src/kernel/market-provider.js';
-import { BarRows, BlockCache, historyJson } from '../../src/market/bar-rows.js';
+import { BarRows, BlockCache, historyJson } from '../../src/market/bars/rows.js';
 
 const series: readonly Bar[] = [
   { date: '2023-08-23', open: 1.4, high: 1.45, low: 1.39, close: 1.42, volume: 1000 },

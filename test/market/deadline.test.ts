@@ -6,10 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import type { Bar, Instrument, MarketProvider } from '../../src/kernel/market-provider.js';
-import { data } from '../../src/market/data.js';
-import { Deadline } from '../../src/market/deadline.js';
-import { history } from '../../src/market/history.js';
+import { data } from '../../src/market/data/data.js';
+import { history } from '../../src/market/history/history.js';
 import { StoredProvider } from '../../src/market/providers/stored.js';
+import { Deadline } from '../../src/market/verb/deadline.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
-import { fxRate } from '../../src/market/fx.js';
+import { fxRate } from '../../src/market/instrument/fx.js';
 import { StoredProvider } from '../../src/market/providers/stored.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';

@@ -1,7 +1,7 @@
 // A history request is read once: pricing the call and answering it take the same reading of it, on the same
 // day; another day reads it again (its default window ends today).
 import { describe, expect, it } from 'vitest';
-import { historyUnits, normalise } from '../../src/market/history-request.js';
+import { historyUnits, normalise } from '../../src/market/history/request.js';
 
 describe('reading a history request', () => {
   it('once per request and day, the price and the answer sharing it', () => {

@@ -3,10 +3,10 @@
 // asked; jobs of one request batched; answers kept; a failing upstream an error of the field, not of the call.
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DATA } from '../../src/market/data/index.js';
 import { lookupField } from '../../src/market/fields/dictionary.js';
 import { MarketCache } from '../../src/market/providers/cache.js';
 import { OpenFigi } from '../../src/market/providers/openfigi.js';
-import { DATA } from '../../src/market/verbs.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
 import { cassette, type FigiRow, MockOpenFigi, OPENFIGI_DIR } from '../helpers/openfigi.js';
 import { MockYahoo } from '../helpers/yahoo.js';

@@ -31,7 +31,7 @@ describe.runIf(havePandas())('beta and volatility against an independent computa
         prices,
         asset(`market/ahmedhussain47-Praktikum-Equity-Analysis-Embedding/${ticker}.csv`),
       );
-    // As the demo loads them (src/market/loaders.ts).
+    // As the demo loads them (src/market/load/index.ts).
     await loadFile(env.deps, prices, asset('market/jaiveer28-ets-simulator/^GSPC.csv'), { ticker: '^GSPC' });
     await loadFile(env.deps, prices, asset('market/fsoaz-financial-market-dashboard/^GSPC.csv'), {
       through: '2026-06-26',

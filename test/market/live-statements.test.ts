@@ -5,8 +5,9 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
-import { instrumentOf } from '../../src/market/instrument.js';
-import { DATA, HISTORY } from '../../src/market/verbs.js';
+import { DATA } from '../../src/market/data/index.js';
+import { HISTORY } from '../../src/market/history/index.js';
+import { instrumentOf } from '../../src/market/instrument/instrument.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { MockAgency } from '../helpers/agency.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';

@@ -3,7 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
-import { DATA, HISTORY, QUOTES } from '../../src/market/verbs.js';
+import { DATA } from '../../src/market/data/index.js';
+import { HISTORY } from '../../src/market/history/index.js';
+import { QUOTES } from '../../src/market/quotes/index.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
 import { asset, real } from '../helpers/real-data.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
-import { DATA } from '../../src/market/verbs.js';
+import { DATA } from '../../src/market/data/index.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { type TestEnv, testEnv } from '../helpers/env.js';
 import { YAHOO_DIR } from '../helpers/yahoo.js';

@@ -97,6 +97,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Field dictionary
+         * @description Every field id with its aliases, unit, asset types and history flag, and the terminal fields not served. No key.
+         */
+        get: operations["fields.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -115,26 +135,6 @@ export interface paths {
          * @description Instruments whose symbol or name contains q, those with stored data first, then the upstream search; each in the service, exchange-suffixed and terminal forms. One unit.
          */
         post: operations["search.post"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/fields": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Field dictionary
-         * @description Every field id with its aliases, unit, asset types and history flag, and the terminal fields not served. No key.
-         */
-        get: operations["fields.list"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1998,6 +1998,90 @@ export interface operations {
             };
         };
     };
+    "fields.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fields: components["schemas"]["FieldEntry"][];
+                        /** @description Terminal fields this service does not serve, with the reason each answers with. */
+                        notServed: {
+                            name: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
+            400: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
+            405: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in time. Codes: request_timeout. */
+            408: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request headers too large. Codes: headers_too_large. */
+            431: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error. Codes: internal_error. */
+            500: {
+                headers: {
+                    /** @description Request identifier. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "search.get": {
         parameters: {
             query: {
@@ -2378,90 +2462,6 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Units this call took from the key's 120 a minute and 5000 a day. */
                     "X-Service-Units"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    "fields.list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description Request identifier. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        fields: components["schemas"]["FieldEntry"][];
-                        /** @description Terminal fields this service does not serve, with the reason each answers with. */
-                        notServed: {
-                            name: string;
-                            reason: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Invalid parameters, or a request that is not valid HTTP. Codes: invalid_params, malformed_request. */
-            400: {
-                headers: {
-                    /** @description Request identifier. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The path does not answer this method; Allow lists the ones it does. Codes: method_not_allowed. */
-            405: {
-                headers: {
-                    /** @description Request identifier. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request did not arrive in time. Codes: request_timeout. */
-            408: {
-                headers: {
-                    /** @description Request identifier. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request headers too large. Codes: headers_too_large. */
-            431: {
-                headers: {
-                    /** @description Request identifier. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error. Codes: internal_error. */
-            500: {
-                headers: {
-                    /** @description Request identifier. */
-                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

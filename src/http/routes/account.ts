@@ -11,7 +11,7 @@ const noQuery = Type.Object({}, { additionalProperties: false });
 export function registerAccountRoutes(app: FastifyInstance, deps: Deps): void {
   const base = {
     doc: 'datasets' as const,
-    keyed: true,
+    key: 'datasets' as const,
     datasetsApi: true,
     strictQuery: true,
     tags: ['account'],

@@ -52,7 +52,7 @@ export function registerBulkRoutes(app: FastifyInstance, deps: Deps): void {
           summary: `The whole ${id} dataset in one file`,
           description: describeBulk(dataset),
           tags: [id],
-          keyed: true,
+          key: 'datasets',
           datasetsApi: true,
           strictQuery: true,
           files: CONTENT_TYPES,

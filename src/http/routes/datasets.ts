@@ -24,7 +24,7 @@ export function registerDatasetRoutes(app: FastifyInstance, deps: Deps): void {
           summary: op.summary,
           description: `${op.description} Costs ${describePrice(op)}.`,
           tags: [op.dataset],
-          keyed: true,
+          key: 'datasets',
           conditional: true,
           datasetsApi: true,
           strictQuery: true,

@@ -5,7 +5,7 @@ import type { BatchEntry } from '../../ingest/import.js';
 import type { Bar } from '../../kernel/market-provider.js';
 import type { WriteOutcome } from '../../store/revisions.js';
 import type { Database, MarketBarBlocksTable } from '../../store/schema.js';
-import { type KnownMark, knownMarks, packBars, sameBar, unpackBars, yearOf } from '../bar-blocks.js';
+import { type KnownMark, knownMarks, packBars, sameBar, unpackBars, yearOf } from '../bars/blocks.js';
 import type { MarketRecordValue } from './record.js';
 
 export type BarRecord = Extract<MarketRecordValue, { type: 'bar' }>;

@@ -11,7 +11,7 @@
 
 import type { LoadContext, ReadRecord } from '../../ingest/run.js';
 import { CutShort, csvFields, headerWidth, SourceError, type SourceFile } from '../../ingest/source.js';
-import { resolveInput } from '../instrument.js';
+import { resolveInput } from '../instrument/instrument.js';
 import { VENUES } from '../symbology/tables.js';
 import type { MarketRecordValue } from './record.js';
 

@@ -7,7 +7,7 @@ import { cik10, tickerForCik } from '../../ingest/sec/registrants.js';
 import { SourceError, type SourceFile } from '../../ingest/source.js';
 import { CONCEPTS, type ConceptFacts, type ConceptList, factsByPeriod } from '../../ingest/xbrl/concepts.js';
 import { annualEnds, FiscalCalendar, kindOf } from '../../ingest/xbrl/periods.js';
-import { resolveInput } from '../instrument.js';
+import { resolveInput } from '../instrument/instrument.js';
 import type { MarketRecordValue } from './record.js';
 
 /**

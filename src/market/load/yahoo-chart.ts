@@ -2,7 +2,7 @@
 // the window the request asked for, prices in main units.
 import { dayOfEpoch } from '../../kernel/dates.js';
 import type { Bar, CorporateAction } from '../../kernel/market-provider.js';
-import { resolveInput } from '../instrument.js';
+import { resolveInput } from '../instrument/instrument.js';
 import { providerFactor, toMain } from './prices.js';
 import type { MarketRecordValue } from './record.js';
 import { mainUnits, quoteRecord, yahooTime } from './yahoo-common.js';

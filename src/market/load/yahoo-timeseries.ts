@@ -2,7 +2,7 @@
 // annualTotalRevenue or quarterlyTotalAssets, each point dated by its period end. The types behind our
 // statement fields become statement records; Yahoo gives no period start, so a duration starts the day after
 // the same date 12 or 3 months earlier. Trailing (TTM) series are left out: they are computed from quarters.
-import { resolveInput } from '../instrument.js';
+import { resolveInput } from '../instrument/instrument.js';
 import type { MarketRecordValue } from './record.js';
 
 /** Yahoo type (without its annual/quarterly prefix) -> our statement field id. */

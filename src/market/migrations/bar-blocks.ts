@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Bar } from '../../kernel/market-provider.js';
 import type { Engine } from '../../store/engine.js';
-import { packBars, yearOf } from '../bar-blocks.js';
+import { packBars, yearOf } from '../bars/blocks.js';
 
 interface HeldBar extends Bar {
   loaded_at: string;

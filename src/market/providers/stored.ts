@@ -18,7 +18,7 @@ import type {
   StatementReport,
 } from '../../kernel/market-provider.js';
 import type { Database } from '../../store/schema.js';
-import { unpackBars } from '../bar-blocks.js';
+import { unpackBars } from '../bars/blocks.js';
 import { barRange } from '../compute/periods.js';
 import { repairPaymentUnits, repairUnitSlips } from '../compute/repair.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';

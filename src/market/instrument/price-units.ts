@@ -1,5 +1,5 @@
 // Prices in a listing's quoted unit: main units times the listing's factor (100 for pence, cents, agorot).
-import type { Resolved } from './symbology/resolve.js';
+import type { Resolved } from '../symbology/resolve.js';
 
 /** A price in the resolution's currency: minor units for terminal-form London, Johannesburg and Tel Aviv. */
 export function inPriceCurrency(

@@ -1,11 +1,11 @@
 // market.short_interest (terminal field SHORT_INT): shares short per ticker as of the latest settlement date,
 // with the prior settlement's position, days to cover and the shares of float and of shares outstanding.
-import type { Deps } from '../kernel/deps.js';
-import type { ShortInterest } from '../kernel/market-provider.js';
-import { isoDate } from './history-request.js';
-import { foundListings, lookupMany } from './lookup.js';
-import { checkedTickers, type QuotesRequest } from './quotes.js';
-import { type Resolved, shown } from './symbology/resolve.js';
+import type { Deps } from '../../kernel/deps.js';
+import type { ShortInterest } from '../../kernel/market-provider.js';
+import { isoDate } from '../history/request.js';
+import { foundListings, lookupMany } from '../instrument/lookup.js';
+import { checkedTickers, type QuotesRequest } from '../quotes/quotes.js';
+import { type Resolved, shown } from '../symbology/resolve.js';
 
 /** A settlement older than this many days is stale: FINRA publishes twice a month. */
 export const STALE_AFTER_DAYS = 35;

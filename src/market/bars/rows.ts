@@ -4,10 +4,10 @@
 // each later call takes the slice of it that its dates cover: an answer is its envelope's bytes and those
 // slices, copied once into the body.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Bar } from '../kernel/market-provider.js';
-import { ownTurn } from '../kernel/turns.js';
-import type { IndexedBar } from './compute/adjust.js';
-import { scalePrice } from './price-units.js';
+import type { Bar } from '../../kernel/market-provider.js';
+import { ownTurn } from '../../kernel/turns.js';
+import type { IndexedBar } from '../compute/adjust.js';
+import { scalePrice } from '../instrument/price-units.js';
 
 export type BarColumnName = Exclude<keyof IndexedBar, 'date'>;
 

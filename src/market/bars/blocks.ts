@@ -7,7 +7,7 @@
 // A missing open, high, low or volume is NaN (a close is never missing); prices are kept as exact doubles.
 // A mark says the bars from its first on became known later than the block (days appended to the current
 // year by a later load: ADR 035); bars before the first mark are known from the block's own time.
-import type { Bar } from '../kernel/market-provider.js';
+import type { Bar } from '../../kernel/market-provider.js';
 
 /** Bars of a block known from a later time than the block's: those from `first` on, from `at` (ms). */
 export interface KnownMark {

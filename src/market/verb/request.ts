@@ -2,19 +2,22 @@
 // parameters kept where given (a POST body or MCP arguments already are one). The route's schema has checked
 // the shapes.
 
-import { AppError } from '../kernel/errors.js';
+import { AppError } from '../../kernel/errors.js';
 
 /** The verb's request from a GET query: `lists` split at commas, `options` kept where given. */
-export function fromQuery<T>(
+export function fromQuery(
   query: Record<string, unknown>,
   lists: readonly string[],
   options: readonly string[] = [],
-): T {
-  const q = query as Record<string, string | undefined>;
+): Record<string, unknown> {
+  const text = (name: string) => (typeof query[name] === 'string' ? query[name] : undefined);
   const request: Record<string, unknown> = {};
-  for (const name of lists) request[name] = (q[name] ?? '').split(',');
-  for (const name of options) if (q[name]) request[name] = q[name];
-  return request as T;
+  for (const name of lists) request[name] = (text(name) ?? '').split(',');
+  for (const name of options) {
+    const value = text(name);
+    if (value) request[name] = value;
+  }
+  return request;
 }
 
 /** Inputs answered once each, in the order first given. */

@@ -2,20 +2,20 @@
 // an error on that field. Values come back keyed as sent; [m] aliases in millions; minor units for terminal
 // London, Johannesburg and Tel Aviv listings.
 
-import type { Deps } from '../kernel/deps.js';
-import { AppError } from '../kernel/errors.js';
-import type { InstrumentIdentifiers, MarketProvider, StatementFact } from '../kernel/market-provider.js';
-import { factsKnownOn, statementSeries } from './compute/statements.js';
+import type { Deps } from '../../kernel/deps.js';
+import { AppError } from '../../kernel/errors.js';
+import type { InstrumentIdentifiers, MarketProvider, StatementFact } from '../../kernel/market-provider.js';
+import { factsKnownOn, statementSeries } from '../compute/statements.js';
 import { barsSince, computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
-import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
-import { FIGI_FIELDS, lookupField } from './fields/dictionary.js';
-import { type Resolving, resolveInput } from './instrument.js';
-import { type Looked, lookupMany, notHeld } from './lookup.js';
-import { inPriceCurrency } from './price-units.js';
-import { checkedAsOf, uniqueInputs } from './request.js';
-import { type Resolved, shown } from './symbology/resolve.js';
-import { barClose, staleReason } from './symbology/sessions.js';
-import { mainUnit } from './symbology/tables.js';
+import { ANSWER_WITHIN_MS, Deadline } from '../verb/deadline.js';
+import { FIGI_FIELDS, lookupField } from '../fields/dictionary.js';
+import { type Resolving, resolveInput } from '../instrument/instrument.js';
+import { type Looked, lookupMany, notHeld } from '../instrument/lookup.js';
+import { inPriceCurrency } from '../instrument/price-units.js';
+import { checkedAsOf, uniqueInputs } from '../verb/request.js';
+import { type Resolved, shown } from '../symbology/resolve.js';
+import { barClose, staleReason } from '../symbology/sessions.js';
+import { mainUnit } from '../symbology/tables.js';
 
 export const MAX_DATA_TICKERS = 50;
 export const MAX_DATA_FIELDS = 25;

@@ -1,8 +1,8 @@
 // A ticker as sent, resolved once for its request: its resolution and the listings it may be found under (its
 // own, then its CN/TT fallbacks). Every per-ticker market verb starts here, and the providers take what it
 // gives; a symbol the service names itself (a benchmark index, an FX pair) is read the same way.
-import type { Instrument } from '../kernel/market-provider.js';
-import { type Resolved, resolveTicker } from './symbology/resolve.js';
+import type { Instrument } from '../../kernel/market-provider.js';
+import { type Resolved, resolveTicker } from '../symbology/resolve.js';
 
 export type Resolving =
   | { input: string; status: 'ok'; resolved: Resolved; chain: Resolved[] }

@@ -1,8 +1,8 @@
 // /v1/search and market.search: instruments by symbol or name, from the stored data and the upstream's
 // search, each written in the three ticker forms the other market calls take.
-import type { Deps } from '../kernel/deps.js';
-import { AppError } from '../kernel/errors.js';
-import { formsOf } from './symbology/forms.js';
+import type { Deps } from '../../kernel/deps.js';
+import { AppError } from '../../kernel/errors.js';
+import { formsOf } from '../symbology/forms.js';
 
 export interface SearchRequest {
   q: string;

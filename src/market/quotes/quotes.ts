@@ -1,12 +1,12 @@
 // Quote items: each input resolved, looked up, and answered on its own — one bad ticker never fails the request.
-import type { Deps } from '../kernel/deps.js';
-import { AppError } from '../kernel/errors.js';
-import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
-import { type Found, type Looked, lookupMany } from './lookup.js';
-import { inPriceCurrency } from './price-units.js';
-import { uniqueInputs } from './request.js';
-import { shown } from './symbology/resolve.js';
-import { staleReason } from './symbology/sessions.js';
+import type { Deps } from '../../kernel/deps.js';
+import { AppError } from '../../kernel/errors.js';
+import { type Found, type Looked, lookupMany } from '../instrument/lookup.js';
+import { inPriceCurrency } from '../instrument/price-units.js';
+import { shown } from '../symbology/resolve.js';
+import { staleReason } from '../symbology/sessions.js';
+import { ANSWER_WITHIN_MS, Deadline } from '../verb/deadline.js';
+import { uniqueInputs } from '../verb/request.js';
 
 /** Why a found quote is old at `now`: a session since its time, or an upstream that could not be reached. */
 export function quoteStaleness(found: Found, now: Date): string | null {

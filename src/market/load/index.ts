@@ -1,12 +1,12 @@
 // The market sources' own files, by the name `quarry ingest` takes.
 
-import { type DemoFile, type Loader, loader } from '../ingest/run.js';
-import { tickersByCik } from '../ingest/sec/registrants.js';
-import { marketImporter, wholeFileImporter } from './load/import.js';
-import { priceRecords } from './load/prices.js';
-import { heldSnapshots, secExchangeRecords } from './load/sec-exchanges.js';
-import { secFactsRecords } from './load/sec-facts.js';
-import { yahooRecords } from './load/yahoo.js';
+import { type DemoFile, type Loader, loader } from '../../ingest/run.js';
+import { tickersByCik } from '../../ingest/sec/registrants.js';
+import { marketImporter, wholeFileImporter } from './import.js';
+import { priceRecords } from './prices.js';
+import { heldSnapshots, secExchangeRecords } from './sec-exchanges.js';
+import { secFactsRecords } from './sec-facts.js';
+import { yahooRecords } from './yahoo.js';
 
 export const MARKET_LOADERS: Record<string, Loader<never>> = {
   prices: loader(marketImporter, priceRecords, {

@@ -1,8 +1,8 @@
 // A history request: its limits, periods and default dates, checked before any data is read, and its units.
-import { shiftMonths } from '../kernel/dates.js';
-import { AppError } from '../kernel/errors.js';
-import { ADJUSTMENTS, type Adjustment } from './compute/adjust.js';
-import { checkedAsOf, checkedDate, uniqueInputs } from './request.js';
+import { shiftMonths } from '../../kernel/dates.js';
+import { AppError } from '../../kernel/errors.js';
+import { ADJUSTMENTS, type Adjustment } from '../compute/adjust.js';
+import { checkedAsOf, checkedDate, uniqueInputs } from '../verb/request.js';
 
 export const MAX_HISTORY_TICKERS = 10;
 export const MAX_HISTORY_FIELDS = 5;

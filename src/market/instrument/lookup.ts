@@ -1,8 +1,8 @@
 // One ticker as sent, resolved (instrument.ts) and found: its resolution and quote (trying the resolution's
 // fallbacks in order), or an error of its own — the first step of every per-ticker market verb.
-import type { MarketProvider, ProviderQuote } from '../kernel/market-provider.js';
+import type { MarketProvider, ProviderQuote } from '../../kernel/market-provider.js';
+import type { Resolved } from '../symbology/resolve.js';
 import { type Resolving, resolveInput } from './instrument.js';
-import type { Resolved } from './symbology/resolve.js';
 
 export interface Found {
   resolved: Resolved;

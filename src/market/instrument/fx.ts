@@ -1,7 +1,7 @@
 // Exchange rates from the stored FX instruments, for figures reported in another currency than the price.
 // Yahoo names a pair EURUSD=X (dollars per euro) and a dollar rate CNY=X (yuan per dollar); any of the
 // spellings found, read from its quote or else its last daily close, gives the rate either way round.
-import type { MarketProvider } from '../kernel/market-provider.js';
+import type { MarketProvider } from '../../kernel/market-provider.js';
 import { resolveInput } from './instrument.js';
 
 /** How many units of `to` one unit of `from` buys, or null when no stored instrument says. */

@@ -1,15 +1,15 @@
 // Fields computed from stored data rather than read: volatility and beta from daily closes, and the
 // current-year P/E with its EPS estimate converted into the price currency.
 
-import { yearsBefore } from '../kernel/dates.js';
-import { keptPerOwner } from '../kernel/kept.js';
-import type { Bar, MarketProvider, ProviderQuote } from '../kernel/market-provider.js';
-import { closesSince, rollUp } from './compute/periods.js';
-import { betaAdjusted, betaRaw, volatility } from './compute/risk.js';
-import type { FieldDef } from './fields/dictionary.js';
-import { fxRate } from './fx.js';
-import { instrumentOf } from './instrument.js';
-import type { Resolved } from './symbology/resolve.js';
+import { yearsBefore } from '../../kernel/dates.js';
+import { keptPerOwner } from '../../kernel/kept.js';
+import type { Bar, MarketProvider, ProviderQuote } from '../../kernel/market-provider.js';
+import { closesSince, rollUp } from '../compute/periods.js';
+import { betaAdjusted, betaRaw, volatility } from '../compute/risk.js';
+import type { FieldDef } from '../fields/dictionary.js';
+import { fxRate } from '../instrument/fx.js';
+import { instrumentOf } from '../instrument/instrument.js';
+import type { Resolved } from '../symbology/resolve.js';
 
 /** The broad US equity index betas are measured against. */
 export const BETA_INDEX = '^GSPC';

@@ -1,14 +1,23 @@
 // History rows by ticker and field: prices and volume daily, weekly or monthly from stored daily bars, oldest
 // first; statement fields quarterly or annually. Each field that cannot be served is an error on its item.
 
-import type { Deps } from '../kernel/deps.js';
-import type { Bar, CorporateAction, HeldActions, MarketProvider, Repair } from '../kernel/market-provider.js';
-import { type BarColumn, type BarColumnName, BarRows } from './bar-rows.js';
-import { type Adjustment, keptAdjusted, knownSpans, knownThrough, spansText } from './compute/adjust.js';
-import { type BarPeriod, barRange, rollUp } from './compute/periods.js';
-import { factsKnownOn, statementSeries } from './compute/statements.js';
-import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
-import { type FieldDef, lookupField } from './fields/dictionary.js';
+import type { Deps } from '../../kernel/deps.js';
+import type {
+  Bar,
+  CorporateAction,
+  HeldActions,
+  MarketProvider,
+  Repair,
+} from '../../kernel/market-provider.js';
+import { type BarColumn, type BarColumnName, BarRows } from '../bars/rows.js';
+import { type Adjustment, keptAdjusted, knownSpans, knownThrough, spansText } from '../compute/adjust.js';
+import { type BarPeriod, barRange, rollUp } from '../compute/periods.js';
+import { factsKnownOn, statementSeries } from '../compute/statements.js';
+import { type FieldDef, lookupField } from '../fields/dictionary.js';
+import { resolveInput } from '../instrument/instrument.js';
+import { type Resolved, shown } from '../symbology/resolve.js';
+import { barClose, staleReason } from '../symbology/sessions.js';
+import { ANSWER_WITHIN_MS, Deadline } from '../verb/deadline.js';
 import {
   DAILY_YEARS,
   type HistoryPeriod,
@@ -17,10 +26,7 @@ import {
   isStatementPeriod,
   normalise,
   shiftYears,
-} from './history-request.js';
-import { resolveInput } from './instrument.js';
-import { type Resolved, shown } from './symbology/resolve.js';
-import { barClose, staleReason } from './symbology/sessions.js';
+} from './request.js';
 
 const BAR_FIELDS: Record<string, BarColumnName> = {
   price: 'close',

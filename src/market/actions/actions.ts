@@ -1,17 +1,17 @@
 // Corporate actions by ticker: each listing's dividends, capital gain distributions and splits between two
 // dates, oldest first, amounts in the listing's price currency — per share as the bars are held (today's
 // shares), or as paid then (adjust=none). Each ticker is answered on its own.
-import type { Deps } from '../kernel/deps.js';
-import { AppError } from '../kernel/errors.js';
-import type { CorporateAction, HeldActions, MarketProvider } from '../kernel/market-provider.js';
-import { type Adjustment, knownSpans, knownThrough, spansText } from './compute/adjust.js';
-import { ANSWER_WITHIN_MS, Deadline } from './deadline.js';
-import { isoDate } from './history-request.js';
-import { resolveInput } from './instrument.js';
-import { scalePrice } from './price-units.js';
-import { checkedTickers } from './quotes.js';
-import { checkedAsOf, checkedDate, uniqueInputs } from './request.js';
-import { type Resolved, shown } from './symbology/resolve.js';
+import type { Deps } from '../../kernel/deps.js';
+import { AppError } from '../../kernel/errors.js';
+import type { CorporateAction, HeldActions, MarketProvider } from '../../kernel/market-provider.js';
+import { type Adjustment, knownSpans, knownThrough, spansText } from '../compute/adjust.js';
+import { isoDate } from '../history/request.js';
+import { resolveInput } from '../instrument/instrument.js';
+import { scalePrice } from '../instrument/price-units.js';
+import { checkedTickers } from '../quotes/quotes.js';
+import { type Resolved, shown } from '../symbology/resolve.js';
+import { ANSWER_WITHIN_MS, Deadline } from '../verb/deadline.js';
+import { checkedAsOf, checkedDate, uniqueInputs } from '../verb/request.js';
 
 export const ACTION_TYPES = ['dividend', 'split', 'capitalGain'] as const;
 /** How amounts are stated: in today's shares (as history's default prices), or as paid then. */
