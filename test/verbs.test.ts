@@ -20,9 +20,9 @@ import { importFile } from '../src/ingest/import.js';
 import { loadFile } from '../src/ingest/run.js';
 import { AppError } from '../src/kernel/errors.js';
 import { searchFields } from '../src/market/fields/fields.js';
-import { history } from '../src/market/history/history.js';
-import { quotes } from '../src/market/quotes/quotes.js';
-import { shortInterest } from '../src/market/short-interest/short-interest.js';
+import { HISTORY } from '../src/market/history/index.js';
+import { QUOTES } from '../src/market/quotes/index.js';
+import { SHORT_INTEREST } from '../src/market/short-interest/index.js';
 import { LOADERS } from '../src/runtime/loaders.js';
 import { type TestEnv, testEnv } from './helpers/env.js';
 import { asset } from './helpers/real-data.js';
@@ -183,7 +183,7 @@ describe('verbs without a transport', () => {
 
   describe('market verbs', () => {
     it('quotes: answered item by item, one bad ticker never fails the call', async () => {
-      const answer = await quotes(env.deps, { tickers: ['AAPL', 'AAPL', 'ZZZZ.XX'] });
+      const answer = await QUOTES.run(env.deps, { tickers: ['AAPL', 'AAPL', 'ZZZZ.XX'] });
       expect(answer.items).toHaveLength(2);
       expect(answer.items[0]).toMatchObject({ status: 'ok', quote: { price: 244.6, currency: 'USD' } });
       expect(answer.items[1]).toMatchObject({ status: 'error', error: { code: 'not_found' } });
@@ -191,18 +191,15 @@ describe('verbs without a transport', () => {
 
     it('history reads its default window from the clock it is given', async () => {
       const clock = () => new Date('2023-09-01T12:00:00Z');
-      const answer = await history(
-        { market: env.deps.market, clock },
-        { tickers: ['BARC.L'], fields: ['PX_LAST'] },
-      );
+      const answer = await HISTORY.run({ ...env.deps, clock }, { tickers: ['BARC.L'], fields: ['PX_LAST'] });
       expect([answer.start, answer.end]).toEqual(['2022-09-01', '2023-09-01']);
     });
 
     it('short interest is stale once its settlement date is more than 35 days old', async () => {
       // AAPL settled 2025-01-31: 35 days later is 2025-03-07.
       const on = (date: string) =>
-        shortInterest(
-          { market: env.deps.market, clock: () => new Date(`${date}T12:00:00Z`) },
+        SHORT_INTEREST.run(
+          { ...env.deps, clock: () => new Date(`${date}T12:00:00Z`) },
           { tickers: ['AAPL'] },
         );
       expect((await on('2025-03-07')).items[0]?.shortInterest?.stale).toBe(false);

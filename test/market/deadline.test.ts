@@ -6,8 +6,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../../src/ingest/run.js';
 import type { Bar, Instrument, MarketProvider } from '../../src/kernel/market-provider.js';
-import { data } from '../../src/market/data/data.js';
+import { data, readData } from '../../src/market/data/data.js';
 import { history } from '../../src/market/history/history.js';
+import { readHistory } from '../../src/market/history/request.js';
 import { StoredProvider } from '../../src/market/providers/stored.js';
 import { Deadline } from '../../src/market/verb/deadline.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
@@ -116,7 +117,7 @@ describe('timeout items in data and history', () => {
     };
     const first = await history(
       { market: provider, clock: () => new Date('2024-01-01T12:00:00Z') },
-      request,
+      readHistory(request, '2024-01-01'),
       500,
     );
     expect(first.items[0]).toMatchObject({ input: 'AAPL', status: 'ok' });
@@ -128,7 +129,7 @@ describe('timeout items in data and history', () => {
     await release();
     const retry = await history(
       { market: provider, clock: () => new Date('2024-01-01T12:00:00Z') },
-      request,
+      readHistory(request, '2024-01-01'),
       500,
     );
     expect(retry.items[1]).toMatchObject({ input: 'BARC.L', status: 'ok' });
@@ -139,7 +140,10 @@ describe('timeout items in data and history', () => {
 
   it('data: a computed field waiting on slow bars makes its item a timeout, with what it resolved to', async () => {
     const { provider, release } = slowFirstRead(new StoredProvider(env.deps.store.db), 'BARC.L');
-    const request = { tickers: ['AAPL', 'BARC.L'], fields: ['price', 'volatility10d'] };
+    const request = readData(
+      { tickers: ['AAPL', 'BARC.L'], fields: ['price', 'volatility10d'] },
+      env.deps.clock().toISOString().slice(0, 10),
+    );
     const first = await data({ market: provider, clock: env.deps.clock }, request, 500);
     expect(first.items[0]).toMatchObject({ input: 'AAPL', status: 'ok' });
     expect(first.items[1]).toMatchObject({

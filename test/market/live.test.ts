@@ -9,7 +9,7 @@ import { ACTIONS } from '../../src/market/actions/index.js';
 import { DATA } from '../../src/market/data/index.js';
 import { HISTORY } from '../../src/market/history/index.js';
 import { QUOTES } from '../../src/market/quotes/index.js';
-import { shortInterest } from '../../src/market/short-interest/short-interest.js';
+import { SHORT_INTEREST } from '../../src/market/short-interest/index.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
 import { bearer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 import { MockYahoo, YAHOO_DIR } from '../helpers/yahoo.js';
@@ -308,7 +308,7 @@ describe('market data from the live upstream (recorded Yahoo answers)', () => {
   });
 
   it('reads short interest from the summary of a symbol the store does not hold', async () => {
-    const answer = await shortInterest(env.deps, { tickers: ['AAPL'] });
+    const answer = await SHORT_INTEREST.run(env.deps, { tickers: ['AAPL'] });
     const stats = (
       recorded('quoteSummary/quoteSummary-defaultKeyStatistics-AAPL.json') as {
         quoteSummary: { result: { defaultKeyStatistics: Record<string, number> }[] };

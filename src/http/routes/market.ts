@@ -18,8 +18,16 @@ export function registerMarketRoutes(app: FastifyInstance, deps: Deps): void {
 
 function registerVerb(app: FastifyInstance, deps: Deps, verb: AnyMarketVerb, rest: RestDoor): void {
   const keyed = verb.key === 'market';
-  const requestOf = (query: Record<string, unknown>, body: unknown) =>
-    isRecord(body) ? body : rest.fromQuery(query);
+  // The request is read once a call: the units hook reads it (refusing what is past the verb's limits before any
+  // charge) and the handler answers that reading. Keyed by the call's own body or query object.
+  const readings = new WeakMap<object, unknown>();
+  const readOf = (query: Record<string, unknown>, body: unknown) => {
+    const given = isRecord(body) ? body : query;
+    if (readings.has(given)) return readings.get(given);
+    const read = verb.read(isRecord(body) ? body : rest.fromQuery(query), todayOf(deps));
+    readings.set(given, read);
+    return read;
+  };
   const meta = {
     doc: 'market' as const,
     tags: [rest.tag ?? verb.name],
@@ -31,12 +39,12 @@ function registerVerb(app: FastifyInstance, deps: Deps, verb: AnyMarketVerb, res
       ? {
           key: 'market' as const,
           units: ({ query, body }: { query: Record<string, unknown>; body: unknown }) =>
-            verb.units?.(requestOf(query, body), todayOf(deps)) ?? 0,
+            verb.units?.(readOf(query, body)) ?? 0,
         }
       : {}),
   };
   const handler = async (request: { query: unknown; body: unknown }, reply: FastifyReply) => {
-    const answer = await verb.run(deps, requestOf(membersOf(request.query), request.body));
+    const answer = await verb.answer(deps, readOf(membersOf(request.query), request.body));
     if (!verb.text) return answer;
     const { bytes, etag } = await verb.text(answer);
     return sendTagged(reply, bytes, etag);
@@ -44,7 +52,7 @@ function registerVerb(app: FastifyInstance, deps: Deps, verb: AnyMarketVerb, res
   const errors = keyed ? KEYED_ERRORS : [400];
   if (rest.methods.includes('GET')) {
     app.get(rest.path, {
-      schema: { querystring: rest.query, response: responses(verb.answer, ...errors) },
+      schema: { querystring: rest.query, response: responses(verb.response, ...errors) },
       config: { meta: { ...meta, operationId: rest.getId ?? `${verb.name}.get` } },
       handler,
     });
@@ -52,7 +60,7 @@ function registerVerb(app: FastifyInstance, deps: Deps, verb: AnyMarketVerb, res
   if (rest.methods.includes('POST')) {
     app.post(rest.path, {
       // A POST takes its parameters in the body: any query parameter is refused, as an unknown one is on GET.
-      schema: { querystring: NO_QUERY, body: verb.request, response: responses(verb.answer, ...errors) },
+      schema: { querystring: NO_QUERY, body: verb.request, response: responses(verb.response, ...errors) },
       config: { meta: { ...meta, operationId: `${verb.name}.post` } },
       handler,
     });

@@ -34,7 +34,7 @@ export interface ActionsRequest {
 }
 
 /** The request checked: its tickers, dates, types and adjustment. */
-function checked(request: ActionsRequest, today: string) {
+export function checkedActions(request: ActionsRequest, today: string) {
   const tickers = checkedTickers(request);
   checkedDate('start', request.start);
   checkedDate('end', request.end);
@@ -61,11 +61,11 @@ function checked(request: ActionsRequest, today: string) {
 }
 
 /** One unit per 20 tickers, as quotes. */
-export function actionsUnits(request: ActionsRequest, today: string): number {
-  return Math.max(1, Math.ceil(checked(request, today).tickers.length / 20));
+export function actionsUnits(request: Checked): number {
+  return Math.max(1, Math.ceil(request.tickers.length / 20));
 }
 
-type Checked = ReturnType<typeof checked>;
+type Checked = ReturnType<typeof checkedActions>;
 
 /** An action as answered: amounts in the listing's price currency, under the request's adjustment. */
 function shownAction(action: CorporateAction, factor: number, priceFactor: number) {
@@ -178,10 +178,9 @@ async function heldActions(
 /** /v1/actions and market.actions: each ticker's corporate actions in the window, answered on its own. */
 export async function actions(
   deps: Pick<Deps, 'market' | 'clock'>,
-  request: ActionsRequest,
+  r: Checked,
   answerWithinMs = ANSWER_WITHIN_MS,
 ) {
-  const r = checked(request, isoDate(deps.clock()));
   const deadline = new Deadline(answerWithinMs);
   try {
     const items = await Promise.all(
@@ -195,7 +194,7 @@ export async function actions(
     return {
       access: 'market-data',
       adjust: r.adjust,
-      start: request.start ?? null,
+      start: r.since ?? null,
       end: r.end,
       readAsOf: r.knownBy ?? null,
       items,

@@ -1,16 +1,17 @@
 // actions: dividends, capital gains and splits by ticker, as GET/POST /v1/actions and the market.actions tool.
 import { marketVerb } from '../verb/declare.js';
 import { fromQuery } from '../verb/request.js';
-import { actions, actionsUnits } from './actions.js';
+import { actions, actionsUnits, checkedActions } from './actions.js';
 import { ActionsBody, ActionsQuery, ActionsResponse } from './schema.js';
 
 export const ACTIONS = marketVerb({
   name: 'actions',
   key: 'market',
   request: ActionsBody,
-  answer: ActionsResponse,
+  response: ActionsResponse,
+  read: checkedActions,
   units: actionsUnits,
-  run: (deps, input) => actions(deps, input, deps.config.market.answerWithinMs),
+  answer: (deps, request) => actions(deps, request, deps.config.market.answerWithinMs),
   rest: {
     path: '/v1/actions',
     methods: ['GET', 'POST'],

@@ -47,7 +47,8 @@ export interface DataRequest {
   asOf?: string;
 }
 
-export function normaliseData(request: DataRequest, today: string) {
+/** The request checked, each ticker and field once, with its defaults. */
+export function readData(request: DataRequest, today: string) {
   const tickers = uniqueInputs(request.tickers);
   const fields = uniqueInputs(request.fields);
   if (tickers.length === 0 || fields.length === 0)
@@ -69,14 +70,15 @@ export function normaliseData(request: DataRequest, today: string) {
 }
 
 /** 1 unit per 20 tickers when every field comes from the quote, otherwise 1 per 5 tickers. */
-export function dataUnits(input: DataRequest, today: string): number {
-  const request = normaliseData(input, today);
+export function dataUnits(request: ReadData): number {
   const quoteOnly = request.fields.every((f) => {
     const found = lookupField(f);
     return found.kind === 'field' && found.field.group === 'quote';
   });
   return Math.max(1, Math.ceil(request.tickers.length / (quoteOnly ? 20 : 5)));
 }
+
+type ReadData = ReturnType<typeof readData>;
 
 interface DataItem {
   input: string;
@@ -101,11 +103,10 @@ type FieldAsked = { input: string; found: ReturnType<typeof lookupField> };
 /** /v1/data and market.data: current values for tickers x fields, each item answered on its own. */
 export async function data(
   deps: Pick<Deps, 'market' | 'clock'>,
-  request: DataRequest,
+  r: ReadData,
   answerWithinMs = ANSWER_WITHIN_MS,
 ) {
   const provider = deps.market;
-  const r = normaliseData(request, deps.clock().toISOString().slice(0, 10));
   const fields = r.fields.map((input) => ({ input, found: lookupField(input) }));
   const deadline = new Deadline(answerWithinMs);
   // Quote-like fields a provider may need more than a plain quote for (profile, estimates, key statistics).

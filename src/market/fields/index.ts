@@ -7,8 +7,9 @@ export const FIELDS_VERB = marketVerb({
   name: 'fields',
   key: 'none',
   request: FieldsQuery,
-  answer: FieldsResponse,
-  run: async (_deps, input) => searchFields(input),
+  response: FieldsResponse,
+  read: (input) => input,
+  answer: async (_deps, query) => searchFields(query),
   rest: {
     path: '/v1/fields',
     methods: ['GET'],

@@ -24,7 +24,7 @@ import {
   type HistoryRequest,
   isoDate,
   isStatementPeriod,
-  normalise,
+  type ReadHistory,
   shiftYears,
 } from './request.js';
 
@@ -193,16 +193,15 @@ interface HistoryItem {
 }
 
 /** The normalised request and the first date served: `from` is later than `start` when `truncated`. */
-type Window = ReturnType<typeof normalise> & { from: string; truncated: boolean };
+type Window = ReadHistory & { from: string; truncated: boolean };
 
 /** /v1/history and market.history: rows oldest first for tickers x fields between dates. */
 export async function history(
   deps: Pick<Deps, 'market' | 'clock'>,
-  request: HistoryRequest,
+  normalised: ReadHistory,
   answerWithinMs = ANSWER_WITHIN_MS,
 ) {
   const provider = deps.market;
-  const normalised = normalise(request, isoDate(deps.clock()));
   const fields = normalised.fields.map((f) => fieldFor(f, normalised.period));
   const dailyFloor = shiftYears(normalised.end, -DAILY_YEARS);
   const truncated = !isStatementPeriod(normalised.period) && normalised.start < dailyFloor;

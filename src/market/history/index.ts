@@ -3,16 +3,17 @@ import { historyAnswerInTurns, historyJson } from '../bars/rows.js';
 import { marketVerb } from '../verb/declare.js';
 import { fromQuery } from '../verb/request.js';
 import { history } from './history.js';
-import { historyUnits } from './request.js';
+import { historyUnits, readHistory } from './request.js';
 import { HistoryBody, HistoryQuery, HistoryResponse } from './schema.js';
 
 export const HISTORY = marketVerb({
   name: 'history',
   key: 'market',
   request: HistoryBody,
-  answer: HistoryResponse,
+  response: HistoryResponse,
+  read: readHistory,
   units: historyUnits,
-  run: (deps, input) => history(deps, input, deps.config.market.answerWithinMs),
+  answer: (deps, request) => history(deps, request, deps.config.market.answerWithinMs),
   rest: {
     path: '/v1/history',
     methods: ['GET', 'POST'],
@@ -41,7 +42,7 @@ export const HISTORY = marketVerb({
   // once per cached series, see bars/rows.ts) in exactly the documented shape, which the tests check. Its ETag
   // names the cached rows rather than hashing their text again, and each series is written in a turn of the
   // event loop of its own, so answers ready together do not hold the loop as one.
-  text: historyAnswerInTurns,
+  text: (answer) => historyAnswerInTurns(answer),
   wire: (answer) => {
     const written: object = JSON.parse(historyJson(answer));
     return written;

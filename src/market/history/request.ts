@@ -31,22 +31,11 @@ export const isStatementPeriod = (p: HistoryPeriod) => p === 'quarterly' || p ==
 /** Daily history reaches this many years back from its end; a longer range keeps the newest bars. */
 export const DAILY_YEARS = 20;
 
-type Normalised = ReturnType<typeof normalised>;
-const read = new WeakMap<HistoryRequest, { today: string; value: Normalised }>();
+/** A history request read: checked, each ticker and field once, its window with its defaults. */
+export type ReadHistory = ReturnType<typeof readHistory>;
 
-/**
- * The request with its defaults, checked: the limits, the dates, the period. Read once per request and day:
- * pricing the call and answering it take the same reading.
- */
-export function normalise(request: HistoryRequest, today: string): Normalised {
-  const held = read.get(request);
-  if (held?.today === today) return held.value;
-  const value = normalised(request, today);
-  read.set(request, { today, value });
-  return value;
-}
-
-function normalised(request: HistoryRequest, today: string) {
+/** The request with its defaults, checked: the limits, the dates, the period. */
+export function readHistory(request: HistoryRequest, today: string) {
   const tickers = uniqueInputs(request.tickers);
   const fields = uniqueInputs(request.fields);
   const period = request.period ?? 'daily';
@@ -84,8 +73,7 @@ function normalised(request: HistoryRequest, today: string) {
  * shiftYears does) is one span, and each further five years back one more. A daily range longer than
  * DAILY_YEARS is served, and charged, as exactly DAILY_YEARS.
  */
-export function historyUnits(input: HistoryRequest, today: string): number {
-  const request = normalise(input, today);
+export function historyUnits(request: ReadHistory): number {
   if (isStatementPeriod(request.period)) return Math.ceil(request.tickers.length / 5);
   const most = DAILY_YEARS / 5;
   let spans = 1;

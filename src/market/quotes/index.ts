@@ -1,16 +1,17 @@
 // quotes: full quotes for up to 100 tickers, as GET/POST /v1/quotes and the market.quotes tool.
 import { marketVerb } from '../verb/declare.js';
 import { fromQuery } from '../verb/request.js';
-import { quotes, quotesUnits } from './quotes.js';
+import { checkedTickers, quotes, quotesUnits } from './quotes.js';
 import { QuotesBody, QuotesQuery, QuotesResponse } from './schema.js';
 
 export const QUOTES = marketVerb({
   name: 'quotes',
   key: 'market',
   request: QuotesBody,
-  answer: QuotesResponse,
-  units: (input) => quotesUnits(input),
-  run: (deps, input) => quotes(deps, input, deps.config.market.answerWithinMs),
+  response: QuotesResponse,
+  read: checkedTickers,
+  units: quotesUnits,
+  answer: (deps, tickers) => quotes(deps, tickers, deps.config.market.answerWithinMs),
   rest: {
     path: '/v1/quotes',
     methods: ['GET', 'POST'],

@@ -83,8 +83,8 @@ export function checkedTickers(request: QuotesRequest): string[] {
 }
 
 /** One unit per 20 tickers. */
-export function quotesUnits(request: QuotesRequest): number {
-  return Math.max(1, Math.ceil(checkedTickers(request).length / 20));
+export function quotesUnits(tickers: readonly string[]): number {
+  return Math.max(1, Math.ceil(tickers.length / 20));
 }
 
 /**
@@ -93,12 +93,11 @@ export function quotesUnits(request: QuotesRequest): number {
  */
 export async function quotes(
   deps: Pick<Deps, 'market' | 'clock'>,
-  request: QuotesRequest,
+  tickers: readonly string[],
   answerWithinMs = ANSWER_WITHIN_MS,
 ) {
   const deadline = new Deadline(answerWithinMs);
   try {
-    const tickers = checkedTickers(request);
     // The request's quotes are read at once: a live upstream is asked once for them all.
     const looked = lookupMany(deps.market, tickers);
     looked.catch(() => {});

@@ -1,5 +1,5 @@
 // resolve: what each ticker resolves to and what is held for it, as the market.resolve tool.
-import { quotesUnits } from '../quotes/quotes.js';
+import { checkedTickers, quotesUnits } from '../quotes/quotes.js';
 import { marketVerb } from '../verb/declare.js';
 import { TickersBody } from '../verb/schema.js';
 import { resolveTickers } from './resolve.js';
@@ -9,9 +9,10 @@ export const RESOLVE = marketVerb({
   name: 'resolve',
   key: 'market',
   request: TickersBody,
-  answer: ResolveResponse,
-  units: (input) => quotesUnits(input),
-  run: resolveTickers,
+  response: ResolveResponse,
+  read: checkedTickers,
+  units: quotesUnits,
+  answer: resolveTickers,
   tool: {
     name: 'market.resolve',
     title: 'Resolve tickers',

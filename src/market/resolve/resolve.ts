@@ -4,9 +4,9 @@ import { foundListings, lookupMany } from '../instrument/lookup.js';
 import { checkedTickers, type QuotesRequest } from '../quotes/quotes.js';
 import { shown } from '../symbology/resolve.js';
 
-export async function resolveTickers(deps: Pick<Deps, 'market'>, request: QuotesRequest) {
+export async function resolveTickers(deps: Pick<Deps, 'market'>, tickers: readonly string[]) {
   const provider = deps.market;
-  const looked = await lookupMany(provider, checkedTickers(request), false);
+  const looked = await lookupMany(provider, tickers, false);
   const listings = foundListings(looked);
   const [quotes, short] = await Promise.all([provider.quotes(listings), provider.shortInterest(listings)]);
   const items = await Promise.all(

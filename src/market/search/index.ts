@@ -7,13 +7,11 @@ export const SEARCH = marketVerb({
   name: 'search',
   key: 'market',
   request: SearchBody,
-  answer: SearchResponse,
+  response: SearchResponse,
+  read: checkedQuery,
   /** One unit a search. */
-  units: (input) => {
-    checkedQuery(input);
-    return 1;
-  },
-  run: searchInstruments,
+  units: () => 1,
+  answer: searchInstruments,
   rest: {
     path: '/v1/search',
     methods: ['GET', 'POST'],

@@ -18,8 +18,7 @@ export function checkedQuery(request: SearchRequest): string {
   return q;
 }
 
-export async function searchInstruments(deps: Pick<Deps, 'market'>, request: SearchRequest) {
-  const q = checkedQuery(request);
+export async function searchInstruments(deps: Pick<Deps, 'market'>, q: string) {
   const found = await deps.market.find(q);
   const items = found.flatMap((f) => {
     const forms = formsOf(f.symbol);

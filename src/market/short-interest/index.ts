@@ -1,5 +1,5 @@
 // short interest: shares short and days to cover per ticker, as the market.short_interest tool.
-import { quotesUnits } from '../quotes/quotes.js';
+import { checkedTickers, quotesUnits } from '../quotes/quotes.js';
 import { marketVerb } from '../verb/declare.js';
 import { TickersBody } from '../verb/schema.js';
 import { ShortInterestResponse } from './schema.js';
@@ -9,9 +9,10 @@ export const SHORT_INTEREST = marketVerb({
   name: 'short-interest',
   key: 'market',
   request: TickersBody,
-  answer: ShortInterestResponse,
-  units: (input) => quotesUnits(input),
-  run: shortInterest,
+  response: ShortInterestResponse,
+  read: checkedTickers,
+  units: quotesUnits,
+  answer: shortInterest,
   tool: {
     name: 'market.short_interest',
     title: 'Short interest',

@@ -22,8 +22,8 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-export async function shortInterest(deps: Pick<Deps, 'market' | 'clock'>, request: QuotesRequest) {
-  const looked = await lookupMany(deps.market, checkedTickers(request), false);
+export async function shortInterest(deps: Pick<Deps, 'market' | 'clock'>, tickers: readonly string[]) {
+  const looked = await lookupMany(deps.market, tickers, false);
   const held = await deps.market.shortInterest(foundListings(looked));
   const today = isoDate(deps.clock());
   const items = looked.map((r): ShortInterestItem => {

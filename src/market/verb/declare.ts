@@ -39,16 +39,25 @@ export interface ToolDoor {
   description: string;
 }
 
-/** A verb whose request is typed by its schema `I` and whose answer is `A` (written by the schema `answer`). */
-export interface MarketVerb<I extends TObject, A extends object> {
+/**
+ * A verb whose request is typed by its schema `I`, read once a call into `R` (checked, with its defaults), and
+ * whose answer is `A` (written by the schema `response`).
+ */
+export interface MarketVerb<I extends TObject, R, A extends object> {
   name: string;
   key: MarketKey;
   /** The POST body and the tool's arguments; closed. */
   request: I;
-  answer: TObject;
-  /** Units a REST call takes; throws invalid_params when the input is past the verb's limits (checked on MCP too). */
-  units?(input: Static<I>, today: string): number;
-  run(deps: Deps, input: Static<I>): Promise<A>;
+  /** The answer's schema (the REST response body). */
+  response: TObject;
+  /**
+   * The request checked against the verb's limits (invalid_params past them) and with its defaults, read once a
+   * call: its units and its answer both take this reading.
+   */
+  read(input: Static<I>, today: string): R;
+  /** Units a keyed REST call takes. */
+  units?(request: R): number;
+  answer(deps: Deps, request: R): Promise<A>;
   rest?: RestDoor;
   tool: ToolDoor;
   /**
@@ -60,17 +69,26 @@ export interface MarketVerb<I extends TObject, A extends object> {
   wire?(answer: A): object;
 }
 
+/** A declared verb, with `run`: read and answer in one step, today from the deps' clock. */
+export type DeclaredVerb<I extends TObject, R, A extends object> = MarketVerb<I, R, A> & {
+  run(deps: Deps, input: Static<I>): Promise<A>;
+};
+
 /** Every verb of the registry under one type; each door validates the input with the verb's own schemas first. */
-export type AnyMarketVerb = MarketVerb<TObject, object>;
+export type AnyMarketVerb = DeclaredVerb<TObject, unknown, object>;
 
 /**
- * A verb typed by its request schema. The registry keeps it among verbs of any request (`units` and `run` are
- * methods): sound because every door validates with `request` (or `rest.query`) before it calls them.
+ * A verb typed by its request schema. The registry keeps it among verbs of any request (`read`, `units` and
+ * `answer` are methods): sound because every door validates with `request` (or `rest.query`) before it reads,
+ * and gives `units` and `answer` only what `read` returned.
  */
-export function marketVerb<I extends TObject, A extends object>(
-  declared: MarketVerb<I, A>,
-): MarketVerb<I, A> {
-  return declared;
+export function marketVerb<I extends TObject, R, A extends object>(
+  declared: MarketVerb<I, R, A>,
+): DeclaredVerb<I, R, A> {
+  return {
+    ...declared,
+    run: (deps, input) => declared.answer(deps, declared.read(input, todayOf(deps))),
+  };
 }
 
 /** Today's date as the verbs read default windows, from the deps' clock. */
