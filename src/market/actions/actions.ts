@@ -5,7 +5,6 @@ import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
 import type { CorporateAction, HeldActions, MarketProvider } from '../../kernel/market-provider.js';
 import { type Adjustment, knownSpans, knownThrough, spansText } from '../compute/adjust.js';
-import { isoDate } from '../history/request.js';
 import { resolveInput } from '../instrument/instrument.js';
 import { scalePrice } from '../instrument/price-units.js';
 import { checkedTickers } from '../quotes/quotes.js';

@@ -63,7 +63,22 @@ export function readHistory(request: HistoryRequest, today: string) {
   const adjust = (request.adjust ?? 'split') as Adjustment;
   if (!ADJUSTMENTS.includes(adjust))
     throw new AppError('invalid_params', `adjust must be one of ${ADJUSTMENTS.join(', ')}`);
-  return { tickers, fields, period, start, end, asOf: checkedAsOf(request.asOf, today), adjust };
+  // Daily history reaches DAILY_YEARS back from its end: `from`, the first date served, is later than `start`
+  // when the range is longer (`truncated`).
+  const dailyFloor = shiftYears(end, -DAILY_YEARS);
+  const truncated = !isStatementPeriod(period) && start < dailyFloor;
+  const from = truncated ? dailyFloor : start;
+  return {
+    tickers,
+    fields,
+    period,
+    start,
+    end,
+    from,
+    truncated,
+    asOf: checkedAsOf(request.asOf, today),
+    adjust,
+  };
 }
 
 /**

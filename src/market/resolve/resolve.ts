@@ -1,7 +1,6 @@
 // market.resolve: what each ticker, in any of the three forms, resolves to, and what data is held for it.
 import type { Deps } from '../../kernel/deps.js';
 import { foundListings, lookupMany } from '../instrument/lookup.js';
-import { checkedTickers, type QuotesRequest } from '../quotes/quotes.js';
 import { shown } from '../symbology/resolve.js';
 
 export async function resolveTickers(deps: Pick<Deps, 'market'>, tickers: readonly string[]) {

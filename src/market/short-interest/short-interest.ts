@@ -4,7 +4,6 @@ import type { Deps } from '../../kernel/deps.js';
 import type { ShortInterest } from '../../kernel/market-provider.js';
 import { isoDate } from '../history/request.js';
 import { foundListings, lookupMany } from '../instrument/lookup.js';
-import { checkedTickers, type QuotesRequest } from '../quotes/quotes.js';
 import { type Resolved, shown } from '../symbology/resolve.js';
 
 /** A settlement older than this many days is stale: FINRA publishes twice a month. */

@@ -1,0 +1,92 @@
+import type { Repair } from '../../kernel/market-provider.js';
+import type { BarRows } from '../bars/rows.js';
+import { type FieldDef, lookupField } from '../fields/dictionary.js';
+import type { Resolved } from '../symbology/resolve.js';
+import { type HistoryPeriod, isStatementPeriod } from './request.js';
+
+export type FieldAnswer = {
+  input: string;
+  def: FieldDef | null;
+  alias: string | null;
+  /** Asked for under an alias that returns millions. */
+  millions?: boolean;
+  error?: { code: string; message: string };
+};
+
+export function fieldFor(input: string, period: HistoryPeriod): FieldAnswer {
+  const found = lookupField(input);
+  if (found.kind === 'not_served')
+    return {
+      input,
+      def: null,
+      alias: found.name,
+      error: { code: 'not_applicable', message: `${found.name}: ${found.reason}` },
+    };
+  if (found.kind === 'unknown')
+    return { input, def: null, alias: null, error: { code: 'not_found', message: `no field "${input}"` } };
+  const def = found.field;
+  if (!def.history)
+    return {
+      input,
+      def,
+      alias: found.alias,
+      error: { code: 'not_applicable', message: `${def.id} is not served in history` },
+    };
+  if (def.group === 'statement' && !isStatementPeriod(period)) {
+    return {
+      input,
+      def,
+      alias: found.alias,
+      error: { code: 'not_applicable', message: `${def.id} comes quarterly or annually` },
+    };
+  }
+  if (def.group !== 'statement' && isStatementPeriod(period)) {
+    return {
+      input,
+      def,
+      alias: found.alias,
+      error: { code: 'not_applicable', message: `${def.id} comes daily, weekly or monthly` },
+    };
+  }
+  return { input, def, alias: found.alias, millions: found.millions };
+}
+
+export type Row = Record<string, string | number | null>;
+
+export interface HistoryItem {
+  input: string;
+  status: 'ok' | 'partial' | 'error';
+  resolved?: Resolved;
+  rows?: Row[] | BarRows;
+  errors?: Record<string, { code: string; message: string }>;
+  error?: { code: string; message: string };
+  derived?: string[];
+  truncated?: { requestedStart: string; start: string };
+  /** The dates actually held, when they cover noticeably less than the window asked for. */
+  held?: { start: string; end: string };
+  /** Set when the last row is older than the market's last session before the end, or the bars are an old copy. */
+  stale?: boolean;
+  staleReason?: string;
+  /** Prices in the window that arrived in the wrong unit and were scaled back (main units). */
+  repaired?: Repair[];
+}
+
+export type FieldError = { code: string; message: string };
+
+/** A field the item serves: known, and applying to the instrument. */
+export type ServedField = FieldAnswer & { def: FieldDef };
+
+/** Each field the instrument cannot have, by the field as sent: unknown, not served, or not applicable. */
+export function fieldErrors(fields: FieldAnswer[], resolved: Resolved): Record<string, FieldError> {
+  const errors: Record<string, FieldError> = {};
+  for (const f of fields) {
+    if (f.error) errors[f.input] = f.error;
+    else if (f.def && !f.def.appliesTo.includes(resolved.assetType)) {
+      errors[f.input] = {
+        code: 'not_applicable',
+        message: `${f.def.id} does not apply to ${resolved.assetType}`,
+      };
+    }
+  }
+  return errors;
+}
