@@ -1,3 +1,5 @@
+// Price and volume rows from a listing's daily bars: the first of its forms holding bars in the window, under
+// the adjustment asked, with what was held, stale or repaired.
 import type { Bar, CorporateAction, HeldActions, MarketProvider } from '../../kernel/market-provider.js';
 import { type BarColumn, type BarColumnName, BarRows } from '../bars/rows.js';
 import { type Adjustment, keptAdjusted, knownSpans, knownThrough, spansText } from '../compute/adjust.js';

@@ -7,7 +7,8 @@ import { resolveInput } from '../instrument/instrument.js';
 import { shown } from '../symbology/resolve.js';
 import { ANSWER_WITHIN_MS, Deadline } from '../verb/deadline.js';
 import { barHistory, barsHeld } from './bars.js';
-import { type FieldAnswer, fieldErrors, fieldFor, type HistoryItem, type ServedField } from './item.js';
+import { fieldErrors, type HistoryItem, type ServedField } from './item.js';
+import type { FieldAnswer } from './request.js';
 import { isStatementPeriod, type ReadHistory } from './request.js';
 import { statementHistory } from './statements.js';
 
@@ -18,20 +19,14 @@ export async function history(
   answerWithinMs = ANSWER_WITHIN_MS,
 ) {
   const provider = deps.market;
-  const fields = r.fields.map((f) => fieldFor(f, r.period));
+  const { fields } = r;
   const deadline = new Deadline(answerWithinMs);
   try {
     const items = await Promise.all(
-      r.tickers.map((input) =>
-        deadline.race(
-          historyItem(provider, r, fields, input, deps.clock()),
-          (): HistoryItem => ({
-            input,
-            status: 'error',
-            error: deadline.error,
-          }),
-        ),
-      ),
+      r.tickers.map((input) => {
+        const item = historyItem(provider, r, fields, input, deps.clock());
+        return deadline.race(item, (): HistoryItem => ({ input, status: 'error', error: deadline.error }));
+      }),
     );
     return {
       access: 'market-data',

@@ -1,55 +1,9 @@
+// A history item: its shape, and the errors of the fields it cannot serve.
 import type { Repair } from '../../kernel/market-provider.js';
 import type { BarRows } from '../bars/rows.js';
-import { type FieldDef, lookupField } from '../fields/dictionary.js';
+import { type FieldDef, } from '../fields/dictionary.js';
 import type { Resolved } from '../symbology/resolve.js';
-import { type HistoryPeriod, isStatementPeriod } from './request.js';
-
-export type FieldAnswer = {
-  input: string;
-  def: FieldDef | null;
-  alias: string | null;
-  /** Asked for under an alias that returns millions. */
-  millions?: boolean;
-  error?: { code: string; message: string };
-};
-
-export function fieldFor(input: string, period: HistoryPeriod): FieldAnswer {
-  const found = lookupField(input);
-  if (found.kind === 'not_served')
-    return {
-      input,
-      def: null,
-      alias: found.name,
-      error: { code: 'not_applicable', message: `${found.name}: ${found.reason}` },
-    };
-  if (found.kind === 'unknown')
-    return { input, def: null, alias: null, error: { code: 'not_found', message: `no field "${input}"` } };
-  const def = found.field;
-  if (!def.history)
-    return {
-      input,
-      def,
-      alias: found.alias,
-      error: { code: 'not_applicable', message: `${def.id} is not served in history` },
-    };
-  if (def.group === 'statement' && !isStatementPeriod(period)) {
-    return {
-      input,
-      def,
-      alias: found.alias,
-      error: { code: 'not_applicable', message: `${def.id} comes quarterly or annually` },
-    };
-  }
-  if (def.group !== 'statement' && isStatementPeriod(period)) {
-    return {
-      input,
-      def,
-      alias: found.alias,
-      error: { code: 'not_applicable', message: `${def.id} comes daily, weekly or monthly` },
-    };
-  }
-  return { input, def, alias: found.alias, millions: found.millions };
-}
+import type { FieldAnswer } from './request.js';
 
 export type Row = Record<string, string | number | null>;
 

@@ -1,7 +1,9 @@
 // A history request: its limits, periods and default dates, checked before any data is read, and its units.
+
 import { shiftMonths } from '../../kernel/dates.js';
 import { AppError } from '../../kernel/errors.js';
 import { ADJUSTMENTS, type Adjustment } from '../compute/adjust.js';
+import { type FieldDef, lookupField } from '../fields/dictionary.js';
 import { checkedAsOf, checkedDate, uniqueInputs } from '../verb/request.js';
 
 export const MAX_HISTORY_TICKERS = 10;
@@ -37,10 +39,10 @@ export type ReadHistory = ReturnType<typeof readHistory>;
 /** The request with its defaults, checked: the limits, the dates, the period. */
 export function readHistory(request: HistoryRequest, today: string) {
   const tickers = uniqueInputs(request.tickers);
-  const fields = uniqueInputs(request.fields);
   const period = request.period ?? 'daily';
   if (!PERIODS.includes(period))
     throw new AppError('invalid_params', `period must be one of ${PERIODS.join(', ')}`);
+  const fields = uniqueInputs(request.fields).map((input) => fieldFor(input, period));
   if (tickers.length === 0 || fields.length === 0)
     throw new AppError('invalid_params', 'give at least one ticker and one field');
   if (tickers.length > MAX_HISTORY_TICKERS) {
@@ -98,3 +100,51 @@ export function historyUnits(request: ReadHistory): number {
 
 /** The calendar date (UTC) of a time. */
 export const isoDate = (time: Date): string => time.toISOString().slice(0, 10);
+
+/** A field as read against the dictionary and the period: its definition, or why it cannot be served. */
+export type FieldAnswer = {
+  input: string;
+  def: FieldDef | null;
+  alias: string | null;
+  /** Asked for under an alias that returns millions. */
+  millions?: boolean;
+  error?: { code: string; message: string };
+};
+
+export function fieldFor(input: string, period: HistoryPeriod): FieldAnswer {
+  const found = lookupField(input);
+  if (found.kind === 'not_served')
+    return {
+      input,
+      def: null,
+      alias: found.name,
+      error: { code: 'not_applicable', message: `${found.name}: ${found.reason}` },
+    };
+  if (found.kind === 'unknown')
+    return { input, def: null, alias: null, error: { code: 'not_found', message: `no field "${input}"` } };
+  const def = found.field;
+  if (!def.history)
+    return {
+      input,
+      def,
+      alias: found.alias,
+      error: { code: 'not_applicable', message: `${def.id} is not served in history` },
+    };
+  if (def.group === 'statement' && !isStatementPeriod(period)) {
+    return {
+      input,
+      def,
+      alias: found.alias,
+      error: { code: 'not_applicable', message: `${def.id} comes quarterly or annually` },
+    };
+  }
+  if (def.group !== 'statement' && isStatementPeriod(period)) {
+    return {
+      input,
+      def,
+      alias: found.alias,
+      error: { code: 'not_applicable', message: `${def.id} comes daily, weekly or monthly` },
+    };
+  }
+  return { input, def, alias: found.alias, millions: found.millions };
+}

@@ -1,3 +1,4 @@
+// Statement fields by fiscal period end, quarterly or annually, as known on the request's asOf.
 import type { MarketProvider } from '../../kernel/market-provider.js';
 import { factsKnownOn, statementSeries } from '../compute/statements.js';
 import type { Resolved } from '../symbology/resolve.js';
