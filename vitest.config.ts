@@ -4,28 +4,28 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // Files that need a module graph of their own: yahoo-finance2 keeps the crumb it fetched in module state, so a
 // file that counts the stand-in's crumb requests must not inherit another file's.
 const ISOLATED = [
-  'test/market/live.test.ts',
-  'test/market/live-statements.test.ts',
-  'test/market/yahoo-partial.test.ts',
+  'test/market/providers/live.test.ts',
+  'test/market/providers/live-statements.test.ts',
+  'test/market/providers/yahoo-partial.test.ts',
 ];
 
 // The files that take longest start first, so that the two workers finish together instead of one running a
 // long file alone at the end (a run without the order cached, as on a fresh clone, began them late).
 const LONGEST = [
-  'test/demo.test.ts',
-  'test/datasets/bulk-layouts.test.ts',
-  'test/fuzz.test.ts',
-  'test/console/console.test.ts',
-  'test/crash.test.ts',
-  'test/openapi-quality.test.ts',
-  'test/collector-processes.test.ts',
-  'test/datasets/cftc-load.test.ts',
-  'test/sec-sync.test.ts',
-  'test/cli.test.ts',
-  'test/operations.test.ts',
-  'test/console/browser.test.ts',
-  'test/datasets/cpi-vintages.test.ts',
-  'test/scaleout.test.ts',
+  'test/cli/demo.test.ts',
+  'test/datasets/bulk/layouts.test.ts',
+  'test/http/fuzz.test.ts',
+  'test/http/console/console.test.ts',
+  'test/runtime/crash.test.ts',
+  'test/http/openapi-quality.test.ts',
+  'test/ingest/collector-processes.test.ts',
+  'test/datasets/cot/cftc-load.test.ts',
+  'test/ingest/sec/sync.test.ts',
+  'test/cli/cli.test.ts',
+  'test/http/operations.test.ts',
+  'test/http/console/browser.test.ts',
+  'test/datasets/cpi/vintages.test.ts',
+  'test/store/scaleout.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {

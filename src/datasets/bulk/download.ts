@@ -80,7 +80,7 @@ const CLAIM_POLL_MS = 5;
  * with the file claimed for this call (a row not yet paid). A download of a file another call of the account
  * has claimed waits until that call's charge is decided: taken, the file is free; refused, the claim is given
  * up and this call claims it. So of simultaneous downloads exactly one is charged, and a balance that covers
- * one file serves them all (test/datasets/bulk.test.ts).
+ * one file serves them all (test/datasets/bulk/bulk.test.ts).
  */
 export async function bulkPrice(
   deps: Deps,

@@ -1,7 +1,7 @@
 // A history item: its shape, and the errors of the fields it cannot serve.
 import type { Repair } from '../../kernel/market-provider.js';
 import type { BarRows } from '../bars/rows.js';
-import { type FieldDef, } from '../fields/dictionary.js';
+import type { FieldDef } from '../fields/dictionary.js';
 import type { Resolved } from '../symbology/resolve.js';
 import type { FieldAnswer } from './request.js';
 
