@@ -1,6 +1,7 @@
 // An agency's XML file, parsed whole: elements by local name (namespace prefixes dropped), attributes as
 // "@name", every text kept as written (no number parsing: amounts stay exact). Malformed XML is refused.
 import { XMLParser } from 'fast-xml-parser';
+import { isRecord } from '../kernel/validation.js';
 import { SourceError, type SourceFile, wholeText } from './source.js';
 
 export type XmlNode = Record<string, unknown>;
@@ -17,7 +18,8 @@ export async function readXml(source: SourceFile, lists: ReadonlySet<string>): P
   });
   const text = await wholeText(source);
   try {
-    return parser.parse(text, true) as XmlNode;
+    const parsed: unknown = parser.parse(text, true);
+    return isRecord(parsed) ? parsed : {};
   } catch (error) {
     throw new SourceError(
       source.name,
@@ -25,4 +27,24 @@ export async function readXml(source: SourceFile, lists: ReadonlySet<string>): P
       `not well-formed XML: ${(error as Error).message.split('\n')[0]}`,
     );
   }
+}
+
+/** The element at `path` below `node`, a child's name a step; undefined where a step is missing or not one element. */
+export function element(node: unknown, ...path: string[]): XmlNode | undefined {
+  let here = node;
+  for (const name of path) here = isRecord(here) ? here[name] : undefined;
+  return isRecord(here) ? here : undefined;
+}
+
+/** The elements named `name` under `node`: a list (see readXml's `lists`), or one alone; none where it is missing. */
+export function elements(node: unknown, name: string): XmlNode[] {
+  const found = isRecord(node) ? node[name] : undefined;
+  if (Array.isArray(found)) return found.filter(isRecord);
+  return isRecord(found) ? [found] : [];
+}
+
+/** A member of `node` that is text: an attribute ("@name") or its "#text"; undefined where it is not text. */
+export function textOf(node: unknown, name: string): string | undefined {
+  const value = isRecord(node) ? node[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
 }

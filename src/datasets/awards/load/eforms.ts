@@ -4,7 +4,7 @@
 // one currency over tenders in others is flagged, as for the R2.0.9 notices.
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
-import { readXml } from '../../../ingest/xml.js';
+import { element, elements, readXml, textOf } from '../../../ingest/xml.js';
 import { soleWinnerEntity } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
 import type { Held } from './usaspending.js';
@@ -14,7 +14,6 @@ export const TED_EFORMS: FileKind = {
   recognises: (head) => /<(\w+:)?ContractAwardNotice\b/.test(head) && head.includes('eforms'),
 };
 
-type Node = Record<string, unknown>;
 const LISTS = new Set([
   'LotResult',
   'LotTender',
@@ -73,26 +72,22 @@ const ALPHA2: Record<string, string> = {
 const text = (node: unknown): string | null => {
   if (Array.isArray(node)) return text(node[0]);
   if (typeof node === 'string') return node.trim() || null;
-  const value = (node as Node | undefined)?.['#text'];
-  return typeof value === 'string' ? value.trim() || null : null;
+  return textOf(node, '#text')?.trim() || null;
 };
-const id = (node: unknown): string | null =>
-  Array.isArray(node) ? id(node[0]) : text((node as Node | undefined)?.ID);
+const id = (node: unknown): string | null => (Array.isArray(node) ? id(node[0]) : text(element(node)?.ID));
 const first = (node: unknown): unknown => (Array.isArray(node) ? node[0] : node);
 const day = (value: unknown) => text(value)?.slice(0, 10) ?? null;
-const list = (node: unknown, key: string) => ((node as Node | undefined)?.[key] as Node[] | undefined) ?? [];
 
 export async function* eformsNotice(
   source: SourceFile,
   context: LoadContext<Held>,
 ): AsyncGenerator<{ line: number; value: AwardRecordValue }> {
   const doc = await readXml(source, LISTS);
-  const notice = doc.ContractAwardNotice as Node | undefined;
-  const extension = (((notice?.UBLExtensions as Node)?.UBLExtension as Node)?.ExtensionContent as Node)
-    ?.EformsExtension as Node | undefined;
-  const result = extension?.NoticeResult as Node | undefined;
-  const publication = text((extension?.Publication as Node | undefined)?.NoticePublicationID);
-  const published = day((extension?.Publication as Node | undefined)?.PublicationDate);
+  const notice = element(doc, 'ContractAwardNotice');
+  const extension = element(notice, 'UBLExtensions', 'UBLExtension', 'ExtensionContent', 'EformsExtension');
+  const result = element(extension, 'NoticeResult');
+  const publication = text(element(extension, 'Publication')?.NoticePublicationID);
+  const published = day(element(extension, 'Publication')?.PublicationDate);
   if (!notice || !result || !publication || !published)
     throw new SourceError(
       source.name,
@@ -101,16 +96,14 @@ export async function* eformsNotice(
     );
 
   const organisations = new Map(
-    list(extension?.Organizations, 'Organization').map((o) => {
-      const company = o.Company as Node;
+    elements(extension?.Organizations, 'Organization').map((o) => {
+      const company = element(o, 'Company');
       return [
         id(company?.PartyIdentification),
         {
           // A name in several languages: the first given.
-          name: text((first(company?.PartyName) as Node | undefined)?.Name),
-          country: text(
-            ((company?.PostalAddress as Node | undefined)?.Country as Node | undefined)?.IdentificationCode,
-          ),
+          name: text(element(first(company?.PartyName))?.Name),
+          country: text(element(company, 'PostalAddress', 'Country')?.IdentificationCode),
         },
       ];
     }),
@@ -119,34 +112,33 @@ export async function* eformsNotice(
   const buyers = (
     Array.isArray(notice.ContractingParty) ? notice.ContractingParty : [notice.ContractingParty]
   )
-    .map((party) =>
-      organisations.get(id(((party as Node | undefined)?.Party as Node | undefined)?.PartyIdentification)),
-    )
+    .map((party) => organisations.get(id(element(party, 'Party')?.PartyIdentification)))
     .filter((b) => b?.name);
   const buyer = buyers[0] && { name: buyers.map((b) => b?.name).join('; '), country: buyers[0].country };
   if (!buyer?.name) throw new SourceError(source.name, null, `notice ${publication} names no buyer`);
   const country = buyer.country ? (ALPHA2[buyer.country] ?? buyer.country) : null;
   if (!country) throw new SourceError(source.name, null, `notice ${publication} names no buyer country`);
 
-  const tenders = new Map(list(result, 'LotTender').map((t) => [id(t), t]));
-  const parties = new Map(list(result, 'TenderingParty').map((p) => [id(p), p]));
-  const contracts = list(result, 'SettledContract');
-  const lots = new Map(list(notice, 'ProcurementProjectLot').map((l) => [id(l), l]));
-  const total = result.TotalAmount as Node | undefined;
-  const noticeTotal =
-    text(total) && typeof total?.['@currencyID'] === 'string'
-      ? { amount: text(total) as string, currency: total['@currencyID'] as string }
-      : null;
+  const tenders = new Map(elements(result, 'LotTender').map((t) => [id(t), t]));
+  const parties = new Map(elements(result, 'TenderingParty').map((p) => [id(p), p]));
+  const contracts = elements(result, 'SettledContract');
+  const lots = new Map(elements(notice, 'ProcurementProjectLot').map((l) => [id(l), l]));
+  const total = element(result, 'TotalAmount');
+  const totalAmount = text(total);
+  const totalCurrency = textOf(total, '@currencyID');
+  const noticeTotal = totalAmount && totalCurrency ? { amount: totalAmount, currency: totalCurrency } : null;
 
   const rows: AwardRecordValue[] = [];
-  for (const lotResult of list(result, 'LotResult')) {
+  for (const lotResult of elements(result, 'LotResult')) {
     if (text(lotResult.TenderResultCode) !== 'selec-w') continue;
-    for (const ref of list(lotResult, 'LotTender')) {
+    for (const ref of elements(lotResult, 'LotTender')) {
       const tender = tenders.get(id(ref));
-      const amount = (tender?.LegalMonetaryTotal as Node | undefined)?.PayableAmount as Node | undefined;
-      if (!tender || !text(amount) || typeof amount?.['@currencyID'] !== 'string') continue;
+      const amount = element(tender, 'LegalMonetaryTotal', 'PayableAmount');
+      const obligated = text(amount);
+      const currency = textOf(amount, '@currencyID');
+      if (!tender || !obligated || !currency) continue;
       const party = parties.get(id(tender.TenderingParty));
-      const names = list(party, 'Tenderer')
+      const names = elements(party, 'Tenderer')
         .map((t) => organisations.get(id(t))?.name)
         .filter((n): n is string => !!n);
       if (names.length === 0)
@@ -161,12 +153,12 @@ export async function* eformsNotice(
         awardType: 'notice',
         title:
           text(contract?.Title) ??
-          text((lot?.ProcurementProject as Node | undefined)?.Name) ??
-          text((notice.ProcurementProject as Node | undefined)?.Name) ??
+          text(element(lot, 'ProcurementProject')?.Name) ??
+          text(element(notice, 'ProcurementProject')?.Name) ??
           '',
         awardDate: day(contract?.AwardDate) ?? day(contract?.IssueDate) ?? published,
-        currency: amount['@currencyID'] as string,
-        obligatedAmount: text(amount) as string,
+        currency,
+        obligatedAmount: obligated,
         recipient: { name: names.join('; ').slice(0, 500) },
         agency: { name: buyer.name.slice(0, 500) },
         sector: null,

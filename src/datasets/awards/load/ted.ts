@@ -5,7 +5,7 @@
 // of a framework may exceed it, and a total that adds lots of other currencies is flagged, not repaired.
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
-import { readXml } from '../../../ingest/xml.js';
+import { element, elements, readXml, textOf, type XmlNode } from '../../../ingest/xml.js';
 import { soleWinnerEntity } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
 import type { Held } from './usaspending.js';
@@ -14,8 +14,6 @@ export const TED_R209: FileKind = {
   name: 'TED award notice, R2.0.9 export XML (forms F03, F06, F15, F21–F23, F25)',
   recognises: (head) => head.includes('<TED_EXPORT') && head.includes('R2.0.9'),
 };
-
-type Node = Record<string, unknown>;
 
 /** The R2.0.9 forms that award contracts, by their number. F21–F23 award only as award notices. */
 const AWARD_FORMS: Record<string, string> = {
@@ -53,14 +51,13 @@ const LISTS = new Set([
 const text = (node: unknown): string | null => {
   if (node === undefined || node === null) return null;
   if (typeof node === 'string') return node.trim() || null;
-  const n = node as Node;
-  if (Array.isArray(n.P)) return (n.P as unknown[]).map(text).filter(Boolean).join(' ') || null;
-  return typeof n['#text'] === 'string' ? (n['#text'] as string).trim() || null : null;
+  const paragraphs = element(node)?.P;
+  if (Array.isArray(paragraphs)) return paragraphs.map(text).filter(Boolean).join(' ') || null;
+  return textOf(node, '#text')?.trim() || null;
 };
 const money = (node: unknown) => {
-  const n = node as Node | undefined;
-  const amount = typeof n?.['#text'] === 'string' ? (n['#text'] as string).trim() : null;
-  const currency = typeof n?.['@CURRENCY'] === 'string' ? (n['@CURRENCY'] as string) : null;
+  const amount = textOf(node, '#text')?.trim();
+  const currency = textOf(node, '@CURRENCY');
   return amount && /^-?\d+(\.\d+)?$/.test(amount) && currency ? { amount, currency } : null;
 };
 const date8 = (d: string) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`;
@@ -70,16 +67,15 @@ export async function* tedNotice(
   context: LoadContext<Held>,
 ): AsyncGenerator<{ line: number; value: AwardRecordValue }> {
   const doc = await readXml(source, LISTS);
-  const ted = doc.TED_EXPORT as Node | undefined;
-  const coded = ted?.CODED_DATA_SECTION as Node | undefined;
-  const notice = coded?.NOTICE_DATA as Node | undefined;
-  const section = (ted?.FORM_SECTION as Node | undefined) ?? {};
+  const coded = element(doc, 'TED_EXPORT', 'CODED_DATA_SECTION');
+  const notice = element(coded, 'NOTICE_DATA');
+  const section = element(doc, 'TED_EXPORT', 'FORM_SECTION') ?? {};
   const formKey = Object.keys(section).find((k) => FORM_NAME.test(k));
   const formNumber = formKey ? (FORM_NAME.exec(formKey)?.[1] ?? null) : null;
-  const forms = ((formKey && section[formKey]) as Node[] | undefined) ?? [];
+  const forms = formKey ? elements(section, formKey) : [];
   const form = forms.find((f) => f['@CATEGORY'] === 'ORIGINAL') ?? forms[0];
   const number = text(notice?.NO_DOC_OJS);
-  const published = text((coded?.REF_OJS as Node | undefined)?.DATE_PUB);
+  const published = text(element(coded, 'REF_OJS')?.DATE_PUB);
   if (!form || !formNumber || !number || !published)
     throw new SourceError(
       source.name,
@@ -93,15 +89,15 @@ export async function* tedNotice(
       null,
       `notice ${number} is form ${formNumber}${OTHER_FORMS[formNumber] ? ` (${OTHER_FORMS[formNumber]})` : ''}, which awards no contract: the award forms are ${Object.keys(AWARD_FORMS).join(', ')}`,
     );
-  const country = String((notice?.ISO_COUNTRY as Node | undefined)?.['@VALUE'] ?? '');
-  const uris = ((notice?.URI_LIST as Node | undefined)?.URI_DOC as Node[] | undefined) ?? [];
+  const country = String(element(notice, 'ISO_COUNTRY')?.['@VALUE'] ?? '');
+  const uris = elements(element(notice, 'URI_LIST'), 'URI_DOC');
   const page = text(uris.find((u) => u['@LG'] === form['@LG']) ?? uris[0]);
-  const buyer = text(((form.CONTRACTING_BODY as Node)?.ADDRESS_CONTRACTING_BODY as Node)?.OFFICIALNAME);
-  const object = form.OBJECT_CONTRACT as Node | undefined;
+  const buyer = text(element(form, 'CONTRACTING_BODY', 'ADDRESS_CONTRACTING_BODY')?.OFFICIALNAME);
+  const object = element(form, 'OBJECT_CONTRACT');
   const total = money(object?.VAL_TOTAL);
   if (!page || !buyer)
     throw new SourceError(source.name, null, `notice ${number} names no TED page or buyer`);
-  const lots = ((form.AWARD_CONTRACT as Node[] | undefined) ?? []).filter((a) => a.AWARDED_CONTRACT);
+  const lots = elements(form, 'AWARD_CONTRACT').filter((a) => a.AWARDED_CONTRACT);
   if (lots.length === 0 && !form.AWARD_CONTRACT)
     throw new SourceError(
       source.name,
@@ -109,11 +105,11 @@ export async function* tedNotice(
       `notice ${number} (form ${formNumber}, ${kind}) has no award section: not an award notice`,
     );
   const currencies = new Set(
-    lots.map((a) => money(((a.AWARDED_CONTRACT as Node).VALUES as Node)?.VAL_TOTAL)?.currency),
+    lots.map((a) => money(element(a, 'AWARDED_CONTRACT', 'VALUES')?.VAL_TOTAL)?.currency),
   );
   const mixed = total !== null && [...currencies].some((c) => c && c !== total.currency);
-  const lotValue = (lot: Node) => {
-    const values = (lot.AWARDED_CONTRACT as Node).VALUES as Node | undefined;
+  const lotValue = (lot: XmlNode) => {
+    const values = element(lot, 'AWARDED_CONTRACT', 'VALUES');
     const awarded = money(values?.VAL_TOTAL);
     if (awarded) return { ...awarded, kind: 'contract_value' as const };
     const estimated = money(values?.VAL_ESTIMATED_TOTAL);
@@ -122,19 +118,19 @@ export async function* tedNotice(
   const unvalued = lots.filter((lot) => !lotValue(lot)).length;
   if (unvalued) context.notes.push(`${unvalued} awarded lots state no value and were left out`);
   for (const [i, lot] of lots.entries()) {
-    const awarded = lot.AWARDED_CONTRACT as Node;
+    const awarded = element(lot, 'AWARDED_CONTRACT');
     // A lot that states only the buyer's estimate (and the range of tenders) is shown with that estimate,
     // said to be one.
     const value = lotValue(lot);
     if (!value) continue;
-    const winners = ((awarded.CONTRACTORS as Node | undefined)?.CONTRACTOR as Node[] | undefined) ?? [];
+    const winners = elements(element(awarded, 'CONTRACTORS'), 'CONTRACTOR');
     const names = winners
-      .map((w) => text((w.ADDRESS_CONTRACTOR as Node)?.OFFICIALNAME))
+      .map((w) => text(element(w, 'ADDRESS_CONTRACTOR')?.OFFICIALNAME))
       .filter((n): n is string => !!n);
     if (names.length === 0)
       throw new SourceError(source.name, i + 1, `lot ${lot['@ITEM'] ?? i + 1} of ${number} names no winner`);
     const entity = soleWinnerEntity(context.prepared, names);
-    const concluded = text(awarded.DATE_CONCLUSION_CONTRACT);
+    const concluded = text(awarded?.DATE_CONCLUSION_CONTRACT);
     yield {
       line: i + 1,
       value: {
