@@ -1,6 +1,7 @@
 // Counts type assertions (`x as T`, except `as const`) in src/, by top-level folder: the typed-edges measure.
 // Non-null assertions are counted beside them; the only one the house writes is an indexed read the code
 // knows is in range (`a[i]!`, under noUncheckedIndexedAccess), and --check fails on any other.
+// --check also fails when src/ holds more than MOST_CASTS type assertions: a new one is paid for by an old one.
 // node scripts/count-casts.js [--check] [folder…]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,9 @@ function files(dir) {
     return statSync(full).isDirectory() ? files(full) : full.endsWith('.ts') ? [full] : [];
   });
 }
+
+/** The most type assertions src/ may hold. */
+const MOST_CASTS = 300;
 
 const isConst = (node) => ts.isTypeReferenceNode(node.type) && node.type.typeName.getText() === 'const';
 const args = process.argv.slice(2);
@@ -46,6 +50,14 @@ if (check) {
     process.exit(1);
   }
   console.log('✔ every non-null assertion is an indexed read');
+  const total = [...byFolder.values()].reduce((sum, c) => sum + c.casts, 0);
+  if (total > MOST_CASTS) {
+    console.error(
+      `${total} type assertions in src/, more than ${MOST_CASTS}: type the edge instead (node scripts/count-casts.js lists them by folder)`,
+    );
+    process.exit(1);
+  }
+  console.log(`✔ ${total} type assertions in src/ (at most ${MOST_CASTS})`);
   process.exit(0);
 }
 console.log(`${'folder'.padEnd(10)} ${'as'.padStart(5)} ${'a[i]!'.padStart(6)}`);

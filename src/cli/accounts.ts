@@ -53,13 +53,13 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
     }
     case 'confirm-email': {
       const { args } = parse(rest, {}, ['ID']);
-      return view(await confirmEmail(deps, { accountId: args.ID as string }));
+      return view(await confirmEmail(deps, { accountId: args.ID }));
     }
     case 'set-plan': {
       const { args, values } = parse(rest, { 'ends-at': { type: 'string' } }, ['ID', 'PLAN']);
-      const plan = oneOf(args.PLAN as string, PLAN_IDS, 'PLAN');
+      const plan = oneOf(args.PLAN, PLAN_IDS, 'PLAN');
       const endsAt = values['ends-at'] === undefined ? null : isoTime(values['ends-at']);
-      const account = await setPlan(deps, { accountId: args.ID as string, plan, endsAt });
+      const account = await setPlan(deps, { accountId: args.ID, plan, endsAt });
       const detail = endsAt === null ? plan : `${plan}, ending ${endsAt}`;
       await recordActivity(deps.store.db, account.id, CLI_ACTOR, 'plan set', detail, deps.clock());
       if (plan === 'enterprise' && account.contract.creditsPerMonth === null) {
@@ -87,19 +87,19 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
           'set-contract needs at least one of --credits-per-month, --credits-per-minute, --max-keys',
         );
       }
-      return view(await setContract(deps, { accountId: args.ID as string, change }));
+      return view(await setContract(deps, { accountId: args.ID, change }));
     }
     case 'set-market-plan': {
       const { args } = parse(rest, {}, ['ID', 'PLAN']);
-      const plan = oneOf(args.PLAN as string, MARKET_PLANS, 'PLAN');
-      const account = await setMarketPlan(deps, { accountId: args.ID as string, plan });
+      const plan = oneOf(args.PLAN, MARKET_PLANS, 'PLAN');
+      const account = await setMarketPlan(deps, { accountId: args.ID, plan });
       await recordActivity(deps.store.db, account.id, CLI_ACTOR, 'market plan set', plan, deps.clock());
       return view(account);
     }
     case 'set-balance': {
       const { args } = parse(rest, {}, ['ID', 'N']);
       return view(
-        await setBalance(deps, { accountId: args.ID as string, balance: wholeNumber(args.N, 'N') as number }),
+        await setBalance(deps, { accountId: args.ID, balance: wholeNumber(args.N, 'N') as number }),
       );
     }
     case 'list': {
@@ -118,17 +118,17 @@ export async function accountsCommand(deps: Deps, argv: string[]): Promise<objec
     }
     case 'set-admin': {
       const { args, values } = parse(rest, { off: { type: 'boolean' } }, ['ID']);
-      const account = await setAdmin(deps, { accountId: args.ID as string, admin: values.off !== true });
+      const account = await setAdmin(deps, { accountId: args.ID, admin: values.off !== true });
       return { id: account.id, email: account.email, admin: account.admin };
     }
     case 'sign-out': {
       const { args } = parse(rest, {}, ['ID']);
-      const account = await getAccount(db, args.ID as string);
+      const account = await getAccount(db, args.ID);
       return { id: account.id, sessionsEnded: await endAccountSessions(db, account.id, deps.clock()) };
     }
     case 'show': {
       const { args } = parse(rest, {}, ['ID']);
-      return view(await getAccount(db, args.ID as string));
+      return view(await getAccount(db, args.ID));
     }
     default:
       throw new UsageError(

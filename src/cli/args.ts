@@ -4,7 +4,11 @@ import { UsageError } from './output.js';
 type Options = Record<string, { type: 'string' | 'boolean' }>;
 
 /** Parses a command's arguments, turning parser errors into usage errors. */
-export function parse<O extends Options>(args: string[], options: O, positionals: string[]) {
+export function parse<O extends Options, P extends string>(
+  args: string[],
+  options: O,
+  positionals: readonly P[],
+) {
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>
   >;
@@ -16,7 +20,11 @@ export function parse<O extends Options>(args: string[], options: O, positionals
   if (parsed.positionals.length !== positionals.length) {
     throw new UsageError(`expected ${positionals.length ? positionals.join(' ') : 'no arguments'}`);
   }
-  const named = Object.fromEntries(positionals.map((name, i) => [name, parsed.positionals[i]!]));
+  // Every name of `positionals` is given: their count was checked above.
+  const named = Object.fromEntries(positionals.map((name, i) => [name, parsed.positionals[i]!])) as Record<
+    P,
+    string
+  >;
   return { values: parsed.values, args: named };
 }
 
@@ -27,8 +35,8 @@ export function wholeNumber(text: string | undefined, name: string): number | un
 }
 
 export function oneOf<T extends string>(text: string, allowed: readonly T[], name: string): T {
-  if (!(allowed as readonly string[]).includes(text)) {
+  const found = allowed.find((value) => value === text);
+  if (found === undefined)
     throw new UsageError(`${name} must be one of ${allowed.join(', ')}, got "${text}"`);
-  }
-  return text as T;
+  return found;
 }

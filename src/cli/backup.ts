@@ -5,5 +5,5 @@ import { parse } from './args.js';
 
 export async function backupCommand(deps: Deps, argv: string[]): Promise<object> {
   const { args } = parse(argv, {}, ['FOLDER']);
-  return backupStore(deps.store, args.FOLDER as string);
+  return backupStore(deps.store, args.FOLDER);
 }

@@ -9,13 +9,13 @@ import { UsageError } from './output.js';
 
 export async function importCommand(deps: Deps, argv: string[]): Promise<object> {
   const { args } = parse(argv, {}, ['DATASET', 'FILE']);
-  const importer = IMPORTERS.get(args.DATASET as string);
+  const importer = IMPORTERS.get(args.DATASET);
   if (!importer) {
     throw new UsageError(
       `no importer for "${args.DATASET}"; datasets with an interchange format so far: ${[...IMPORTERS.keys()].join(', ')}`,
     );
   }
-  const report = await importFile(deps, importer, args.FILE as string);
+  const report = await importFile(deps, importer, args.FILE);
   await produceAfterLoads(deps, [report]);
   return report;
 }

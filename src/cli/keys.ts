@@ -16,7 +16,7 @@ export async function keysCommand(deps: Deps, argv: string[]): Promise<object> {
       const { args, values } = parse(rest, { api: { type: 'string' }, access: { type: 'string' } }, ['ID']);
       if (!values.api) throw new UsageError('keys create needs --api datasets|market|news');
       const key = await createKey(deps, {
-        accountId: args.ID as string,
+        accountId: args.ID,
         api: oneOf(values.api, KEY_APIS, '--api'),
         ...(values.access === undefined ? {} : { access: oneOf(values.access, MARKET_ACCESS, '--access') }),
         actor: CLI_ACTOR,
@@ -26,12 +26,12 @@ export async function keysCommand(deps: Deps, argv: string[]): Promise<object> {
     }
     case 'revoke': {
       const { args } = parse(rest, {}, ['KEY_ID']);
-      const key = await revokeKey(deps, { keyId: args.KEY_ID as string, actor: CLI_ACTOR });
+      const key = await revokeKey(deps, { keyId: args.KEY_ID, actor: CLI_ACTOR });
       return { id: key.id, prefix: key.prefix, api: key.api, revokedAt: key.revokedAt };
     }
     case 'list': {
       const { args } = parse(rest, {}, ['ID']);
-      return { accountId: args.ID, keys: await listKeys(db, args.ID as string) };
+      return { accountId: args.ID, keys: await listKeys(db, args.ID) };
     }
     default:
       throw new UsageError(`unknown keys command "${sub ?? ''}"; use create, revoke or list`);

@@ -14,7 +14,7 @@ export async function syncCommand(deps: Deps, argv: string[]): Promise<{ report:
   if (argv[0] === 'sec') return syncSecCommand(deps, argv.slice(1));
   if (argv[0] === 'usaspending') return syncUsaspendingCommand(deps, argv.slice(1));
   const { args } = parse(argv, {}, ['SOURCE']);
-  const source = args.SOURCE as string;
+  const source = args.SOURCE;
   const found = COLLECTIONS.get(source);
   if (!found)
     throw new UsageError(`sync takes a source: ${[...COLLECTIONS.keys()].join(', ')}, sec, usaspending`);

@@ -7,7 +7,7 @@ import { UsageError } from './output.js';
 
 export async function usageCommand(deps: Deps, argv: string[]): Promise<object> {
   const { args, values } = parse(argv, { since: { type: 'string' } }, ['ACCOUNT']);
-  const account = await getAccount(deps.store.db, args.ACCOUNT as string);
+  const account = await getAccount(deps.store.db, args.ACCOUNT);
   const since = values.since ?? previousMonthStart(account.periodStart);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(since) || Number.isNaN(Date.parse(since))) {
     throw new UsageError(`--since must be a date, YYYY-MM-DD; got "${since}"`);

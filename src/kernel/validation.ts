@@ -163,3 +163,10 @@ export function checkWholeNumbers(values: unknown, names: readonly string[], whe
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/** The object at `path` below `value`, a member's name a step; undefined where a step is missing or not an object. */
+export function recordAt(value: unknown, ...path: string[]): Record<string, unknown> | undefined {
+  let here = value;
+  for (const name of path) here = isRecord(here) ? here[name] : undefined;
+  return isRecord(here) ? here : undefined;
+}

@@ -41,9 +41,15 @@ export function toAward(row: Row) {
     agency: { name: row.agency_name },
     sourceUrl: row.source_url,
     observedAt: row.observed_at,
-    entity: row.entity ? (JSON.parse(row.entity) as object) : null,
-    revenueComparison: row.revenue_comparison ? (JSON.parse(row.revenue_comparison) as object) : null,
+    entity: row.entity ? jsonObject(row.entity) : null,
+    revenueComparison: row.revenue_comparison ? jsonObject(row.revenue_comparison) : null,
   };
+}
+
+/** A JSON column's object, as the loader wrote it. */
+function jsonObject(text: string): Record<string, unknown> {
+  const value: Record<string, unknown> = JSON.parse(text);
+  return value;
 }
 
 /**
@@ -51,7 +57,8 @@ export function toAward(row: Row) {
  * what their record carried.
  */
 async function withRevenue(db: Kysely<Database>, awards: ReturnType<typeof toAward>[], at: string | null) {
-  const tickerOf = (a: ReturnType<typeof toAward>) => (a.entity as { ticker?: string } | null)?.ticker;
+  const tickerOf = (a: ReturnType<typeof toAward>) =>
+    typeof a.entity?.ticker === 'string' ? a.entity.ticker : undefined;
   const revenue = await annualRevenue(
     db,
     awards.map(tickerOf).filter((t): t is string => !!t),
@@ -110,12 +117,18 @@ async function alertsOf(db: Kysely<Database>, deobligations: number[], flagged: 
     ...marked.map((a) => ({
       kind: 'source_flag',
       awardId: a.id,
-      message: (JSON.parse(a.details ?? '{}') as { alerts?: string[] }).alerts?.join(' ') ?? '',
+      message: alertsText(a.details),
     })),
   ];
 }
 
 const ALERTS = 10;
+
+/** The alerts a loader wrote into a row's details, as one text. */
+function alertsText(details: string | null): string {
+  const alerts = details ? jsonObject(details).alerts : undefined;
+  return Array.isArray(alerts) ? alerts.join(' ') : '';
+}
 
 /** Amounts in numeric order (their keys sort so, negatives reversed). */
 function amountOrder(a: Row, b: Row): number {
@@ -124,6 +137,18 @@ function amountOrder(a: Row, b: Row): number {
   if (negative(x) !== negative(y)) return negative(x) ? -1 : 1;
   const order = x < y ? -1 : x > y ? 1 : 0;
   return negative(x) ? -order : order;
+}
+
+/** Where a page cursor stands: after the award of this date and id. */
+function pagePosition(decoded: Record<string, unknown>): { d: string; i: string } {
+  const { d, i } = decoded;
+  if (typeof d !== 'string' || typeof i !== 'string') {
+    throw new AppError(
+      'invalid_params',
+      'parameter "cursor" is not a valid cursor (malformed); start from the first page',
+    );
+  }
+  return { d, i };
 }
 
 export async function listAwards(
@@ -137,23 +162,18 @@ export async function listAwards(
   const listing = listingOf(f);
   const position =
     typeof query.cursor === 'string'
-      ? decodeCursor(deps.cursorSecret, listing, query.cursor, 'cursor')
+      ? pagePosition(decodeCursor(deps.cursorSecret, listing, query.cursor, 'cursor'))
       : null;
-  if (position && (typeof position.d !== 'string' || typeof position.i !== 'string')) {
-    throw new AppError(
-      'invalid_params',
-      'parameter "cursor" is not a valid cursor (malformed); start from the first page',
-    );
-  }
 
   const columns = await cachedRead(db, 'awards', 'columns', () => buildColumns(db));
   const unfiltered = Object.values(f).every((v) => v === undefined || v === '');
-  const before = position ? Number((position.d as string).replaceAll('-', '')) : null;
+  const before = position ? Number(position.d.replaceAll('-', '')) : null;
   // Filtered, the summary's pass over the columns (and the words of `query`, found in memory beside them)
   // also finds the awards the page can hold, so the page is read by row id alone.
+  const words = f.query;
   const summary = unfiltered
     ? summarizeAll(columns)
-    : summarizeFiltered(columns, f, f.query ? () => awardsMatching(columns, f.query as string) : null, {
+    : summarizeFiltered(columns, f, words ? () => awardsMatching(columns, words) : null, {
         before,
         rows: limit + 1,
       });
@@ -168,9 +188,7 @@ export async function listAwards(
     : current(db).selectAll();
   if (position) {
     // A row value, which both planners read as one range of the (award_date, id) indexes.
-    page = page.where(
-      sql<SqlBool>`(awards.award_date, awards.id) < (${position.d as string}, ${position.i as string})`,
-    );
+    page = page.where(sql<SqlBool>`(awards.award_date, awards.id) < (${position.d}, ${position.i})`);
   }
   const rows = await page
     .orderBy('award_date', 'desc')
@@ -300,7 +318,7 @@ export async function awardDetail(
   return {
     data: {
       award,
-      details: current.details ? (JSON.parse(current.details) as Record<string, unknown>) : null,
+      details: current.details ? jsonObject(current.details) : null,
       knownAt: current.known_at,
       knownFrom: current.known_from,
       revisions: shown.map((r) => ({

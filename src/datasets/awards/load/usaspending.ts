@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile, wholeJson } from '../../../ingest/source.js';
+import { recordAt } from '../../../kernel/validation.js';
 import type { Database } from '../../../store/schema.js';
 import { type Entity, entityOf, type RegistrantNames, registrantNames } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
@@ -64,12 +65,12 @@ export interface Held {
 }
 
 export async function* awardDetail(source: SourceFile, context: LoadContext<Held>): Out {
-  const d = (await wholeJson(source)) as Json;
+  const d = recordAt(await wholeJson(source)) ?? {};
   const id = str(d.generated_unique_award_id);
-  const recipient = str((d.recipient as Json | undefined)?.recipient_name);
-  const agency = d.awarding_agency as { toptier_agency?: Json; subtier_agency?: Json } | undefined;
-  const date = str(d.date_signed) ?? str((d.period_of_performance as Json | undefined)?.start_date);
-  if (!id || !recipient || !agency?.toptier_agency || !date)
+  const recipient = str(recordAt(d, 'recipient')?.recipient_name);
+  const toptier = recordAt(d, 'awarding_agency', 'toptier_agency');
+  const date = str(d.date_signed) ?? str(recordAt(d, 'period_of_performance')?.start_date);
+  if (!id || !recipient || !toptier || !date)
     throw new SourceError(
       source.name,
       null,
@@ -78,29 +79,28 @@ export async function* awardDetail(source: SourceFile, context: LoadContext<Held
   const loan = d.category === 'loans';
   const amount = decimal(loan ? d.total_subsidy_cost : d.total_obligation);
   if (amount === null) throw new SourceError(source.name, null, `award ${id} states no obligation`);
-  const parent = str((d.parent_award as Json | null)?.generated_unique_award_id);
-  const parentRecipient = str((d.recipient as Json | undefined)?.parent_recipient_name);
+  const parent = str(recordAt(d, 'parent_award')?.generated_unique_award_id);
+  const parentRecipient = str(recordAt(d, 'recipient')?.parent_recipient_name);
   const entity = entityOf(context.prepared.names, recipient, parentRecipient);
-  const subAgency = str(agency.subtier_agency?.name);
+  const subAgency = str(recordAt(d, 'awarding_agency', 'subtier_agency')?.name);
   const modified = str(d.last_modified_date);
+  const faceValue = decimal(d.total_loan_value);
   yield {
     line: 1,
     value: {
-      ...base(context, entity, naicsSector((d.latest_transaction_contract_data as Json | null)?.naics)),
+      ...base(context, entity, naicsSector(recordAt(d, 'latest_transaction_contract_data')?.naics)),
       sourceAwardId: id,
       awardType: 'prime',
       title: cleanTitle(d.description),
       awardDate: date,
       obligatedAmount: amount,
       recipient: { name: recipient },
-      agency: { name: String(agency.toptier_agency.name) },
+      agency: { name: String(toptier.name) },
       parentSourceAwardId: null,
       sourceUrl: `${PAGE}${id}`,
       details: {
         amountKind: loan ? 'loan_subsidy_cost' : 'obligation',
-        ...(loan && decimal(d.total_loan_value) !== null
-          ? { faceValue: decimal(d.total_loan_value) as string }
-          : {}),
+        ...(loan && faceValue !== null ? { faceValue } : {}),
         ...(subAgency ? { subAgency } : {}),
         ...(parent ? { parentAward: parent } : {}),
         ...(modified ? { lastModified: modified } : {}),
