@@ -6,7 +6,8 @@ import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
 import type { InstrumentIdentifiers, MarketProvider, StatementFact } from '../../kernel/market-provider.js';
 import { factsKnownOn, statementSeries } from '../compute/statements.js';
-import { barsSince, computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
+import { barsSince } from './computed-fields.js';
+import { type DataItem, dataItem, type FieldAsked, type Identified } from './item.js';
 import { ANSWER_WITHIN_MS, Deadline } from '../verb/deadline.js';
 import { FIGI_FIELDS, lookupField } from '../fields/dictionary.js';
 import { type Resolving, resolveInput } from '../instrument/instrument.js';
@@ -19,25 +20,6 @@ import { mainUnit } from '../symbology/tables.js';
 
 export const MAX_DATA_TICKERS = 50;
 export const MAX_DATA_FIELDS = 25;
-
-/** Fields quoted in the price currency (scaled to minor units where the terminal form asks for them). */
-const PRICE_CURRENCY = new Set([
-  'price',
-  'open',
-  'high',
-  'low',
-  'previousClose',
-  'change',
-  'bid',
-  'ask',
-  'high52w',
-  'low52w',
-  'dividendRate',
-  'targetPrice',
-  'targetPriceMedian',
-  'targetPriceHigh',
-  'targetPriceLow',
-]);
 
 export interface DataRequest {
   tickers: string[];
@@ -79,26 +61,6 @@ export function dataUnits(request: ReadData): number {
 }
 
 type ReadData = ReturnType<typeof readData>;
-
-interface DataItem {
-  input: string;
-  status: 'ok' | 'partial' | 'error';
-  resolved?: Resolved;
-  values?: Record<string, Value>;
-  periods?: Record<string, string>;
-  errors?: Record<string, FieldError>;
-  currencies?: Record<string, string>;
-  derived?: string[];
-  /** How old each value is, keyed by field as sent: quote time, last bar date or filing date. */
-  asOf?: Record<string, string>;
-  /** The dates of the first and last closes each computed value was measured over. */
-  windows?: Record<string, { from: string; to: string }>;
-  /** Set when a value is older than its market's last session, or came from an old copy (the upstream down). */
-  stale?: boolean;
-  staleReason?: string;
-  error?: { code: string; message: string };
-}
-type FieldAsked = { input: string; found: ReturnType<typeof lookupField> };
 
 /** /v1/data and market.data: current values for tickers x fields, each item answered on its own. */
 export async function data(
@@ -160,9 +122,6 @@ export async function data(
   }
 }
 
-/** What an item's identifier fields read: its FIGIs, or why there are none. */
-type Identified = { ids: InstrumentIdentifiers } | { error: string };
-
 /** A listing's FIGIs among those read for the request, or why there are none. */
 async function identifiersOf(
   read: Promise<Map<string, InstrumentIdentifiers | null | 'unreachable'>>,
@@ -185,180 +144,6 @@ async function identifiersOf(
  */
 function readBarsEarly(provider: MarketProvider, resolving: Resolving, since: string): void {
   if (resolving.status === 'ok') provider.series(resolving.resolved, since).catch(() => {});
-}
-
-async function dataItem(
-  provider: MarketProvider,
-  result: Looked,
-  fields: FieldAsked[],
-  { period, asOf: knownOn }: { period: 'annual' | 'quarterly'; asOf: string | null },
-  since: string,
-  now: Date,
-  identified: Promise<Identified> | null,
-): Promise<DataItem> {
-  if (result.status === 'error') return { input: result.input, status: 'error', error: result.error };
-  const { resolved, quote, quoted } = result.found;
-  /** When each answered price or quote value was true, for the staleness of the item. */
-  const timed: string[] = [];
-  const values: Record<string, Value> = {};
-  const errors: Record<string, FieldError> = {};
-  const currencies: Record<string, string> = {};
-  const periods: Record<string, string> = {};
-  const asOf: Record<string, string> = {};
-  const windows: Record<string, { from: string; to: string }> = {};
-  let stale = quote.stale === true;
-  const derived: string[] = [];
-  const statements = fields.some((f) => f.found.kind === 'field' && f.found.field.group === 'statement')
-    ? await provider.statements(resolved)
-    : new Map<string, StatementFact[]>();
-  // A ticker with no quote, facts, bars or statements held is not found: nothing is answered for it, not even
-  // a currency the resolution could only guess.
-  if (
-    !quoted &&
-    statements.size === 0 &&
-    !(identified && 'ids' in (await identified)) &&
-    !(await provider.hasFacts?.(resolved)) &&
-    (await provider.series(resolved, since)).length === 0
-  )
-    return { input: result.input, status: 'error', error: notHeld(result.input, resolved) };
-  const minor = (resolved.priceFactor ?? 1) !== 1;
-  for (const { input, found } of fields) {
-    values[input] = null;
-    if (found.kind === 'unknown') {
-      errors[input] = { code: 'not_found', message: `no field "${input}"` };
-      continue;
-    }
-    if (found.kind === 'not_served') {
-      errors[input] = { code: 'not_applicable', message: `${found.name}: ${found.reason}` };
-      continue;
-    }
-    const def = found.field;
-    if (!def.appliesTo.includes(resolved.assetType as never)) {
-      errors[input] = {
-        code: 'not_applicable',
-        message: `${def.id} does not apply to ${resolved.assetType}`,
-      };
-      continue;
-    }
-    let value: Value | FieldError;
-    if (def.group === 'computed') {
-      const measured = await computed(provider, def, resolved, since);
-      if ('code' in measured) value = measured;
-      else {
-        // A computed value is as of the last close of its window (for beta, the last week both series hold).
-        value = measured.value;
-        windows[input] = measured.window;
-        asOf[input] = measured.window.to;
-        timed.push(barClose(resolved, measured.window.to));
-      }
-      if (provider.staleBars?.(resolved)) stale = true;
-    } else if (def.group === 'statement') {
-      if (provider.staleStatements?.(resolved)) stale = true;
-      const held = statements.get(def.id) ?? [];
-      const facts = knownOn ? factsKnownOn(held, knownOn) : held;
-      const latest = statementSeries(def.id, facts, period).at(-1);
-      if (!latest)
-        value = { code: 'not_found', message: `no ${period} ${def.id} stored for ${result.input}` };
-      else {
-        value = latest.value;
-        periods[input] = latest.end;
-        const filed = facts
-          .filter((f) => f.end === latest.end && f.filed)
-          .map((f) => f.filed as string)
-          .sort()
-          .at(-1);
-        if (filed) asOf[input] = filed;
-        if (latest.derived) derived.push(input);
-        const currency = facts[0]?.currency;
-        if (currency && !/per share|shares/.test(def.unit) && currency !== resolved.currency)
-          currencies[input] = currency;
-      }
-    } else if (FIGI_FIELDS.has(def.id)) {
-      const found = (await identified) ?? { error: 'not asked' };
-      value =
-        'error' in found
-          ? { code: 'not_found', message: `${def.id}: ${found.error}` }
-          : (found.ids[def.id as keyof InstrumentIdentifiers] ?? {
-              code: 'not_found',
-              message: `OpenFIGI gives no ${def.id} for ${result.input}`,
-            });
-    } else if (def.id === 'name') value = resolved.name;
-    // In the main unit whatever the form (GBP for BARC LN Equity, priced in pence, and for BARC.L alike).
-    else if (def.id === 'currency') value = mainUnit(quote.currency || resolved.currency);
-    else if (def.id === 'exchange') value = resolved.exchange || quote.exchange;
-    else if (def.id === 'asOf') value = quote.asOf;
-    else if (def.id === 'peCurrentYear') value = await peCurrentYear(provider, quote);
-    else if (def.group === 'bulk')
-      value = {
-        code: 'not_applicable',
-        message: `${found.alias ?? def.id} is a list of rows: ask /v1/actions (market.actions, bds in the Python client)`,
-      };
-    else if (def.group === 'identifier') {
-      // SEC's exchange and CIK: facts of the listing, whether or not a quote is held, as of SEC's snapshot (the
-      // one held at the end of asOf's day, when asked).
-      const facts =
-        knownOn === null && def.id in quote.fields
-          ? quote.fields
-          : await provider.factsOf?.(resolved, knownOn ?? undefined);
-      const held = facts?.[def.id];
-      const snapshot = typeof facts?.exchangeSnapshotAt === 'string' ? facts.exchangeSnapshotAt : null;
-      if (held !== undefined && held !== null && snapshot) asOf[input] = snapshot;
-      value =
-        held === undefined || held === null
-          ? {
-              code: 'not_found',
-              message: snapshot
-                ? `no ${def.id} for ${result.input} in SEC's exchange file of ${snapshot.slice(0, 10)}`
-                : `no ${def.id} stored for ${result.input} (SEC's exchange file names it for US listings)`,
-            }
-          : held;
-    } else if (def.id === 'totalReturnIndex')
-      value = {
-        code: 'not_applicable',
-        message: `${def.id} is a series: ask /v1/history for it (its newest value is the close)`,
-      };
-    else {
-      const stored = quote.fields[def.id];
-      value =
-        stored === undefined || stored === null
-          ? { code: 'not_found', message: `no ${def.id} stored for ${result.input}` }
-          : stored;
-    }
-    if (value !== null && typeof value === 'object') {
-      errors[input] = value;
-      continue;
-    }
-    if (typeof value === 'number') {
-      if (PRICE_CURRENCY.has(def.id)) value = inPriceCurrency(value, resolved);
-      if (found.millions) value = (value as number) / 1e6;
-    }
-    if (def.id === 'marketCap' && minor) currencies[input] = quote.currency;
-    values[input] = value;
-    const at = quote.fieldsAsOf?.[def.id] ?? quote.asOf;
-    if (!(input in asOf) && def.group !== 'statement' && def.group !== 'identifier' && at) {
-      asOf[input] = at;
-      timed.push(at);
-    }
-  }
-  // The oldest value answered says whether the item is old; an upstream that could not be reached does too.
-  const oldest = timed.sort()[0];
-  const reason =
-    (oldest ? staleReason(resolved, oldest, now, 'oldest value') : null) ??
-    (stale ? 'the upstream could not be reached: the last copy held is served' : null);
-  const erred = Object.keys(errors).length;
-  return {
-    input: result.input,
-    status: erred === 0 ? 'ok' : 'partial',
-    resolved: shown(resolved),
-    values,
-    ...(Object.keys(periods).length ? { periods } : {}),
-    ...(erred ? { errors } : {}),
-    ...(Object.keys(currencies).length ? { currencies } : {}),
-    ...(derived.length ? { derived } : {}),
-    ...(Object.keys(asOf).length ? { asOf } : {}),
-    ...(Object.keys(windows).length ? { windows } : {}),
-    ...(reason ? { stale: true, staleReason: reason } : {}),
-  };
 }
 
 function fieldsAnswered(fields: FieldAsked[]) {
