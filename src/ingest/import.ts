@@ -143,12 +143,15 @@ export interface ReadFile {
   checksum(): string;
 }
 
+/** A record of a file as given to importRecords: its line, and the record as read. */
+type GivenRecord = { line: number; value: unknown };
+
 /** Imports records given as objects (the loaders of agency files write through here too). */
 export async function importRecords<R>(
   db: Kysely<Database>,
   importer: Importer<R>,
   /** The records, one at a time or a batch at a time. */
-  records: AsyncIterable<{ line: number; value: unknown } | readonly { line: number; value: unknown }[]>,
+  records: AsyncIterable<GivenRecord | readonly GivenRecord[]>,
   source: string,
   now: Date,
   file?: ReadFile,
@@ -160,37 +163,89 @@ export async function importRecords<R>(
    */
   { refuseEmpty = () => true }: { refuseEmpty?: () => boolean } = {},
 ): Promise<ImportReport> {
-  const problemOf = recordJudge(importer.record);
-  const report: ImportReport = {
-    dataset: importer.dataset,
-    file: source,
-    lines: 0,
-    inserted: 0,
-    revised: 0,
-    unchanged: 0,
-    firstDate: null,
-    lastDate: null,
-  };
-  const loadedAt = now.toISOString();
-  const count = (outcomes: WriteOutcome[]) => {
-    for (const outcome of outcomes) report[outcome] += 1;
-  };
-  const slice = importer.writeBatch ? importer.commitEvery : undefined;
-  // The same for every record a batch writer is given: made once.
-  const batchMeta = { source, loadedAt, ...(publishedAt ? { knownAt: publishedAt } : {}) };
-  const dated = (value: R) => {
-    const date = importer.dateOf?.(value);
+  const load = new RecordsLoad(db, importer, source, now, publishedAt);
+  const { report } = load;
+  if (load.slice) {
+    try {
+      await load.readAndWrite(records, null);
+    } catch (error) {
+      // The slices written before the failure stay: each was committed (new, revised or found unchanged).
+      const kept = report.inserted + report.revised + report.unchanged;
+      if (kept > 0 && error instanceof Error) {
+        error.message += ` (${kept} records before it were committed and stay: loading the mended file again reads them unchanged)`;
+        keptOf.set(error, kept);
+      }
+      throw error;
+    }
+    await db.transaction().execute((tx) => load.recordFile(tx, file, refuseEmpty));
+  } else
+    await db.transaction().execute(async (tx) => {
+      await holdWriteLock(db, tx, importer.dataset);
+      await load.readAndWrite(records, tx);
+      if (report.inserted + report.revised > 0) await bumpVersion(tx, importer.dataset, load.loadedAt);
+      await load.recordFile(tx, file, refuseEmpty);
+    });
+  forget(db, importer.dataset);
+  if (report.inserted + report.revised >= STATISTICS_AFTER) await refreshPlannerStatistics(db);
+  return report;
+}
+
+/** One file's records being written: what it counts, and how each record is written. */
+class RecordsLoad<R> {
+  readonly report: ImportReport;
+  readonly loadedAt: string;
+  /** Records a committed slice holds, for a batch writer that commits as it goes. */
+  readonly slice: number | undefined;
+  private readonly problemOf: ReturnType<typeof recordJudge>;
+  /** The same for every record a batch writer is given: made once. */
+  private readonly batchMeta: BatchEntry<R>['meta'];
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly importer: Importer<R>,
+    private readonly source: string,
+    now: Date,
+    private readonly publishedAt: string | undefined,
+  ) {
+    this.report = {
+      dataset: importer.dataset,
+      file: source,
+      lines: 0,
+      inserted: 0,
+      revised: 0,
+      unchanged: 0,
+      firstDate: null,
+      lastDate: null,
+    };
+    this.loadedAt = now.toISOString();
+    this.slice = importer.writeBatch ? importer.commitEvery : undefined;
+    this.problemOf = recordJudge(importer.record);
+    this.batchMeta = { source, loadedAt: this.loadedAt, ...(publishedAt ? { knownAt: publishedAt } : {}) };
+  }
+
+  private count(outcomes: WriteOutcome[]): void {
+    for (const outcome of outcomes) this.report[outcome] += 1;
+  }
+
+  private dated(value: R): void {
+    const date = this.importer.dateOf?.(value);
     if (date === undefined) return;
+    const { report } = this;
     if (report.firstDate === null || date < report.firstDate) report.firstDate = date;
     if (report.lastDate === null || date > report.lastDate) report.lastDate = date;
-  };
+  }
+
   /** Reads every record and writes it, in `tx` or (a sliced load) a transaction a slice. */
-  const readAndWrite = async (tx: Transaction<Database> | null) => {
+  async readAndWrite(
+    records: AsyncIterable<GivenRecord | readonly GivenRecord[]>,
+    tx: Transaction<Database> | null,
+  ): Promise<void> {
+    const { db, importer, loadedAt } = this;
     // Revisioned rows go in the load's transaction; a sliced load (batch writers only) never adds any.
     const batch = new RevisionBatch(tx ?? db);
-    const repeated = new RecordsRead(source);
+    const repeated = new RecordsRead(this.source);
     let pending: BatchEntry<R>[] = [];
-    const pendingMost = slice ?? BATCH;
+    const pendingMost = this.slice ?? BATCH;
     // A batch is written while the next is read: on PostgreSQL the server works as the file is parsed.
     // Batches are still written one after the other, in order.
     const inFlight: { write: Promise<void> | null } = { write: null };
@@ -201,7 +256,7 @@ export async function importRecords<R>(
       if (inFlight.write) await inFlight.write;
       const write = (
         tx ? importer.writeBatch(tx, entries, db) : committedSlice(db, importer, entries, loadedAt)
-      ).then(count);
+      ).then((outcomes) => this.count(outcomes));
       // Awaited before the next batch and before the commit; a failure is raised there.
       write.catch(() => {});
       inFlight.write = write;
@@ -212,32 +267,13 @@ export async function importRecords<R>(
     try {
       for await (const item of records) {
         for (const { line, value } of Array.isArray(item) ? item : [item]) {
-          const invalid = problemOf(value);
-          if (invalid) throw new ImportError(source, line, invalid);
-          const problem = importer.check?.(value as R);
-          if (problem) throw new ImportError(source, line, problem);
+          const record = this.checked(value, line);
           if (importer.writeBatch) {
-            pending.push({ record: value as R, meta: batchMeta });
+            pending.push({ record, meta: this.batchMeta });
             if (pending.length >= pendingMost) await writePending();
-          } else {
-            const meta = {
-              hash: contentHash(value),
-              source,
-              loadedAt,
-              ...(publishedAt ? { knownAt: publishedAt } : {}),
-              ...firstPublished(importer.publishedAt?.(value as R), loadedAt),
-              ...(importer.publishedFrom ? { publishedFrom: importer.publishedFrom } : {}),
-            };
-            if (importer.revision) {
-              const write = importer.revision(value as R);
-              // A record the file has given already is read once; one that says otherwise is refused.
-              if (repeated.read(write, meta.hash, line)) count(['unchanged']);
-              else batch.add(write, meta);
-              if (batch.size >= BATCH) count(await batch.flush());
-            } else count([await importer.write(tx as Transaction<Database>, value as R, meta)]);
-          }
-          report.lines += 1;
-          dated(value as R);
+          } else await this.writeOne(tx, record, value, line, batch, repeated);
+          this.report.lines += 1;
+          this.dated(record);
         }
       }
     } catch (error) {
@@ -245,18 +281,64 @@ export async function importRecords<R>(
       await inFlight.write?.catch(() => {});
       throw error;
     }
-    count(await batch.flush());
+    this.count(await batch.flush());
     await writePending();
     await inFlight.write;
-  };
-  const recordFile = async (tx: Transaction<Database>) => {
+  }
+
+  /** The record, once its schema and the importer's own check find nothing wrong with it. */
+  private checked(value: unknown, line: number): R {
+    const invalid = this.problemOf(value);
+    if (invalid) throw new ImportError(this.source, line, invalid);
+    // The importer's record schema has just validated it.
+    const record = value as R;
+    const problem = this.importer.check?.(record);
+    if (problem) throw new ImportError(this.source, line, problem);
+    return record;
+  }
+
+  /** A record of an importer that writes one at a time: as a revision (batched), or by its own write. */
+  private async writeOne(
+    tx: Transaction<Database> | null,
+    record: R,
+    value: unknown,
+    line: number,
+    batch: RevisionBatch,
+    repeated: RecordsRead,
+  ): Promise<void> {
+    const { importer, publishedAt, loadedAt } = this;
+    const meta = {
+      hash: contentHash(value),
+      source: this.source,
+      loadedAt,
+      ...(publishedAt ? { knownAt: publishedAt } : {}),
+      ...firstPublished(importer.publishedAt?.(record), loadedAt),
+      ...(importer.publishedFrom ? { publishedFrom: importer.publishedFrom } : {}),
+    };
+    if (importer.revision) {
+      const write = importer.revision(record);
+      // A record the file has given already is read once; one that says otherwise is refused.
+      if (repeated.read(write, meta.hash, line)) this.count(['unchanged']);
+      else batch.add(write, meta);
+      if (batch.size >= BATCH) this.count(await batch.flush());
+      return;
+    }
+    // Only batch writers commit a slice at a time (`slice`): a record-at-a-time writer always has the load's.
+    if (!importer.write || !tx)
+      throw new Error(`${importer.dataset}: a record writer needs the load's transaction`);
+    this.count([await importer.write(tx, record, meta)]);
+  }
+
+  /** The file's record in source_files, in the load's last transaction; a file of no records refused. */
+  async recordFile(tx: Transaction<Database>, file: ReadFile | undefined, refuseEmpty: () => boolean) {
+    const { report } = this;
     if (report.lines === 0 && refuseEmpty())
-      throw new SourceError(source, null, 'holds no records: an empty file, or a header and no rows');
+      throw new SourceError(this.source, null, 'holds no records: an empty file, or a header and no rows');
     if (!file) return;
     await tx
       .insertInto('source_files')
       .values({
-        dataset: importer.dataset,
+        dataset: this.importer.dataset,
         name: file.name,
         checksum: file.checksum(),
         size: file.size,
@@ -266,33 +348,10 @@ export async function importRecords<R>(
         inserted: report.inserted,
         revised: report.revised,
         unchanged: report.unchanged,
-        loaded_at: loadedAt,
+        loaded_at: this.loadedAt,
       })
       .execute();
-  };
-  if (slice) {
-    try {
-      await readAndWrite(null);
-    } catch (error) {
-      // The slices written before the failure stay: each was committed (new, revised or found unchanged).
-      const kept = report.inserted + report.revised + report.unchanged;
-      if (kept > 0 && error instanceof Error) {
-        error.message += ` (${kept} records before it were committed and stay: loading the mended file again reads them unchanged)`;
-        keptOf.set(error, kept);
-      }
-      throw error;
-    }
-    await db.transaction().execute(recordFile);
-  } else
-    await db.transaction().execute(async (tx) => {
-      await holdWriteLock(db, tx, importer.dataset);
-      await readAndWrite(tx);
-      if (report.inserted + report.revised > 0) await bumpVersion(tx, importer.dataset, loadedAt);
-      await recordFile(tx);
-    });
-  forget(db, importer.dataset);
-  if (report.inserted + report.revised >= STATISTICS_AFTER) await refreshPlannerStatistics(db);
-  return report;
+  }
 }
 
 /**

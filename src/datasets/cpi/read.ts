@@ -104,23 +104,7 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
     );
   }
 
-  const weightsPeriod = (
-    await db
-      .selectFrom('cpi_weights')
-      .select((eb) => eb.fn.max('weights_period').as('p'))
-      .where(known)
-      .where('weights_period', '<', period)
-      .executeTakeFirst()
-  )?.p as string | null | undefined;
-  const weights = weightsPeriod
-    ? await db
-        .selectFrom('cpi_weights')
-        .select(['item_code', 'weight'])
-        .where(known)
-        .where('weights_period', '=', weightsPeriod)
-        .execute()
-    : [];
-  const weightOf = new Map(weights.map((w) => [w.item_code, Number(w.weight)]));
+  const { weightsPeriod, weightOf } = await releaseWeights(deps, known, period);
   if (!weightsPeriod) gaps.push('no relative importance loaded for this release');
 
   const from = monthsBefore(period, 12 + HISTORY_MONTHS);
@@ -140,59 +124,13 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
 
   const items = await itemsAt(deps, at);
 
-  const rows: ({ code: string } & Record<string, unknown>)[] = [];
-  for (const item of items) {
+  const rows = items.flatMap((item) => {
     const sa: IndexSeries | undefined = adjusted.get(item.item_code) ?? unadjusted.get(item.item_code);
     const nsa: IndexSeries | undefined = unadjusted.get(item.item_code) ?? adjusted.get(item.item_code);
-    if (!sa || !nsa || !(sa.has(period) || nsa.has(period))) continue;
-    const published = weightOf.get(item.item_code) ?? null;
-    const weightThen = (months: number) =>
-      published === null || !weightsPeriod
-        ? null
-        : weightAt(published, weightsPeriod, monthsBefore(period, months), nsa, allNsa);
-    const change = percentChange(sa, period, 1);
-    const yoy = percentChange(nsa, period, 12);
-    const a3 = annualized(sa, period, 3);
-    const a6 = annualized(sa, period, 6);
-    const history: [string, number | null, number | null][] = [];
-    for (let back = HISTORY_MONTHS - 1; back >= 0; back -= 1) {
-      const p = monthsBefore(period, back);
-      history.push([p, percentChange(sa, p, 1), percentChange(nsa, p, 12)]);
-    }
-    rows.push({
-      id: `CPI.${item.item_code}`,
-      code: item.item_code,
-      label: item.label,
-      depth: item.depth,
-      parent: item.parent,
-      pinned: PINNED.has(item.item_code),
-      derived: false,
-      weight: published,
-      change,
-      annualized3m: a3,
-      annualized6m: a6,
-      yoy,
-      contribution: contribution(weightThen(1), percentChange(sa, period, 1, null)),
-      contributionYoy: contribution(weightThen(12), percentChange(nsa, period, 12, null)),
-      read: readPace(a3, a6),
-      history,
-    });
-  }
-  if (rows.length === 0) gaps.push('no component has an index value for this release');
-  const missingGroups = items.filter(
-    (i) => i.depth === 0 && !NOT_COMPONENTS.has(i.item_code) && !rows.some((r) => r.code === i.item_code),
-  );
-  if (rows.length > 0 && missingGroups.length) {
-    gaps.push(
-      `no index value for ${period} of the major group${missingGroups.length > 1 ? 's' : ''} ${missingGroups
-        .map((i) => i.label.toLowerCase())
-        .join(', ')}`,
-    );
-  }
-  const missing = missingMonths(allNsa, monthsBefore(period, 12 + HISTORY_MONTHS - 1), period);
-  if (missing.length) {
-    gaps.push(`no all-items index value for ${missing.join(', ')}: the changes across those months are null`);
-  }
+    if (!sa || !nsa || !(sa.has(period) || nsa.has(period))) return [];
+    return [boardRow(item, { sa, nsa, allNsa }, period, weightOf.get(item.item_code) ?? null, weightsPeriod)];
+  });
+  gaps.push(...componentGaps(items, rows, period, allNsa));
 
   // When the newest index value the board is computed from became known.
   const published = newestKnown(indexRows);
@@ -218,6 +156,93 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
       disclaimer: BLS_DISCLAIMER,
     },
   };
+}
+
+/** The relative importance the board weighs by: the newest weights of a period before the board's. */
+async function releaseWeights(deps: Deps, known: ReturnType<typeof knownAt>, period: string) {
+  const db = deps.store.db;
+  const newest = await db
+    .selectFrom('cpi_weights')
+    .select((eb) => eb.fn.max('weights_period').as('p'))
+    .where(known)
+    .where('weights_period', '<', period)
+    .executeTakeFirst();
+  const weightsPeriod = typeof newest?.p === 'string' ? newest.p : null;
+  const weights = weightsPeriod
+    ? await db
+        .selectFrom('cpi_weights')
+        .select(['item_code', 'weight'])
+        .where(known)
+        .where('weights_period', '=', weightsPeriod)
+        .execute()
+    : [];
+  return { weightsPeriod, weightOf: new Map(weights.map((w) => [w.item_code, Number(w.weight)])) };
+}
+
+/** An item's row of the board: its changes, paces, contributions and recent history. */
+function boardRow(
+  item: { item_code: string; label: string; depth: number; parent: string | null },
+  series: { sa: IndexSeries; nsa: IndexSeries; allNsa: IndexSeries },
+  period: string,
+  published: number | null,
+  weightsPeriod: string | null,
+) {
+  const { sa, nsa, allNsa } = series;
+  const weightThen = (months: number) =>
+    published === null || !weightsPeriod
+      ? null
+      : weightAt(published, weightsPeriod, monthsBefore(period, months), nsa, allNsa);
+  const a3 = annualized(sa, period, 3);
+  const a6 = annualized(sa, period, 6);
+  const history: [string, number | null, number | null][] = [];
+  for (let back = HISTORY_MONTHS - 1; back >= 0; back -= 1) {
+    const p = monthsBefore(period, back);
+    history.push([p, percentChange(sa, p, 1), percentChange(nsa, p, 12)]);
+  }
+  return {
+    id: `CPI.${item.item_code}`,
+    code: item.item_code,
+    label: item.label,
+    depth: item.depth,
+    parent: item.parent,
+    pinned: PINNED.has(item.item_code),
+    derived: false,
+    weight: published,
+    change: percentChange(sa, period, 1),
+    annualized3m: a3,
+    annualized6m: a6,
+    yoy: percentChange(nsa, period, 12),
+    contribution: contribution(weightThen(1), percentChange(sa, period, 1, null)),
+    contributionYoy: contribution(weightThen(12), percentChange(nsa, period, 12, null)),
+    read: readPace(a3, a6),
+    history,
+  };
+}
+
+/** What the board lacks: components, major groups, or months of the all-items index. */
+function componentGaps(
+  items: { item_code: string; label: string; depth: number }[],
+  rows: { code: string }[],
+  period: string,
+  allNsa: IndexSeries,
+): string[] {
+  const gaps: string[] = [];
+  if (rows.length === 0) gaps.push('no component has an index value for this release');
+  const missingGroups = items.filter(
+    (i) => i.depth === 0 && !NOT_COMPONENTS.has(i.item_code) && !rows.some((r) => r.code === i.item_code),
+  );
+  if (rows.length > 0 && missingGroups.length) {
+    gaps.push(
+      `no index value for ${period} of the major group${missingGroups.length > 1 ? 's' : ''} ${missingGroups
+        .map((i) => i.label.toLowerCase())
+        .join(', ')}`,
+    );
+  }
+  const missing = missingMonths(allNsa, monthsBefore(period, 12 + HISTORY_MONTHS - 1), period);
+  if (missing.length) {
+    gaps.push(`no all-items index value for ${missing.join(', ')}: the changes across those months are null`);
+  }
+  return gaps;
 }
 
 function frame(

@@ -22,14 +22,17 @@ const NOTICES: Record<string, string> = {
   'signed-out': 'You are signed out.',
 };
 
+/** Sends a page of the console: its title, its body (given the form token), a notice or an error. */
+type Show = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  title: string,
+  body: (csrf: string) => Html,
+  extra?: { notice?: string | null; error?: string | null; status?: number },
+) => Promise<unknown>;
+
 export function registerAuthPages(scope: FastifyInstance, deps: Deps): void {
-  const show = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    title: string,
-    body: (csrf: string) => Html,
-    extra: { notice?: string | null; error?: string | null; status?: number } = {},
-  ) => {
+  const show: Show = async (request, reply, title, body, extra = {}) => {
     const { csrf } = await consoleContext(deps, request, reply);
     return sendPage(
       reply,
@@ -37,19 +40,24 @@ export function registerAuthPages(scope: FastifyInstance, deps: Deps): void {
       extra.status,
     );
   };
-
   scope.get('/', async (request, reply) => {
     const { session } = await consoleContext(deps, request, reply);
     throw new Redirect(session ? '/console/overview' : '/console/sign-in');
   });
+  registerSignUp(scope, deps, show);
+  registerSignIn(scope, deps, show);
+  registerReset(scope, deps, show);
+}
 
-  /** A signed-in browser has no use for the sign-in and sign-up forms. */
-  const anonymous = async (request: FastifyRequest, reply: FastifyReply) => {
-    if ((await consoleContext(deps, request, reply)).session) throw new Redirect('/console/overview');
-  };
+/** A signed-in browser has no use for the sign-in and sign-up forms. */
+async function anonymous(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if ((await consoleContext(deps, request, reply)).session) throw new Redirect('/console/overview');
+}
 
+/** Creating an account, and confirming its address from the mailed link. */
+function registerSignUp(scope: FastifyInstance, deps: Deps, show: Show): void {
   scope.get('/sign-up', async (request, reply) => {
-    await anonymous(request, reply);
+    await anonymous(deps, request, reply);
     return show(request, reply, 'Create an account', signUpForm);
   });
   scope.post('/sign-up', async (request, reply) => {
@@ -87,9 +95,12 @@ export function registerAuthPages(scope: FastifyInstance, deps: Deps): void {
         html`<p>${account.email} is confirmed; the account's keys can be used. <a href="/console/sign-in">Sign in</a>.</p>`,
     );
   });
+}
 
+/** Signing in (a session cookie) and out. */
+function registerSignIn(scope: FastifyInstance, deps: Deps, show: Show): void {
   scope.get('/sign-in', async (request, reply) => {
-    await anonymous(request, reply);
+    await anonymous(deps, request, reply);
     const notice = NOTICES[String(membersOf(request.query).notice ?? '')] ?? null;
     return show(request, reply, 'Sign in', signInForm, { notice });
   });
@@ -120,7 +131,10 @@ export function registerAuthPages(scope: FastifyInstance, deps: Deps): void {
     setCookie(deps, request, reply, SESSION_COOKIE, '', 0);
     throw new Redirect('/console/sign-in?notice=signed-out');
   });
+}
 
+/** A new password from a mailed link. */
+function registerReset(scope: FastifyInstance, deps: Deps, show: Show): void {
   scope.get('/reset', (request, reply) => show(request, reply, 'Reset your password', resetForm));
   scope.post('/reset', async (request, reply) => {
     const form = formOf(request.body);

@@ -10,19 +10,36 @@ import { membersOf } from '../context.js';
 import { csrfField, type Html, html, page } from './html.js';
 import { addressOf, formOf, PageError, Redirect, sendPage, signedIn } from './plugin.js';
 
-export function registerKeyPages(scope: FastifyInstance, deps: Deps): void {
-  const keysPage = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    shown: { created?: CreatedKey; warning?: string; error?: string; status?: number } = {},
-  ) => {
-    const { context, viewer, account } = await signedIn(deps, request, reply);
-    const keys = await keysWithUse(deps, account.id);
-    const revoked = String(membersOf(request.query).revoked ?? '');
-    const notice = /^[A-Za-z0-9_]{1,20}$/.test(revoked)
-      ? `Key ${revoked}… is revoked; calls with it are refused within two seconds.`
-      : null;
-    const body = html`${shown.created ? createdKey(shown.created) : ''}${shown.warning ? html`<p class="warning" role="status">${shown.warning}</p>` : ''}
+/** What the keys page shows above the list: a key just created, a warning, an error. */
+type Shown = { created?: CreatedKey; warning?: string; error?: string; status?: number };
+
+/** The keys page: the account's keys with their use, and the forms that create them. */
+async function keysPage(deps: Deps, request: FastifyRequest, reply: FastifyReply, shown: Shown = {}) {
+  const { context, viewer, account } = await signedIn(deps, request, reply);
+  const keys = await keysWithUse(deps, account.id);
+  const revoked = String(membersOf(request.query).revoked ?? '');
+  const notice = /^[A-Za-z0-9_]{1,20}$/.test(revoked)
+    ? `Key ${revoked}… is revoked; calls with it are refused within two seconds.`
+    : null;
+  return sendPage(
+    reply,
+    page(
+      {
+        title: 'Keys',
+        current: '/console/keys',
+        viewer,
+        csrf: context.csrf,
+        notice,
+        error: shown.error ?? null,
+      },
+      keysBody(keys, context.csrf, shown),
+    ),
+    shown.status,
+  );
+}
+
+function keysBody(keys: Awaited<ReturnType<typeof keysWithUse>>, csrf: string, shown: Shown): Html {
+  return html`${shown.created ? createdKey(shown.created) : ''}${shown.warning ? html`<p class="warning" role="status">${shown.warning}</p>` : ''}
 <h2>Your keys</h2>
 ${
   keys.length === 0
@@ -38,72 +55,64 @@ ${keys.map(
 </tbody></table></div>`
 }
 <h2>Create a key</h2>
-<form class="stack" method="post" action="/console/keys">${csrfField(context.csrf)}
+<form class="stack" method="post" action="/console/keys">${csrfField(csrf)}
 <input type="hidden" name="api" value="datasets">
 <p>A <strong>stored-datasets</strong> key (<code>gds_</code>) spends the plan's credits. It needs an active plan.</p>
 <button type="submit">Create a datasets key</button></form>
-<form class="stack" method="post" action="/console/keys">${csrfField(context.csrf)}
+<form class="stack" method="post" action="/console/keys">${csrfField(csrf)}
 <input type="hidden" name="api" value="market">
 <p>A <strong>market-data</strong> key (<code>svc_mcp_</code>) is counted in units.</p>
 <div><label for="access">Access</label><select id="access" name="access">
 <option value="market-data">market-data only: the market-data API and the MCP server</option>
 <option value="full">full: the MCP server only</option></select></div>
 <button type="submit">Create a market key</button></form>`;
-    return sendPage(
-      reply,
-      page(
-        {
-          title: 'Keys',
-          current: '/console/keys',
-          viewer,
-          csrf: context.csrf,
-          notice,
-          error: shown.error ?? null,
-        },
-        body,
-      ),
-      shown.status,
-    );
-  };
+}
 
-  scope.get('/keys', (request, reply) => keysPage(request, reply));
+export function registerKeyPages(scope: FastifyInstance, deps: Deps): void {
+  scope.get('/keys', (request, reply) => keysPage(deps, request, reply));
+  scope.post('/keys', (request, reply) => createKeyFromForm(deps, request, reply));
+  registerRevokePages(scope, deps);
+}
 
-  scope.post('/keys', async (request, reply) => {
-    const { account } = await signedIn(deps, request, reply);
-    const form = formOf(request.body);
-    const api = form.api === 'market' ? 'market' : form.api === 'datasets' ? 'datasets' : null;
-    if (!api) throw new PageError(400, 'Choose which API the key is for.');
-    const access = isMarketAccess(form.access) ? form.access : null;
-    if (api === 'market' && !access) {
-      throw new PageError(400, 'Choose the market key access: market-data or full.');
-    }
-    try {
-      const created = await createKey(deps, {
-        accountId: account.id,
-        api,
-        ...(api === 'market' && access ? { access } : {}),
-        actor: actorOf(account.email, request),
-      });
-      return keysPage(request, reply, {
-        created,
-        ...(api === 'market' && account.marketPlan !== 'paid'
-          ? {
-              warning:
-                'This account is on the free market-data plan: calls with this key are refused (402 plan_required) until a paid market-data plan is set. Ask the operator of this service for one.',
-            }
-          : {}),
-      });
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      // The owner is told what to do, not the operator's wording.
-      const message =
-        error.code === 'plan_required'
-          ? 'A datasets key needs an active plan, and this account has none yet. Choose a plan on the Overview page (or ask the operator of this service for one), then create the key. A market-data key needs no datasets plan.'
-          : error.message;
-      return keysPage(request, reply, { error: message, status: error.status });
-    }
-  });
+/** A key made from the page's form: the page again, with the new key shown once, or what stood in the way. */
+async function createKeyFromForm(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
+  const { account } = await signedIn(deps, request, reply);
+  const form = formOf(request.body);
+  const api = form.api === 'market' ? 'market' : form.api === 'datasets' ? 'datasets' : null;
+  if (!api) throw new PageError(400, 'Choose which API the key is for.');
+  const access = isMarketAccess(form.access) ? form.access : null;
+  if (api === 'market' && !access) {
+    throw new PageError(400, 'Choose the market key access: market-data or full.');
+  }
+  try {
+    const created = await createKey(deps, {
+      accountId: account.id,
+      api,
+      ...(api === 'market' && access ? { access } : {}),
+      actor: actorOf(account.email, request),
+    });
+    return keysPage(deps, request, reply, {
+      created,
+      ...(api === 'market' && account.marketPlan !== 'paid'
+        ? {
+            warning:
+              'This account is on the free market-data plan: calls with this key are refused (402 plan_required) until a paid market-data plan is set. Ask the operator of this service for one.',
+          }
+        : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    // The owner is told what to do, not the operator's wording.
+    const message =
+      error.code === 'plan_required'
+        ? 'A datasets key needs an active plan, and this account has none yet. Choose a plan on the Overview page (or ask the operator of this service for one), then create the key. A market-data key needs no datasets plan.'
+        : error.message;
+    return keysPage(deps, request, reply, { error: message, status: error.status });
+  }
+}
 
+/** Revoking a key: asked, then done. */
+function registerRevokePages(scope: FastifyInstance, deps: Deps): void {
   scope.get('/keys/:id/revoke', async (request, reply) => {
     const { context, viewer, account } = await signedIn(deps, request, reply);
     const id = String(membersOf(request.params).id);
