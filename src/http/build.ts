@@ -36,6 +36,25 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export async function buildApp(config: Config, deps: Deps): Promise<FastifyInstance> {
   const accessLines = ['info', 'debug', 'trace'].includes(config.logLevel);
+  const app = serverOf(config, deps, accessLines);
+  const openapi = new OpenApiCollector();
+  const methods = new RouteMethods();
+  app.addHook('onRoute', (route) => {
+    methods.add(route);
+    const meta = route.config?.meta;
+    if (!meta) return;
+    attachHooks(route, meta, deps);
+    openapi.collect(route);
+  });
+  registerCompression(app);
+  addRequestHooks(app, deps, accessLines);
+  setErrorHandlers(app, methods);
+  registerRoutes(app, config, deps, openapi);
+  return app;
+}
+
+/** The Fastify server: its logger, request ids, limits and timeouts, and how it reads input. */
+function serverOf(config: Config, deps: Deps, accessLines: boolean): FastifyInstance {
   const app = Fastify({
     logger: { level: config.logLevel },
     // Above info no line is written per request, so a request logs through the server's logger rather
@@ -69,18 +88,11 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     httpPart === 'body' ? compileStrict(schema) : compile(schema),
   );
   app.server.maxConnections = config.maxConnections;
+  return app;
+}
 
-  const openapi = new OpenApiCollector();
-  const methods = new RouteMethods();
-  app.addHook('onRoute', (route) => {
-    methods.add(route);
-    const meta = route.config?.meta;
-    if (!meta) return;
-    attachHooks(route, meta, deps);
-    openapi.collect(route);
-  });
-
-  registerCompression(app);
+/** Each request's meter and id header, its telemetry and (at info and below) its access line. */
+function addRequestHooks(app: FastifyInstance, deps: Deps, accessLines: boolean): void {
   // Fastify refuses an object as a decoration's starting value; onRequest gives each request its own.
   app.decorateRequest('meter', null as unknown as Meter);
   app.addHook('onRequest', (request, reply, done) => {
@@ -111,7 +123,10 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       done();
     });
   }
+}
 
+/** Every error through one handler; an unknown path or a method the path does not answer in the same words. */
+function setErrorHandlers(app: FastifyInstance, methods: RouteMethods): void {
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);
@@ -128,7 +143,9 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     }
     return sendError(new AppError('not_found', `No route ${request.method} ${shown}.`), request, reply);
   });
+}
 
+function registerRoutes(app: FastifyInstance, config: Config, deps: Deps, openapi: OpenApiCollector): void {
   registerPublicRoutes(app, deps, () =>
     openapi.document('datasets', {
       title: 'Quarry stored-datasets API',
@@ -168,5 +185,4 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       },
     }),
   );
-  return app;
 }
