@@ -28,6 +28,7 @@ function append(
 /** A percent-escaped C0 control, DEL or C1 control (UTF-8 C2 80 to C2 9F). */
 const ESCAPED_CONTROL = /%(?:[01][0-9a-f]|7f|c2%[89][0-9a-f])/i;
 
+/** The hooks a route's meta asks for, in the order they run within each stage. */
 export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): void {
   if (meta.datasetsApi && !deps.config.dataApiEnabled) {
     append(
@@ -41,6 +42,29 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       }),
     );
   }
+  attachKeyHooks(route, meta, deps);
+  attachInputChecks(route);
+  if (meta.refine || meta.key === 'datasets') {
+    const { refine } = meta;
+    append(
+      route,
+      'preHandler',
+      requestHook((request) =>
+        andThen(
+          refine?.({
+            params: membersOf(request.params),
+            query: membersOf(request.query),
+            headers: request.headers,
+          }),
+          () => (meta.key === 'datasets' ? charge(meta, request) : undefined),
+        ),
+      ),
+    );
+  }
+}
+
+/** The key the route takes, admitted and metered (credits or units), or none: public routes answer any page. */
+function attachKeyHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): void {
   // The raw query is checked in onRequest, after the key: a caller learns of a bad key before bad input.
   const strict = meta.strictQuery === true;
   const admitAt = (door: Door) =>
@@ -91,6 +115,10 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
       }),
     );
   }
+}
+
+/** Input refused before the schema reads it and before anything is charged: a GET's body, controls, digits. */
+function attachInputChecks(route: RouteOptions): void {
   // A GET carries its parameters in the query: a body (of any length, or chunked) is refused, not ignored, and
   // nothing is charged for it.
   const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -119,23 +147,6 @@ export function attachHooks(route: RouteOptions, meta: RouteMeta, deps: Deps): v
         checkWholeNumbers(request.query, queryIntegers);
         checkWholeNumbers(request.params, pathIntegers);
       }),
-    );
-  }
-  if (meta.refine || meta.key === 'datasets') {
-    const { refine } = meta;
-    append(
-      route,
-      'preHandler',
-      requestHook((request) =>
-        andThen(
-          refine?.({
-            params: membersOf(request.params),
-            query: membersOf(request.query),
-            headers: request.headers,
-          }),
-          () => (meta.key === 'datasets' ? charge(meta, request) : undefined),
-        ),
-      ),
     );
   }
 }
