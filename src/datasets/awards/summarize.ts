@@ -263,6 +263,43 @@ export interface PageAsk {
   rows: number;
 }
 
+/** What the pass over the filtered awards adds up: tallies by group and year, coverage, alerts, the page. */
+class Summing {
+  readonly tallies: { agency: Tally; sector: Tally; recipient: Tally; source: Tally };
+  readonly years: Tally;
+  // Coverage by (source, jurisdiction): counts and first and last dates, in flat arrays.
+  readonly placeAwards: Float64Array;
+  readonly placeFirst: Int32Array;
+  readonly placeLast: Int32Array;
+  readonly negatives: number[] = [];
+  readonly flagged: number[] = [];
+  /** Lots of notices with their own total: counted in the pass, their amounts added after it. */
+  readonly lots: number[] = [];
+  // The page's candidates: every award in range, and the dates of the newest `page.rows` of them.
+  readonly inRange: Int32Array;
+  ranged = 0;
+  readonly newest: NewestDates | null;
+
+  constructor(cols: AwardColumns, matches: Int32Array | null, page: PageAsk | null, aggregates: boolean) {
+    // Finding only the page, the summaries' tallies are left empty rather than sized for every group.
+    const width = (groups: number) => (aggregates ? groups : 0);
+    const currencies = cols.dict.currency.names.length;
+    this.tallies = {
+      agency: new Tally(width(cols.dict.agency.names.length), currencies),
+      sector: new Tally(width(cols.dict.sector.names.length), currencies),
+      recipient: new Tally(width(cols.dict.recipient.names.length), currencies),
+      source: new Tally(width(cols.dict.source.names.length), currencies),
+    };
+    this.years = new Tally(width(cols.lastFiscalYear - cols.firstFiscalYear + 1), currencies);
+    const places = width(cols.dict.source.names.length * cols.dict.jurisdiction.names.length);
+    this.placeAwards = new Float64Array(places);
+    this.placeFirst = new Int32Array(places).fill(99_999_999);
+    this.placeLast = new Int32Array(places);
+    this.inRange = page ? new Int32Array(matches ? matches.length : cols.size) : new Int32Array(0);
+    this.newest = page ? new NewestDates(page.rows) : null;
+  }
+}
+
 /**
  * `matches`: the awards (column positions) a query's words leave, or null when there is no query. Without
  * `aggregates` only the page's awards are found (the summaries come back empty).
@@ -274,33 +311,39 @@ export function summarize(
   page: PageAsk | null = null,
   aggregates = true,
 ) {
-  const filter = filterOf(cols, f);
-  // Finding only the page, the summaries' tallies are left empty rather than sized for every group.
-  const width = (groups: number) => (aggregates ? groups : 0);
-  const currencies = cols.dict.currency.names.length;
-  const tallies = {
-    agency: new Tally(width(cols.dict.agency.names.length), currencies),
-    sector: new Tally(width(cols.dict.sector.names.length), currencies),
-    recipient: new Tally(width(cols.dict.recipient.names.length), currencies),
-    source: new Tally(width(cols.dict.source.names.length), currencies),
-  };
-  const years = new Tally(width(cols.lastFiscalYear - cols.firstFiscalYear + 1), currencies);
-  // Coverage by (source, jurisdiction): counts and first and last dates, in flat arrays.
-  const places = width(cols.dict.source.names.length * cols.dict.jurisdiction.names.length);
-  const jurisdictions = cols.dict.jurisdiction.names.length;
-  const placeAwards = new Float64Array(places);
-  const placeFirst = new Int32Array(places).fill(99_999_999);
-  const placeLast = new Int32Array(places);
-  const negatives: number[] = [];
-  const flagged: number[] = [];
-  /** Lots of notices with their own total: counted in the loop, their amounts added after it. */
-  const lots: number[] = [];
-  // The page's candidates: every award in range, and the dates of the newest `page.rows` of them.
-  const inRange = page ? new Int32Array(matches ? matches.length : cols.size) : new Int32Array(0);
-  let ranged = 0;
-  const newest = page ? new NewestDates(page.rows) : null;
+  const sum = new Summing(cols, matches, page, aggregates);
+  const visit = visitor(cols, filterOf(cols, f), sum, page, aggregates);
+  const narrowest = narrowestPostings(cols, f);
+  if (matches) {
+    for (let k = 0; k < matches.length; k += 1) visit(matches[k]!);
+  } else if (narrowest) {
+    for (let k = narrowest.from; k < narrowest.to; k += 1) visit(narrowest.items[k]!);
+  } else {
+    for (let i = 0; i < cols.size; i += 1) visit(i);
+  }
+  const { tallies, years, lots } = sum;
+  if (lots.length) {
+    addNoticeLots(cols, lots, (i) => cols.agency[i]!, tallies.agency);
+    addNoticeLots(cols, lots, (i) => cols.sector[i]!, tallies.sector);
+    addNoticeLots(cols, lots, (i) => cols.recipient[i]!, tallies.recipient);
+    addNoticeLots(cols, lots, (i) => cols.source[i]!, tallies.source);
+    addNoticeLots(cols, lots, (i) => cols.fiscalYear[i]! - cols.firstFiscalYear, years);
+  }
+  return summaryOf(cols, sum);
+}
 
-  // The columns and filters as locals: the loop below runs once per award of the filtered set.
+/**
+ * What the pass does with each award: skipped unless known at the filter's time and within its filters; a
+ * candidate of the page; added to the tallies. It runs once per award of the filtered set, so the columns and
+ * filters are locals of its closure.
+ */
+function visitor(
+  cols: AwardColumns,
+  filter: Filter,
+  sum: Summing,
+  page: PageAsk | null,
+  aggregates: boolean,
+) {
   const { equal, from, to, least, at } = filter;
   const [leastHi, leastLo] = least ?? [0, 0];
   const {
@@ -315,8 +358,11 @@ export function summarize(
     date: dates,
   } = cols;
   const { jurisdiction, flagged: flags, firstFiscalYear, knownAt, supersededAt, notice } = cols;
+  const jurisdictions = cols.dict.jurisdiction.names.length;
+  const { tallies, years, placeAwards, placeFirst, placeLast, negatives, flagged, lots, inRange, newest } =
+    sum;
   const before = page ? (page.before ?? Number.POSITIVE_INFINITY) : Number.NEGATIVE_INFINITY;
-  const visit = (i: number) => {
+  return (i: number) => {
     if (knownAt[i]! > at || supersededAt[i]! <= at) return;
     for (let k = 0; k < equal.length; k += 1) {
       const [column, code] = equal[k]!;
@@ -328,8 +374,8 @@ export function summarize(
     const lo = los[i]!;
     if (least && (hi < leastHi || (hi === leastHi && lo < leastLo))) return;
     if (newest && date <= before) {
-      inRange[ranged] = i;
-      ranged += 1;
+      inRange[sum.ranged] = i;
+      sum.ranged += 1;
       // The cursor's own day is always read whole (which of its awards were shown is known by id only), so
       // only earlier days count toward how far back the page reaches.
       if (date < before) newest.offer(date);
@@ -355,29 +401,18 @@ export function summarize(
     if (hi < 0 || lo < 0) negatives.push(i);
     if (flags[i] === 1) flagged.push(i);
   };
-  const narrowest = narrowestPostings(cols, f);
-  if (matches) {
-    for (let k = 0; k < matches.length; k += 1) visit(matches[k]!);
-  } else if (narrowest) {
-    for (let k = narrowest.from; k < narrowest.to; k += 1) visit(narrowest.items[k]!);
-  } else {
-    for (let i = 0; i < cols.size; i += 1) visit(i);
-  }
-  if (lots.length) {
-    addNoticeLots(cols, lots, (i) => agency[i]!, tallies.agency);
-    addNoticeLots(cols, lots, (i) => sectors[i]!, tallies.sector);
-    addNoticeLots(cols, lots, (i) => recipient[i]!, tallies.recipient);
-    addNoticeLots(cols, lots, (i) => source[i]!, tallies.source);
-    addNoticeLots(cols, lots, (i) => fiscalYear[i]! - firstFiscalYear, years);
-  }
-  const coverage = coverageOf(cols, { awards: placeAwards, first: placeFirst, last: placeLast });
+}
+
+/** The summaries, coverage, span and rows the pass found, as the listing answers them. */
+function summaryOf(cols: AwardColumns, sum: Summing) {
+  const { tallies, years, newest } = sum;
+  const coverage = coverageOf(cols, { awards: sum.placeAwards, first: sum.placeFirst, last: sum.placeLast });
   const total = coverage.reduce((n, c) => n + c.awards, 0);
   const first = Math.min(...coverage.map((c) => c.first));
   const last = Math.max(...coverage.map((c) => c.last));
-
   const names = (dict: keyof AwardColumns['dict']) => (g: number) => cols.dict[dict].names[g]!;
   const currencyNames = cols.dict.currency.names;
-  const deobligations = largestNegatives(cols, negatives);
+  const deobligations = largestNegatives(cols, sum.negatives);
   return {
     agencies: tallies.agency.groupsOf(names('agency'), currencyNames, TOP),
     sectors: tallies.sector.groupsOf(names('sector'), currencyNames, TOP),
@@ -391,10 +426,10 @@ export function summarize(
       .map((c) => ({ ...c, first: isoDate(c.first), last: isoDate(c.last) })),
     span: total === 0 ? null : { awards: total, first: isoDate(first), last: isoDate(last) },
     /** Row ids of the awards the page can hold (the newest in range, all of the last day taken), when asked. */
-    pageRows: newest ? pageRows(cols, inRange.subarray(0, ranged), newest.least()) : null,
+    pageRows: newest ? pageRows(cols, sum.inRange.subarray(0, sum.ranged), newest.least()) : null,
     /** Row ids: the largest de-obligations (ties at the tenth included), and the first ten rows the loader flagged. */
     deobligationRows: deobligations.map((i) => cols.rowIds[i]!),
-    flaggedRows: flagged.slice(0, ALERTS).map((i) => cols.rowIds[i]!),
+    flaggedRows: sum.flagged.slice(0, ALERTS).map((i) => cols.rowIds[i]!),
   };
 }
 

@@ -58,109 +58,153 @@ async function writeOne(
   record: Exclude<MarketRecordValue, BarRecord>,
   meta: Meta,
 ): Promise<WriteOutcome> {
-  if (record.type === 'action') return writeAction(tx, record, meta);
-  if (record.type === 'actionsKnown') {
-    const rows = record.actions.map((type) => ({
-      symbol: record.symbol,
-      type,
-      start: record.start,
-      end: record.end,
-      known_at: meta.knownAt ?? meta.loadedAt,
-      source: meta.source,
-    }));
-    const written = await tx
-      .insertInto('market_action_spans')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['symbol', 'type', 'start', 'end']).doNothing())
-      .executeTakeFirst();
-    return Number(written.numInsertedOrUpdatedRows ?? 0) > 0 ? 'inserted' : 'unchanged';
+  switch (record.type) {
+    case 'action':
+      return writeAction(tx, record, meta);
+    case 'actionsKnown':
+      return writeActionSpans(tx, record, meta);
+    case 'listing':
+      return writeListing(tx, record, meta);
+    case 'facts':
+      return writeFacts(tx, record, meta);
+    case 'statement':
+      return writeStatement(tx, record, meta);
+    default:
+      return writeQuote(tx, record, meta);
   }
-  if (record.type === 'listing') {
-    const existing = await tx
-      .selectFrom('market_listings')
-      .select('name')
-      .where('symbol', '=', record.symbol)
-      .executeTakeFirst();
-    if (existing?.name === record.name) return 'unchanged';
-    const row = { symbol: record.symbol, name: record.name, source: meta.source, loaded_at: meta.loadedAt };
-    await tx
-      .insertInto('market_listings')
-      .values(row)
-      .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
-      .execute();
-    return existing ? 'revised' : 'inserted';
-  }
-  if (record.type === 'facts') {
-    await keepSnapshot(tx, record, meta);
-    const existing = await tx
-      .selectFrom('market_facts')
-      .select(['content_hash', 'fields', 'as_of'])
-      .where('symbol', '=', record.symbol)
-      .executeTakeFirst();
-    const fields = merged(existing, record);
-    const hash = contentHash({ ...record, fields });
-    if (existing?.content_hash === hash) return 'unchanged';
-    const row = {
-      symbol: record.symbol,
-      fields: JSON.stringify(fields),
-      as_of: existing && existing.as_of > record.asOf ? existing.as_of : record.asOf,
-      content_hash: hash,
-      source: meta.source,
-      loaded_at: meta.loadedAt,
-    };
-    await tx
-      .insertInto('market_facts')
-      .values(row)
-      .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
-      .execute();
-    return existing ? 'revised' : 'inserted';
-  }
-  if (record.type === 'statement') {
-    const key = {
-      symbol: record.symbol,
-      field: record.field,
-      kind: record.kind,
-      start: record.start,
-      end: record.end,
-    };
-    const existing = await tx
-      .selectFrom('market_statements')
-      .select(['value', 'filed', 'concept', 'reports'])
-      .where('symbol', '=', key.symbol)
-      .where('field', '=', key.field)
-      .where('kind', '=', key.kind)
-      .where('start', '=', key.start)
-      .where('end', '=', key.end)
-      .executeTakeFirst();
-    const reports = record.reports ? JSON.stringify(record.reports) : null;
-    if (
-      existing &&
-      existing.value === record.value &&
-      existing.filed === record.filed &&
-      existing.concept === (record.concept ?? '') &&
-      existing.reports === reports
-    )
-      return 'unchanged';
-    const row = {
-      ...key,
-      value: record.value,
-      currency: record.currency,
-      fp: record.fp,
-      form: record.form,
-      filed: record.filed,
-      concept: record.concept ?? '',
-      reports,
-      source: meta.source,
-      loaded_at: meta.loadedAt,
-    };
-    await tx
-      .insertInto('market_statements')
-      .values(row)
-      .onConflict((oc) => oc.columns(['symbol', 'field', 'kind', 'start', 'end']).doUpdateSet(row))
-      .execute();
-    return existing ? 'revised' : 'inserted';
-  }
-  // What is left is a quote.
+}
+
+/** The days over which a listing's actions of some types are known. */
+async function writeActionSpans(
+  tx: Transaction<Database>,
+  record: Extract<MarketRecordValue, { type: 'actionsKnown' }>,
+  meta: Meta,
+): Promise<WriteOutcome> {
+  const rows = record.actions.map((type) => ({
+    symbol: record.symbol,
+    type,
+    start: record.start,
+    end: record.end,
+    known_at: meta.knownAt ?? meta.loadedAt,
+    source: meta.source,
+  }));
+  const written = await tx
+    .insertInto('market_action_spans')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['symbol', 'type', 'start', 'end']).doNothing())
+    .executeTakeFirst();
+  return Number(written.numInsertedOrUpdatedRows ?? 0) > 0 ? 'inserted' : 'unchanged';
+}
+
+/** A listing's name, where the file gives one. */
+async function writeListing(
+  tx: Transaction<Database>,
+  record: Extract<MarketRecordValue, { type: 'listing' }>,
+  meta: Meta,
+): Promise<WriteOutcome> {
+  const existing = await tx
+    .selectFrom('market_listings')
+    .select('name')
+    .where('symbol', '=', record.symbol)
+    .executeTakeFirst();
+  if (existing?.name === record.name) return 'unchanged';
+  const row = { symbol: record.symbol, name: record.name, source: meta.source, loaded_at: meta.loadedAt };
+  await tx
+    .insertInto('market_listings')
+    .values(row)
+    .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
+    .execute();
+  return existing ? 'revised' : 'inserted';
+}
+
+/** Facts of a listing (SEC's exchange and CIK), merged into those held. */
+async function writeFacts(
+  tx: Transaction<Database>,
+  record: Extract<MarketRecordValue, { type: 'facts' }>,
+  meta: Meta,
+): Promise<WriteOutcome> {
+  await keepSnapshot(tx, record, meta);
+  const existing = await tx
+    .selectFrom('market_facts')
+    .select(['content_hash', 'fields', 'as_of'])
+    .where('symbol', '=', record.symbol)
+    .executeTakeFirst();
+  const fields = merged(existing, record);
+  const hash = contentHash({ ...record, fields });
+  if (existing?.content_hash === hash) return 'unchanged';
+  const row = {
+    symbol: record.symbol,
+    fields: JSON.stringify(fields),
+    as_of: existing && existing.as_of > record.asOf ? existing.as_of : record.asOf,
+    content_hash: hash,
+    source: meta.source,
+    loaded_at: meta.loadedAt,
+  };
+  await tx
+    .insertInto('market_facts')
+    .values(row)
+    .onConflict((oc) => oc.column('symbol').doUpdateSet(row))
+    .execute();
+  return existing ? 'revised' : 'inserted';
+}
+
+/** A statement value of a fiscal period, as filed. */
+async function writeStatement(
+  tx: Transaction<Database>,
+  record: Extract<MarketRecordValue, { type: 'statement' }>,
+  meta: Meta,
+): Promise<WriteOutcome> {
+  const key = {
+    symbol: record.symbol,
+    field: record.field,
+    kind: record.kind,
+    start: record.start,
+    end: record.end,
+  };
+  const existing = await tx
+    .selectFrom('market_statements')
+    .select(['value', 'filed', 'concept', 'reports'])
+    .where('symbol', '=', key.symbol)
+    .where('field', '=', key.field)
+    .where('kind', '=', key.kind)
+    .where('start', '=', key.start)
+    .where('end', '=', key.end)
+    .executeTakeFirst();
+  const reports = record.reports ? JSON.stringify(record.reports) : null;
+  if (
+    existing &&
+    existing.value === record.value &&
+    existing.filed === record.filed &&
+    existing.concept === (record.concept ?? '') &&
+    existing.reports === reports
+  )
+    return 'unchanged';
+  const row = {
+    ...key,
+    value: record.value,
+    currency: record.currency,
+    fp: record.fp,
+    form: record.form,
+    filed: record.filed,
+    concept: record.concept ?? '',
+    reports,
+    source: meta.source,
+    loaded_at: meta.loadedAt,
+  };
+  await tx
+    .insertInto('market_statements')
+    .values(row)
+    .onConflict((oc) => oc.columns(['symbol', 'field', 'kind', 'start', 'end']).doUpdateSet(row))
+    .execute();
+  return existing ? 'revised' : 'inserted';
+}
+
+/** A quote, merged into the one held; its time the newer of the two. */
+async function writeQuote(
+  tx: Transaction<Database>,
+  record: Extract<MarketRecordValue, { type: 'quote' }>,
+  meta: Meta,
+): Promise<WriteOutcome> {
   const existing = await tx
     .selectFrom('market_quotes')
     .select(['content_hash', 'fields', 'as_of'])
