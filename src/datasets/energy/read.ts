@@ -39,6 +39,60 @@ export async function readInventories(
 }
 
 async function computeInventories(deps: Deps, at: string | null): Promise<EnvelopeValue<unknown>> {
+  const { series, reports, observations, bySeries } = await heldInventories(deps, at);
+  // The latest week of each report: the newer of its calendar's last week and its series' newest observation.
+  const latestWeek = new Map<string, string>();
+  const later = (report: string, week: string | undefined) => {
+    if (week && week > (latestWeek.get(report) ?? '')) latestWeek.set(report, week);
+  };
+  for (const r of reports) later(r.report, r.week_ending);
+  for (const s of series) later(s.report, bySeries.get(s.series_id)?.at(-1)?.weekEnding);
+
+  const gaps: string[] = [];
+  const shown = series.map((s) => {
+    const week = latestWeek.get(s.report) ?? null;
+    const { row, current } = seriesRow(s, week, bySeries.get(s.series_id) ?? []);
+    if (!current) gaps.push(`${s.series_id}: no value for the week ending ${week ?? '(none)'}`);
+    return { row, current };
+  });
+  // The newest week a value is shown for, and when the newest of those values became known.
+  const currents = shown.flatMap(({ current }) => (current ? [current] : []));
+  const newestWeek = currents.reduce<string | null>(
+    (n, c) => (n === null || c.weekEnding > n ? c.weekEnding : n),
+    null,
+  );
+  const newestKnown = currents.reduce<(typeof currents)[number] | null>(
+    (n, c) => (n === null || c.knownAt > n.knownAt ? c : n),
+    null,
+  );
+  if (series.length === 0)
+    gaps.push(at ? `nothing published by ${at.slice(0, 10)} is held` : 'no series loaded');
+
+  const weeks = observations.map((o) => o.week_ending);
+  return {
+    data: {
+      source: 'eia',
+      generatedAt: deps.clock().toISOString(),
+      status: gaps.length === 0 ? 'available' : 'partial',
+      gaps,
+      reports: latestReportsOf(latestWeek, reports),
+      series: shown.map(({ row }) => row),
+    },
+    meta: storedMeta('energy-inventories', [EIA], {
+      readAsOf: readInstant(deps, at),
+      asOf: newestKnown?.knownAt ?? null,
+      knownFrom: newestKnown?.knownFrom ?? null,
+      newestPeriod: newestWeek,
+      historyStarts: weeks[0] ?? null,
+      coverage: series.length ? { series: series.length, firstWeek: weeks[0], lastWeek: weeks.at(-1) } : null,
+    }),
+  };
+}
+
+type HeldObservation = Observation & { knownAt: string; knownFrom: string | null };
+
+/** The series, reports and observations held (as known at `at`), the observations by series, oldest first. */
+async function heldInventories(deps: Deps, at: string | null) {
   const db = deps.store.db;
   const known = knownAt(at);
   const series = await db
@@ -54,7 +108,6 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
     .where(known)
     .orderBy('week_ending', 'desc')
     .execute();
-
   const observations = series.length
     ? await db
         .selectFrom('energy_observations')
@@ -68,7 +121,7 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
         .orderBy('week_ending')
         .execute()
     : [];
-  const bySeries = new Map<string, (Observation & { knownAt: string; knownFrom: string | null })[]>();
+  const bySeries = new Map<string, HeldObservation[]>();
   for (const o of observations) {
     const list = bySeries.get(o.series_id) ?? [];
     list.push({
@@ -79,53 +132,45 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
     });
     bySeries.set(o.series_id, list);
   }
+  return { series, reports, observations, bySeries };
+}
 
-  // The latest week of each report: the newer of its calendar's last week and its series' newest observation.
-  const latestWeek = new Map<string, string>();
-  const later = (report: string, week: string | undefined) => {
-    if (week && week > (latestWeek.get(report) ?? '')) latestWeek.set(report, week);
+/** A series' row of the board for its report's latest week, and the observation it shows (null: none). */
+function seriesRow(
+  s: { series_id: string; report: string; tab: string; label: string; unit: string },
+  week: string | null,
+  all: HeldObservation[],
+) {
+  const history = week ? all.filter((o) => o.weekEnding >= daysBefore(week, LOOKBACK_DAYS)) : [];
+  const index = week ? history.findIndex((o) => o.weekEnding === week) : -1;
+  const current = index >= 0 ? history[index]! : null;
+  const previous = index > 0 ? history[index - 1]! : null;
+  const fiveYear = current ? fiveYearAverage(history, current.weekEnding) : null;
+  const row = {
+    id: s.series_id,
+    key: s.series_id.toLowerCase(),
+    report: week ? `${s.report}-${week}` : s.report,
+    tab: s.tab,
+    label: s.label,
+    unit: s.unit,
+    weekEnding: week ?? '',
+    value: current?.value ?? null,
+    previousWeekEnding: previous?.weekEnding ?? null,
+    weekChange: current ? weekChange(current.value, previous?.value ?? null) : null,
+    yearAgo: current ? yearAgo(history, current.weekEnding) : null,
+    fiveYear,
+    read: current ? readLevel(current.value, fiveYear) : null,
+    seasonal: current ? readSeason(seasonalChange(history, current.weekEnding)) : null,
   };
-  for (const r of reports) later(r.report, r.week_ending);
-  for (const s of series) later(s.report, bySeries.get(s.series_id)?.at(-1)?.weekEnding);
+  return { row, current };
+}
 
-  const gaps: string[] = [];
-  // The newest week a value is shown for, and when the newest of those values became known.
-  let newestWeek: string | null = null;
-  let published: string | null = null;
-  let publishedFrom: string | null = null;
-  const rows = series.map((s) => {
-    const week = latestWeek.get(s.report) ?? null;
-    const all = bySeries.get(s.series_id) ?? [];
-    const history = week ? all.filter((o) => o.weekEnding >= daysBefore(week, LOOKBACK_DAYS)) : [];
-    const index = week ? history.findIndex((o) => o.weekEnding === week) : -1;
-    const current = index >= 0 ? history[index]! : null;
-    const previous = index > 0 ? history[index - 1]! : null;
-    if (!current) gaps.push(`${s.series_id}: no value for the week ending ${week ?? '(none)'}`);
-    if (current && (newestWeek === null || current.weekEnding > newestWeek)) newestWeek = current.weekEnding;
-    if (current && (published === null || current.knownAt > published)) {
-      published = current.knownAt;
-      publishedFrom = current.knownFrom;
-    }
-    const fiveYear = current ? fiveYearAverage(history, current.weekEnding) : null;
-    return {
-      id: s.series_id,
-      key: s.series_id.toLowerCase(),
-      report: week ? `${s.report}-${week}` : s.report,
-      tab: s.tab,
-      label: s.label,
-      unit: s.unit,
-      weekEnding: week ?? '',
-      value: current?.value ?? null,
-      previousWeekEnding: previous?.weekEnding ?? null,
-      weekChange: current ? weekChange(current.value, previous?.value ?? null) : null,
-      yearAgo: current ? yearAgo(history, current.weekEnding) : null,
-      fiveYear,
-      read: current ? readLevel(current.value, fiveYear) : null,
-      seasonal: current ? readSeason(seasonalChange(history, current.weekEnding)) : null,
-    };
-  });
-
-  const latestReports = [...latestWeek.entries()].map(([report, week]) => {
+/** Each report's latest week with its release times, as the calendar held gives them. */
+function latestReportsOf(
+  latestWeek: Map<string, string>,
+  reports: Awaited<ReturnType<typeof heldInventories>>['reports'],
+) {
+  return [...latestWeek.entries()].map(([report, week]) => {
     const row = reports.find((r) => r.report === report && r.week_ending === week);
     return {
       id: `${report}-${week}`,
@@ -137,26 +182,4 @@ async function computeInventories(deps: Deps, at: string | null): Promise<Envelo
       nextReleaseHoliday: row?.next_release_holiday === 1,
     };
   });
-  if (series.length === 0)
-    gaps.push(at ? `nothing published by ${at.slice(0, 10)} is held` : 'no series loaded');
-
-  const weeks = observations.map((o) => o.week_ending);
-  return {
-    data: {
-      source: 'eia',
-      generatedAt: deps.clock().toISOString(),
-      status: gaps.length === 0 ? 'available' : 'partial',
-      gaps,
-      reports: latestReports,
-      series: rows,
-    },
-    meta: storedMeta('energy-inventories', [EIA], {
-      readAsOf: readInstant(deps, at),
-      asOf: published,
-      knownFrom: publishedFrom,
-      newestPeriod: newestWeek,
-      historyStarts: weeks[0] ?? null,
-      coverage: series.length ? { series: series.length, firstWeek: weeks[0], lastWeek: weeks.at(-1) } : null,
-    }),
-  };
 }
