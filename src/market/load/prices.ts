@@ -10,7 +10,14 @@
 // that one alone), or each row's Ticker column; listings priced in minor units (London, Johannesburg, Tel Aviv) are stored in main units.
 
 import type { LoadContext, ReadRecord } from '../../ingest/run.js';
-import { CutShort, csvFields, headerWidth, SourceError, type SourceFile } from '../../ingest/source.js';
+import {
+  CutShort,
+  csvFields,
+  headerWidth,
+  SourceError,
+  type SourceFile,
+  type SourceLine,
+} from '../../ingest/source.js';
 import { resolveInput } from '../instrument/instrument.js';
 import { VENUES } from '../symbology/tables.js';
 import type { MarketRecordValue } from './record.js';
@@ -133,122 +140,164 @@ export async function* priceRecords(
   source: SourceFile,
   context: LoadContext,
 ): AsyncGenerator<ReadRecord<MarketRecordValue>[]> {
-  const readDate = dateReader(source.name, context.options['date-format']);
-  const through = context.options.through;
-  if (through !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(through))
-    throw new SourceError(source.name, null, `--through ${through}: give a date as YYYY-MM-DD`);
-  const header = new HeaderReader(source.name);
-  const name = context.options.name?.trim();
-  const unit = context.options.unit;
-  if (unit !== undefined && unit !== 'main' && unit !== 'quoted')
-    throw new SourceError(source.name, null, `--unit ${unit}: give main or quoted`);
-  // The days each listing's bars span, for the actions a file's Dividends and Stock Splits columns state.
-  const spans = new Map<string, { start: string; end: string; line: number }>();
-  const option = context.options.ticker;
-  // A file with a Ticker column may hold many instruments (a bulk end-of-day export), each read once.
-  const instruments = new Map<string, Listing>();
-  let first: Listing | null = null;
-  let at: ColumnsAt | null = null;
-  let cut: CutShort | null = null;
-  const days = new DaysRead(source.name);
+  const file = new PriceFile(source.name, context.options);
   // A batch of lines at a time, its records given together: a file of millions of rows is not read a row a turn.
   for await (const batch of source.lineBatches()) {
     const records: ReadRecord<MarketRecordValue>[] = [];
-    for (const row of batch) {
-      const { line, text } = row;
-      if (!text.trim()) continue;
-      // Number() reads a number with spaces around it; only the header, date and ticker are trimmed.
-      const fields = csvFields(text);
-      const trimmed = header.layout ? null : fields.map((f) => f.trim());
-      if (trimmed && header.take(trimmed, line)) continue;
-      const { columns, width, fileTicker } = header.layout as Layout;
-      at ??= columnsAt(columns);
-      cut ??= new CutShort(source.name, width);
-      cut.check(row, fields);
-      const rowTicker = (fields[at.ticker] ?? fields[at.symbol])?.trim() ?? fileTicker ?? undefined;
-      if (!first) {
-        first = listingOf(source.name, line, option, rowTicker);
-        instruments.set(first.named, first);
-        if (name) records.push({ line, value: { type: 'listing', symbol: first.symbol, name } });
-      }
-      let instrument = first;
-      if (rowTicker !== undefined && rowTicker !== first.named && rowTicker.toUpperCase() !== first.named) {
-        if (option !== undefined)
-          throw new SourceError(source.name, line, `ticker ${rowTicker} differs from --ticker ${option}`);
-        if (name)
-          throw new SourceError(
-            source.name,
-            line,
-            `--name names one listing; the file holds ${first.named} and ${rowTicker.toUpperCase()}`,
-          );
-        const named = rowTicker.toUpperCase();
-        let held = instruments.get(named);
-        if (!held) {
-          held = listingOf(source.name, line, undefined, rowTicker);
-          instruments.set(named, held);
-        }
-        instrument = held;
-      }
-      const get = (column: string, index: number) => numberIn(fields[index], column, source.name, line);
-      const date = readDate(fields[at.date]?.trim() ?? '', line);
-      if (through !== undefined && date > through) continue;
-      const close = get('close', at.close) ?? get('price', at.price);
-      if (close === null) continue; // a day with no trade
-      const { symbol } = instrument;
-      if (days.repeats(symbol, date, text, line, (fields[at.date]?.trim().length ?? 0) > 10)) continue;
-      const factor = unit === 'main' ? 1 : instrument.factor;
-      if (at.dividends >= 0 || at.splits >= 0) {
-        const span = spans.get(symbol);
-        if (!span) spans.set(symbol, { start: date, end: date, line });
-        else {
-          if (date < span.start) span.start = date;
-          if (date > span.end) span.end = date;
-          span.line = line;
-        }
-        const dividend = get('dividends', at.dividends);
-        if (dividend !== null && dividend > 0)
-          records.push({
-            line,
-            value: {
-              type: 'action',
-              symbol,
-              date,
-              action: 'dividend',
-              amount: toMain(Number(dividend.toPrecision(10)), factor),
-            },
-          });
-        const split = get('stock splits', at.splits);
-        if (split !== null && split > 0)
-          records.push({ line, value: { type: 'action', symbol, date, action: 'split', ...ratio(split) } });
-      }
-      records.push({
-        line,
-        value: {
-          type: 'bar',
-          symbol,
-          date,
-          open: priceOf(get('open', at.open), factor),
-          high: priceOf(get('high', at.high), factor),
-          low: priceOf(get('low', at.low), factor),
-          close: toMain(singlePrecisionPrice(close), factor),
-          volume: get('volume', at.volume),
-        },
-      });
-    }
+    for (const row of batch) file.read(row, records);
     if (records.length) yield records;
   }
-  // A file with those columns states every dividend and split of the days it holds, and no other.
-  const kinds = [
-    ...(at && at.dividends >= 0 ? (['dividend'] as const) : []),
-    ...(at && at.splits >= 0 ? (['split'] as const) : []),
-  ];
-  const known: ReadRecord<MarketRecordValue>[] = [...spans].map(([symbol, span]) => ({
-    line: span.line,
-    value: { type: 'actionsKnown', symbol, start: span.start, end: span.end, actions: [...kinds] },
-  }));
-  if (known.length && kinds.length) yield known;
-  if (!first)
+  const known = file.actionsKnown();
+  if (known.length) yield known;
+  if (!file.first)
     throw new SourceError(source.name, null, 'the file holds no prices: a header and no rows, or nothing');
+}
+
+/** A price file being read a row at a time: its header, its listings, and the days and actions it states. */
+class PriceFile {
+  private readonly readDate: ReturnType<typeof dateReader>;
+  private readonly through: string | undefined;
+  private readonly name: string | undefined;
+  private readonly unit: string | undefined;
+  /** --ticker: the instrument of a file whose rows do not name it. */
+  private readonly option: string | undefined;
+  private readonly header: HeaderReader;
+  // The days each listing's bars span, for the actions a file's Dividends and Stock Splits columns state.
+  private readonly spans = new Map<string, { start: string; end: string; line: number }>();
+  // A file with a Ticker column may hold many instruments (a bulk end-of-day export), each read once.
+  private readonly instruments = new Map<string, Listing>();
+  first: Listing | null = null;
+  private at: ColumnsAt | null = null;
+  private cut: CutShort | null = null;
+  private readonly days: DaysRead;
+
+  constructor(
+    private readonly file: string,
+    options: LoadContext['options'],
+  ) {
+    this.readDate = dateReader(file, options['date-format']);
+    this.through = options.through;
+    if (this.through !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(this.through))
+      throw new SourceError(file, null, `--through ${this.through}: give a date as YYYY-MM-DD`);
+    this.header = new HeaderReader(file);
+    this.name = options.name?.trim();
+    this.unit = options.unit;
+    if (this.unit !== undefined && this.unit !== 'main' && this.unit !== 'quoted')
+      throw new SourceError(file, null, `--unit ${this.unit}: give main or quoted`);
+    this.option = options.ticker;
+    this.days = new DaysRead(file);
+  }
+
+  /** A line of the file: the header, or a day's bar (and the actions its columns state) added to `records`. */
+  read(row: SourceLine, records: ReadRecord<MarketRecordValue>[]): void {
+    const { line, text } = row;
+    if (!text.trim()) return;
+    // Number() reads a number with spaces around it; only the header, date and ticker are trimmed.
+    const fields = csvFields(text);
+    const trimmed = this.header.layout ? null : fields.map((f) => f.trim());
+    if (trimmed && this.header.take(trimmed, line)) return;
+    const { columns, width, fileTicker } = this.header.layout as Layout;
+    const at = (this.at ??= columnsAt(columns));
+    this.cut ??= new CutShort(this.file, width);
+    this.cut.check(row, fields);
+    const rowTicker = (fields[at.ticker] ?? fields[at.symbol])?.trim() ?? fileTicker ?? undefined;
+    const instrument = this.instrumentOf(line, rowTicker, records);
+    const get = (column: string, index: number) => numberIn(fields[index], column, this.file, line);
+    const date = this.readDate(fields[at.date]?.trim() ?? '', line);
+    if (this.through !== undefined && date > this.through) return;
+    const close = get('close', at.close) ?? get('price', at.price);
+    if (close === null) return; // a day with no trade
+    const { symbol } = instrument;
+    if (this.days.repeats(symbol, date, text, line, (fields[at.date]?.trim().length ?? 0) > 10)) return;
+    const factor = this.unit === 'main' ? 1 : instrument.factor;
+    if (at.dividends >= 0 || at.splits >= 0) {
+      this.spanned(symbol, date, line);
+      const dividend = get('dividends', at.dividends);
+      if (dividend !== null && dividend > 0)
+        records.push({
+          line,
+          value: {
+            type: 'action',
+            symbol,
+            date,
+            action: 'dividend',
+            amount: toMain(Number(dividend.toPrecision(10)), factor),
+          },
+        });
+      const split = get('stock splits', at.splits);
+      if (split !== null && split > 0)
+        records.push({ line, value: { type: 'action', symbol, date, action: 'split', ...ratio(split) } });
+    }
+    records.push({
+      line,
+      value: {
+        type: 'bar',
+        symbol,
+        date,
+        open: priceOf(get('open', at.open), factor),
+        high: priceOf(get('high', at.high), factor),
+        low: priceOf(get('low', at.low), factor),
+        close: toMain(singlePrecisionPrice(close), factor),
+        volume: get('volume', at.volume),
+      },
+    });
+  }
+
+  /** The listing a row is of: the file's first, or (a file with a Ticker column) the one it names. */
+  private instrumentOf(
+    line: number,
+    rowTicker: string | undefined,
+    records: ReadRecord<MarketRecordValue>[],
+  ): Listing {
+    const { file, option, name } = this;
+    if (!this.first) {
+      this.first = listingOf(file, line, option, rowTicker);
+      this.instruments.set(this.first.named, this.first);
+      if (name) records.push({ line, value: { type: 'listing', symbol: this.first.symbol, name } });
+    }
+    const first = this.first;
+    if (rowTicker === undefined || rowTicker === first.named || rowTicker.toUpperCase() === first.named)
+      return first;
+    if (option !== undefined)
+      throw new SourceError(file, line, `ticker ${rowTicker} differs from --ticker ${option}`);
+    if (name)
+      throw new SourceError(
+        file,
+        line,
+        `--name names one listing; the file holds ${first.named} and ${rowTicker.toUpperCase()}`,
+      );
+    const named = rowTicker.toUpperCase();
+    let held = this.instruments.get(named);
+    if (!held) {
+      held = listingOf(file, line, undefined, rowTicker);
+      this.instruments.set(named, held);
+    }
+    return held;
+  }
+
+  private spanned(symbol: string, date: string, line: number): void {
+    const span = this.spans.get(symbol);
+    if (!span) this.spans.set(symbol, { start: date, end: date, line });
+    else {
+      if (date < span.start) span.start = date;
+      if (date > span.end) span.end = date;
+      span.line = line;
+    }
+  }
+
+  /** A file with Dividends or Stock Splits columns states every dividend or split of the days it holds, and no other. */
+  actionsKnown(): ReadRecord<MarketRecordValue>[] {
+    const { at } = this;
+    const kinds = [
+      ...(at && at.dividends >= 0 ? (['dividend'] as const) : []),
+      ...(at && at.splits >= 0 ? (['split'] as const) : []),
+    ];
+    if (kinds.length === 0) return [];
+    return [...this.spans].map(([symbol, span]) => ({
+      line: span.line,
+      value: { type: 'actionsKnown', symbol, start: span.start, end: span.end, actions: [...kinds] },
+    }));
+  }
 }
 
 /**
