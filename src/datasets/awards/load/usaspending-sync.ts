@@ -110,57 +110,18 @@ export async function syncUsaspending(
   loaders: SourceLoaders,
   options: { backoffMs?: number; tries?: number } = {},
 ): Promise<SyncReport> {
-  const { config } = deps;
-  const dir = path.join(config.dataDir, 'downloads', 'usaspending');
-  mkdirSync(dir, { recursive: true });
-  const files: FileReport[] = [];
-  const base = agencyUrl(config, USASPENDING);
-  const fetchFile = async (url: string, dest: string, post?: unknown): Promise<Download> => {
-    let wait = options.backoffMs ?? 1000;
-    for (let attempt = 1; ; attempt += 1) {
-      const got = await download(url, dest, {
-        userAgent: userAgent(config.contact ?? 'no contact given'),
-        timeoutMs: config.fetchTimeoutMs,
-        ...(post !== undefined ? { post } : {}),
-      });
-      const busy = got.outcome === 'failed' && /HTTP (503|429)/.test(got.reason);
-      if (!busy || attempt >= (options.tries ?? 4)) return got;
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      wait *= 2;
-    }
-  };
-  const load = async (name: string, url: string, got: Download, report = true) => {
-    let entry: FileReport;
-    if (got.outcome === 'fetched') {
-      try {
-        entry = {
-          name,
-          url,
-          outcome: 'loaded',
-          load: await loadFile(deps, loaders, got.file),
-        };
-      } catch (error) {
-        entry = { name, url, outcome: 'failed', reason: (error as Error).message };
-      }
-    } else if (got.outcome === 'not_published')
-      entry = { name, url, outcome: 'not_published', reason: `HTTP ${got.status}` };
-    else if (got.outcome === 'failed') entry = { name, url, outcome: 'unreachable', reason: got.reason };
-    else entry = { name, url, outcome: 'unchanged' };
-    if (report) files.push(entry);
-    return entry;
-  };
-
+  const sync = new Sync(deps, loaders, options);
+  const url = `${sync.base}/api/v2/search/spending_by_award/`;
   const seen = new Set<string>();
   let after: { id: unknown; sort: unknown } | null = null;
   for (let page = 1; page <= MAX_PAGES; page += 1) {
-    const url = `${base}/api/v2/search/spending_by_award/`;
-    const dest = path.join(dir, `search-${page}.json`);
-    const got = await fetchFile(
+    const dest = path.join(sync.dir, `search-${page}.json`);
+    const got = await sync.fetchFile(
       url,
       dest,
       searchBody(filters, after, deps.clock().toISOString().slice(0, 10)),
     );
-    const entry = await load(`search page ${page}`, url, got);
+    const entry = await sync.load(`search page ${page}`, url, got);
     if (entry.outcome !== 'loaded' || got.outcome !== 'fetched') break;
     const body = JSON.parse(readFileSync(got.file, 'utf8')) as {
       results?: Record<string, unknown>[];
@@ -173,24 +134,85 @@ export async function syncUsaspending(
     const results = body.results ?? [];
     const fresh = results.filter((r) => !seen.has(String(r.generated_internal_id)));
     for (const r of fresh) seen.add(String(r.generated_internal_id));
+    const changed = await sync.awards(fresh);
+    await sync.subawards(url, page, changed);
+    // A page that brings nothing new ends the run, as does the last page.
+    if (fresh.length === 0 || !body.page_metadata?.hasNext) break;
+    after = { id: body.page_metadata.last_record_unique_id, sort: body.page_metadata.last_record_sort_value };
+  }
+  return { source: 'usaspending', files: sync.files };
+}
+
+/** One run of the sync: where it writes, what it has loaded, and how it fetches and loads a file. */
+class Sync {
+  readonly dir: string;
+  readonly base: string;
+  readonly files: FileReport[] = [];
+
+  constructor(
+    private readonly deps: Pick<Deps, 'store' | 'config' | 'clock'>,
+    private readonly loaders: SourceLoaders,
+    private readonly options: { backoffMs?: number; tries?: number },
+  ) {
+    this.dir = path.join(deps.config.dataDir, 'downloads', 'usaspending');
+    mkdirSync(this.dir, { recursive: true });
+    this.base = agencyUrl(deps.config, USASPENDING);
+  }
+
+  /** A file fetched (a POST where `post` is given), asked again with a growing wait while the API is busy. */
+  async fetchFile(url: string, dest: string, post?: unknown): Promise<Download> {
+    const { config } = this.deps;
+    let wait = this.options.backoffMs ?? 1000;
+    for (let attempt = 1; ; attempt += 1) {
+      const got = await download(url, dest, {
+        userAgent: userAgent(config.contact ?? 'no contact given'),
+        timeoutMs: config.fetchTimeoutMs,
+        ...(post !== undefined ? { post } : {}),
+      });
+      const busy = got.outcome === 'failed' && /HTTP (503|429)/.test(got.reason);
+      if (!busy || attempt >= (this.options.tries ?? 4)) return got;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait *= 2;
+    }
+  }
+
+  /** A fetched file loaded, and what became of it in the run's report. */
+  async load(name: string, url: string, got: Download): Promise<FileReport> {
+    let entry: FileReport;
+    if (got.outcome === 'fetched') {
+      try {
+        entry = { name, url, outcome: 'loaded', load: await loadFile(this.deps, this.loaders, got.file) };
+      } catch (error) {
+        entry = { name, url, outcome: 'failed', reason: (error as Error).message };
+      }
+    } else if (got.outcome === 'not_published')
+      entry = { name, url, outcome: 'not_published', reason: `HTTP ${got.status}` };
+    else if (got.outcome === 'failed') entry = { name, url, outcome: 'unreachable', reason: got.reason };
+    else entry = { name, url, outcome: 'unchanged' };
+    this.files.push(entry);
+    return entry;
+  }
+
+  /** Each new award's detail and transactions, where the search says it changed; the Award IDs that did. */
+  async awards(fresh: Record<string, unknown>[]): Promise<string[]> {
     const changed: string[] = [];
     for (const r of fresh) {
       const id = String(r.generated_internal_id);
-      const detailUrl = `${base}/api/v2/awards/${encodeURIComponent(id)}/`;
+      const detailUrl = `${this.base}/api/v2/awards/${encodeURIComponent(id)}/`;
       // An award is fetched again only when the search says it changed: its Last Modified Date is kept
       // with the detail's fetch.
       const modified = String(r['Last Modified Date'] ?? '');
-      if (modified && (await fetchedAs(deps, detailUrl)) === modified) continue;
+      if (modified && (await fetchedAs(this.deps, detailUrl)) === modified) continue;
       if (typeof r['Award ID'] === 'string') changed.push(r['Award ID']);
-      const got = await fetchFile(detailUrl, path.join(dir, 'awards', `${id}.json`));
-      const detail = await load(id, detailUrl, got);
+      const got = await this.fetchFile(detailUrl, path.join(this.dir, 'awards', `${id}.json`));
+      const detail = await this.load(id, detailUrl, got);
       if (detail.outcome !== 'loaded' || got.outcome !== 'fetched') continue;
-      await remember(deps, detailUrl, modified, got.checksum);
-      const txUrl = `${base}/api/v2/transactions/`;
-      await load(
+      await remember(this.deps, detailUrl, modified, got.checksum);
+      const txUrl = `${this.base}/api/v2/transactions/`;
+      await this.load(
         `${id} transactions`,
         txUrl,
-        await fetchFile(txUrl, path.join(dir, 'transactions', `${id}.json`), {
+        await this.fetchFile(txUrl, path.join(this.dir, 'transactions', `${id}.json`), {
           award_id: id,
           limit: 100,
           page: 1,
@@ -199,12 +221,16 @@ export async function syncUsaspending(
         }),
       );
     }
-    // The subawards of the awards that changed, a search for the page's awards at a time.
+    return changed;
+  }
+
+  /** The subawards of the awards that changed, a search for the page's awards at a time. */
+  async subawards(url: string, page: number, changed: string[]): Promise<void> {
     const subawards = new Set<string>();
     for (let subPage = 1; changed.length > 0 && subPage <= MAX_PAGES; subPage += 1) {
-      const dest = path.join(dir, `subawards-${page}-${subPage}.json`);
-      const got = await fetchFile(url, dest, subawardBody(changed, subPage));
-      const entry = await load(`subawards of page ${page}, page ${subPage}`, url, got);
+      const dest = path.join(this.dir, `subawards-${page}-${subPage}.json`);
+      const got = await this.fetchFile(url, dest, subawardBody(changed, subPage));
+      const entry = await this.load(`subawards of page ${page}, page ${subPage}`, url, got);
       if (entry.outcome !== 'loaded' || got.outcome !== 'fetched') break;
       const found = JSON.parse(readFileSync(got.file, 'utf8')) as {
         results?: Record<string, unknown>[];
@@ -217,11 +243,7 @@ export async function syncUsaspending(
       for (const k of news) subawards.add(k);
       if (news.length === 0 || !found.page_metadata?.hasNext) break;
     }
-    // A page that brings nothing new ends the run, as does the last page.
-    if (fresh.length === 0 || !body.page_metadata?.hasNext) break;
-    after = { id: body.page_metadata.last_record_unique_id, sort: body.page_metadata.last_record_sort_value };
   }
-  return { source: 'usaspending', files };
 }
 
 /** The Last Modified Date an award's detail was fetched at, if it was. */
