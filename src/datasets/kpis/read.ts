@@ -181,74 +181,27 @@ function readCompany(kind: 'kpi' | 'guidance') {
       from || to ? { from: from ?? null, to: to ?? null, default: false } : defaultWindow(known.shown);
     const inWindow = (r: Row) => window.from === null || r.period_end >= window.from;
     const shown = known.shown.filter(inWindow);
-    const superseded = known.superseded.filter(inWindow);
 
     const metrics = await db.selectFrom('kpi_metrics').selectAll().execute();
     const metricById = new Map(metrics.map((m) => [m.id, m]));
-    const nameOf = (id: string) => metricById.get(id)?.name ?? id;
-
     const facts = shown
       .sort((a, b) => a.period_end.localeCompare(b.period_end))
-      .map((r) => toFact(r, nameOf(r.metric_id)));
-    const bySeries = new Map<string, ReturnType<typeof toFact>[]>();
-    for (const f of facts) bySeries.set(f.seriesKey, [...(bySeries.get(f.seriesKey) ?? []), f]);
-    const series = [...bySeries.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([key, observations]) => {
-        const first = observations[0]!;
-        return {
-          key,
-          metric: first.metric,
-          unit: first.unit,
-          currency: first.currency,
-          basis: first.basis,
-          dimensions: first.dimensions,
-          latest: observations.at(-1) ?? null,
-          conceptChanges: conceptChanges(
-            observations.map((o) => ({ end: o.period.end, concept: o.concept })),
-          ),
-          observations,
-        };
-      });
-
-    const shownById = new Map(shown.map((r) => [r.fact_key, r.id]));
-    const revisions = superseded
-      .sort((a, b) => a.fact_key.localeCompare(b.fact_key) || b.revision - a.revision)
-      .map((r) => ({
-        id: r.id,
-        seriesKey: r.series_key,
-        periodEnd: r.period_end,
-        revision: r.revision,
-        value: Number(r.value),
-        asOf: r.as_of,
-        supersededBy: shownById.get(r.fact_key) ?? null,
-      }));
-
-    const published = facts.map((f) => f.asOf).sort();
-    const periods = facts.map((f) => f.period.end).sort();
+      .map((r) => toFact(r, metricById.get(r.metric_id)?.name ?? r.metric_id));
     const filtered = Boolean(metric || basis || from || to || asOf || window.from);
     const coverage = holding(filtered ? await heldRows(deps, company.ticker, kind, cutoff) : shown, kind);
-    const dictionary = [...new Set(facts.map((f) => f.metricId))]
-      .map((id) => metricById.get(id))
-      .filter((m) => m !== undefined)
-      .map((m) => ({
-        id: m.id,
-        name: m.name,
-        sector: m.sector,
-        unit: m.unit,
-        definition: m.definition,
-        aliases: JSON.parse(m.aliases) as Record<string, string[]>,
-        favorable: m.favorable,
-      }));
     const data = {
       symbol: company.ticker,
       status: 'available',
-      asOf: published.at(-1) ?? null,
+      asOf:
+        facts
+          .map((f) => f.asOf)
+          .sort()
+          .at(-1) ?? null,
       coverage,
       window,
-      series,
-      revisions,
-      dictionary,
+      series: seriesOf(facts),
+      revisions: revisionsOf(shown, known.superseded.filter(inWindow)),
+      dictionary: dictionaryOf(facts, metricById),
       access: 'full',
       lockedRows: 0,
       totalRows: facts.length,
@@ -256,6 +209,7 @@ function readCompany(kind: 'kpi' | 'guidance') {
       previewRows: facts.length,
       methodology: METHODOLOGY,
     };
+    const periods = facts.map((f) => f.period.end).sort();
     return {
       data,
       meta: storedMeta('kpis-guidance', [SEC_EDGAR], {
@@ -277,6 +231,76 @@ function readCompany(kind: 'kpi' | 'guidance') {
       }),
     };
   };
+}
+
+type Fact = ReturnType<typeof toFact>;
+
+/** The facts as series, one a series key, each with its latest observation and the concepts it was read from. */
+function seriesOf(facts: Fact[]) {
+  const bySeries = new Map<string, Fact[]>();
+  for (const f of facts) bySeries.set(f.seriesKey, [...(bySeries.get(f.seriesKey) ?? []), f]);
+  return [...bySeries.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, observations]) => {
+      const first = observations[0]!;
+      return {
+        key,
+        metric: first.metric,
+        unit: first.unit,
+        currency: first.currency,
+        basis: first.basis,
+        dimensions: first.dimensions,
+        latest: observations.at(-1) ?? null,
+        conceptChanges: conceptChanges(observations.map((o) => ({ end: o.period.end, concept: o.concept }))),
+        observations,
+      };
+    });
+}
+
+/** Values superseded by a later filing, newest revision first, each naming the fact that replaced it. */
+function revisionsOf(shown: Row[], superseded: Row[]) {
+  const shownById = new Map(shown.map((r) => [r.fact_key, r.id]));
+  return superseded
+    .sort((a, b) => a.fact_key.localeCompare(b.fact_key) || b.revision - a.revision)
+    .map((r) => ({
+      id: r.id,
+      seriesKey: r.series_key,
+      periodEnd: r.period_end,
+      revision: r.revision,
+      value: Number(r.value),
+      asOf: r.as_of,
+      supersededBy: shownById.get(r.fact_key) ?? null,
+    }));
+}
+
+/** The metrics the facts are of, as the dictionary defines them. */
+function dictionaryOf(
+  facts: Fact[],
+  metricById: Map<
+    string,
+    {
+      id: string;
+      name: string;
+      sector: string;
+      unit: string;
+      definition: string;
+      aliases: string;
+      favorable: string;
+    }
+  >,
+) {
+  return [...new Set(facts.map((f) => f.metricId))]
+    .map((id) => metricById.get(id))
+    .filter((m) => m !== undefined)
+    .map((m) => ({
+      id: m.id,
+      name: m.name,
+      sector: m.sector,
+      unit: m.unit,
+      definition: m.definition,
+      aliases: JSON.parse(m.aliases) as Record<string, string[]>,
+      favorable: m.favorable,
+    }));
 }
 
 export const readKpis = readCompany('kpi');
