@@ -119,71 +119,15 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
     .select((eb) => eb.fn.max('row_id').as('last'))
     .executeTakeFirstOrThrow();
   const n = Number(newest.last ?? 0);
-  const dict = emptyDictionaries();
-  const cols: AwardColumns = {
-    size: 0,
-    rowIds: new Float64Array(n),
-    agency: new Int32Array(n),
-    sector: new Int32Array(n),
-    recipient: new Int32Array(n),
-    ticker: new Int32Array(n),
-    source: new Int32Array(n),
-    jurisdiction: new Int32Array(n),
-    currency: new Int32Array(n),
-    awardType: new Int32Array(n),
-    parent: new Int32Array(n),
-    fiscalYear: new Int32Array(n),
-    date: new Int32Array(n),
-    hi: new Float64Array(n),
-    lo: new Float64Array(n),
-    flagged: new Uint8Array(n),
-    notice: new Int32Array(n).fill(-1),
-    notices: [],
-    knownAt: new Float64Array(n),
-    supersededAt: new Float64Array(n),
-    titleWords: emptyTitleWords(),
-    firstFiscalYear: 0,
-    lastFiscalYear: 0,
-    dict,
-  };
+  const cols = emptyColumns(n);
+  const { dict } = cols;
   const titleWords = new TitleWordsBuilder();
   const notices = new Notices(cols);
   let i = 0;
   let after = 0;
   // Pages by row id: a keyset walk that both engines answer from the primary key.
   for (;;) {
-    const rows = await db
-      .selectFrom('awards')
-      .select([
-        'row_id',
-        'agency_name',
-        'sector',
-        'recipient_name',
-        'ticker',
-        'source',
-        'jurisdiction',
-        'currency',
-        'award_type',
-        'parent_id',
-        'fiscal_year',
-        'award_date',
-        'obligated_amount',
-        'title',
-        sql<number>`CASE WHEN details LIKE '%"alerts":%' THEN 1 ELSE 0 END`.as('flagged'),
-        // Read only for the rows of notices that publish their own total (a few; TED's and eForms' lots).
-        sql<string | null>`CASE WHEN details LIKE '%"noticeTotal":%' THEN details END`.as('notice_details'),
-        sql<string | null>`CASE WHEN details LIKE '%"noticeTotal":%' THEN source_award_id END`.as(
-          'notice_award',
-        ),
-        'known_at',
-        'superseded_at',
-      ])
-      .where('row_id', '>', after)
-      // A load committed meanwhile adds rows the next version will hold.
-      .where('row_id', '<=', n)
-      .orderBy('row_id')
-      .limit(PAGE)
-      .execute();
+    const rows = await columnPage(db, after, n);
     for (const r of rows) {
       cols.rowIds[i] = Number(r.row_id);
       cols.agency[i] = dict.agency.code(r.agency_name);
@@ -223,6 +167,74 @@ export async function buildColumns(db: Kysely<Database>): Promise<AwardColumns> 
   // The caller's first pass over the columns (a summary of every award) starts in a turn of its own.
   await ownTurn();
   return cols;
+}
+
+/** Columns for `n` awards, empty. */
+function emptyColumns(n: number): AwardColumns {
+  return {
+    size: 0,
+    rowIds: new Float64Array(n),
+    agency: new Int32Array(n),
+    sector: new Int32Array(n),
+    recipient: new Int32Array(n),
+    ticker: new Int32Array(n),
+    source: new Int32Array(n),
+    jurisdiction: new Int32Array(n),
+    currency: new Int32Array(n),
+    awardType: new Int32Array(n),
+    parent: new Int32Array(n),
+    fiscalYear: new Int32Array(n),
+    date: new Int32Array(n),
+    hi: new Float64Array(n),
+    lo: new Float64Array(n),
+    flagged: new Uint8Array(n),
+    notice: new Int32Array(n).fill(-1),
+    notices: [],
+    knownAt: new Float64Array(n),
+    supersededAt: new Float64Array(n),
+    titleWords: emptyTitleWords(),
+    firstFiscalYear: 0,
+    lastFiscalYear: 0,
+    dict: emptyDictionaries(),
+  };
+}
+
+/** The award rows after row id `after` (up to `last`), a page of them, as the columns read them. */
+function columnPage(db: Kysely<Database>, after: number, last: number) {
+  return (
+    db
+      .selectFrom('awards')
+      .select([
+        'row_id',
+        'agency_name',
+        'sector',
+        'recipient_name',
+        'ticker',
+        'source',
+        'jurisdiction',
+        'currency',
+        'award_type',
+        'parent_id',
+        'fiscal_year',
+        'award_date',
+        'obligated_amount',
+        'title',
+        sql<number>`CASE WHEN details LIKE '%"alerts":%' THEN 1 ELSE 0 END`.as('flagged'),
+        // Read only for the rows of notices that publish their own total (a few; TED's and eForms' lots).
+        sql<string | null>`CASE WHEN details LIKE '%"noticeTotal":%' THEN details END`.as('notice_details'),
+        sql<string | null>`CASE WHEN details LIKE '%"noticeTotal":%' THEN source_award_id END`.as(
+          'notice_award',
+        ),
+        'known_at',
+        'superseded_at',
+      ])
+      .where('row_id', '>', after)
+      // A load committed meanwhile adds rows the next version will hold.
+      .where('row_id', '<=', last)
+      .orderBy('row_id')
+      .limit(PAGE)
+      .execute()
+  );
 }
 
 /**
