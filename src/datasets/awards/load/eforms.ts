@@ -4,7 +4,7 @@
 // one currency over tenders in others is flagged, as for the R2.0.9 notices.
 import type { FileKind, LoadContext } from '../../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../../ingest/source.js';
-import { element, elements, readXml, textOf } from '../../../ingest/xml.js';
+import { element, elements, readXml, textOf, type XmlNode } from '../../../ingest/xml.js';
 import { soleWinnerEntity } from '../entity.js';
 import type { AwardRecordValue } from '../import.js';
 import type { Held } from './usaspending.js';
@@ -78,6 +78,39 @@ const id = (node: unknown): string | null => (Array.isArray(node) ? id(node[0]) 
 const first = (node: unknown): unknown => (Array.isArray(node) ? node[0] : node);
 const day = (value: unknown) => text(value)?.slice(0, 10) ?? null;
 
+type Organisations = ReturnType<typeof organisationsOf>;
+
+/** The notice's organisations by id: each one's name (the first language given) and country. */
+function organisationsOf(extension: XmlNode | undefined) {
+  return new Map(
+    elements(extension?.Organizations, 'Organization').map((o) => {
+      const company = element(o, 'Company');
+      return [
+        id(company?.PartyIdentification),
+        {
+          // A name in several languages: the first given.
+          name: text(element(first(company?.PartyName))?.Name),
+          country: text(element(company, 'PostalAddress', 'Country')?.IdentificationCode),
+        },
+      ];
+    }),
+  );
+}
+
+/** The buyer: buyers procuring jointly are named together, the first the lead, whose country the notice is under. */
+function buyerOf(file: string, notice: XmlNode, organisations: Organisations, publication: string) {
+  const buyers = (
+    Array.isArray(notice.ContractingParty) ? notice.ContractingParty : [notice.ContractingParty]
+  )
+    .map((party) => organisations.get(id(element(party, 'Party')?.PartyIdentification)))
+    .filter((b) => b?.name);
+  const buyer = buyers[0] && { name: buyers.map((b) => b?.name).join('; '), country: buyers[0].country };
+  if (!buyer?.name) throw new SourceError(file, null, `notice ${publication} names no buyer`);
+  const country = buyer.country ? (ALPHA2[buyer.country] ?? buyer.country) : null;
+  if (!country) throw new SourceError(file, null, `notice ${publication} names no buyer country`);
+  return { buyer: { name: buyer.name, country: buyer.country }, country };
+}
+
 export async function* eformsNotice(
   source: SourceFile,
   context: LoadContext<Held>,
@@ -95,29 +128,8 @@ export async function* eformsNotice(
       'not a published eForms award notice (notice result and publication expected)',
     );
 
-  const organisations = new Map(
-    elements(extension?.Organizations, 'Organization').map((o) => {
-      const company = element(o, 'Company');
-      return [
-        id(company?.PartyIdentification),
-        {
-          // A name in several languages: the first given.
-          name: text(element(first(company?.PartyName))?.Name),
-          country: text(element(company, 'PostalAddress', 'Country')?.IdentificationCode),
-        },
-      ];
-    }),
-  );
-  // Buyers procuring jointly are named together; the first is the lead, whose country the notice is under.
-  const buyers = (
-    Array.isArray(notice.ContractingParty) ? notice.ContractingParty : [notice.ContractingParty]
-  )
-    .map((party) => organisations.get(id(element(party, 'Party')?.PartyIdentification)))
-    .filter((b) => b?.name);
-  const buyer = buyers[0] && { name: buyers.map((b) => b?.name).join('; '), country: buyers[0].country };
-  if (!buyer?.name) throw new SourceError(source.name, null, `notice ${publication} names no buyer`);
-  const country = buyer.country ? (ALPHA2[buyer.country] ?? buyer.country) : null;
-  if (!country) throw new SourceError(source.name, null, `notice ${publication} names no buyer country`);
+  const organisations = organisationsOf(extension);
+  const { buyer, country } = buyerOf(source.name, notice, organisations, publication);
 
   const tenders = new Map(elements(result, 'LotTender').map((t) => [id(t), t]));
   const parties = new Map(elements(result, 'TenderingParty').map((p) => [id(p), p]));

@@ -62,11 +62,8 @@ const money = (node: unknown) => {
 };
 const date8 = (d: string) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`;
 
-export async function* tedNotice(
-  source: SourceFile,
-  context: LoadContext<Held>,
-): AsyncGenerator<{ line: number; value: AwardRecordValue }> {
-  const doc = await readXml(source, LISTS);
+/** The notice's award form (its original language's), its number and kind, and its OJ S number and date. */
+function awardForm(file: string, doc: XmlNode) {
   const coded = element(doc, 'TED_EXPORT', 'CODED_DATA_SECTION');
   const notice = element(coded, 'NOTICE_DATA');
   const section = element(doc, 'TED_EXPORT', 'FORM_SECTION') ?? {};
@@ -78,17 +75,35 @@ export async function* tedNotice(
   const published = text(element(coded, 'REF_OJS')?.DATE_PUB);
   if (!form || !formNumber || !number || !published)
     throw new SourceError(
-      source.name,
+      file,
       null,
       'not a TED award notice (a form such as F03_2014, OJ S number and publication date expected)',
     );
   const kind = AWARD_FORMS[formNumber];
   if (!kind)
     throw new SourceError(
-      source.name,
+      file,
       null,
       `notice ${number} is form ${formNumber}${OTHER_FORMS[formNumber] ? ` (${OTHER_FORMS[formNumber]})` : ''}, which awards no contract: the award forms are ${Object.keys(AWARD_FORMS).join(', ')}`,
     );
+  return { notice, form, formNumber, kind, number, published };
+}
+
+/** A lot's value: the contract's, or (stated alone) the buyer's estimate, said to be one. */
+function lotValue(lot: XmlNode) {
+  const values = element(lot, 'AWARDED_CONTRACT', 'VALUES');
+  const awarded = money(values?.VAL_TOTAL);
+  if (awarded) return { ...awarded, kind: 'contract_value' as const };
+  const estimated = money(values?.VAL_ESTIMATED_TOTAL);
+  return estimated ? { ...estimated, kind: 'estimated_value' as const } : null;
+}
+
+export async function* tedNotice(
+  source: SourceFile,
+  context: LoadContext<Held>,
+): AsyncGenerator<{ line: number; value: AwardRecordValue }> {
+  const doc = await readXml(source, LISTS);
+  const { notice, form, formNumber, kind, number, published } = awardForm(source.name, doc);
   const country = String(element(notice, 'ISO_COUNTRY')?.['@VALUE'] ?? '');
   const uris = elements(element(notice, 'URI_LIST'), 'URI_DOC');
   const page = text(uris.find((u) => u['@LG'] === form['@LG']) ?? uris[0]);
@@ -108,13 +123,6 @@ export async function* tedNotice(
     lots.map((a) => money(element(a, 'AWARDED_CONTRACT', 'VALUES')?.VAL_TOTAL)?.currency),
   );
   const mixed = total !== null && [...currencies].some((c) => c && c !== total.currency);
-  const lotValue = (lot: XmlNode) => {
-    const values = element(lot, 'AWARDED_CONTRACT', 'VALUES');
-    const awarded = money(values?.VAL_TOTAL);
-    if (awarded) return { ...awarded, kind: 'contract_value' as const };
-    const estimated = money(values?.VAL_ESTIMATED_TOTAL);
-    return estimated ? { ...estimated, kind: 'estimated_value' as const } : null;
-  };
   const unvalued = lots.filter((lot) => !lotValue(lot)).length;
   if (unvalued) context.notes.push(`${unvalued} awarded lots state no value and were left out`);
   for (const [i, lot] of lots.entries()) {
