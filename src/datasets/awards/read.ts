@@ -203,9 +203,7 @@ export async function listAwards(
 
   const awards = await withRevenue(db, shown.map(toAward), at);
   const published = newestKnown(shown);
-  const attribution = new Map<string, { attribution: string; licence: string }>(
-    AWARD_SOURCES.map((s) => [s.id, s]),
-  );
+  const groups = summaryShown(summary);
   const data = {
     generatedAt: deps.clock().toISOString(),
     asOf: published?.knownAt ?? null,
@@ -213,28 +211,13 @@ export async function listAwards(
     access: 'full',
     rows: awards,
     nextCursor,
-    agencies: summary.agencies.map(({ key, awards: n, amounts }) => ({ name: key, awards: n, amounts })),
-    sectors: summary.sectors.map(({ key, awards: n, amounts }) => ({ name: key, awards: n, amounts })),
-    leaders: summary.leaders.map(({ key, awards: n, amounts }) => ({
-      recipient: key,
-      awards: n,
-      amounts,
-    })),
-    history: summary.history,
+    agencies: groups.agencies,
+    sectors: groups.sectors,
+    leaders: groups.leaders,
+    history: groups.history,
     alerts: await alertsOf(db, summary.deobligationRows, summary.flaggedRows),
-    sources: summary.sources.map(({ key, awards: n }) => ({
-      id: key,
-      attribution: attribution.get(key)?.attribution ?? key,
-      licence: attribution.get(key)?.licence ?? 'see source',
-      awards: n,
-    })),
-    coverage: summary.coverage.map((c) => ({
-      source: c.source,
-      jurisdiction: c.jurisdiction,
-      awards: c.awards,
-      firstAwardDate: c.first,
-      lastAwardDate: c.last,
-    })),
+    sources: groups.sources,
+    coverage: groups.coverage,
     gaps: at ? beforeFirstKnown(columns, at) : [],
     locked: false,
   };
@@ -254,6 +237,36 @@ export async function listAwards(
           }
         : null,
     }),
+  };
+}
+
+/** The listing's summaries as answered: by agency, sector, recipient and year, by source, and coverage. */
+function summaryShown(summary: ReturnType<typeof summarizeAll>) {
+  const attribution = new Map<string, { attribution: string; licence: string }>(
+    AWARD_SOURCES.map((s) => [s.id, s]),
+  );
+  return {
+    agencies: summary.agencies.map(({ key, awards: n, amounts }) => ({ name: key, awards: n, amounts })),
+    sectors: summary.sectors.map(({ key, awards: n, amounts }) => ({ name: key, awards: n, amounts })),
+    leaders: summary.leaders.map(({ key, awards: n, amounts }) => ({
+      recipient: key,
+      awards: n,
+      amounts,
+    })),
+    history: summary.history,
+    sources: summary.sources.map(({ key, awards: n }) => ({
+      id: key,
+      attribution: attribution.get(key)?.attribution ?? key,
+      licence: attribution.get(key)?.licence ?? 'see source',
+      awards: n,
+    })),
+    coverage: summary.coverage.map((c) => ({
+      source: c.source,
+      jurisdiction: c.jurisdiction,
+      awards: c.awards,
+      firstAwardDate: c.first,
+      lastAwardDate: c.last,
+    })),
   };
 }
 
