@@ -82,6 +82,50 @@ export function fileSize(file: string): number {
   return stat.size;
 }
 
+/** The file's first bytes, by which a loader knows its kind. */
+async function headOf(file: string, size: number): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(Math.min(size, HEAD_BYTES));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Lines as readline splits them (LF, CRLF or a lone CR ends one; the last needs none), a chunk of the stream
+ * at a time, decoded as UTF-8; the last line says when no line break ends it.
+ */
+async function* splitLines(input: Readable, name: string): AsyncGenerator<SourceLine[]> {
+  const decoder = new StringDecoder('utf8');
+  let line = 0;
+  let rest = '';
+  const batchOf = (texts: string[]): SourceLine[] => texts.map((text) => ({ line: ++line, text }));
+  try {
+    for await (const chunk of input) {
+      let text = rest + decoder.write(chunk as Buffer);
+      // A CR at the end may be the first half of a CRLF: it waits for the next chunk.
+      const held = text.endsWith('\r');
+      if (held) text = text.slice(0, -1);
+      const parts = text.split(LINE_BREAK);
+      rest = (parts.pop() as string) + (held ? '\r' : '');
+      if (parts.length) yield batchOf(parts);
+    }
+  } catch (error) {
+    throw new SourceError(name, line + 1, `unreadable: ${(error as Error).message}`);
+  }
+  const last = (rest + decoder.end()).split(LINE_BREAK);
+  const unterminated = last.at(-1) !== '';
+  if (!unterminated) last.pop();
+  if (last.length) {
+    const batch = batchOf(last);
+    if (unterminated) batch[batch.length - 1] = { ...batch[batch.length - 1]!, unterminated: true };
+    yield batch;
+  }
+}
+
 export async function openSource(file: string): Promise<SourceFile> {
   const name = path.basename(file);
   const size = fileSize(file);
@@ -98,10 +142,7 @@ export async function openSource(file: string): Promise<SourceFile> {
   let walked: { done: number; total: number } | null = null;
   let digest: string | null = null;
 
-  /**
-   * Lines as readline splits them (LF, CRLF or a lone CR ends one; the last needs none), a chunk of the stream
-   * at a time, decoded as UTF-8.
-   */
+  /** The file's lines (see splitLines), hashed and counted as its bytes are read. */
   async function* lineBatches(): AsyncGenerator<SourceLine[]> {
     const raw = createReadStream(file);
     raw.on('data', (chunk) => {
@@ -117,31 +158,7 @@ export async function openSource(file: string): Promise<SourceFile> {
       raw.resume();
       input = entry.method === 8 ? body.pipe(createInflateRaw({ finishFlush: 2 })) : body;
     }
-    const decoder = new StringDecoder('utf8');
-    let line = 0;
-    let rest = '';
-    const batchOf = (texts: string[]): SourceLine[] => texts.map((text) => ({ line: ++line, text }));
-    try {
-      for await (const chunk of input) {
-        let text = rest + decoder.write(chunk as Buffer);
-        // A CR at the end may be the first half of a CRLF: it waits for the next chunk.
-        const held = text.endsWith('\r');
-        if (held) text = text.slice(0, -1);
-        const parts = text.split(LINE_BREAK);
-        rest = (parts.pop() as string) + (held ? '\r' : '');
-        if (parts.length) yield batchOf(parts);
-      }
-    } catch (error) {
-      throw new SourceError(name, line + 1, `unreadable: ${(error as Error).message}`);
-    }
-    const last = (rest + decoder.end()).split(LINE_BREAK);
-    const unterminated = last.at(-1) !== '';
-    if (!unterminated) last.pop();
-    if (last.length) {
-      const batch = batchOf(last);
-      if (unterminated) batch[batch.length - 1] = { ...batch[batch.length - 1]!, unterminated: true };
-      yield batch;
-    }
+    yield* splitLines(input, name);
     await new Promise<void>((resolve) =>
       raw.readableEnded || raw.destroyed ? resolve() : raw.once('close', resolve),
     );
@@ -152,21 +169,11 @@ export async function openSource(file: string): Promise<SourceFile> {
     for await (const batch of lineBatches()) yield* batch;
   }
 
-  const handle = await open(file, 'r');
-  let head: Buffer;
-  try {
-    const buffer = Buffer.alloc(Math.min(size, HEAD_BYTES));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    head = buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-
   return {
     name,
     path: file,
     size,
-    head,
+    head: await headOf(file, size),
     checksum() {
       // A reader that takes the whole file at once (a workbook) has not streamed it: hash it now.
       digest ??= createHash('sha256').update(readFileSync(file)).digest('hex');

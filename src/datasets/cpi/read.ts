@@ -63,6 +63,20 @@ export async function readBoard(
   );
 }
 
+/** The board with no index value held (as known at `at`). */
+function emptyBoard(deps: Deps, at: string | null): EnvelopeValue<unknown> {
+  return {
+    data: frame(
+      deps,
+      [],
+      [at ? `nothing published by ${at.slice(0, 10)} is held` : 'no index values loaded'],
+      null,
+      null,
+    ),
+    meta: storedMeta('cpi', [BLS], { readAsOf: readInstant(deps, at) }),
+  };
+}
+
 async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
   const known = knownAt(at);
@@ -77,18 +91,7 @@ async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValu
       .execute()
   ).map((r) => r.period);
   const newestAll = allPeriods[0];
-  if (!newestAll) {
-    return {
-      data: frame(
-        deps,
-        [],
-        [at ? `nothing published by ${at.slice(0, 10)} is held` : 'no index values loaded'],
-        null,
-        null,
-      ),
-      meta: storedMeta('cpi', [BLS], { readAsOf: readInstant(deps, at) }),
-    };
-  }
+  if (!newestAll) return emptyBoard(deps, at);
   const period = await boardPeriod(deps, allPeriods, known);
   const release = await db
     .selectFrom('cpi_releases')
