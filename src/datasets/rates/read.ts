@@ -31,6 +31,52 @@ async function curve(
   at: string | null,
   asked: string | undefined,
 ): Promise<EnvelopeValue<unknown>> {
+  const { found, rows } = await curveRows(deps, at, asked);
+  const byDate = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    const tenors = byDate.get(r.date) ?? new Map<string, number>();
+    tenors.set(r.tenor, Number(r.value));
+    byDate.set(r.date, tenors);
+  }
+  const dates = [...byDate.keys()];
+  /** The last curve on or before `date`, if any. */
+  const onOrBefore = (date: string) => dates.filter((d) => d <= date).at(-1) ?? null;
+  const previous = {
+    day: dates.filter((d) => d < found).at(-1) ?? null,
+    week: onOrBefore(addDays(found, -7)),
+    month: onOrBefore(shiftMonths(found, -1)),
+    year: onOrBefore(shiftMonths(found, -12)),
+  };
+  const today = byDate.get(found) ?? new Map<string, number>();
+  const spread = (long: string, short: string) => {
+    const a = today.get(long);
+    const b = today.get(short);
+    if (a === undefined || b === undefined) return null;
+    const bp = basisPoints(a, b);
+    return { long, short, bp, inverted: bp < 0 };
+  };
+  const known = newestKnown(rows.filter((r) => r.date === found));
+  return {
+    data: {
+      source: 'treasury',
+      status: 'available',
+      gaps: [] as string[],
+      date: found,
+      previous,
+      spreads: { '2s10s': spread('10Y', '2Y'), '3m10y': spread('10Y', '3M') },
+      tenors: tenorsOf(byDate, found, previous),
+    },
+    meta: storedMeta('treasury-rates', [TREASURY], {
+      readAsOf: readInstant(deps, at),
+      asOf: known?.knownAt ?? null,
+      knownFrom: known?.knownFrom ?? null,
+      newestPeriod: found,
+    }),
+  };
+}
+
+/** The newest par curve held on or before `asked` (as known at `at`), and the rows of the year and two weeks to it. */
+async function curveRows(deps: Deps, at: string | null, asked: string | undefined) {
   const db = deps.store.db;
   let day = db
     .selectFrom('treasury_rates')
@@ -55,27 +101,21 @@ async function curve(
     .where('date', '<=', found)
     .orderBy('date')
     .execute();
-  const byDate = new Map<string, Map<string, number>>();
-  for (const r of rows) {
-    const tenors = byDate.get(r.date) ?? new Map<string, number>();
-    tenors.set(r.tenor, Number(r.value));
-    byDate.set(r.date, tenors);
-  }
-  const dates = [...byDate.keys()];
-  /** The last curve on or before `date`, if any. */
-  const onOrBefore = (date: string) => dates.filter((d) => d <= date).at(-1) ?? null;
-  const previous = {
-    day: dates.filter((d) => d < found).at(-1) ?? null,
-    week: onOrBefore(addDays(found, -7)),
-    month: onOrBefore(shiftMonths(found, -1)),
-    year: onOrBefore(shiftMonths(found, -12)),
-  };
-  const today = byDate.get(found) as Map<string, number>;
+  return { found, rows };
+}
+
+/** Each tenor of the day's curve, with its change in basis points from each earlier curve. */
+function tenorsOf(
+  byDate: Map<string, Map<string, number>>,
+  found: string,
+  previous: Record<'day' | 'week' | 'month' | 'year', string | null>,
+) {
+  const today = byDate.get(found) ?? new Map<string, number>();
   const change = (tenor: string, value: number, date: string | null) => {
     const before = date ? byDate.get(date)?.get(tenor) : undefined;
     return before === undefined ? null : basisPoints(value, before);
   };
-  const tenors = PAR_TENORS.flatMap(([tenor, years]) => {
+  return PAR_TENORS.flatMap(([tenor, years]) => {
     const value = today.get(tenor);
     if (value === undefined) return [];
     return [
@@ -92,31 +132,6 @@ async function curve(
       },
     ];
   });
-  const spread = (long: string, short: string) => {
-    const a = today.get(long);
-    const b = today.get(short);
-    if (a === undefined || b === undefined) return null;
-    const bp = basisPoints(a, b);
-    return { long, short, bp, inverted: bp < 0 };
-  };
-  const known = newestKnown(rows.filter((r) => r.date === found));
-  return {
-    data: {
-      source: 'treasury',
-      status: 'available',
-      gaps: [] as string[],
-      date: found,
-      previous,
-      spreads: { '2s10s': spread('10Y', '2Y'), '3m10y': spread('10Y', '3M') },
-      tenors,
-    },
-    meta: storedMeta('treasury-rates', [TREASURY], {
-      readAsOf: readInstant(deps, at),
-      asOf: known?.knownAt ?? null,
-      knownFrom: known?.knownFrom ?? null,
-      newestPeriod: found,
-    }),
-  };
 }
 
 /** One tenor of one series between two days (default: the year to the newest day held), as known at asOf. */
