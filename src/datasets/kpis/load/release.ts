@@ -77,9 +77,29 @@ function locate(html: string, plain: string, quote: string) {
 }
 
 /** The words that state a figure: its row ("Total revenue $4.75 billion to $4.78 billion") where one holds it. */
+function periodLabel(period: Guided['period']): string {
+  return period.kind === 'year'
+    ? `FY${period.fiscalYear}`
+    : `Q${period.fiscalQuarter} FY${period.fiscalYear}`;
+}
+
 function rowOf(parts: readonly string[], guided: Guided): string {
   const row = parts.find((b) => b.includes(guided.quote) && b.length <= guided.quote.length + 120);
   return row && !row.startsWith('GAAP') && !row.startsWith('Non-GAAP') ? row : guided.quote;
+}
+
+/** The listed company the release is of: --ticker, or the listing its text names, held among the registrants. */
+function companyOf(file: string, plain: string, context: LoadContext<Companies>) {
+  const listed = /\((?:NYSE|NASDAQ|Nasdaq)(?:\s*GS)?\s*:\s*([A-Z.]{1,10})\)/.exec(plain)?.[1];
+  const ticker = context.options.ticker?.toUpperCase() ?? listed;
+  const company = ticker ? context.prepared.get(ticker) : undefined;
+  if (!ticker || !company)
+    throw new SourceError(
+      file,
+      null,
+      `the release names no listed company held among the registrants${ticker ? ` (${ticker})` : ''}: load company_tickers.json first, or give --ticker`,
+    );
+  return { ticker, company };
 }
 
 export async function* releaseGuidance(
@@ -89,16 +109,7 @@ export async function* releaseGuidance(
   const html = await wholeText(source);
   const parts = blocks(html);
   const plain = plainText(html);
-  const companies = context.prepared;
-  const listed = /\((?:NYSE|NASDAQ|Nasdaq)(?:\s*GS)?\s*:\s*([A-Z.]{1,10})\)/.exec(plain)?.[1];
-  const ticker = context.options.ticker?.toUpperCase() ?? listed;
-  const company = ticker ? companies.get(ticker) : undefined;
-  if (!ticker || !company)
-    throw new SourceError(
-      source.name,
-      null,
-      `the release names no listed company held among the registrants${ticker ? ` (${ticker})` : ''}: load company_tickers.json first, or give --ticker`,
-    );
+  const { ticker, company } = companyOf(source.name, plain, context);
   const accession = accessionOf(source, context);
   const dateline = new RegExp(`(${MONTHS}) (\\d{1,2}), (\\d{4})`).exec(plain);
   // The dateline's day (its start, US Eastern): the file alone says it, so loading it again changes nothing.
@@ -120,10 +131,7 @@ export async function* releaseGuidance(
       .map((quote) => ({ quote, place: locate(html, plain, quote) }))
       .find((q) => q.place !== null);
     if (!found?.place) throw new SourceError(source.name, null, `"${g.quote}" is not found in the document`);
-    const label =
-      g.period.kind === 'year'
-        ? `FY${g.period.fiscalYear}`
-        : `Q${g.period.fiscalQuarter} FY${g.period.fiscalYear}`;
+    const label = periodLabel(g.period);
     yield {
       line: 1,
       value: {
