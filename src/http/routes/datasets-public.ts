@@ -19,7 +19,7 @@ const SAMPLE_JSON = new Map(Object.entries(SAMPLES).map(([id, sample]) => [id, J
 const HOUR = 3_600_000;
 
 export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: () => object): void {
-  const base = { doc: 'datasets' as const, datasetsApi: true, tags: ['public'] };
+  const base = PUBLIC;
 
   app.get('/v1/datasets', {
     schema: { response: responses(Catalog, 503) },
@@ -52,6 +52,14 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
     handler: async (request) => estimateCost(membersOf(request.query)),
   });
 
+  registerDescription(app, openapi);
+  registerSamples(app, deps);
+}
+
+const PUBLIC = { doc: 'datasets' as const, datasetsApi: true, tags: ['public'] };
+
+function registerDescription(app: FastifyInstance, openapi: () => object): void {
+  const base = PUBLIC;
   const document: { value: object | null } = { value: null };
   app.get('/v1/datasets/openapi.json', {
     schema: { response: responses(Type.Object({}, { additionalProperties: true }), 503) },
@@ -68,6 +76,11 @@ export function registerPublicRoutes(app: FastifyInstance, deps: Deps, openapi: 
       return document.value;
     },
   });
+}
+
+/** Synthetic samples, counted per client address. */
+function registerSamples(app: FastifyInstance, deps: Deps): void {
+  const base = PUBLIC;
 
   app.withTypeProvider<TypeBoxTypeProvider>().get('/v1/datasets/:dataset/sample', {
     schema: {
