@@ -109,6 +109,40 @@ export async function* awardDetail(source: SourceFile, context: LoadContext<Held
   };
 }
 
+/** A subaward of a search for subawards; its id is not unique alone, so it is keyed with its prime and date. */
+function subawardRecord(
+  file: string,
+  line: number,
+  r: Json,
+  agency: string | null,
+  context: LoadContext<Held>,
+): AwardRecordValue {
+  const prime = str(r.prime_award_generated_internal_id);
+  const date = str(r['Sub-Award Date']);
+  const amount = decimal(r['Sub-Award Amount']);
+  const name = str(r['Sub-Awardee Name']);
+  if (!prime || !date || amount === null || !name || !agency)
+    throw new SourceError(
+      file,
+      line,
+      'a subaward needs its prime award, date, amount, sub-awardee and agency',
+    );
+  const subAgency = str(r['Awarding Sub Agency']);
+  return {
+    ...base(context, entityOf(context.prepared.names, name), naicsSector(r.NAICS ?? r['NAICS Code'])),
+    sourceAwardId: `${prime}/${r['Sub-Award ID']}/${date}`,
+    awardType: 'subaward',
+    title: cleanTitle(r['Sub-Award Description']),
+    awardDate: date,
+    obligatedAmount: amount,
+    recipient: { name },
+    agency: { name: agency },
+    parentSourceAwardId: prime,
+    sourceUrl: `${PAGE}${prime}`,
+    details: { amountKind: 'obligation', ...(subAgency ? { subAgency } : {}) },
+  };
+}
+
 export async function* awardSearch(source: SourceFile, context: LoadContext<Held>): Out {
   const body = (await wholeJson(source)) as { spending_level?: unknown; results?: Json[] };
   if (!Array.isArray(body.results))
@@ -123,36 +157,7 @@ export async function* awardSearch(source: SourceFile, context: LoadContext<Held
     const line = i + 1;
     const agency = str(r['Awarding Agency']) ?? str(r['Awarding Sub Agency']);
     if (subawards) {
-      const prime = str(r.prime_award_generated_internal_id);
-      const date = str(r['Sub-Award Date']);
-      const amount = decimal(r['Sub-Award Amount']);
-      const name = str(r['Sub-Awardee Name']);
-      if (!prime || !date || amount === null || !name || !agency)
-        throw new SourceError(
-          source.name,
-          line,
-          'a subaward needs its prime award, date, amount, sub-awardee and agency',
-        );
-      yield {
-        line,
-        value: {
-          ...base(context, entityOf(context.prepared.names, name), naicsSector(r.NAICS ?? r['NAICS Code'])),
-          // A subaward's id is not unique alone: it is keyed with its prime award and its date.
-          sourceAwardId: `${prime}/${r['Sub-Award ID']}/${date}`,
-          awardType: 'subaward',
-          title: cleanTitle(r['Sub-Award Description']),
-          awardDate: date,
-          obligatedAmount: amount,
-          recipient: { name },
-          agency: { name: agency },
-          parentSourceAwardId: prime,
-          sourceUrl: `${PAGE}${prime}`,
-          details: {
-            amountKind: 'obligation',
-            ...(str(r['Awarding Sub Agency']) ? { subAgency: str(r['Awarding Sub Agency']) as string } : {}),
-          },
-        },
-      };
+      yield { line, value: subawardRecord(source.name, line, r, agency, context) };
       continue;
     }
     const id = str(r.generated_internal_id);
