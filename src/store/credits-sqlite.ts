@@ -73,45 +73,7 @@ export class SqliteCredits implements CreditStore {
     );
     this.write = db.prepare(`INSERT INTO ledger (${LEDGER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 
-    this.chargeBatch = db.transaction((inputs: ChargeInput[]) => {
-      this.lock.run();
-      const accounts = new Map<string, AccountRow & { charged: number }>();
-      // The ledger rows' values one row after another, in LEDGER_COLUMNS order.
-      const values: LedgerValues[number][] = [];
-      const outcomes = inputs.map((input): ChargeOutcome | null => {
-        let row = accounts.get(input.accountId);
-        if (!row) {
-          const current = this.current(input.accountId, input.allowance, input.now);
-          if (!current) return null;
-          row = { ...current, charged: 0 };
-          accounts.set(input.accountId, row);
-        }
-        const ok = row.balance >= input.amount;
-        if (ok) {
-          row.balance -= input.amount;
-          row.charged += input.amount;
-          values.push(
-            input.accountId,
-            row.period_start,
-            'charge',
-            -input.amount,
-            row.balance,
-            input.requestId,
-            input.keyId,
-            input.operation,
-            isoTime(input.now),
-          );
-        }
-        return { ok, balance: row.balance, periodStart: row.period_start, periodEnd: row.period_end };
-      });
-      for (const [id, row] of accounts) if (row.charged > 0) this.debit.run(row.charged, row.charged, id);
-      const perInsert = MAX_ROWS_PER_INSERT * COLUMN_COUNT;
-      for (let i = 0; i < values.length; i += perInsert) {
-        const chunk = values.length <= perInsert ? values : values.slice(i, i + perInsert);
-        this.insertMany(db, chunk.length / COLUMN_COUNT).run(chunk);
-      }
-      return outcomes;
-    }).deferred;
+    this.chargeBatch = db.transaction((inputs: ChargeInput[]) => this.chargeAll(inputs)).deferred;
 
     this.refundTx = db.transaction((input: RefundInput) => {
       this.lock.run();
@@ -137,6 +99,50 @@ export class SqliteCredits implements CreditStore {
       const row = this.current(accountId, allowance, now);
       return row ? state(row) : null;
     }).deferred;
+  }
+
+  /**
+   * A batch of charges in one transaction: each account read once and debited once for what it was charged,
+   * each charge refused that its balance cannot cover, the ledger rows written in as few statements as fit.
+   */
+  private chargeAll(inputs: ChargeInput[]): (ChargeOutcome | null)[] {
+    this.lock.run();
+    const accounts = new Map<string, AccountRow & { charged: number }>();
+    // The ledger rows' values one row after another, in LEDGER_COLUMNS order.
+    const values: LedgerValues[number][] = [];
+    const outcomes = inputs.map((input): ChargeOutcome | null => {
+      let row = accounts.get(input.accountId);
+      if (!row) {
+        const current = this.current(input.accountId, input.allowance, input.now);
+        if (!current) return null;
+        row = { ...current, charged: 0 };
+        accounts.set(input.accountId, row);
+      }
+      const ok = row.balance >= input.amount;
+      if (ok) {
+        row.balance -= input.amount;
+        row.charged += input.amount;
+        values.push(
+          input.accountId,
+          row.period_start,
+          'charge',
+          -input.amount,
+          row.balance,
+          input.requestId,
+          input.keyId,
+          input.operation,
+          isoTime(input.now),
+        );
+      }
+      return { ok, balance: row.balance, periodStart: row.period_start, periodEnd: row.period_end };
+    });
+    for (const [id, row] of accounts) if (row.charged > 0) this.debit.run(row.charged, row.charged, id);
+    const perInsert = MAX_ROWS_PER_INSERT * COLUMN_COUNT;
+    for (let i = 0; i < values.length; i += perInsert) {
+      const chunk = values.length <= perInsert ? values : values.slice(i, i + perInsert);
+      this.insertMany(this.db, chunk.length / COLUMN_COUNT).run(chunk);
+    }
+    return outcomes;
   }
 
   /** A prepared INSERT of `count` ledger rows, one statement for a whole batch. */
