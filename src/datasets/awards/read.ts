@@ -151,6 +151,36 @@ function pagePosition(decoded: Record<string, unknown>): { d: string; i: string 
   return { d, i };
 }
 
+/**
+ * A page of the listing and the row after it, newest first: from the candidates the summary found (revisions
+ * known at `at`), else from the current rows; after the cursor's position.
+ */
+function pageOf(
+  db: Kysely<Database>,
+  ask: {
+    at: string | null;
+    candidates: number[] | null;
+    position: { d: string; i: string } | null;
+    limit: number;
+  },
+) {
+  const { at, candidates, position, limit } = ask;
+  let page = candidates
+    ? (at ? (db.selectFrom('awards') as Query) : current(db))
+        .selectAll()
+        .where(rowIdIn(db, 'awards.row_id', candidates))
+    : current(db).selectAll();
+  if (position) {
+    // A row value, which both planners read as one range of the (award_date, id) indexes.
+    page = page.where(sql<SqlBool>`(awards.award_date, awards.id) < (${position.d}, ${position.i})`);
+  }
+  return page
+    .orderBy('award_date', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+}
+
 export async function listAwards(
   deps: Deps,
   { query }: OperationInput<AwardsQuery, object>,
@@ -178,23 +208,7 @@ export async function listAwards(
         rows: limit + 1,
       });
 
-  // The page's candidates are revisions known at `at` (found by the summary); else it is read from the
-  // current rows.
-  const candidates = summary.pageRows;
-  let page = candidates
-    ? (at ? (db.selectFrom('awards') as Query) : current(db))
-        .selectAll()
-        .where(rowIdIn(db, 'awards.row_id', candidates))
-    : current(db).selectAll();
-  if (position) {
-    // A row value, which both planners read as one range of the (award_date, id) indexes.
-    page = page.where(sql<SqlBool>`(awards.award_date, awards.id) < (${position.d}, ${position.i})`);
-  }
-  const rows = await page
-    .orderBy('award_date', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute();
+  const rows = await pageOf(db, { at, candidates: summary.pageRows, position, limit });
   const more = rows.length > limit;
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);

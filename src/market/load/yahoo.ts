@@ -57,6 +57,28 @@ type Trend = { period?: string; earningsEstimate?: Module; revenueEstimate?: Mod
  * symbol it asked for and when it was answered. Price-currency values need the response to name its price
  * currency; a response that does not keeps none of them, and says so in `notes`.
  */
+/** Keeps a summary's value as a field: a price in the main unit, a fraction as a percent, else as given. */
+type SetField = (id: string, value: unknown, kind?: 'price' | 'percent' | 'plain') => void;
+
+/** The key statistics module: valuation, shares, and short interest as of the settlement date FINRA published. */
+function keyStatistics(stats: Module, set: SetField): void {
+  set('forwardPE', stats.forwardPE);
+  set('pegRatio', stats.pegRatio);
+  set('floatShares', stats.floatShares);
+  set('sharesOutstanding', stats.sharesOutstanding);
+  set('enterpriseValue', stats.enterpriseValue);
+  set('trailingEps', stats.trailingEps);
+  set('netIncomeTtm', stats.netIncomeToCommon);
+  // Short interest (shown by market.short_interest).
+  set('sharesShort', stats.sharesShort);
+  set('sharesShortPriorMonth', stats.sharesShortPriorMonth);
+  set('shortRatio', stats.shortRatio);
+  set('shortPercentOfFloat', stats.shortPercentOfFloat, 'percent');
+  set('shortPercentOfSharesOutstanding', stats.sharesPercentSharesOut, 'percent');
+  set('shortInterestDate', isoDay(yahooTime(stats.dateShortInterest)));
+  set('shortInterestPriorDate', isoDay(yahooTime(stats.sharesShortPreviousMonthDate)));
+}
+
 export function summaryRecord(
   r: Record<string, Module | undefined>,
   recorded: { symbol: string | null; at: Date | null },
@@ -69,7 +91,7 @@ export function summaryRecord(
   const [currency, factor] = units ?? ['', 1];
   const fields: Record<string, number | string | null> = {};
   const skipped: string[] = [];
-  const set = (id: string, value: unknown, kind: 'price' | 'percent' | 'plain' = 'plain') => {
+  const set: SetField = (id, value, kind = 'plain') => {
     const v = raw(value);
     if (v === null) return;
     if (typeof v !== 'number') fields[id] = v;
@@ -91,22 +113,7 @@ export function summaryRecord(
   set('operatingMargin', fin.operatingMargins, 'percent');
   set('revenueTtm', fin.totalRevenue);
   set('financialCurrency', fin.financialCurrency);
-  const stats = r.defaultKeyStatistics ?? {};
-  set('forwardPE', stats.forwardPE);
-  set('pegRatio', stats.pegRatio);
-  set('floatShares', stats.floatShares);
-  set('sharesOutstanding', stats.sharesOutstanding);
-  set('enterpriseValue', stats.enterpriseValue);
-  set('trailingEps', stats.trailingEps);
-  set('netIncomeTtm', stats.netIncomeToCommon);
-  // Short interest, as of the settlement date FINRA published it for (shown by market.short_interest).
-  set('sharesShort', stats.sharesShort);
-  set('sharesShortPriorMonth', stats.sharesShortPriorMonth);
-  set('shortRatio', stats.shortRatio);
-  set('shortPercentOfFloat', stats.shortPercentOfFloat, 'percent');
-  set('shortPercentOfSharesOutstanding', stats.sharesPercentSharesOut, 'percent');
-  set('shortInterestDate', isoDay(yahooTime(stats.dateShortInterest)));
-  set('shortInterestPriorDate', isoDay(yahooTime(stats.sharesShortPreviousMonthDate)));
+  keyStatistics(r.defaultKeyStatistics ?? {}, set);
   const detail = r.summaryDetail ?? {};
   set('trailingPE', detail.trailingPE);
   // Yahoo's summary yield is the indicated (forward) one; without it only a trailing yield is known.

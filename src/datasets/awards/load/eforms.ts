@@ -80,6 +80,13 @@ const day = (value: unknown) => text(value)?.slice(0, 10) ?? null;
 
 type Organisations = ReturnType<typeof organisationsOf>;
 
+/** An amount with its currency, as written; null without either. */
+function moneyOf(node: XmlNode | undefined): { amount: string; currency: string } | null {
+  const amount = text(node);
+  const currency = textOf(node, '@currencyID');
+  return amount && currency !== undefined ? { amount, currency } : null;
+}
+
 /** The notice's organisations by id: each one's name (the first language given) and country. */
 function organisationsOf(extension: XmlNode | undefined) {
   return new Map(
@@ -135,20 +142,15 @@ export async function* eformsNotice(
   const parties = new Map(elements(result, 'TenderingParty').map((p) => [id(p), p]));
   const contracts = elements(result, 'SettledContract');
   const lots = new Map(elements(notice, 'ProcurementProjectLot').map((l) => [id(l), l]));
-  const total = element(result, 'TotalAmount');
-  const totalAmount = text(total);
-  const totalCurrency = textOf(total, '@currencyID');
-  const noticeTotal = totalAmount && totalCurrency ? { amount: totalAmount, currency: totalCurrency } : null;
+  const noticeTotal = moneyOf(element(result, 'TotalAmount'));
 
   const rows: AwardRecordValue[] = [];
   for (const lotResult of elements(result, 'LotResult')) {
     if (text(lotResult.TenderResultCode) !== 'selec-w') continue;
     for (const ref of elements(lotResult, 'LotTender')) {
       const tender = tenders.get(id(ref));
-      const amount = element(tender, 'LegalMonetaryTotal', 'PayableAmount');
-      const obligated = text(amount);
-      const currency = textOf(amount, '@currencyID');
-      if (!tender || !obligated || !currency) continue;
+      const value = moneyOf(element(tender, 'LegalMonetaryTotal', 'PayableAmount'));
+      if (!tender || !value) continue;
       const party = parties.get(id(tender.TenderingParty));
       const names = elements(party, 'Tenderer')
         .map((t) => organisations.get(id(t))?.name)
@@ -158,19 +160,20 @@ export async function* eformsNotice(
       const entity = soleWinnerEntity(context.prepared, names);
       const contract = contracts.find((c) => id(c.LotTender) === id(tender));
       const lot = lots.get(id(tender.TenderLot));
+      const title =
+        text(contract?.Title) ??
+        text(element(lot, 'ProcurementProject')?.Name) ??
+        text(element(notice, 'ProcurementProject')?.Name) ??
+        '';
       rows.push({
         source: 'ted',
         sourceAwardId: `${publication}#${id(lotResult)}/${id(tender)}`,
         jurisdiction: country,
         awardType: 'notice',
-        title:
-          text(contract?.Title) ??
-          text(element(lot, 'ProcurementProject')?.Name) ??
-          text(element(notice, 'ProcurementProject')?.Name) ??
-          '',
+        title,
         awardDate: day(contract?.AwardDate) ?? day(contract?.IssueDate) ?? published,
-        currency,
-        obligatedAmount: obligated,
+        currency: value.currency,
+        obligatedAmount: value.amount,
         recipient: { name: names.join('; ').slice(0, 500) },
         agency: { name: buyer.name.slice(0, 500) },
         sector: null,
