@@ -122,14 +122,14 @@ export class RevisionBatch {
     return outcomes;
   }
 
-  private async writeTable(
+  /** The current revision of each record's key held in `table`, by the key's text. */
+  private async currentStates(
     table: string,
-    entries: { write: RevisionWrite; meta: RevisionMeta }[],
-  ): Promise<WriteOutcome[]> {
-    const first = entries[0]!.write;
-    const columns = Object.keys(first.key);
-    const rowIdColumn = first.rowId ?? 'id';
-    const keyText = (key: Record<string, unknown>) => JSON.stringify(columns.map((c) => key[c]));
+    entries: { write: RevisionWrite }[],
+    columns: string[],
+    rowIdColumn: string,
+    keyText: (key: Record<string, unknown>) => string,
+  ): Promise<Map<string, KeyState>> {
     const keys = new Map(entries.map(({ write }) => [keyText(write.key), write.key]));
     const states = new Map<string, KeyState>();
     const rowId = sql.ref(rowIdColumn);
@@ -156,6 +156,18 @@ export class RevisionBatch {
         });
       }
     }
+    return states;
+  }
+
+  private async writeTable(
+    table: string,
+    entries: { write: RevisionWrite; meta: RevisionMeta }[],
+  ): Promise<WriteOutcome[]> {
+    const first = entries[0]!.write;
+    const columns = Object.keys(first.key);
+    const rowIdColumn = first.rowId ?? 'id';
+    const keyText = (key: Record<string, unknown>) => JSON.stringify(columns.map((c) => key[c]));
+    const states = await this.currentStates(table, entries, columns, rowIdColumn, keyText);
     /** Rows that stop being current, by the time the revision replacing them became known. */
     const retired = new Map<string, number[]>();
     const inserts: Record<string, unknown>[] = [];

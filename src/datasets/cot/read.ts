@@ -171,6 +171,18 @@ function meta(
   });
 }
 
+/** Each contract's first report held (as known) in the selection's report family. */
+async function firstReports(deps: Deps, sel: Selection, known: ReturnType<typeof knownAt>) {
+  const starts = await deps.store.db
+    .selectFrom('cot_records')
+    .select(['contract_code', sql<string>`min(report_date)`.as('first')])
+    .where('report_family', '=', sel.family)
+    .where(known)
+    .groupBy('contract_code')
+    .execute();
+  return new Map(starts.map((s) => [s.contract_code, s.first]));
+}
+
 async function computeBoard(deps: Deps, sel: Selection, at: string | null): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
   const known = knownAt(at);
@@ -192,14 +204,7 @@ async function computeBoard(deps: Deps, sel: Selection, at: string | null): Prom
     .where('report_date', '>=', addDays(latest.last, -LOOKBACK_DAYS))
     .orderBy('report_date')
     .execute();
-  const starts = await db
-    .selectFrom('cot_records')
-    .select(['contract_code', sql<string>`min(report_date)`.as('first')])
-    .where('report_family', '=', sel.family)
-    .where(known)
-    .groupBy('contract_code')
-    .execute();
-  const firstOf = new Map(starts.map((s) => [s.contract_code, s.first]));
+  const firstOf = await firstReports(deps, sel, known);
   const dates = await reportDatesOf(db, sel.family, known);
 
   const nets = new Map<string, NetPoint[]>();

@@ -77,19 +77,23 @@ function emptyBoard(deps: Deps, at: string | null): EnvelopeValue<unknown> {
   };
 }
 
+/** The months the all-items index is held for (as known), newest first. */
+async function allItemsPeriods(deps: Deps, known: ReturnType<typeof knownAt>): Promise<string[]> {
+  const rows = await deps.store.db
+    .selectFrom('cpi_index')
+    .select('period')
+    .distinct()
+    .where(known)
+    .where('item_code', '=', ALL_ITEMS)
+    .orderBy('period', 'desc')
+    .execute();
+  return rows.map((r) => r.period);
+}
+
 async function computeBoard(deps: Deps, at: string | null): Promise<EnvelopeValue<unknown>> {
   const db = deps.store.db;
   const known = knownAt(at);
-  const allPeriods = (
-    await db
-      .selectFrom('cpi_index')
-      .select('period')
-      .distinct()
-      .where(known)
-      .where('item_code', '=', ALL_ITEMS)
-      .orderBy('period', 'desc')
-      .execute()
-  ).map((r) => r.period);
+  const allPeriods = await allItemsPeriods(deps, known);
   const newestAll = allPeriods[0];
   if (!newestAll) return emptyBoard(deps, at);
   const period = await boardPeriod(deps, allPeriods, known);

@@ -41,6 +41,23 @@ export function payRatioText(text: string): { payRatio: number | null; medianEmp
   return { payRatio: number(ratio), medianEmployeePay: number(median) };
 }
 
+/** What the proxy's text states: when it was made available, the meeting's date, the pay ratio and median. */
+function proxyText(file: string, body: string) {
+  const filed =
+    firstDate(body, `(?:made available|mailed|sent)[^.]{0,80}?on or about ${DATE}`) ?? firstDate(body, DATE);
+  if (!filed) throw new SourceError(file, null, 'the proxy states no date it was made available');
+  const meeting = firstDate(body, `annual meeting[^.]{0,120}?will be held on (?:\\w+day, )?${DATE}`);
+  return { filed, meeting, ...payRatioText(body) };
+}
+
+/** "FY2024 (Feb 2023 - Jan 2024)": the fiscal year and, where the period's start is tagged, its months. */
+function fiscalYearLabel(start: string | null | undefined, end: string): string {
+  const fiscalYear = Number(end.slice(0, 4));
+  return start
+    ? `FY${fiscalYear} (${SHORT[Number(start.slice(5, 7)) - 1]} ${start.slice(0, 4)} - ${SHORT[Number(end.slice(5, 7)) - 1]} ${fiscalYear})`
+    : `FY${fiscalYear}`;
+}
+
 type Out = AsyncGenerator<{ line: number; value: ProxyRecordValue }>;
 
 export async function* proxyRecords(source: SourceFile, context: LoadContext<Map<string, string>>): Out {
@@ -76,12 +93,7 @@ export async function* proxyRecords(source: SourceFile, context: LoadContext<Map
     .filter((end) => end < latestEnd)
     .sort()
     .at(-1);
-  const body = plainText(html);
-  const filed =
-    firstDate(body, `(?:made available|mailed|sent)[^.]{0,80}?on or about ${DATE}`) ?? firstDate(body, DATE);
-  if (!filed) throw new SourceError(source.name, null, 'the proxy states no date it was made available');
-  const meeting = firstDate(body, `annual meeting[^.]{0,120}?will be held on (?:\\w+day, )?${DATE}`);
-  const { payRatio, medianEmployeePay } = payRatioText(body);
+  const { filed, meeting, payRatio, medianEmployeePay } = proxyText(source.name, plainText(html));
 
   // One CEO, or (in a year with two) each by the person's member of the individual axis.
   const latest = totals.filter((f) => when(f).end === latestEnd);
@@ -90,9 +102,7 @@ export async function* proxyRecords(source: SourceFile, context: LoadContext<Map
     all.find((f) => f.name === 'ecd:PeoName')?.value;
   const period = when(latest[0]!);
   const fiscalYear = Number(latestEnd.slice(0, 4));
-  const label = period.start
-    ? `FY${fiscalYear} (${SHORT[Number(period.start.slice(5, 7)) - 1]} ${period.start.slice(0, 4)} - ${SHORT[Number(latestEnd.slice(5, 7)) - 1]} ${fiscalYear})`
-    : `FY${fiscalYear}`;
+  const label = fiscalYearLabel(period.start, latestEnd);
   for (const fact of latest) {
     const member = when(fact).member;
     const ceoName = peoName(member);
