@@ -14,13 +14,17 @@ import { count, csrfField, html, page } from './html.js';
 import { actorOf } from './keys-pages.js';
 import { formOf, PageError, Redirect, sendPage, signedIn } from './plugin.js';
 
+/** The signed-in operator, acting under their address: any other account is refused the pages. */
+async function operatorOf(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
+  const signed = await signedIn(deps, request, reply);
+  if (!signed.account.admin) throw new PageError(403, 'This page is for the operators of this service.');
+  return { ...signed, actor: actorOf(`operator ${signed.account.email}`, request) };
+}
+
+const accountId = (request: FastifyRequest) => String(membersOf(request.params).id);
+
 export function registerOperatorPages(scope: FastifyInstance, deps: Deps): void {
-  const operator = async (request: FastifyRequest, reply: FastifyReply) => {
-    const signed = await signedIn(deps, request, reply);
-    if (!signed.account.admin) throw new PageError(403, 'This page is for the operators of this service.');
-    return { ...signed, actor: actorOf(`operator ${signed.account.email}`, request) };
-  };
-  const accountId = (request: FastifyRequest) => String(membersOf(request.params).id);
+  const operator = (request: FastifyRequest, reply: FastifyReply) => operatorOf(deps, request, reply);
 
   scope.get('/admin', async (request, reply) => {
     const { context, viewer } = await operator(request, reply);
@@ -73,6 +77,12 @@ ${all.map((k) => html`<tr><td><code>${k.prefix}…</code></td><td>${k.api}${k.ac
     );
   });
 
+  registerOperatorChanges(scope, deps);
+}
+
+/** What an operator changes on an account: its plan, its credits, its keys. */
+function registerOperatorChanges(scope: FastifyInstance, deps: Deps): void {
+  const operator = (request: FastifyRequest, reply: FastifyReply) => operatorOf(deps, request, reply);
   scope.post('/admin/accounts/:id/plan', async (request, reply) => {
     const { actor } = await operator(request, reply);
     const plan = formOf(request.body).plan ?? '';
