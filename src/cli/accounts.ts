@@ -64,7 +64,6 @@ async function confirmEmailCommand(deps: Deps, rest: string[]): Promise<object> 
 }
 
 async function setPlanCommand(deps: Deps, rest: string[]): Promise<object> {
-  const db = deps.store.db;
   const { args, values } = parse(rest, { 'ends-at': { type: 'string' } }, ['ID', 'PLAN']);
   const plan = oneOf(args.PLAN, PLAN_IDS, 'PLAN');
   const endsAt = values['ends-at'] === undefined ? null : isoTime(values['ends-at']);
@@ -101,7 +100,6 @@ async function setContractCommand(deps: Deps, rest: string[]): Promise<object> {
 }
 
 async function setMarketPlanCommand(deps: Deps, rest: string[]): Promise<object> {
-  const db = deps.store.db;
   const { args } = parse(rest, {}, ['ID', 'PLAN']);
   const plan = oneOf(args.PLAN, MARKET_PLANS, 'PLAN');
   const account = await setMarketPlan(deps, { accountId: args.ID, plan });

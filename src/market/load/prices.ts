@@ -197,7 +197,8 @@ class PriceFile {
     const trimmed = this.header.layout ? null : fields.map((f) => f.trim());
     if (trimmed && this.header.take(trimmed, line)) return;
     const { columns, width, fileTicker } = this.header.layout as Layout;
-    const at = (this.at ??= columnsAt(columns));
+    this.at ??= columnsAt(columns);
+    const { at } = this;
     this.cut ??= new CutShort(this.file, width);
     this.cut.check(row, fields);
     const rowTicker = (fields[at.ticker] ?? fields[at.symbol])?.trim() ?? fileTicker ?? undefined;
