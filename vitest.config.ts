@@ -12,19 +12,21 @@ const ISOLATED = [
 // The files that take longest start first, so that the two workers finish together instead of one running a
 // long file alone at the end (a run without the order cached, as on a fresh clone, began them late).
 const LONGEST = [
+  'test/datasets/real-routes.test.ts',
   'test/cli/demo.test.ts',
   'test/datasets/bulk/layouts.test.ts',
+  'test/market/load/sec-exchanges.test.ts',
   'test/http/fuzz.test.ts',
   'test/http/console/console.test.ts',
-  'test/runtime/crash.test.ts',
-  'test/http/openapi-quality.test.ts',
-  'test/ingest/collector-processes.test.ts',
-  'test/datasets/cot/cftc-load.test.ts',
+  'test/datasets/cpi/vintages.test.ts',
   'test/ingest/sec/sync.test.ts',
+  'test/datasets/cot/cftc-load.test.ts',
+  'test/ingest/collector-processes.test.ts',
+  'test/http/openapi-quality.test.ts',
   'test/cli/cli.test.ts',
   'test/http/operations.test.ts',
+  'test/runtime/crash.test.ts',
   'test/http/console/browser.test.ts',
-  'test/datasets/cpi/vintages.test.ts',
   'test/store/scaleout.test.ts',
 ];
 
