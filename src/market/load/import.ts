@@ -27,15 +27,20 @@ export const marketImporter: Importer<MarketRecordValue> = {
   commitEvery: 5000,
   /**
    * Daily bars a batch at a time (the blocks held for the batch's listing-years read in one query, the changed
-   * ones written in multi-row statements); every other record as it comes, in order.
+   * ones written in multi-row statements), and so listings' facts (a snapshot of ten thousand listings); every
+   * other record as it comes, in order.
    */
   async writeBatch(tx, entries): Promise<WriteOutcome[]> {
     const outcomes: WriteOutcome[] = [];
     const bars: { index: number; entry: BatchEntry<BarRecord> }[] = [];
+    const facts: { index: number; record: FactsRecord; meta: Meta }[] = [];
     for (const [index, entry] of entries.entries()) {
-      if (entry.record.type === 'bar') bars.push({ index, entry: entry as BatchEntry<BarRecord> });
-      else outcomes[index] = await writeOne(tx, entry.record, entry.meta);
+      const { record, meta } = entry;
+      if (record.type === 'bar') bars.push({ index, entry: entry as BatchEntry<BarRecord> });
+      else if (record.type === 'facts') facts.push({ index, record, meta });
+      else outcomes[index] = await writeOne(tx, record, meta);
     }
+    await writeFactsBatch(tx, facts, outcomes);
     for (const [index, outcome] of (
       await writeBars(
         tx,
@@ -118,21 +123,79 @@ async function writeListing(
 }
 
 /** Facts of a listing (SEC's exchange and CIK), merged into those held. */
-async function writeFacts(
+type FactsRecord = Extract<MarketRecordValue, { type: 'facts' }>;
+
+/** Rows a multi-row statement of market facts or snapshots holds (within both engines' parameter limits). */
+const FACT_ROWS = 500;
+
+/**
+ * Listings' facts, many at once: their snapshots kept, the facts held read, and the changed ones written, each
+ * in multi-row statements. A listing met twice in the batch has its later records written after, one at a
+ * time, so each merges with what came before it as it would alone.
+ */
+async function writeFactsBatch(
   tx: Transaction<Database>,
-  record: Extract<MarketRecordValue, { type: 'facts' }>,
+  facts: { index: number; record: FactsRecord; meta: Meta }[],
+  outcomes: WriteOutcome[],
+): Promise<void> {
+  const seen = new Set<string>();
+  const once = facts.filter(({ record }) => !seen.has(record.symbol) && seen.add(record.symbol));
+  const again = facts.filter((f) => !once.includes(f));
+  const snapshots = once.flatMap(({ record, meta }) => snapshotRow(record, meta) ?? []);
+  for (const rows of chunked(snapshots, FACT_ROWS))
+    await tx
+      .insertInto('market_exchange_snapshots')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['symbol', 'snapshot_at']).doNothing())
+      .execute();
+  const held = new Map<string, { content_hash: string; fields: string; as_of: string }>();
+  for (const symbols of chunked([...seen], FACT_ROWS)) {
+    const rows = await tx
+      .selectFrom('market_facts')
+      .select(['symbol', 'content_hash', 'fields', 'as_of'])
+      .where('symbol', 'in', symbols)
+      .execute();
+    for (const row of rows) held.set(row.symbol, row);
+  }
+  const writes = once.flatMap(({ index, record, meta }) => {
+    const existing = held.get(record.symbol);
+    const row = factsRow(existing, record, meta);
+    outcomes[index] = row === null ? 'unchanged' : existing ? 'revised' : 'inserted';
+    return row ?? [];
+  });
+  for (const rows of chunked(writes, FACT_ROWS))
+    await tx
+      .insertInto('market_facts')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.column('symbol').doUpdateSet((eb) => ({
+          fields: eb.ref('excluded.fields'),
+          as_of: eb.ref('excluded.as_of'),
+          content_hash: eb.ref('excluded.content_hash'),
+          source: eb.ref('excluded.source'),
+          loaded_at: eb.ref('excluded.loaded_at'),
+        })),
+      )
+      .execute();
+  for (const { index, record, meta } of again) outcomes[index] = await writeFacts(tx, record, meta);
+}
+
+function chunked<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The facts row a record makes, merged into those held; null when it changes nothing. */
+function factsRow(
+  existing: { content_hash: string; fields: string; as_of: string } | undefined,
+  record: FactsRecord,
   meta: Meta,
-): Promise<WriteOutcome> {
-  await keepSnapshot(tx, record, meta);
-  const existing = await tx
-    .selectFrom('market_facts')
-    .select(['content_hash', 'fields', 'as_of'])
-    .where('symbol', '=', record.symbol)
-    .executeTakeFirst();
+) {
   const fields = merged(existing, record);
   const hash = contentHash({ ...record, fields });
-  if (existing?.content_hash === hash) return 'unchanged';
-  const row = {
+  if (existing?.content_hash === hash) return null;
+  return {
     symbol: record.symbol,
     fields: JSON.stringify(fields),
     as_of: existing && existing.as_of > record.asOf ? existing.as_of : record.asOf,
@@ -140,6 +203,27 @@ async function writeFacts(
     source: meta.source,
     loaded_at: meta.loadedAt,
   };
+}
+
+async function writeFacts(
+  tx: Transaction<Database>,
+  record: Extract<MarketRecordValue, { type: 'facts' }>,
+  meta: Meta,
+): Promise<WriteOutcome> {
+  const snapshot = snapshotRow(record, meta);
+  if (snapshot)
+    await tx
+      .insertInto('market_exchange_snapshots')
+      .values(snapshot)
+      .onConflict((oc) => oc.columns(['symbol', 'snapshot_at']).doNothing())
+      .execute();
+  const existing = await tx
+    .selectFrom('market_facts')
+    .select(['content_hash', 'fields', 'as_of'])
+    .where('symbol', '=', record.symbol)
+    .executeTakeFirst();
+  const row = factsRow(existing, record, meta);
+  if (row === null) return 'unchanged';
   await tx
     .insertInto('market_facts')
     .values(row)
@@ -290,26 +374,18 @@ async function writeAction(
 type Fields = Record<string, number | string | null>;
 
 /** Recordings of different endpoints for one symbol add up: the newer one wins where both have a value. */
-/** What an exchange file said of the listing, by the file's date (sec-exchanges.ts names it in the fields). */
-async function keepSnapshot(
-  tx: Transaction<Database>,
-  record: Extract<MarketRecordValue, { type: 'facts' }>,
-  meta: Meta,
-): Promise<void> {
+/** The exchange snapshot a listing's facts were read from (SEC's exchange file), where they name one. */
+function snapshotRow(record: FactsRecord, meta: Meta) {
   const at = record.fields[EXCHANGE_SNAPSHOT_AT];
-  if (typeof at !== 'string') return;
+  if (typeof at !== 'string') return null;
   const { cik, exchangeCode } = record.fields;
-  await tx
-    .insertInto('market_exchange_snapshots')
-    .values({
-      symbol: record.symbol,
-      snapshot_at: at,
-      cik: typeof cik === 'string' ? cik : null,
-      exchange_code: typeof exchangeCode === 'string' ? exchangeCode : null,
-      source: meta.source,
-    })
-    .onConflict((oc) => oc.columns(['symbol', 'snapshot_at']).doNothing())
-    .execute();
+  return {
+    symbol: record.symbol,
+    snapshot_at: at,
+    cik: typeof cik === 'string' ? cik : null,
+    exchange_code: typeof exchangeCode === 'string' ? exchangeCode : null,
+    source: meta.source,
+  };
 }
 
 function merged(
