@@ -6,10 +6,10 @@ import { existsSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Quarry, type Tenor } from '../../clients/typescript/src/index.js';
-import { loadBundledData } from '../../src/cli/bundled.js';
 import { DATASETS, OPERATIONS } from '../../src/datasets/registry.js';
 import { loadFile } from '../../src/ingest/run.js';
 import { LOADERS } from '../../src/runtime/loaders.js';
+import { bundledStore } from '../helpers/bundle.js';
 import { splitLine } from '../helpers/csv.js';
 import { bearer, type Customer, customer, marketKey, type TestEnv, testEnv } from '../helpers/env.js';
 import { havePandas, independent, PYTHON } from '../helpers/python.js';
@@ -25,9 +25,10 @@ describe('boards on real data', () => {
   let user: Customer;
   beforeAll(async () => {
     // Tool answers in one page: the board's pages are tested in test/mcp; here the doors are compared whole.
-    env = await testEnv({ clock: () => NOW, env: { QUARRY_MCP_RESULT_BYTES: '10000000' } });
+    // The bundle as npm start loads it, loaded once a run and copied here.
+    const from = await bundledStore(NOW);
+    env = await testEnv({ clock: () => NOW, from, env: { QUARRY_MCP_RESULT_BYTES: '10000000' } });
     user = await customer(env.deps);
-    await loadBundledData(env.deps, () => {});
     if (existsSync(DISAGG))
       await loadFile(env.deps, LOADERS.cftc as NonNullable<typeof LOADERS.cftc>, DISAGG);
     // The bundle loads in about 47 s alone on this machine, slower beside the suite's other files: a budget

@@ -1,5 +1,5 @@
 // Each test file makes its own store: a fresh SQLite file in a temp dir, or a fresh PostgreSQL database.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -65,10 +65,13 @@ export interface TestEnvOptions {
   clock?: () => Date;
   /** Called before the app is ready, to add routes. */
   extend?: (app: FastifyInstance, deps: Deps) => void;
+  /** An embedded store to start from: its files are copied into the new data folder (see bundledStore). */
+  from?: string;
 }
 
 export async function testEnv(options: TestEnvOptions = {}): Promise<TestEnv> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'quarry-test-'));
+  if (options.from) cpSync(options.from, dataDir, { recursive: true });
   const postgres = options.engine === 'postgres' ? await freshPostgres() : null;
   const env: Record<string, string> = {
     QUARRY_DATA_DIR: dataDir,

@@ -1,6 +1,8 @@
 // Global setup: finds PostgreSQL and Redis for the suites that are about them. With
 // QUARRY_TEST_REQUIRE_SERVICES=1 (as CI sets it) a missing service fails the run instead of skipping.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -11,6 +13,8 @@ declare module 'vitest' {
     redisUrl: string | null;
     /** libfaketime, which stands a child process at a fixed instant (Debian's libfaketime). */
     faketime: string | null;
+    /** A folder of this run's own, removed at its end: what several files share (the demo's bundle, loaded once). */
+    runDir: string;
   }
 }
 
@@ -67,4 +71,7 @@ export default async function setup(project: TestProject) {
   project.provide('pgUrl', pgProblem ? null : PG_URL);
   project.provide('redisUrl', redisProblem ? null : REDIS_URL);
   project.provide('faketime', faketime);
+  const runDir = mkdtempSync(path.join(tmpdir(), 'quarry-run-'));
+  project.provide('runDir', runDir);
+  return () => rmSync(runDir, { recursive: true, force: true });
 }
