@@ -63,11 +63,16 @@ export const CFTC_CATCH_UPS: readonly { suspended: [string, string]; published: 
  * the Tuesday of its week, or the Monday when the Tuesday is a holiday; undefined for a report on time.
  */
 function caughtUp(reportDate: string): string | undefined {
-  const monday = mondayOf(reportDate);
-  for (const { published } of CFTC_CATCH_UPS)
-    for (const [date, out] of Object.entries(published)) if (mondayOf(date) === monday) return out;
-  return undefined;
+  return CAUGHT_UP.get(mondayOf(reportDate));
 }
+
+/** The catch-up releases by the Monday of their report's week (the first named, where two share one). */
+const CAUGHT_UP = new Map<string, string>();
+for (const { published } of CFTC_CATCH_UPS)
+  for (const [date, out] of Object.entries(published)) {
+    const monday = mondayOf(date);
+    if (!CAUGHT_UP.has(monday)) CAUGHT_UP.set(monday, out);
+  }
 
 /** The regular day of a week's COT release: Friday, or the next business day after a holiday Tuesday to Friday. */
 function cotFriday(monday: string): string {

@@ -98,9 +98,6 @@ export function historyUnits(request: ReadHistory): number {
   return request.tickers.length * spans;
 }
 
-/** The calendar date (UTC) of a time. */
-export const isoDate = (time: Date): string => time.toISOString().slice(0, 10);
-
 /** A field as read against the dictionary and the period: its definition, or why it cannot be served. */
 export type FieldAnswer = {
   input: string;

@@ -2,9 +2,9 @@
 // with the prior settlement's position, days to cover and the shares of float and of shares outstanding.
 import type { Deps } from '../../kernel/deps.js';
 import type { ShortInterest } from '../../kernel/market-provider.js';
-import { isoDate } from '../history/request.js';
 import { foundListings, lookupMany } from '../instrument/lookup.js';
 import { type Resolved, shown } from '../symbology/resolve.js';
+import { isoDate } from '../verb/request.js';
 
 /** A settlement older than this many days is stale: FINRA publishes twice a month. */
 export const STALE_AFTER_DAYS = 35;

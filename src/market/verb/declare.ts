@@ -3,7 +3,7 @@
 // tools reference and the clients' types are all made from these declarations (src/market/registry.ts).
 import type { Static, TObject } from 'typebox';
 import type { Deps } from '../../kernel/deps.js';
-import { isoDate } from '../history/request.js';
+import { isoDate } from './request.js';
 
 /**
  * The key a REST call needs: `market` a market-data key (svc_mcp_), whose minute and day the call's units

@@ -43,3 +43,6 @@ export function checkedDate(name: string, value: string | undefined): void {
   )
     throw new AppError('invalid_params', `${name} "${value}" is not a date YYYY-MM-DD`);
 }
+
+/** The calendar date (UTC) of a time. */
+export const isoDate = (time: Date): string => time.toISOString().slice(0, 10);
