@@ -38,15 +38,7 @@ async function curve(
     tenors.set(r.tenor, Number(r.value));
     byDate.set(r.date, tenors);
   }
-  const dates = [...byDate.keys()];
-  /** The last curve on or before `date`, if any. */
-  const onOrBefore = (date: string) => dates.filter((d) => d <= date).at(-1) ?? null;
-  const previous = {
-    day: dates.filter((d) => d < found).at(-1) ?? null,
-    week: onOrBefore(addDays(found, -7)),
-    month: onOrBefore(shiftMonths(found, -1)),
-    year: onOrBefore(shiftMonths(found, -12)),
-  };
+  const { previous, gaps } = comparedWith([...byDate.keys()], found);
   const today = byDate.get(found) ?? new Map<string, number>();
   const spread = (long: string, short: string) => {
     const a = today.get(long);
@@ -59,8 +51,8 @@ async function curve(
   return {
     data: {
       source: 'treasury',
-      status: 'available',
-      gaps: [] as string[],
+      status: gaps.length === 0 ? 'available' : 'partial',
+      gaps,
       date: found,
       previous,
       spreads: { '2s10s': spread('10Y', '2Y'), '3m10y': spread('10Y', '3M') },
@@ -73,6 +65,43 @@ async function curve(
       newestPeriod: found,
     }),
   };
+}
+
+/**
+ * Treasury publishes a curve every business day: the held curve a change compares with is at most this many
+ * days before the day it stands for (a long weekend: Friday before a Tuesday's day before).
+ */
+const MOST_DAYS_APART = 4;
+
+type Change = 'day' | 'week' | 'month' | 'year';
+
+/**
+ * The day each change compares with: the curve before `found`, and the last on or before a week, a month and a
+ * year earlier. Where none is held within MOST_DAYS_APART days of the day it stands for, the change would compare
+ * across days not held (between two loads, say, or before the first): it is left out, and named in the gaps.
+ */
+function comparedWith(dates: string[], found: string) {
+  const stands: Record<Change, string> = {
+    day: addDays(found, -1),
+    week: addDays(found, -7),
+    month: shiftMonths(found, -1),
+    year: shiftMonths(found, -12),
+  };
+  const previous: Record<Change, string | null> = { day: null, week: null, month: null, year: null };
+  const gaps: string[] = [];
+  for (const change of ['day', 'week', 'month', 'year'] as const) {
+    const held = dates.filter((d) => d <= stands[change]).at(-1);
+    if (held !== undefined && daysApart(held, stands[change]) <= MOST_DAYS_APART) previous[change] = held;
+    else
+      gaps.push(
+        `${change} change left out: no curve is held for ${stands[change]} or the ${MOST_DAYS_APART} days before it`,
+      );
+  }
+  return { previous, gaps };
+}
+
+function daysApart(from: string, to: string): number {
+  return Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
 }
 
 /** The newest par curve held on or before `asked` (as known at `at`), and the rows of the year and two weeks to it. */

@@ -38,7 +38,9 @@ export const CurveData = Type.Object({
     },
     {
       description:
-        'The curves compared with: the day before, and the last on or before a week, month, year earlier.',
+        'The day each change compares with: the curve before, and the last on or before a week, month, year ' +
+        'earlier; null where none is held within four days of the day it stands for (the change left out, and ' +
+        'named in gaps).',
     },
   ),
   spreads: Type.Object({ '2s10s': Spread, '3m10y': Spread }),

@@ -134,6 +134,49 @@ for (const { engine, skip } of ENGINES) {
       expect((await ok('/v1/rates/treasury/curve')).data.date).toBe('2022-12-30');
     });
 
+    it('a change across days not held is left out and named in the gaps; the others say the day they compare with', async () => {
+      // The files held end 2019-12-31 and start 2022-01-03: the first 2022 curve has no day, week, month or year
+      // before it held, only 2019's last, two years back.
+      const days2019 = [...sheet(PAR_2019).keys()].sort();
+      const days2022 = [...sheet(PAR_2022).keys()].sort();
+      expect([days2019.at(-1), days2022[0]]).toEqual(['2019-12-31', '2022-01-03']);
+      const leftOut = (gaps: string[]) => gaps.filter((g) => g.includes('change left out'));
+      const first = await ok('/v1/rates/treasury/curve?date=2022-01-03');
+      expect(first.data.previous).toEqual({ day: null, week: null, month: null, year: null });
+      expect(first.data.status).toBe('partial');
+      expect(leftOut(first.data.gaps)).toEqual([
+        'day change left out: no curve is held for 2022-01-02 or the 4 days before it',
+        'week change left out: no curve is held for 2021-12-27 or the 4 days before it',
+        'month change left out: no curve is held for 2021-12-03 or the 4 days before it',
+        'year change left out: no curve is held for 2021-01-03 or the 4 days before it',
+      ]);
+      const tenYear = first.data.tenors.find((t: { tenor: string }) => t.tenor === '10Y');
+      expect(tenYear.changeBp).toEqual({ day: null, week: null, month: null, year: null });
+      // 5 July 2022, the Tuesday after Independence Day: its day before is Friday the 1st (held, four days before
+      // it); its year before, 5 July 2021, is not held and is left out.
+      const july = await ok('/v1/rates/treasury/curve?date=2022-07-05');
+      expect(july.data.previous.day).toBe('2022-07-01');
+      expect(july.data.previous.year).toBeNull();
+      expect(leftOut(july.data.gaps)).toEqual([
+        'year change left out: no curve is held for 2021-07-05 or the 4 days before it',
+      ]);
+      const july10 = july.data.tenors.find((t: { tenor: string }) => t.tenor === '10Y');
+      expect(july10.changeBp.day).toBe(
+        bp(cell(PAR_2022, '2022-07-05', '10 Yr'), cell(PAR_2022, '2022-07-01', '10 Yr')),
+      );
+      expect(july10.changeBp.year).toBeNull();
+      // A day a month into 2022: its day, week and month are held; its year (2021) is not.
+      const february = await ok('/v1/rates/treasury/curve?date=2022-02-04');
+      expect(february.data.previous).toMatchObject({
+        day: '2022-02-03',
+        week: '2022-01-28',
+        month: '2022-01-04',
+      });
+      expect(leftOut(february.data.gaps)).toEqual([
+        'year change left out: no curve is held for 2021-02-04 or the 4 days before it',
+      ]);
+    });
+
     it('the same day from two files is one record; a changed value is a revision, read as known on a date', async () => {
       const feed = await loadFile(env.deps, treasury, FEED_2019);
       expect(feed).toMatchObject({ inserted: 0, revised: 0, unchanged: 900 });
@@ -183,7 +226,9 @@ for (const { engine, skip } of ENGINES) {
       const judged = (await ok('/v1/rates/treasury/tenors/13W?series=bill-coupon&asOf=2026-11-24')).data;
       expect(judged.gaps).toEqual([expect.stringMatching(/^stale: newest bill rates report 2025-11-14; /)]);
       const curve = (await ok('/v1/rates/treasury/curve?asOf=2026-11-24')).data;
+      // (Its year change is left out: 2021 is not held here.)
       expect(curve.gaps).toEqual([
+        'year change left out: no curve is held for 2021-12-30 or the 4 days before it',
         expect.stringMatching(/^stale: newest par yield curve report 2022-12-30; /),
       ]);
       const wrong = await get('/v1/rates/treasury/tenors/13W');
