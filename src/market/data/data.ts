@@ -4,19 +4,15 @@
 
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
-import type { InstrumentIdentifiers, MarketProvider, StatementFact } from '../../kernel/market-provider.js';
-import { factsKnownOn, statementSeries } from '../compute/statements.js';
-import { barsSince } from './computed-fields.js';
-import { type DataItem, dataItem, type FieldAsked, type Identified } from './item.js';
-import { ANSWER_WITHIN_MS, Deadline } from '../verb/deadline.js';
+import type { InstrumentIdentifiers, MarketProvider } from '../../kernel/market-provider.js';
 import { FIGI_FIELDS, lookupField } from '../fields/dictionary.js';
 import { type Resolving, resolveInput } from '../instrument/instrument.js';
-import { type Looked, lookupMany, notHeld } from '../instrument/lookup.js';
-import { inPriceCurrency } from '../instrument/price-units.js';
-import { checkedAsOf, uniqueInputs } from '../verb/request.js';
+import { type Looked, lookupMany } from '../instrument/lookup.js';
 import { type Resolved, shown } from '../symbology/resolve.js';
-import { barClose, staleReason } from '../symbology/sessions.js';
-import { mainUnit } from '../symbology/tables.js';
+import { ANSWER_WITHIN_MS, Deadline } from '../verb/deadline.js';
+import { checkedAsOf, uniqueInputs } from '../verb/request.js';
+import { barsSince } from './computed-fields.js';
+import { type DataItem, dataItem, type FieldAsked, type Identified } from './item.js';
 
 export const MAX_DATA_TICKERS = 50;
 export const MAX_DATA_FIELDS = 25;

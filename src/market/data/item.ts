@@ -203,7 +203,12 @@ function shownValue(
 }
 
 /** A field's value where its group or id reads it from: at once from the quote, or once a read is in. */
-function readValue(r: Reading, input: string, def: FieldDef, alias: string | null): Answered | Promise<Answered> {
+function readValue(
+  r: Reading,
+  input: string,
+  def: FieldDef,
+  alias: string | null,
+): Answered | Promise<Answered> {
   if (def.group === 'computed') return computedValue(r, input, def);
   if (def.group === 'statement') return statementValue(r, input, def);
   if (FIGI_FIELDS.has(def.id)) return figiValue(r, def);

@@ -1,7 +1,17 @@
 // The request and answer of /v1/data and market.data: the route validates and serialises with them, the OpenAPI
 // document and the MCP tool's schemas are written from them.
 import { Type } from 'typebox';
-import { Stale, StaleReason, ItemHead, ItemError, FieldErrors, FieldsAnswered, List, Period, AsOf } from '../verb/schema.js';
+import {
+  AsOf,
+  FieldErrors,
+  FieldsAnswered,
+  ItemError,
+  ItemHead,
+  List,
+  Period,
+  Stale,
+  StaleReason,
+} from '../verb/schema.js';
 
 const DataItem = Type.Object(
   {
