@@ -1959,7 +1959,7 @@ export interface operations {
                             gaps: string[];
                             /** @description Date YYYY-MM-DD. */
                             date: string;
-                            /** @description The curves compared with: the day before, and the last on or before a week, month, year earlier. */
+                            /** @description The day each change compares with: the curve before, and the last on or before a week, month, year earlier; null where none is held within four days of the day it stands for (the change left out, and named in gaps). */
                             previous: {
                                 /** @description Date YYYY-MM-DD. */
                                 day: string | null;
@@ -8947,7 +8947,7 @@ export interface operations {
                             gaps: string[];
                             /** @description Date YYYY-MM-DD. */
                             date: string;
-                            /** @description The curves compared with: the day before, and the last on or before a week, month, year earlier. */
+                            /** @description The day each change compares with: the curve before, and the last on or before a week, month, year earlier; null where none is held within four days of the day it stands for (the change left out, and named in gaps). */
                             previous: {
                                 /** @description Date YYYY-MM-DD. */
                                 day: string | null;
