@@ -128,8 +128,21 @@ export function askedEvents(url: string | undefined): CorporateAction['type'][] 
 }
 
 /**
- * A chart response: its daily bars and corporate actions, the days it answered the actions asked for
- * (`asked`, from the request), then the quote in its meta (kept only when the meta names a currency).
+ * The action types a chart states all of over its window: those its request asked for, and those its body
+ * carries (Yahoo sends `events.dividends` only to a request that asked for dividends: the body says it alone,
+ * whether or not the request is recorded).
+ */
+export function knownEvents(
+  chart: Chart,
+  asked: readonly CorporateAction['type'][],
+): CorporateAction['type'][] {
+  const carried = EVENT_TYPES.flatMap(([member, type]) => (chart.events?.[member] ? [type] : []));
+  return [...new Set([...asked, ...carried])];
+}
+
+/**
+ * A chart response: its daily bars and corporate actions, the days it answered the actions it states all of
+ * (`asked`: see knownEvents), then the quote in its meta (kept only when the meta names a currency).
  */
 export function* chartRecords(
   chart: Chart,

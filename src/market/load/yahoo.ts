@@ -7,7 +7,7 @@ import type { LoadContext } from '../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../ingest/source.js';
 import { toMain } from './prices.js';
 import type { MarketRecordValue } from './record.js';
-import { askedEvents, type Chart, chartRecords } from './yahoo-chart.js';
+import { askedEvents, type Chart, chartRecords, knownEvents } from './yahoo-chart.js';
 import { isoDay, mainUnits, quoteRecord, raw, yahooTime } from './yahoo-common.js';
 import { type TimeSeries, timeSeriesRecords } from './yahoo-timeseries.js';
 
@@ -217,7 +217,12 @@ export async function* yahooRecords(
   if (body.chart) {
     const chart = body.chart.result?.[0];
     if (!chart) throw new SourceError(source.name, null, 'a chart response without data');
-    yield* chartRecords(chart, askedEvents(recorded.request?.url));
+    const known = knownEvents(chart, askedEvents(recorded.request?.url));
+    if (known.length === 0)
+      context.notes.push(
+        `${chart.meta?.symbol ?? source.name}: the chart carries no events and its request is not recorded, so its dividends and splits stay unknown (record the chart with events=div|split)`,
+      );
+    yield* chartRecords(chart, known);
     return;
   }
   const summary = body.quoteSummary?.result?.[0];

@@ -1,5 +1,5 @@
 // Recorded chart responses become daily bars (in main units) and the quote carried in the chart's meta.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,5 +74,70 @@ describe('Yahoo chart recordings', () => {
     await expect(loadFile(env.deps, yahoo, file)).rejects.toThrow(
       /a Yahoo chart error response: Not Found: No data found/,
     );
+  });
+});
+
+describe('a chart body without its request', () => {
+  let env: TestEnv;
+  let key: string;
+  const dir = mkdtempSync(path.join(tmpdir(), 'quarry-chart-body-'));
+  const recorded = JSON.parse(
+    readFileSync(path.join(FIXTURES, 'chart-AAPL-2020-08-31-to-2020-11-07.json'), 'utf8'),
+  );
+  const chart = recorded.response.bodyJson.chart.result[0];
+  /** The chart's first and last bar days, read from its timestamps and its offset. */
+  const days = (chart.timestamp as number[]).map((t) =>
+    new Date((t + chart.meta.gmtoffset) * 1000).toISOString().slice(0, 10),
+  );
+  beforeAll(async () => {
+    env = await testEnv();
+    key = await marketKey(env.deps);
+  });
+  afterAll(() => env.close());
+  const actions = async (query: string) =>
+    (await env.app.inject({ method: 'GET', url: `/v1/actions?${query}`, headers: bearer(key) })).json();
+
+  it('knows the actions its body carries over its window, with no request to say what was asked', async () => {
+    // The body alone, as a recording kept without its request would hold it: it carries dividends and splits.
+    expect(Object.keys(chart.events).sort()).toEqual(['dividends', 'splits']);
+    const file = path.join(dir, 'chart-AAPL-body.json');
+    writeFileSync(file, JSON.stringify(recorded.response.bodyJson));
+    const report = await loadFile(env.deps, yahoo, file);
+    expect(report.notes).toEqual([]);
+    const answer = await actions(`tickers=AAPL&start=${days[0]}&end=${days.at(-1)}`);
+    expect(answer.items[0].known).toEqual({
+      dividend: [{ start: days[0], end: days.at(-1) }],
+      split: [{ start: days[0], end: days.at(-1) }],
+      capitalGain: [],
+    });
+    // The 4-for-1 split and the dividend the body carries.
+    expect(answer.items[0].actions.map((a: { type: string; date: string }) => [a.type, a.date])).toEqual([
+      ['split', '2020-08-31'],
+      ['dividend', '2020-11-06'],
+    ]);
+  });
+
+  it('a body without events says why its actions stay unknown', async () => {
+    const { events: _events, ...bare } = chart;
+    const file = path.join(dir, 'chart-MSFT-bare.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        chart: { result: [{ ...bare, meta: { ...bare.meta, symbol: 'MSFT' } }], error: null },
+      }),
+    );
+    const report = await loadFile(env.deps, yahoo, file);
+    expect(report.notes).toEqual([
+      'MSFT: the chart carries no events and its request is not recorded, so its dividends and splits stay unknown (record the chart with events=div|split)',
+    ]);
+    const answer = await actions(`tickers=MSFT&start=${days[0]}&end=${days.at(-1)}`);
+    // Its bars are held; its actions are not known for any day, and the answer says so rather than "none".
+    expect(answer.items[0]).toMatchObject({
+      status: 'error',
+      error: {
+        code: 'not_found',
+        message: expect.stringMatching(/^No dividends, splits or capital gains are known for MSFT/),
+      },
+    });
   });
 });
