@@ -1,7 +1,7 @@
 // An agency's XML file, parsed whole: elements by local name (namespace prefixes dropped), attributes as
 // "@name", every text kept as written (no number parsing: amounts stay exact). Malformed XML is refused.
 import { XMLParser } from 'fast-xml-parser';
-import { isRecord } from '../kernel/validation.js';
+import { isRecord, recordAt } from '../kernel/validation.js';
 import { SourceError, type SourceFile, wholeText } from './source.js';
 
 export type XmlNode = Record<string, unknown>;
@@ -30,11 +30,7 @@ export async function readXml(source: SourceFile, lists: ReadonlySet<string>): P
 }
 
 /** The element at `path` below `node`, a child's name a step; undefined where a step is missing or not one element. */
-export function element(node: unknown, ...path: string[]): XmlNode | undefined {
-  let here = node;
-  for (const name of path) here = isRecord(here) ? here[name] : undefined;
-  return isRecord(here) ? here : undefined;
-}
+export const element: (node: unknown, ...path: string[]) => XmlNode | undefined = recordAt;
 
 /** The elements named `name` under `node`: a list (see readXml's `lists`), or one alone; none where it is missing. */
 export function elements(node: unknown, name: string): XmlNode[] {

@@ -3,9 +3,11 @@
 // revision says when it became known (its publication time) and when a later one superseded it, so a record
 // can be read as known at any instant; a revision published before the current one (a backfill of an older
 // vintage) takes its place in that history and does not become current.
+
 import { hash } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { canonicalJson } from '../kernel/canonical-json.js';
+import { chunks } from '../kernel/lists.js';
 import type { Database } from './schema.js';
 
 export type WriteOutcome = 'inserted' | 'revised' | 'unchanged';
@@ -304,12 +306,6 @@ export function retire(retired: Map<string, number[]>, knownAt: string, rowId: n
   const rows = retired.get(knownAt);
   if (rows) rows.push(rowId);
   else retired.set(knownAt, [rowId]);
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /** Marks a dataset changed, inside the load's transaction, so that read caches drop what they hold. */

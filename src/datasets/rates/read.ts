@@ -1,6 +1,6 @@
 // treasury-rates reads: the par curve of a day with its changes and spreads, and one tenor's history.
 
-import { addDays, shiftMonths } from '../../kernel/dates.js';
+import { addDays, daysBetween, shiftMonths } from '../../kernel/dates.js';
 import type { Deps } from '../../kernel/deps.js';
 import { AppError } from '../../kernel/errors.js';
 import type { EnvelopeValue } from '../envelope.js';
@@ -91,17 +91,13 @@ function comparedWith(dates: string[], found: string) {
   const gaps: string[] = [];
   for (const change of ['day', 'week', 'month', 'year'] as const) {
     const held = dates.filter((d) => d <= stands[change]).at(-1);
-    if (held !== undefined && daysApart(held, stands[change]) <= MOST_DAYS_APART) previous[change] = held;
+    if (held !== undefined && daysBetween(held, stands[change]) <= MOST_DAYS_APART) previous[change] = held;
     else
       gaps.push(
         `${change} change left out: no curve is held for ${stands[change]} or the ${MOST_DAYS_APART} days before it`,
       );
   }
   return { previous, gaps };
-}
-
-function daysApart(from: string, to: string): number {
-  return Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
 }
 
 /** The newest par curve held on or before `asked` (as known at `at`), and the rows of the year and two weeks to it. */

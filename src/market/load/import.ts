@@ -4,6 +4,7 @@
 
 import type { Transaction } from 'kysely';
 import type { BatchEntry, Importer } from '../../ingest/import.js';
+import { chunks } from '../../kernel/lists.js';
 import { contentHash, type WriteOutcome } from '../../store/revisions.js';
 import type { Database } from '../../store/schema.js';
 import { type BarRecord, writeBars } from './bar-writes.js';
@@ -139,17 +140,21 @@ async function writeFactsBatch(
   outcomes: WriteOutcome[],
 ): Promise<void> {
   const seen = new Set<string>();
-  const once = facts.filter(({ record }) => !seen.has(record.symbol) && seen.add(record.symbol));
-  const again = facts.filter((f) => !once.includes(f));
+  const once: typeof facts = [];
+  const again: typeof facts = [];
+  for (const fact of facts) {
+    (seen.has(fact.record.symbol) ? again : once).push(fact);
+    seen.add(fact.record.symbol);
+  }
   const snapshots = once.flatMap(({ record, meta }) => snapshotRow(record, meta) ?? []);
-  for (const rows of chunked(snapshots, FACT_ROWS))
+  for (const rows of chunks(snapshots, FACT_ROWS))
     await tx
       .insertInto('market_exchange_snapshots')
       .values(rows)
       .onConflict((oc) => oc.columns(['symbol', 'snapshot_at']).doNothing())
       .execute();
   const held = new Map<string, { content_hash: string; fields: string; as_of: string }>();
-  for (const symbols of chunked([...seen], FACT_ROWS)) {
+  for (const symbols of chunks([...seen], FACT_ROWS)) {
     const rows = await tx
       .selectFrom('market_facts')
       .select(['symbol', 'content_hash', 'fields', 'as_of'])
@@ -163,7 +168,7 @@ async function writeFactsBatch(
     outcomes[index] = row === null ? 'unchanged' : existing ? 'revised' : 'inserted';
     return row ?? [];
   });
-  for (const rows of chunked(writes, FACT_ROWS))
+  for (const rows of chunks(writes, FACT_ROWS))
     await tx
       .insertInto('market_facts')
       .values(rows)
@@ -178,12 +183,6 @@ async function writeFactsBatch(
       )
       .execute();
   for (const { index, record, meta } of again) outcomes[index] = await writeFacts(tx, record, meta);
-}
-
-function chunked<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /** The facts row a record makes, merged into those held; null when it changes nothing. */

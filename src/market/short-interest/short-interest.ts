@@ -1,5 +1,6 @@
 // market.short_interest (terminal field SHORT_INT): shares short per ticker as of the latest settlement date,
 // with the prior settlement's position, days to cover and the shares of float and of shares outstanding.
+import { daysBetween } from '../../kernel/dates.js';
 import type { Deps } from '../../kernel/deps.js';
 import type { ShortInterest } from '../../kernel/market-provider.js';
 import { foundListings, lookupMany } from '../instrument/lookup.js';
@@ -15,10 +16,6 @@ interface ShortInterestItem {
   resolved?: Resolved;
   shortInterest?: ShortInterest & { change: number | null; stale: boolean };
   error?: { code: string; message: string };
-}
-
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
 export async function shortInterest(deps: Pick<Deps, 'market' | 'clock'>, tickers: readonly string[]) {
