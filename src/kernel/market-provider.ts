@@ -56,6 +56,18 @@ export interface HeldActions {
   known: readonly ActionSpan[];
 }
 
+/**
+ * What is held of one listing, read together: its daily bars (repaired), its corporate actions (repaired) and
+ * where they are known, and what the repairs changed. The same object while the data is unchanged.
+ */
+export interface HeldListing {
+  /** Every daily bar, oldest first; not to be modified. */
+  bars: readonly Bar[];
+  actions: HeldActions;
+  /** Prices scaled back from the wrong unit, oldest first. */
+  repairs: readonly Repair[];
+}
+
 /** A listing's open identifiers (FIGIs): its own, its composite (all venues of a country) and its share class. */
 export interface InstrumentIdentifiers {
   figi: string;
@@ -159,6 +171,11 @@ export interface MarketProvider {
    * `since`, the earliest date the caller needs, lets a provider that fetches bars read fewer of them.
    */
   series(instrument: Instrument, since?: string): Promise<readonly Bar[]>;
+  /**
+   * The listing's bars, actions and repairs in one read (`since` and `knownBy` as for series and actions): what
+   * the history and actions verbs read, so that a request reads each listing once.
+   */
+  listing(instrument: Instrument, since?: string, knownBy?: string): Promise<HeldListing>;
   /** Whether the instrument's bars were last served from an old copy because the upstream failed. */
   staleBars?(instrument: Instrument): boolean;
   /** Whether fields are held for the instrument without a quote (recorded facts, a partial quote kept). */
@@ -184,6 +201,4 @@ export interface MarketProvider {
   identifiers(
     instruments: readonly Instrument[],
   ): Promise<Map<string, InstrumentIdentifiers | null | 'unreachable'>>;
-  /** Prices of the instrument's bars that were repaired (100× unit slips), oldest first. */
-  repairs?(instrument: Instrument): Promise<readonly Repair[]>;
 }

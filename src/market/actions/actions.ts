@@ -165,11 +165,8 @@ async function heldActions(
   knownBy: string | undefined,
 ): Promise<HeldActions | null> {
   for (const listing of chain) {
-    const [series, held] = await Promise.all([
-      provider.series(listing, since),
-      provider.actions(listing, since, knownBy),
-    ]);
-    if (series.length || held.actions.length) return held;
+    const { bars, actions: held } = await provider.listing(listing, since, knownBy);
+    if (bars.length || held.actions.length) return held;
   }
   return null;
 }

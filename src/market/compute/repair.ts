@@ -114,3 +114,17 @@ export function repairPaymentUnits(
   }
   return out ?? actions;
 }
+
+/**
+ * A listing's bars and actions as served: on a listing quoted in minor units, unit slips scaled back, then its
+ * payments judged against the repaired bars. Everything else comes back as it is.
+ */
+export function repairListing(
+  minorUnits: boolean,
+  bars: readonly Bar[],
+  actions: readonly CorporateAction[],
+): { bars: readonly Bar[]; actions: readonly CorporateAction[]; repairs: readonly Repair[] } {
+  if (!minorUnits) return { bars, actions, repairs: [] };
+  const slips = repairUnitSlips(bars);
+  return { bars: slips.bars, actions: repairPaymentUnits(slips.bars, actions), repairs: slips.repairs };
+}

@@ -1,6 +1,12 @@
 // Price and volume rows from a listing's daily bars: the first of its forms holding bars in the window, under
 // the adjustment asked, with what was held, stale or repaired.
-import type { Bar, CorporateAction, HeldActions, MarketProvider } from '../../kernel/market-provider.js';
+import type {
+  Bar,
+  CorporateAction,
+  HeldActions,
+  MarketProvider,
+  Repair,
+} from '../../kernel/market-provider.js';
 import { type BarColumn, type BarColumnName, BarRows } from '../bars/rows.js';
 import { type Adjustment, keptAdjusted, knownSpans, knownThrough, spansText } from '../compute/adjust.js';
 import { type BarPeriod, barRange, rollUp } from '../compute/periods.js';
@@ -42,16 +48,17 @@ async function barRows(
   rows: BarRows;
   listing: Resolved;
   held: { start: string; end: string };
+  repairs: readonly Repair[];
   unknown?: { type: CorporateAction['type']; message: string };
 } | null> {
   const factor = resolved.priceFactor ?? 1;
   const withIndex = columns.some((c) => c.column === 'totalReturn');
   for (const listing of chain) {
-    const own = await provider.series(listing);
-    // An adjusted series has the held one's dates: a form with no bars in the range is passed over unread.
+    const { bars: own, actions, repairs } = await provider.listing(listing);
+    // An adjusted series has the held one's dates: a form with no bars in the range is passed over.
     const [first, end] = barRange(own, range.from, range.end);
     if (first === end) continue;
-    const held = range.adjust === 'split' && !withIndex ? NO_ACTIONS : await provider.actions(listing);
+    const held = range.adjust === 'split' && !withIndex ? NO_ACTIONS : actions;
     const series = keptAdjusted(own, held.actions, range.adjust, withIndex);
     const span = { start: series[first]!.date, end: series[end - 1]!.date };
     const needed = [
@@ -72,6 +79,7 @@ async function barRows(
         rows: new BarRows(series, first, end, columns, factor, true),
         listing,
         held: span,
+        repairs,
         ...(unknown ? { unknown } : {}),
       };
     const rolled = rollUp(series.slice(first, end), range.period);
@@ -79,6 +87,7 @@ async function barRows(
       rows: new BarRows(rolled, 0, rolled.length, columns, factor, false),
       listing,
       held: span,
+      repairs,
       ...(unknown ? { unknown } : {}),
     };
   }
@@ -143,9 +152,7 @@ export async function barHistory(
     );
     if (!found) return null;
   } else if (found.unknown) return { unknown: found.unknown.message };
-  const repaired = ((await provider.repairs?.(found.listing)) ?? []).filter(
-    (p) => p.date >= r.from && p.date <= r.end,
-  );
+  const repaired = found.repairs.filter((p) => p.date >= r.from && p.date <= r.end);
   // The last row is old when a session of the market opened after it and before the window's end (or now).
   const endClose = barClose(resolved, r.end);
   const until = Date.parse(endClose) < now.getTime() ? new Date(endClose) : now;

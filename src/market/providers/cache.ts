@@ -60,4 +60,18 @@ export class MarketCache {
       )
       .execute();
   }
+
+  /** Keeps an answer; a cache that cannot be written only costs the next caller a fetch (`onError` is told). */
+  async keep(
+    key: string,
+    value: unknown,
+    freshForMs: number,
+    onError: (what: string, error: unknown) => void,
+  ): Promise<void> {
+    try {
+      await this.put(key, value, freshForMs);
+    } catch (error) {
+      onError(`cache ${key}`, error);
+    }
+  }
 }

@@ -4,25 +4,21 @@
 // the last copy is served marked stale, never nothing when something is held. Quote calls are batched and each
 // symbol has one call in flight whoever asks; calls that outlive a request's deadline still land in the cache.
 
-import { addDays, yearsBefore } from '../../kernel/dates.js';
 import type {
   Bar,
-  CorporateAction,
   HeldActions,
+  HeldListing,
   Instrument,
   InstrumentFound,
   InstrumentIdentifiers,
   MarketProvider,
   ProviderQuote,
-  Repair,
   ShortInterest,
   StatementFact,
 } from '../../kernel/market-provider.js';
 import { barRange, closesSince } from '../compute/periods.js';
-import { repairPaymentUnits, repairUnitSlips } from '../compute/repair.js';
 import { formsOf } from '../symbology/forms.js';
 import { nextOpen, sessionOf } from '../symbology/sessions.js';
-import { quotedInMinorUnits } from '../symbology/tables.js';
 import type { Cached, MarketCache } from './cache.js';
 import { SingleFlight } from './guard.js';
 import { jobOf, type OpenFigi } from './openfigi.js';
@@ -30,13 +26,13 @@ import type { StoredProvider } from './stored.js';
 import { shortInterestOf, withFacts } from './stored-quote.js';
 import { FOUND_AT_MOST } from './stored-search.js';
 import {
-  type DailyHistory,
   type Found,
   QUOTES_PER_CALL,
   type StatementsSource,
   type Summary,
   type Upstream,
 } from './upstream.js';
+import { UpstreamBars } from './upstream-bars.js';
 
 export interface LiveOptions {
   /** A quote's freshness while its market trades; while it is closed with no known next opening; bars'. */
@@ -49,18 +45,6 @@ export interface LiveOptions {
   onError(what: string, error: unknown): void;
 }
 
-/** How far back a first fetch of bars goes, and how many days a refresh asks again to see history unchanged. */
-const HISTORY_YEARS = 20;
-const OVERLAP_DAYS = 10;
-
-/**
- * The upstream bars held for a symbol from the date they were asked from (absent on copies made before it was
- * kept: those were asked for the whole history), unit slips repaired, the repairs made, and the corporate
- * actions among them, each known from the fetch that first brought it (absent on copies made before actions
- * were kept).
- */
-type HeldBars = { bars: Bar[]; repairs: Repair[]; from?: string; actions?: CorporateAction[] };
-
 type Waiter = {
   instrument: Instrument;
   resolve(quote: ProviderQuote | null): void;
@@ -69,15 +53,13 @@ type Waiter = {
 
 export class LiveProvider implements MarketProvider {
   private readonly quoteFlights = new SingleFlight<ProviderQuote | null>();
-  private readonly barFlights = new SingleFlight<HeldBars>();
   private readonly summaryFlights = new SingleFlight<Summary | null>();
   private readonly queued = new Map<string, Waiter>();
   private flushScheduled = false;
-  private readonly staleSeries = new Set<string>();
   private readonly keptStatements = new Set<string>();
   private readonly statementFlights = new SingleFlight<Map<string, StatementFact[]>>();
-  private readonly parsedBars = new Map<string, Cached<HeldBars>>();
   private readonly readQuotes = new Map<string, Cached<ProviderQuote | null>>();
+  private readonly upstreamBars: UpstreamBars;
 
   constructor(
     private readonly stored: StoredProvider,
@@ -88,7 +70,9 @@ export class LiveProvider implements MarketProvider {
     private readonly filings: StatementsSource | null = null,
     /** Where listings' FIGIs are found (OpenFIGI). */
     private readonly figi: OpenFigi | null = null,
-  ) {}
+  ) {
+    this.upstreamBars = new UpstreamBars(upstream, cache, options);
+  }
 
   async quotes(
     instruments: readonly Instrument[],
@@ -160,7 +144,12 @@ export class LiveProvider implements MarketProvider {
         async (found) => {
           for (const [symbol, waiter] of batch) {
             const quote = found.get(symbol) ?? null;
-            await this.keep(quoteKey(symbol), quote, this.quoteFreshFor(waiter.instrument, quote));
+            await this.cache.keep(
+              quoteKey(symbol),
+              quote,
+              this.quoteFreshFor(waiter.instrument, quote),
+              this.options.onError,
+            );
             waiter.resolve(quote);
           }
         },
@@ -191,7 +180,7 @@ export class LiveProvider implements MarketProvider {
     try {
       const summary = await this.summaryFlights.run(symbol, async () => {
         const found = await this.upstream.summary(symbol);
-        await this.keep(key, found, this.options.summaryFreshMs);
+        await this.cache.keep(key, found, this.options.summaryFreshMs, this.options.onError);
         return found;
       });
       return summary;
@@ -207,86 +196,20 @@ export class LiveProvider implements MarketProvider {
    * history would cost twenty years of bars), and a later caller needing more has the series read deeper.
    */
   async series(instrument: Instrument, since?: string): Promise<readonly Bar[]> {
-    const own = await this.stored.series(instrument);
-    if (own.length > 0) return own;
-    return (await this.upstreamSeries(instrument.symbol, since ?? this.deepest())).bars;
-  }
-
-  private deepest(): string {
-    return yearsBefore(this.options.now().toISOString(), HISTORY_YEARS);
-  }
-
-  async repairs(instrument: Instrument): Promise<readonly Repair[]> {
-    const own = await this.stored.series(instrument);
-    if (own.length > 0) return this.stored.repairs(instrument);
-    return (await this.upstreamSeries(instrument.symbol, this.deepest())).repairs;
-  }
-
-  private async upstreamSeries(symbol: string, since: string): Promise<HeldBars> {
-    const covers = (held: HeldBars) => (held.from ?? '') <= since;
-    // A fresh copy this process already parsed is used as it is: a series is thousands of bars, read by every
-    // computed field of every request.
-    const parsed = this.parsedBars.get(symbol);
-    if (parsed && parsed.freshUntil > this.options.now().toISOString() && covers(parsed.value))
-      return parsed.value;
-    const key = `bars:${symbol}`;
-    const copy = await this.cache.get<HeldBars>(key);
-    if (copy?.fresh && covers(copy.value)) {
-      this.staleSeries.delete(symbol);
-      this.parsedBars.set(symbol, copy);
-      return copy.value;
-    }
-    const held = copy && covers(copy.value) ? copy.value : null;
-    try {
-      const fetch = () =>
-        this.barFlights.run(symbol, async () => {
-          const fetched = held?.actions
-            ? await this.fetchBars(symbol, held, since)
-            : await this.whole(symbol, since);
-          const repaired = quotedInMinorUnits(symbol)
-            ? repairUnitSlips(fetched.bars)
-            : { bars: fetched.bars, repairs: [] };
-          const doc: HeldBars = {
-            bars: [...repaired.bars],
-            repairs: repaired.repairs,
-            from: held?.from ?? since,
-            actions: knownFrom(fetched.actions, held?.actions ?? [], this.options.now().toISOString()),
-          };
-          await this.keep(key, doc, this.options.barsFreshMs);
-          return doc;
-        });
-      // A fetch already in flight for a shorter history does not serve a caller that needs more.
-      let answer = await fetch();
-      if (!covers(answer)) answer = await fetch();
-      this.staleSeries.delete(symbol);
-      return answer;
-    } catch (error) {
-      this.options.onError(`bars ${symbol}`, error);
-      if (!copy) return { bars: [], repairs: [] };
-      this.staleSeries.add(symbol);
-      return copy.value;
-    }
+    return (await this.listing(instrument, since)).bars;
   }
 
   /**
-   * Bars extended from the held copy: the last days are asked again, and when any of them differs from what is
-   * held (a split or dividend changed history), the whole history is fetched anew.
+   * What an operator loaded for the listing (its bars with their actions), else the upstream's bars and the
+   * actions fetched with them: fetched actions are known from the fetch that first brought them.
    */
-  private async fetchBars(symbol: string, held: HeldBars, since: string): Promise<DailyHistory> {
-    const last = held.bars.at(-1);
-    if (!last) return this.whole(symbol, since);
-    const from = addDays(last.date, -OVERLAP_DAYS);
-    const recent = await this.upstream.bars(symbol, from);
-    const bars = extended(held.bars, recent.bars);
-    if (!bars) return this.whole(symbol, since);
-    const before = (held.actions ?? []).filter((a) => a.date < from);
-    return { bars, actions: [...before, ...recent.actions] };
-  }
-
-  /** The bars from `since` (at most twenty years back) to today. */
-  private whole(symbol: string, since: string): Promise<DailyHistory> {
-    const deepest = this.deepest();
-    return this.upstream.bars(symbol, since < deepest ? deepest : since);
+  async listing(instrument: Instrument, since?: string, knownBy?: string): Promise<HeldListing> {
+    const own = await this.stored.listing(instrument, since, knownBy);
+    if (own.bars.length > 0) return own;
+    const held = await this.upstreamBars.listing(instrument.symbol, since);
+    if (knownBy === undefined) return held;
+    const actions = held.actions.actions.filter((a) => (a.knownAt ?? '') <= knownBy);
+    return { ...held, actions: { ...held.actions, actions } };
   }
 
   /** Stored instruments first, then the upstream's search (kept a day); without the upstream, stored ones. */
@@ -298,7 +221,7 @@ export class LiveProvider implements MarketProvider {
     if (!copy?.fresh) {
       try {
         upstream = await this.upstream.search(text);
-        await this.keep(key, upstream, this.options.summaryFreshMs);
+        await this.cache.keep(key, upstream, this.options.summaryFreshMs, this.options.onError);
       } catch (error) {
         this.options.onError(`search ${text}`, error);
       }
@@ -312,15 +235,7 @@ export class LiveProvider implements MarketProvider {
 
   /** Actions an operator loaded for a listing whose bars it loaded, else the upstream's, fetched with its bars. */
   async actions(instrument: Instrument, since?: string, knownBy?: string): Promise<HeldActions> {
-    const own = await this.stored.series(instrument);
-    if (own.length > 0) return this.stored.actions(instrument, since, knownBy);
-    const held = keptActions(
-      instrument.symbol,
-      await this.upstreamSeries(instrument.symbol, since ?? this.deepest()),
-    );
-    if (knownBy === undefined) return held;
-    // Fetched actions are known from the fetch that first brought them; the days fetched, from the last fetch.
-    return { ...held, actions: held.actions.filter((a) => (a.knownAt ?? '') <= knownBy) };
+    return (await this.listing(instrument, since, knownBy)).actions;
   }
 
   /** The listing's FIGIs from OpenFIGI (none configured: none known). */
@@ -339,7 +254,7 @@ export class LiveProvider implements MarketProvider {
   }
 
   staleBars(instrument: Instrument): boolean {
-    return this.staleSeries.has(instrument.symbol);
+    return this.upstreamBars.isStale(instrument.symbol);
   }
 
   async bars(instrument: Instrument, from?: string, to?: string): Promise<Bar[]> {
@@ -369,7 +284,12 @@ export class LiveProvider implements MarketProvider {
       const found = await this.statementFlights.run(symbol, async () => {
         const filed = mic === null && this.filings ? await this.filings.statements(symbol) : null;
         const facts = filed ?? (await this.upstream.statements(symbol));
-        await this.keep(key, Object.fromEntries(facts), this.options.summaryFreshMs);
+        await this.cache.keep(
+          key,
+          Object.fromEntries(facts),
+          this.options.summaryFreshMs,
+          this.options.onError,
+        );
         return facts;
       });
       this.keptStatements.delete(symbol);
@@ -409,59 +329,6 @@ export class LiveProvider implements MarketProvider {
     );
     return out;
   }
-
-  /** Keeps an answer in the cache; a cache that cannot be written only costs the next caller a fetch. */
-  private async keep(key: string, value: unknown, freshForMs: number): Promise<void> {
-    try {
-      await this.cache.put(key, value, freshForMs);
-    } catch (error) {
-      this.options.onError(`cache ${key}`, error);
-    }
-  }
 }
 
 const quoteKey = (symbol: string) => `quote:${symbol}`;
-
-/** `held` continued by `recent`, or null when they disagree on a day both hold (history was adjusted). */
-const heldActions = new WeakMap<HeldBars, HeldActions>();
-
-/**
- * The actions of upstream bars, known for dividends and splits over the days the bars span (the chart is
- * asked for both): one answer per copy of the bars.
- */
-function keptActions(symbol: string, held: HeldBars): HeldActions {
-  let answer = heldActions.get(held);
-  if (answer) return answer;
-  const first = held.bars[0];
-  const last = held.bars.at(-1);
-  const known =
-    first && last && held.actions
-      ? (['dividend', 'split'] as const).map((type) => ({ type, start: first.date, end: last.date }))
-      : [];
-  const actions = held.actions ?? [];
-  answer = { actions: quotedInMinorUnits(symbol) ? repairPaymentUnits(held.bars, actions) : actions, known };
-  heldActions.set(held, answer);
-  return answer;
-}
-
-/** Actions fetched, each known from when it was first held (the same action held before keeps its time). */
-function knownFrom(
-  fetched: CorporateAction[],
-  held: readonly CorporateAction[],
-  now: string,
-): CorporateAction[] {
-  const key = (a: CorporateAction) => `${a.date}|${a.type}|${a.amount}|${a.numerator}|${a.denominator}`;
-  const times = new Map(held.map((a) => [key(a), a.knownAt]));
-  return fetched.map((a) => ({ ...a, knownAt: a.knownAt ?? times.get(key(a)) ?? now }));
-}
-
-export function extended(held: Bar[], recent: Bar[]): Bar[] | null {
-  const first = recent[0];
-  if (!first) return held;
-  const byDate = new Map(held.map((b) => [b.date, b]));
-  for (const bar of recent) {
-    const old = byDate.get(bar.date);
-    if (old && Math.abs(old.close - bar.close) > 1e-6 * Math.max(1, Math.abs(old.close))) return null;
-  }
-  return [...held.filter((b) => b.date < first.date), ...recent];
-}

@@ -4,12 +4,12 @@
 import type {
   Bar,
   HeldActions,
+  HeldListing,
   Instrument,
   InstrumentFound,
   InstrumentIdentifiers,
   MarketProvider,
   ProviderQuote,
-  Repair,
   ShortInterest,
   StatementFact,
 } from '../../kernel/market-provider.js';
@@ -127,8 +127,10 @@ export class OfficialSeriesProvider implements MarketProvider {
     return this.own.has(instrument.symbol) ? NONE : this.inner.actions(instrument, since, knownBy);
   }
 
-  async repairs(instrument: Instrument): Promise<readonly Repair[]> {
-    return this.own.has(instrument.symbol) ? [] : ((await this.inner.repairs?.(instrument)) ?? []);
+  /** A published rate's values, with no actions and nothing repaired. */
+  async listing(instrument: Instrument, since?: string, knownBy?: string): Promise<HeldListing> {
+    if (!this.own.has(instrument.symbol)) return this.inner.listing(instrument, since, knownBy);
+    return { bars: await this.series(instrument), actions: NONE, repairs: [] };
   }
 
   /** The own series whose symbol or name holds the text, before the other provider's finds. */

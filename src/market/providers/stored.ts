@@ -1,18 +1,17 @@
 // The stored provider: quotes and bars as loaded by `quarry ingest prices|yahoo|sec-facts`. A symbol's quote is
-// the newest known: its recorded quote, or one built from its last two bars when they are newer. A symbol's daily bars are read once per
-// load of market data and then served from memory (the read cache drops them when a load changes the data).
+// the newest known: its recorded quote, or one built from its last two bars when they are newer. A listing's
+// bars and actions are read together once per load of market data and then served from memory.
 import type { Kysely } from 'kysely';
 import { cachedRead } from '../../ingest/read-cache.js';
 import type {
   Bar,
-  CorporateAction,
   HeldActions,
+  HeldListing,
   Instrument,
   InstrumentFound,
   InstrumentIdentifiers,
   MarketProvider,
   ProviderQuote,
-  Repair,
   ShortInterest,
   StatementFact,
   StatementReport,
@@ -20,8 +19,8 @@ import type {
 import type { Database } from '../../store/schema.js';
 import { unpackBars } from '../bars/blocks.js';
 import { barRange } from '../compute/periods.js';
-import { repairPaymentUnits, repairUnitSlips } from '../compute/repair.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
+import { listingReader } from './stored-listing.js';
 import { barQuote, listingKey, newerPrices, newest, shortInterestOf, withFacts } from './stored-quote.js';
 import { findStored } from './stored-search.js';
 
@@ -31,11 +30,19 @@ export class StoredProvider implements MarketProvider {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * Every stored daily bar of a symbol, oldest first: one array per symbol while the market data is unchanged.
-   * A listing quoted in minor units has its 100× unit slips repaired (the stored rows stay as loaded).
+   * A listing's bars, actions and repairs, read together once per load of market data (the read cache drops
+   * them when a load changes the data); with `knownBy`, its actions as known then, read each time.
    */
+  listing(instrument: Instrument, _since?: string, knownBy?: string): Promise<HeldListing> {
+    const read = listingReader(this.db, instrument.symbol, knownBy);
+    return knownBy === undefined
+      ? cachedRead(this.db, 'market', `listing:${instrument.symbol}`, read)
+      : read();
+  }
+
+  /** Every stored daily bar of a symbol, oldest first, repaired (the stored rows stay as loaded). */
   async series(instrument: Instrument): Promise<readonly Bar[]> {
-    return (await this.repairedSeries(instrument.symbol)).bars;
+    return (await this.listing(instrument)).bars;
   }
 
   /**
@@ -56,25 +63,6 @@ export class StoredProvider implements MarketProvider {
     const bars: Bar[] = [];
     for (const block of blocks.reverse()) unpackBars(block.year, block.bars, bars);
     return bars;
-  }
-
-  async repairs(instrument: Instrument): Promise<readonly Repair[]> {
-    return (await this.repairedSeries(instrument.symbol)).repairs;
-  }
-
-  private repairedSeries(symbol: string) {
-    return cachedRead(this.db, 'market', `bars:${symbol}`, async () => {
-      const blocks = await this.db
-        .selectFrom('market_bar_blocks')
-        .select(['year', 'bars'])
-        .where('symbol', '=', symbol)
-        .where('superseded_at', 'is', null)
-        .orderBy('year')
-        .execute();
-      const rows: Bar[] = [];
-      for (const block of blocks) unpackBars(block.year, block.bars, rows);
-      return quotedInMinorUnits(symbol) ? repairUnitSlips(rows) : { bars: rows, repairs: [] };
-    });
   }
 
   /**
@@ -211,53 +199,9 @@ export class StoredProvider implements MarketProvider {
     return out;
   }
 
-  /**
-   * The current version of each corporate action held for the listing, and the spans over which each type is
-   * known: one answer per load of market data.
-   */
-  actions(instrument: Instrument, _since?: string, knownBy?: string): Promise<HeldActions> {
-    if (knownBy !== undefined) return this.readActions(instrument.symbol, knownBy);
-    return cachedRead(this.db, 'market', `actions:${instrument.symbol}`, () =>
-      this.readActions(instrument.symbol),
-    );
-  }
-
-  /** The actions current now, or at `knownBy`, and the spans known by then. */
-  private async readActions(symbol: string, knownBy?: string): Promise<HeldActions> {
-    let versions = this.db
-      .selectFrom('market_actions')
-      .select(['date', 'type', 'amount', 'numerator', 'denominator', 'known_at'])
-      .where('symbol', '=', symbol);
-    let spans = this.db
-      .selectFrom('market_action_spans')
-      .select(['type', 'start', 'end'])
-      .where('symbol', '=', symbol);
-    if (knownBy === undefined) versions = versions.where('superseded_at', 'is', null);
-    else {
-      versions = versions
-        .where('known_at', '<=', knownBy)
-        .where((eb) => eb.or([eb('superseded_at', 'is', null), eb('superseded_at', '>', knownBy)]));
-      spans = spans.where('known_at', '<=', knownBy);
-    }
-    const [rows, known] = await Promise.all([
-      versions.orderBy('date').orderBy('type').execute(),
-      spans.execute(),
-    ]);
-    const actions = rows.map(
-      (r): CorporateAction => ({
-        date: r.date,
-        type: r.type,
-        ...(r.amount !== null ? { amount: Number(r.amount) } : {}),
-        ...(r.numerator !== null ? { numerator: Number(r.numerator) } : {}),
-        ...(r.denominator !== null ? { denominator: Number(r.denominator) } : {}),
-        knownAt: r.known_at,
-      }),
-    );
-    // A listing quoted in minor units has its payments sent in the other unit scaled back.
-    const repaired = quotedInMinorUnits(symbol)
-      ? repairPaymentUnits((await this.repairedSeries(symbol)).bars, actions)
-      : actions;
-    return { actions: repaired, known };
+  /** The listing's actions, current or as known at `knownBy`, and the spans known. */
+  async actions(instrument: Instrument, _since?: string, knownBy?: string): Promise<HeldActions> {
+    return (await this.listing(instrument, undefined, knownBy)).actions;
   }
 
   /** No identifiers are stored: they come from OpenFIGI, through the live provider. */

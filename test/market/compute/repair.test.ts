@@ -52,8 +52,8 @@ describe('100× unit slips', () => {
 
   it('repairs nothing else in the whole file', async () => {
     const barc = instrumentOf('BARC.L');
-    const repairs = await env.deps.market.repairs?.(barc);
-    expect(repairs?.map((r) => r.date)).toEqual(['2022-06-14', '2022-06-14', '2022-06-14', '2022-06-14']);
+    const { repairs } = await env.deps.market.listing(barc);
+    expect(repairs.map((r) => r.date)).toEqual(['2022-06-14', '2022-06-14', '2022-06-14', '2022-06-14']);
     const bars = await env.deps.market.series(barc);
     // BARC.L.csv has 667 daily rows; 2022-03-08 is all null (no trade): 666 bars.
     expect(bars).toHaveLength(666);

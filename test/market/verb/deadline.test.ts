@@ -42,6 +42,10 @@ function slowFirstRead(inner: MarketProvider, slow: string) {
     quotes: (instruments) => inner.quotes(instruments),
     shortInterest: (instruments) => inner.shortInterest(instruments),
     series,
+    listing: async (instrument, since, knownBy) => ({
+      ...(await inner.listing(instrument, since, knownBy)),
+      bars: await series(instrument),
+    }),
     lastCloses: async (instrument, count) => (await series(instrument)).slice(-count).map((bar) => bar.close),
     bars: (instrument, from, to) => inner.bars(instrument, from, to),
     find: (text) => inner.find(text),
