@@ -38,8 +38,19 @@ export interface CorporateAction {
   denominator?: number;
   /** When it became known: the load that brought it (or the time an operator gave), or the fetch. */
   knownAt?: string;
-  /** The amount as the source sent it, where it arrived in the other unit (pounds among pence) and was scaled. */
-  repairedFrom?: number;
+  /** Where the amount served is not the one the source sent: what it sent, and why it was changed. */
+  repaired?: ValueRepair;
+  /**
+   * A capital gain paid inside the same day's dividend (Yahoo's dividends of funds include their capital gains
+   * distributions): served as sent, and not counted a second time by the total return.
+   */
+  inDividend?: true;
+}
+
+/** A value served otherwise than the source sent it: the value sent, and why it was changed. */
+export interface ValueRepair {
+  from: number;
+  reason: string;
 }
 
 /** Days over which a listing's actions of one type are known (a source answered them for that window). */
@@ -64,7 +75,7 @@ export interface HeldListing {
   /** Every daily bar, oldest first; not to be modified. */
   bars: readonly Bar[];
   actions: HeldActions;
-  /** Prices scaled back from the wrong unit, oldest first. */
+  /** Bar values served otherwise than sent (a unit slip, a split not applied), oldest first. */
   repairs: readonly Repair[];
 }
 
@@ -75,12 +86,13 @@ export interface InstrumentIdentifiers {
   shareClassFigi: string | null;
 }
 
-/** A price the provider scaled back because it arrived in the wrong unit (pence among pounds). */
+/** A bar's value served otherwise than the source sent it (a price in the other unit, a split not applied). */
 export interface Repair {
   date: string;
-  field: 'open' | 'high' | 'low' | 'close';
+  field: 'open' | 'high' | 'low' | 'close' | 'volume';
   from: number;
   to: number;
+  reason: string;
 }
 
 /** A value a statement period was reported at, and the first filing that reported it (YYYY-MM-DD). */

@@ -99,8 +99,12 @@ const historyLayout: Layout<History, History['items'][number]> = {
   head: (item) => {
     const r = item.resolved;
     const title = `# ${item.input}: ${item.status}${r ? ` (${r.ticker}, ${r.currency})` : ''}`;
+    // Values served otherwise than sent, a line each before the rows that hold them.
+    const repaired = (item.repaired ?? []).map(
+      (p) => `\nrepaired: ${p.date} ${p.field} ${p.from} -> ${p.to}: ${p.reason}`,
+    );
     const first = item.rows?.[0];
-    return first ? `${title}\n${csvLine(Object.keys(first))}` : title;
+    return `${title}${repaired.join('')}${first ? `\n${csvLine(Object.keys(first))}` : ''}`;
   },
   line: (item, row) => {
     if (row === null) return failed(item) || 'no rows';
@@ -110,6 +114,8 @@ const historyLayout: Layout<History, History['items'][number]> = {
 
 /** Actions: a block per ticker, an action a line. */
 const actionColumns = ['date', 'type', 'amount', 'numerator', 'denominator', 'knownAt'] as const;
+/** After them: what a repaired amount was sent as and why, and a capital gain counted inside its dividend. */
+const actionNotes = ['repairedFrom', 'repairedBecause', 'inDividend'] as const;
 const actionsLayout: Layout<Actions, Actions['items'][number]> = {
   list: (body) => body.items,
   withList: (body, items) => ({ ...body, items }),
@@ -117,12 +123,17 @@ const actionsLayout: Layout<Actions, Actions['items'][number]> = {
   preamble: (body) => `adjust ${body.adjust}, ${body.start ?? 'all held'} to ${body.end}`,
   head: (item) => {
     const title = `# ${item.input}: ${item.status}${item.currency ? ` (amounts in ${item.currency})` : ''}`;
-    return item.actions?.length ? `${title}\n${csvLine([...actionColumns])}` : title;
+    return item.actions?.length ? `${title}\n${csvLine([...actionColumns, ...actionNotes])}` : title;
   },
   line: (item, row) => {
     if (row === null) return failed(item) || 'no actions in the window';
     const action = item.actions?.[row];
-    return csvLine(actionColumns.map((c) => action?.[c]));
+    return csvLine([
+      ...actionColumns.map((c) => action?.[c]),
+      action?.repaired?.from,
+      action?.repaired?.reason,
+      action?.inDividend,
+    ]);
   },
 };
 

@@ -344,15 +344,17 @@ export interface components {
                 start: string;
                 end: string;
             };
-            /** @description Prices of a minor-unit listing (London, Johannesburg, Tel Aviv) that arrived 100 times too small or too large and were scaled back. */
+            /** @description Bar values in the window served otherwise than the source sent them: a price of a minor-unit listing (London, Johannesburg, Tel Aviv) sent in the other unit, or a bar a split was not applied to (or applied to twice). The rows hold the repaired values; docs/adr/038 gives the rules. */
             repaired?: {
                 date: string;
-                /** @description open, high, low or close */
+                /** @description open, high, low, close or volume */
                 field: string;
-                /** @description As the source gave it, in the main currency. */
+                /** @description As the source sent it (prices in the main currency). */
                 from: number;
-                /** @description As served: scaled by 100 or 1/100. */
+                /** @description As served, before any adjustment the request asks. */
                 to: number;
+                /** @description Why it was changed: the evidence, in words. */
+                reason: string;
             }[];
             /** @description True when a value is older than the last regular session of its market that should have made a newer one (holidays are not known: a holiday counts as a session), or, where the sessions are not known, more than four days old (a day for crypto); and when a value came from the last copy held because the upstream could not be reached. */
             stale?: boolean;
@@ -372,8 +374,15 @@ export interface components {
             denominator?: number;
             /** @description When the action became known here: the load that brought it, or the fetch. */
             knownAt: string | null;
-            /** @description The amount as the source sent it, where it arrived in the other unit (pounds among pence: a payment above the price, or under a hundredth of a percent of it) and was scaled by 100 to `amount`. */
-            repairedFrom?: number;
+            /** @description Present where the amount served is not the one the source sent: a dividend sent in the other unit (pence as pounds), one paid on a split's ex-date still in the shares before it, or a second record of one payment (served as 0). docs/adr/038 gives the rules. */
+            repaired?: {
+                /** @description The amount as the source sent it, in the same currency and shares. */
+                from: number;
+                /** @description Why the amount served differs: the evidence, in words. */
+                reason: string;
+            };
+            /** @description A capital gain paid inside the same day's dividend (a fund's dividend includes it): the total return counts it once. */
+            inDividend?: boolean;
         };
         /** ActionsItem */
         ActionsItem: {

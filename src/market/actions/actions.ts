@@ -75,9 +75,15 @@ function shownAction(action: CorporateAction, factor: number, priceFactor: numbe
     ...(action.numerator !== undefined ? { numerator: action.numerator } : {}),
     ...(action.denominator !== undefined ? { denominator: action.denominator } : {}),
     knownAt: action.knownAt ?? null,
-    ...(action.repairedFrom !== undefined
-      ? { repairedFrom: scalePrice(action.repairedFrom * factor, priceFactor) }
+    ...(action.repaired
+      ? {
+          repaired: {
+            from: scalePrice(action.repaired.from * factor, priceFactor),
+            reason: action.repaired.reason,
+          },
+        }
       : {}),
+    ...(action.inDividend ? { inDividend: true } : {}),
   };
 }
 

@@ -25,11 +25,26 @@ const Action = Type.Object(
         description: 'When the action became known here: the load that brought it, or the fetch.',
       }),
     ),
-    repairedFrom: Type.Optional(
-      Type.Number({
+    repaired: Type.Optional(
+      Type.Object(
+        {
+          from: Type.Number({
+            description: 'The amount as the source sent it, in the same currency and shares.',
+          }),
+          reason: Type.String({ description: 'Why the amount served differs: the evidence, in words.' }),
+        },
+        {
+          description:
+            'Present where the amount served is not the one the source sent: a dividend sent in the other unit ' +
+            "(pence as pounds), one paid on a split's ex-date still in the shares before it, or a second record " +
+            'of one payment (served as 0). docs/adr/038 gives the rules.',
+        },
+      ),
+    ),
+    inDividend: Type.Optional(
+      Type.Boolean({
         description:
-          'The amount as the source sent it, where it arrived in the other unit (pounds among pence: a payment above ' +
-          'the price, or under a hundredth of a percent of it) and was scaled by 100 to `amount`.',
+          "A capital gain paid inside the same day's dividend (a fund's dividend includes it): the total return counts it once.",
       }),
     ),
   },

@@ -56,7 +56,7 @@ export function adjustmentFactors(
     );
   return factors(
     series,
-    actions.filter((a) => a.type !== 'split' && a.amount !== undefined),
+    actions.filter((a) => a.type !== 'split' && a.amount !== undefined && !a.inDividend),
     (dividend, lastBefore) => 1 - (dividend.amount as number) / lastBefore.close,
   );
 }

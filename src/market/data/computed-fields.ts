@@ -3,7 +3,7 @@
 
 import { yearsBefore } from '../../kernel/dates.js';
 import { keptPerOwner } from '../../kernel/kept.js';
-import type { Bar, MarketProvider, ProviderQuote } from '../../kernel/market-provider.js';
+import type { Bar, MarketProvider, ProviderQuote, Repair } from '../../kernel/market-provider.js';
 import { closesSince, rollUp } from '../compute/periods.js';
 import { betaAdjusted, betaRaw, volatility } from '../compute/risk.js';
 import type { FieldDef } from '../fields/dictionary.js';
@@ -39,6 +39,8 @@ export function barsSince(defs: readonly FieldDef[], today: string): string | nu
 export interface ComputedValue {
   value: number;
   window: { from: string; to: string };
+  /** Set when closes in the window were repaired: which, and why. */
+  repaired?: string;
 }
 
 type Measured = ComputedValue | FieldError;
@@ -69,19 +71,40 @@ export async function computed(
 ): Promise<Measured> {
   const vol = VOLATILITY.exec(def.id);
   if (vol) {
-    const series = await provider.series(resolved, since);
-    return measuredOn(series, def.id, () => volatilityOf(series, Number(vol[1])));
+    const { bars: series, repairs } = await provider.listing(resolved, since);
+    return withRepairs(
+      measuredOn(series, def.id, () => volatilityOf(series, Number(vol[1]))),
+      repairs,
+    );
   }
   if (resolved.mic !== null || !['equity', 'fund'].includes(resolved.assetType)) {
     return { code: 'not_applicable', message: `${def.id} is served for US listings only` };
   }
-  const [series, benchmark] = await Promise.all([
-    provider.series(resolved, since),
+  const [{ bars: series, repairs }, benchmark] = await Promise.all([
+    provider.listing(resolved, since),
     provider.series(BETA_BENCHMARK, since),
   ]);
-  return measuredOn(series, `${def.id} ${seriesId(benchmark)}`, () =>
-    betaOf(def.id, resolved.symbol, series, benchmark),
+  return withRepairs(
+    measuredOn(series, `${def.id} ${seriesId(benchmark)}`, () =>
+      betaOf(def.id, resolved.symbol, series, benchmark),
+    ),
+    repairs,
   );
+}
+
+/** A measured value that says which closes in its window were repaired, and why. */
+function withRepairs(measured: Measured, repairs: readonly Repair[]): Measured {
+  if (repairs.length === 0 || 'code' in measured) return measured;
+  const { from, to } = measured.window;
+  const closes = repairs.filter((r) => r.field === 'close' && r.date >= from && r.date <= to);
+  if (closes.length === 0) return measured;
+  const dates = closes.map((r) => r.date);
+  const shown =
+    dates.length > 3 ? `${dates.slice(0, 3).join(', ')} and ${dates.length - 3} more` : dates.join(', ');
+  return {
+    ...measured,
+    repaired: `measured over closes repaired on ${shown}: ${(closes[0] as Repair).reason}`,
+  };
 }
 
 function volatilityOf(series: readonly Bar[], days: number): Measured {

@@ -47,6 +47,8 @@ export interface DataItem {
   asOf?: Record<string, string>;
   /** The dates of the first and last closes each computed value was measured over. */
   windows?: Record<string, { from: string; to: string }>;
+  /** Values computed from repaired closes: which, and why. */
+  repaired?: Record<string, string>;
   /** Set when a value is older than its market's last session, or came from an old copy (the upstream down). */
   stale?: boolean;
   staleReason?: string;
@@ -73,6 +75,7 @@ interface Reading {
   timed: string[];
   asOf: Record<string, string>;
   windows: Record<string, { from: string; to: string }>;
+  repaired: Record<string, string>;
   periods: Record<string, string>;
   currencies: Record<string, string>;
   derived: string[];
@@ -116,6 +119,7 @@ export async function dataItem(
     timed: [],
     asOf: {},
     windows: {},
+    repaired: {},
     periods: {},
     currencies: {},
     derived: [],
@@ -158,6 +162,7 @@ function answered(
     ...(r.derived.length ? { derived: r.derived } : {}),
     ...(some(r.asOf) ? { asOf: r.asOf } : {}),
     ...(some(r.windows) ? { windows: r.windows } : {}),
+    ...(some(r.repaired) ? { repaired: r.repaired } : {}),
     ...(reason ? { stale: true, staleReason: reason } : {}),
   };
 }
@@ -249,6 +254,7 @@ async function computedValue(r: Reading, input: string, def: FieldDef): Promise<
   if (r.provider.staleBars?.(r.resolved)) r.stale = true;
   if ('code' in measured) return measured;
   r.windows[input] = measured.window;
+  if (measured.repaired) r.repaired[input] = measured.repaired;
   r.asOf[input] = measured.window.to;
   r.timed.push(barClose(r.resolved, measured.window.to));
   return measured.value;

@@ -49,6 +49,12 @@ const DataItem = Type.Object(
         },
       ),
     ),
+    repaired: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description:
+          "Computed fields measured over closes served otherwise than the source sent them (a price in the other unit, a split not applied): which, and why. /v1/history's `repaired` gives each value; docs/adr/038 the rules.",
+      }),
+    ),
     stale: Stale,
     staleReason: StaleReason,
     error: ItemError('not_found, or timeout when not ready within 12 seconds'),

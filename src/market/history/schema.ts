@@ -58,13 +58,14 @@ const HistoryItem = Type.Object(
       Type.Array(
         Type.Object({
           date: Type.String(),
-          field: Type.String({ description: 'open, high, low or close' }),
-          from: Type.Number({ description: 'As the source gave it, in the main currency.' }),
-          to: Type.Number({ description: 'As served: scaled by 100 or 1/100.' }),
+          field: Type.String({ description: 'open, high, low, close or volume' }),
+          from: Type.Number({ description: 'As the source sent it (prices in the main currency).' }),
+          to: Type.Number({ description: 'As served, before any adjustment the request asks.' }),
+          reason: Type.String({ description: 'Why it was changed: the evidence, in words.' }),
         }),
         {
           description:
-            'Prices of a minor-unit listing (London, Johannesburg, Tel Aviv) that arrived 100 times too small or too large and were scaled back.',
+            'Bar values in the window served otherwise than the source sent them: a price of a minor-unit listing (London, Johannesburg, Tel Aviv) sent in the other unit, or a bar a split was not applied to (or applied to twice). The rows hold the repaired values; docs/adr/038 gives the rules.',
         },
       ),
     ),

@@ -211,7 +211,7 @@ class PriceFile {
     const { symbol } = instrument;
     if (this.days.repeats(symbol, date, text, line, (fields[at.date]?.trim().length ?? 0) > 10)) return;
     const factor = this.unit === 'main' ? 1 : instrument.factor;
-    if (at.dividends >= 0 || at.splits >= 0) {
+    if (at.dividends >= 0 || at.splits >= 0 || at.gains >= 0) {
       this.spanned(symbol, date, line);
       const dividend = get('dividends', at.dividends);
       if (dividend !== null && dividend > 0)
@@ -228,6 +228,18 @@ class PriceFile {
       const split = get('stock splits', at.splits);
       if (split !== null && split > 0)
         records.push({ line, value: { type: 'action', symbol, date, action: 'split', ...ratio(split) } });
+      const gain = get('capital gains', at.gains);
+      if (gain !== null && gain > 0)
+        records.push({
+          line,
+          value: {
+            type: 'action',
+            symbol,
+            date,
+            action: 'capitalGain',
+            amount: toMain(Number(gain.toPrecision(10)), factor),
+          },
+        });
     }
     records.push({
       line,
@@ -286,12 +298,13 @@ class PriceFile {
     }
   }
 
-  /** A file with Dividends or Stock Splits columns states every dividend or split of the days it holds, and no other. */
+  /** A file with Dividends, Stock Splits or Capital Gains columns states every such action of the days it holds, and no other. */
   actionsKnown(): ReadRecord<MarketRecordValue>[] {
     const { at } = this;
     const kinds = [
       ...(at && at.dividends >= 0 ? (['dividend'] as const) : []),
       ...(at && at.splits >= 0 ? (['split'] as const) : []),
+      ...(at && at.gains >= 0 ? (['capitalGain'] as const) : []),
     ];
     if (kinds.length === 0) return [];
     return [...this.spans].map(([symbol, span]) => ({
@@ -379,7 +392,8 @@ type ColumnsAt = Record<
   | 'price'
   | 'volume'
   | 'dividends'
-  | 'splits',
+  | 'splits'
+  | 'gains',
   number
 >;
 
@@ -397,6 +411,7 @@ function columnsAt(columns: Map<string, number>): ColumnsAt {
     volume: of('volume'),
     dividends: of('dividends'),
     splits: of('stocksplits'),
+    gains: of('capitalgains'),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Bar, CorporateAction, HeldListing } from '../../kernel/market-provider.js';
 import type { Database } from '../../store/schema.js';
 import { unpackBars } from '../bars/blocks.js';
-import { repairListing } from '../compute/repair.js';
+import { repairListing } from '../compute/repair/index.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
 
 /** Reads a listing as stored now, with its actions as known at `knownBy` when given. */

@@ -5,7 +5,7 @@
 // repaired from it once per copy. While the upstream fails, the last copy is served and said to be stale.
 import { addDays, yearsBefore } from '../../kernel/dates.js';
 import type { Bar, CorporateAction, HeldListing, Repair } from '../../kernel/market-provider.js';
-import { repairListing } from '../compute/repair.js';
+import { repairListing } from '../compute/repair/index.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
 import type { Cached, MarketCache } from './cache.js';
 import { SingleFlight } from './guard.js';

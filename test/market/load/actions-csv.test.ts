@@ -143,8 +143,10 @@ describe('dividends and splits in a price file', () => {
     // Every amount as the file of pounds states it, the two slips marked with what was sent.
     for (const [i, action] of actions.entries())
       expect(action.amount).toBeCloseTo(paid[i]?.dividend as number, 8);
-    expect(actions[0].repairedFrom).toBeCloseTo((paid[0]?.dividend as number) / 100, 10);
-    expect(actions[1].repairedFrom).toBeCloseTo((paid[1]?.dividend as number) * 100, 8);
-    expect(actions.slice(2).every((a: { repairedFrom?: number }) => a.repairedFrom === undefined)).toBe(true);
+    expect(actions[0].repaired.from).toBeCloseTo((paid[0]?.dividend as number) / 100, 10);
+    expect(actions[1].repaired.from).toBeCloseTo((paid[1]?.dividend as number) * 100, 8);
+    expect(actions.slice(2).every((a: { repaired?: unknown }) => a.repaired === undefined)).toBe(true);
+    expect(actions[0].repaired.reason).toMatch(/a hundred times too small/);
+    expect(actions[1].repaired.reason).toMatch(/a hundred times too large/);
   });
 });

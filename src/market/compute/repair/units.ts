@@ -8,9 +8,10 @@
 // level is scaled to the series' level, and its open, high and low are each checked against its close, so a
 // single slipped field is found too. The repairs are reported so that the answer can say so. The whole series
 // is judged at once: where a requested window starts changes nothing.
-import type { Bar, CorporateAction, Repair } from '../../kernel/market-provider.js';
+import type { Bar, Repair } from '../../../kernel/market-provider.js';
 
 const FIELDS = ['open', 'high', 'low', 'close'] as const;
+const SLIP = 'sent in the other unit (a hundredth or a hundred times its neighbours): scaled back';
 
 /** The power of 100 that brings `value` to the scale of `reference`: 1, -1 or 0 when in scale. */
 function step(value: number, reference: number): number {
@@ -59,72 +60,39 @@ export function repairUnitSlips(bars: readonly Bar[]): { bars: readonly Bar[]; r
       if (scale === 1) continue;
       const to = Math.round(value * scale * 1e6) / 1e6;
       fixed = { ...(fixed ?? bar), [field]: to };
-      repairs.push({ date: bar.date, field, from: value, to });
+      repairs.push({ date: bar.date, field, from: value, to, reason: SLIP });
     }
     if (fixed) {
       out ??= [...bars];
-      out[i] = fixed;
+      out[i] = bounded(fixed, bar, repairs);
     }
   }
   return { bars: out ?? bars, repairs };
 }
 
-/** Payments of a listing needed to judge each against the others; with fewer, only the price is the measure. */
-const JUDGED_AMONG = 3;
-
-/** How far a payment's share of the price may stray from the listing's usual one before it is a unit slip. */
-function stepOf(share: number, usual: number | null): number {
-  if (usual === null) return share > 1 && share / 100 <= 0.3 ? -1 : 0;
-  // A payment twenty times the usual is far past a special dividend's; Yahoo's slips are a hundred times.
-  const ratio = share / usual;
-  if (ratio > 20 && ratio < 500) return -1;
-  if (ratio < 1 / 20 && ratio > 1 / 500) return 1;
-  return 0;
-}
-
 /**
- * Dividends and capital gains of a listing quoted in minor units that Yahoo sent in the other unit, judged by
- * their share of the close before the ex-date against the listing's usual share (the median of its payments):
- * one about a hundred times the usual, or a hundredth of it, is scaled back and keeps what was sent in
- * `repairedFrom`. With fewer than three payments, only a payment above the price itself is taken as one. The
- * bars are the listing's (unit slips already repaired); the same array comes back when nothing is changed.
+ * A repaired bar's low no higher than its open and close, and its high no lower: a slipped low brought back
+ * above the open (ASAI.L's 0.6 for 60 beside an open of 58.5) is the open.
  */
-export function repairPaymentUnits(
-  bars: readonly Bar[],
-  actions: readonly CorporateAction[],
-): readonly CorporateAction[] {
-  const shares: { index: number; share: number }[] = [];
-  let b = 0;
-  for (const [index, action] of actions.entries()) {
-    if (action.type === 'split' || action.amount === undefined) continue;
-    while (b < bars.length && (bars[b] as Bar).date < action.date) b += 1;
-    const before = bars[b - 1];
-    if (before && before.close > 0) shares.push({ index, share: action.amount / before.close });
+function bounded(fixed: Bar, sent: Bar, repairs: Repair[]): Bar {
+  const ends = [fixed.close, ...(fixed.open === null ? [] : [fixed.open])];
+  const low = fixed.low === null ? null : Math.min(fixed.low, ...ends);
+  const high = fixed.high === null ? null : Math.max(fixed.high, ...ends);
+  for (const [field, to] of [
+    ['low', low],
+    ['high', high],
+  ] as const) {
+    if (to === fixed[field] || to === null) continue;
+    const entry = repairs.findLast((r) => r.date === fixed.date && r.field === field);
+    if (entry) entry.to = to;
+    else
+      repairs.push({
+        date: fixed.date,
+        field,
+        from: sent[field] as number,
+        to,
+        reason: `${SLIP}; the ${field} is then the ${to === fixed.close ? 'close' : 'open'}`,
+      });
   }
-  const sorted = shares.map((s) => s.share).sort((x, y) => x - y);
-  const usual = sorted.length >= JUDGED_AMONG ? (sorted[sorted.length >> 1] as number) : null;
-  let out: CorporateAction[] | null = null;
-  for (const { index, share } of shares) {
-    const step = stepOf(share, usual);
-    if (step === 0) continue;
-    const action = actions[index] as CorporateAction;
-    const sent = action.amount as number;
-    out ??= [...actions];
-    out[index] = { ...action, amount: Math.round(sent * 100 ** step * 1e10) / 1e10, repairedFrom: sent };
-  }
-  return out ?? actions;
-}
-
-/**
- * A listing's bars and actions as served: on a listing quoted in minor units, unit slips scaled back, then its
- * payments judged against the repaired bars. Everything else comes back as it is.
- */
-export function repairListing(
-  minorUnits: boolean,
-  bars: readonly Bar[],
-  actions: readonly CorporateAction[],
-): { bars: readonly Bar[]; actions: readonly CorporateAction[]; repairs: readonly Repair[] } {
-  if (!minorUnits) return { bars, actions, repairs: [] };
-  const slips = repairUnitSlips(bars);
-  return { bars: slips.bars, actions: repairPaymentUnits(slips.bars, actions), repairs: slips.repairs };
+  return { ...fixed, low, high };
 }

@@ -4,17 +4,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFile } from '../../../src/ingest/run.js';
-import type { Bar } from '../../../src/kernel/market-provider.js';
-import { repairUnitSlips } from '../../../src/market/compute/repair.js';
-import { HISTORY } from '../../../src/market/history/index.js';
-import { instrumentOf } from '../../../src/market/instrument/instrument.js';
-import { LOADERS } from '../../../src/runtime/loaders.js';
-import { splitLine } from '../../helpers/csv.js';
-import { type TestEnv, testEnv } from '../../helpers/env.js';
-import { asset } from '../../helpers/real-data.js';
+import { loadFile } from '../../../../src/ingest/run.js';
+import type { Bar } from '../../../../src/kernel/market-provider.js';
+import { repairUnitSlips } from '../../../../src/market/compute/repair/units.js';
+import { HISTORY } from '../../../../src/market/history/index.js';
+import { instrumentOf } from '../../../../src/market/instrument/instrument.js';
+import { LOADERS } from '../../../../src/runtime/loaders.js';
+import { splitLine } from '../../../helpers/csv.js';
+import { type TestEnv, testEnv } from '../../../helpers/env.js';
+import { asset } from '../../../helpers/real-data.js';
 
 const FIXTURES = path.resolve('test/fixtures/market');
+const SLIPPED = expect.stringContaining('sent in the other unit');
 
 describe('100× unit slips', () => {
   let env: TestEnv;
@@ -43,10 +44,10 @@ describe('100× unit slips', () => {
     });
     expect(pounds.rows[1]).toMatchObject({ date: '2022-06-14', PX_LAST: 1.5676 });
     expect(pounds.repaired).toEqual([
-      { date: '2022-06-14', field: 'open', from: 0.015766, to: 1.5766 },
-      { date: '2022-06-14', field: 'high', from: 0.015934, to: 1.5934 },
-      { date: '2022-06-14', field: 'low', from: 0.015426, to: 1.5426 },
-      { date: '2022-06-14', field: 'close', from: 0.015676, to: 1.5676 },
+      { date: '2022-06-14', field: 'open', from: 0.015766, to: 1.5766, reason: SLIPPED },
+      { date: '2022-06-14', field: 'high', from: 0.015934, to: 1.5934, reason: SLIPPED },
+      { date: '2022-06-14', field: 'low', from: 0.015426, to: 1.5426, reason: SLIPPED },
+      { date: '2022-06-14', field: 'close', from: 0.015676, to: 1.5676, reason: SLIPPED },
     ]);
   });
 
@@ -79,7 +80,7 @@ describe('100× unit slips', () => {
     const { bars: fixed, repairs } = repairUnitSlips(bars);
     expect(fixed.map((b) => b.close)).toEqual([100, 101, 101.5, 102, 60, 61]);
     expect(repairs.filter((r) => r.field === 'close')).toEqual([
-      { date: '2024-01-03', field: 'close', from: 10_150, to: 101.5 },
+      { date: '2024-01-03', field: 'close', from: 10_150, to: 101.5, reason: SLIPPED },
     ]);
     expect(repairUnitSlips(bars.filter((b) => b.date !== '2024-01-03')).repairs).toEqual([]);
   });
