@@ -38,10 +38,10 @@ export interface Loader<R> {
   importer: Importer<R>;
   read: RecordReader<R>;
   /**
-   * Reads what the reader needs from the store. It runs before the transaction: on SQLite the transaction
-   * holds the one connection, so a reader must not query the store itself.
+   * Reads what the reader needs from the store (given the command's options). It runs before the transaction:
+   * on SQLite the transaction holds the one connection, so a reader must not query the store itself.
    */
-  prepare?(db: Kysely<Database>): Promise<unknown>;
+  prepare?(db: Kysely<Database>, options: Readonly<Record<string, string>>): Promise<unknown>;
   /**
    * For a source whose files hold different things (EDGAR's): what this loader reads, and whether a file is
    * one, judged from its first bytes.
@@ -113,7 +113,7 @@ export function loader<R, P>(
   importer: Importer<R>,
   read: RecordReader<R, P>,
   options: {
-    prepare: (db: Kysely<Database>) => Promise<P>;
+    prepare: (db: Kysely<Database>, options: Readonly<Record<string, string>>) => Promise<P>;
     kind?: FileKind;
     options?: Readonly<Record<string, string>>;
     alongside?: boolean;
@@ -123,7 +123,7 @@ export function loader<R, P>(
   importer: Importer<R>,
   read: RecordReader<R, P>,
   options: {
-    prepare?: (db: Kysely<Database>) => Promise<P>;
+    prepare?: (db: Kysely<Database>, options: Readonly<Record<string, string>>) => Promise<P>;
     kind?: FileKind;
     options?: Readonly<Record<string, string>>;
     alongside?: boolean;
@@ -148,7 +148,7 @@ export async function loadFile(
   let count = 0;
   const stop = showProgress(source, loader.importer.dataset, () => count);
   const context: LoadContext = {
-    prepared: await loader.prepare?.(db),
+    prepared: await loader.prepare?.(db, options),
     notes: [],
     options,
     companions,
@@ -166,7 +166,7 @@ export async function loadFile(
     for (const beside of alongsideLoaders(loaders, source)) {
       // Read again from the start: each load of a file reads it whole.
       const again = await openSource(file);
-      const read = beside.read(again, { ...context, prepared: await beside.prepare?.(db) });
+      const read = beside.read(again, { ...context, prepared: await beside.prepare?.(db, options) });
       const { dataset, inserted, revised, unchanged } = await importRecords(
         db,
         beside.importer,

@@ -3,6 +3,7 @@
 import { type DemoFile, type Loader, loader } from '../../ingest/run.js';
 import { tickersByCik } from '../../ingest/sec/registrants.js';
 import { marketImporter, wholeFileImporter } from './import.js';
+import { heldLevel } from './price-checks.js';
 import { priceRecords } from './prices.js';
 import { heldSnapshots, secExchangeRecords } from './sec-exchanges.js';
 import { secFactsRecords } from './sec-facts.js';
@@ -10,12 +11,13 @@ import { yahooRecords } from './yahoo.js';
 
 export const MARKET_LOADERS: Record<string, Loader<never>> = {
   prices: loader(marketImporter, priceRecords, {
+    prepare: heldLevel,
     options: {
       ticker: 'TICKER: the instrument of a file whose rows do not name it',
       'date-format': 'FORMAT: how the dates are written when they are not YYYY-MM-DD (e.g. DD/MM/YYYY)',
       through: 'YYYY-MM-DD: the last bar to load (a later one may still have been trading)',
       name: "NAME: the listing's name, where the file carries none (search finds the listing by it)",
-      unit: "main: the file's prices are in the main unit (pounds for a London listing quoted in pence)",
+      unit: "main or quoted: the unit of the file's prices on a listing quoted in minor units (pounds or pence for London; quoted by default). A file whose level or dividends disagree with the unit it is read in is refused, naming the one to pass",
     },
   }),
   yahoo: loader(marketImporter, yahooRecords),

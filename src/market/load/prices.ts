@@ -20,6 +20,7 @@ import {
 } from '../../ingest/source.js';
 import { resolveInput } from '../instrument/instrument.js';
 import { VENUES } from '../symbology/tables.js';
+import { Cadence, DividendUnits, type HeldLevel, StoredLevel } from './price-checks.js';
 import type { MarketRecordValue } from './record.js';
 
 /** A provider price in main units, without the float noise a division leaves (1.4566000399999999). */
@@ -138,15 +139,16 @@ class HeaderReader {
 
 export async function* priceRecords(
   source: SourceFile,
-  context: LoadContext,
+  context: LoadContext<HeldLevel | null>,
 ): AsyncGenerator<ReadRecord<MarketRecordValue>[]> {
-  const file = new PriceFile(source.name, context.options);
+  const file = new PriceFile(source.name, context.options, context.prepared);
   // A batch of lines at a time, its records given together: a file of millions of rows is not read a row a turn.
   for await (const batch of source.lineBatches()) {
     const records: ReadRecord<MarketRecordValue>[] = [];
     for (const row of batch) file.read(row, records);
     if (records.length) yield records;
   }
+  file.endChecks(file.lastLine);
   const known = file.actionsKnown();
   if (known.length) yield known;
   if (!file.first)
@@ -167,14 +169,19 @@ class PriceFile {
   // A file with a Ticker column may hold many instruments (a bulk end-of-day export), each read once.
   private readonly instruments = new Map<string, Listing>();
   first: Listing | null = null;
+  lastLine = 0;
   private at: ColumnsAt | null = null;
   private cut: CutShort | null = null;
   private readonly days: DaysRead;
 
+  private readonly level: StoredLevel;
+
   constructor(
     private readonly file: string,
     options: LoadContext['options'],
+    held: HeldLevel | null,
   ) {
+    this.level = new StoredLevel(file, held);
     this.readDate = dateReader(file, options['date-format']);
     this.through = options.through;
     if (this.through !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(this.through))
@@ -191,6 +198,7 @@ class PriceFile {
   /** A line of the file: the header, or a day's bar (and the actions its columns state) added to `records`. */
   read(row: SourceLine, records: ReadRecord<MarketRecordValue>[]): void {
     const { line, text } = row;
+    this.lastLine = line;
     if (!text.trim()) return;
     // Number() reads a number with spaces around it; only the header, date and ticker are trimmed.
     const fields = csvFields(text);
@@ -211,9 +219,13 @@ class PriceFile {
     const { symbol } = instrument;
     if (this.days.repeats(symbol, date, text, line, (fields[at.date]?.trim().length ?? 0) > 10)) return;
     const factor = this.unit === 'main' ? 1 : instrument.factor;
+    instrument.cadence.take(date, line);
+    const mainClose = toMain(singlePrecisionPrice(close), factor);
+    this.level.take(symbol, date, mainClose, line);
     if (at.dividends >= 0 || at.splits >= 0 || at.gains >= 0) {
       this.spanned(symbol, date, line);
       const dividend = get('dividends', at.dividends);
+      instrument.units.take({ date, open: get('open', at.open), close, dividend }, line);
       if (dividend !== null && dividend > 0)
         records.push({
           line,
@@ -250,7 +262,7 @@ class PriceFile {
         open: priceOf(get('open', at.open), factor),
         high: priceOf(get('high', at.high), factor),
         low: priceOf(get('low', at.low), factor),
-        close: toMain(singlePrecisionPrice(close), factor),
+        close: mainClose,
         volume: get('volume', at.volume),
       },
     });
@@ -264,7 +276,7 @@ class PriceFile {
   ): Listing {
     const { file, option, name } = this;
     if (!this.first) {
-      this.first = listingOf(file, line, option, rowTicker);
+      this.first = listingOf(file, line, option, rowTicker, this.unit === undefined);
       this.instruments.set(this.first.named, this.first);
       if (name) records.push({ line, value: { type: 'listing', symbol: this.first.symbol, name } });
     }
@@ -282,7 +294,7 @@ class PriceFile {
     const named = rowTicker.toUpperCase();
     let held = this.instruments.get(named);
     if (!held) {
-      held = listingOf(file, line, undefined, rowTicker);
+      held = listingOf(file, line, undefined, rowTicker, this.unit === undefined);
       this.instruments.set(named, held);
     }
     return held;
@@ -296,6 +308,11 @@ class PriceFile {
       if (date > span.end) span.end = date;
       span.line = line;
     }
+  }
+
+  /** Judges the listings whose rows were too few to judge as they were read (throws for non-daily bars). */
+  endChecks(line: number): void {
+    for (const listing of this.instruments.values()) listing.cadence.end(line);
   }
 
   /** A file with Dividends, Stock Splits or Capital Gains columns states every such action of the days it holds, and no other. */
@@ -419,6 +436,9 @@ interface Listing {
   symbol: string;
   factor: number;
   named: string;
+  /** Whether its rows are daily bars, and its dividends in its prices' unit. */
+  cadence: Cadence;
+  units: DividendUnits;
 }
 
 /** The instrument: --ticker when given (the file's own ticker must then agree), else the row's or the file's. */
@@ -427,6 +447,7 @@ function listingOf(
   line: number,
   option: string | undefined,
   inFile: string | undefined,
+  unitUnsaid: boolean,
 ): Listing {
   const named = option ?? inFile;
   if (!named)
@@ -442,7 +463,14 @@ function listingOf(
     if (own.status !== 'ok' || own.resolved.symbol !== symbol)
       throw new SourceError(file, line, `the file is of ${inFile}, not of --ticker ${option}`);
   }
-  return { symbol, factor: providerFactor(mic), named: (inFile ?? named).toUpperCase() };
+  const factor = providerFactor(mic);
+  return {
+    symbol,
+    factor,
+    named: (inFile ?? named).toUpperCase(),
+    cadence: new Cadence(file, symbol),
+    units: new DividendUnits(file, symbol, unitUnsaid && factor !== 1),
+  };
 }
 
 const DATE_PART = { YYYY: '(\\d{4})', MM: '(\\d{1,2})', DD: '(\\d{1,2})' } as const;

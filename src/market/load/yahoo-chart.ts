@@ -38,6 +38,16 @@ function listingFactor(symbol: string): number {
 }
 
 /**
+ * Why a chart's bars are not daily bars (Yahoo's `dataGranularity`: 1wk, 1mo, 3mo, or an intraday interval),
+ * or null when they are (or the chart does not say).
+ */
+export function notDaily(chart: Chart): string | null {
+  const granularity = chart.meta?.dataGranularity;
+  if (typeof granularity !== 'string' || granularity === '1d') return null;
+  return `its bars are of ${granularity} (the chart's dataGranularity), and a listing's bars are stored daily; record the chart with interval=1d`;
+}
+
+/**
  * A chart's daily bars (split-adjusted, as Yahoo publishes them) in the listing's main units, each with its
  * line: the 1-based position of its timestamp. A day without a trade has no bar.
  */

@@ -7,7 +7,7 @@ import type { LoadContext } from '../../ingest/run.js';
 import { SourceError, type SourceFile } from '../../ingest/source.js';
 import { toMain } from './prices.js';
 import type { MarketRecordValue } from './record.js';
-import { askedEvents, type Chart, chartRecords, knownEvents } from './yahoo-chart.js';
+import { askedEvents, type Chart, chartRecords, knownEvents, notDaily } from './yahoo-chart.js';
 import { isoDay, mainUnits, quoteRecord, raw, yahooTime } from './yahoo-common.js';
 import { type TimeSeries, timeSeriesRecords } from './yahoo-timeseries.js';
 
@@ -217,6 +217,8 @@ export async function* yahooRecords(
   if (body.chart) {
     const chart = body.chart.result?.[0];
     if (!chart) throw new SourceError(source.name, null, 'a chart response without data');
+    const interval = notDaily(chart);
+    if (interval) throw new SourceError(source.name, null, interval);
     const known = knownEvents(chart, askedEvents(recorded.request?.url));
     if (known.length === 0)
       context.notes.push(

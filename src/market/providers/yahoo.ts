@@ -7,7 +7,7 @@ import { ExtendedCookieJar } from 'yahoo-finance2/lib/cookieJar';
 import type { ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
 import type { MarketRecordValue } from '../load/record.js';
 import { QUOTE_RESPONSE_FIELDS, quoteResultRecord, summaryRecord } from '../load/yahoo.js';
-import { type Chart, chartActions, chartBars } from '../load/yahoo-chart.js';
+import { type Chart, chartActions, chartBars, notDaily } from '../load/yahoo-chart.js';
 import { TIMESERIES_TYPES, type TimeSeries, timeSeriesRecords } from '../load/yahoo-timeseries.js';
 import { Breaker, Limiter, UpstreamError, upstreamError, withRetries } from './guard.js';
 import { type DailyHistory, type Found, factsOf, type Summary, type Upstream } from './upstream.js';
@@ -141,6 +141,8 @@ export class YahooUpstream implements Upstream {
         { validateResult: false },
       ),
     )) as unknown as Chart;
+    const interval = notDaily(chart);
+    if (interval) throw new Error(`Yahoo's chart of ${symbol}: ${interval}`);
     return { bars: chartBars(chart).bars, actions: chartActions(chart) };
   }
 

@@ -67,6 +67,15 @@ describe('a repaired value at every door', () => {
       { date: '2023-03-28', PX_LAST: 4142 },
       { date: '2023-03-29', PX_LAST: 4206 },
     ]);
+    // As traded, the day before the ex-date is the table's own 20,710 again (not five times it).
+    const traded = await post('/v1/history', {
+      tickers: ['4063.T'],
+      fields: ['PX_LAST'],
+      start: '2023-03-28',
+      end: '2023-03-28',
+      adjust: 'none',
+    });
+    expect(traded.items[0].rows).toEqual([{ date: '2023-03-28', PX_LAST: 20710 }]);
     expect(item.repaired).toContainEqual({
       date: '2023-03-28',
       field: 'close',
