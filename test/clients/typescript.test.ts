@@ -115,6 +115,28 @@ describe('the TypeScript client against a real server', () => {
     expect(actions[1]?.error?.code).toBe('not_found');
   });
 
+  it('a repaired value says so, typed: an action sent in the other unit, a bar value scaled back', async () => {
+    const q = client();
+    // REL.L from yfinance's table: its 2022-04-28 dividend sent as 35.5 (pence) among prices in pounds.
+    const [rel] = await q.actions(['REL.L'], { start: '2022-04-28', end: '2022-04-28' });
+    const paid = rel?.actions?.[0];
+    expect(paid?.amount).toBe(0.355);
+    const repaired: { from: number; reason: string } | undefined = paid?.repaired;
+    expect(repaired?.from).toBe(35.5);
+    expect(repaired?.reason).toMatch(/a hundred times too large/);
+    const [barc] = await q.history(['BARC.L'], ['PX_LAST'], { start: '2022-06-13', end: '2022-06-15' });
+    const closes = barc?.repaired?.filter((r) => r.field === 'close');
+    expect(closes).toEqual([
+      {
+        date: '2022-06-14',
+        field: 'close',
+        from: 0.015676,
+        to: 1.5676,
+        reason: expect.stringContaining('other unit'),
+      },
+    ]);
+  });
+
   it('the field dictionary and the search', async () => {
     const q = client();
     const fields = await q.fields();

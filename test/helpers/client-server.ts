@@ -4,9 +4,10 @@
 // and keys for every answer a client must handle: good keys of each API, a market key to drive over its
 // minute, and keys refused for each reason (a plan ended, one credit left, an email not confirmed, a market
 // key with full access).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { createAccount, endPlan, setBalance } from '../../src/accounts/accounts.js';
 import { createKey } from '../../src/accounts/keys.js';
 import { loadFile } from '../../src/ingest/run.js';
@@ -49,6 +50,10 @@ export async function startClientServer(): Promise<ClientServer> {
       'yahoo',
       real('market/yahoo/chart/historical-via-chart-MSFT-dividends-2021-02-01-to-2022-01-31.csv.json'),
     );
+    // REL.L as yfinance wrote it (prices in pounds, dividends in pence): the dividends served repaired.
+    const rel = path.join(dir, 'REL-L-1d-bad-div.csv');
+    writeFileSync(rel, gunzipSync(readFileSync(path.join(FIXTURES, 'market/repair/REL-L-1d-bad-div.csv.gz'))));
+    await load('prices', rel, { ticker: 'REL.L', unit: 'main' });
     await load('cftc', WEEKLY);
     await load('usaspending', path.join(FIXTURES, 'usaspending/01-award-search-dod-mit.json'));
     await load('ted', NOTICE);

@@ -23,7 +23,7 @@ HISTORY_TICKERS, HISTORY_FIELDS = 10, 5
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 #: /v1/actions takes 100 tickers; each action's members, as the client's rows name them.
 ACTIONS_TICKERS = 100
-ACTION_COLUMNS = ["date", "type", "amount", "numerator", "denominator", "knownAt"]
+ACTION_COLUMNS = ["date", "type", "amount", "numerator", "denominator", "knownAt", "repaired", "inDividend"]
 #: The bulk fields bds serves, and the action types each is made of.
 BULK_FIELDS = {"DVD_HIST_ALL": ["dividend", "capitalGain"], "EQY_SPLIT_HIST": ["split"]}
 
@@ -119,7 +119,8 @@ class Client:
         or "total" (dividends reinvested); TOT_RETURN_INDEX_GROSS_DVDS is the total-return index. Errors are kept in `df.attrs["errors"]`, as in bdp, and so are
         `attrs["currency"]` and `attrs["stale"]`; `attrs["held"]` ({ticker: {start, end}}) names the dates a
         ticker's rows cover where they cover less than the window: its columns are empty (NaN) outside them,
-        and a warning says so."""
+        and a warning says so. `attrs["repaired"]` ({ticker: [{date, field, from, to, reason}]}) names each bar
+        value served otherwise than the source sent it (a price in the other unit, a split not applied)."""
         tickers, fields = _list(tickers), _list(fields)
         rows: List[Dict[str, Any]] = []
         errors: Dict[str, Dict[str, Any]] = {}
@@ -163,7 +164,8 @@ class Client:
     ) -> Any:
         """Corporate actions, a row each: ticker (as sent), ex-date, type (dividend, split, capitalGain), amount
         per share in the ticker's price currency (today's shares; as paid with adjust="none"), numerator and
-        denominator of a split, and when it became known. Requests of up to 100 tickers, joined. Errors never
+        denominator of a split, when it became known, `repaired` ({from, reason} where the amount served is not
+        the one the source sent, else None) and `inDividend` (a capital gain inside the same day's dividend). Requests of up to 100 tickers, joined. Errors never
         raise: they are kept in attrs["errors"] ({ticker: {code, message}}) and named in a warning;
         attrs["currency"] gives each ticker's currency. `as_of` (a date) reads them as known at the end of it."""
         tickers = _list(tickers)
@@ -387,7 +389,9 @@ def _keep_errors(errors: Dict[str, Dict[str, Any]], item: Dict[str, Any], fields
 
 class _Standing:
     """What a market answer says of its values, per ticker: the unit of its prices, fields in another currency,
-    when each value was true, why it is old, and the dates its rows cover."""
+    when each value was true, why it is old, the dates its rows cover, and what was repaired (history: each bar
+    value served otherwise than sent, {date, field, from, to, reason}; data: each computed field measured over
+    repaired closes, and why)."""
 
     def __init__(self) -> None:
         self.currency: Dict[str, str] = {}
@@ -395,6 +399,7 @@ class _Standing:
         self.as_of: Dict[str, Dict[str, str]] = {}
         self.stale: Dict[str, str] = {}
         self.held: Dict[str, Dict[str, str]] = {}
+        self.repaired: Dict[str, Any] = {}
 
     def keep(self, item: Dict[str, Any]) -> None:
         ticker = item["input"]
@@ -409,6 +414,10 @@ class _Standing:
             self.stale[ticker] = item.get("staleReason") or "stale"
         if item.get("held"):
             self.held[ticker] = item["held"]
+        if isinstance(item.get("repaired"), list):
+            self.repaired.setdefault(ticker, []).extend(item["repaired"])
+        elif item.get("repaired"):
+            self.repaired.setdefault(ticker, {}).update(item["repaired"])
 
     def members(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"currency": self.currency, "stale": self.stale}
@@ -418,6 +427,8 @@ class _Standing:
             out["as_of"] = self.as_of
         if self.held:
             out["held"] = self.held
+        if self.repaired:
+            out["repaired"] = self.repaired
         return out
 
 

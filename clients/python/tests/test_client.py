@@ -324,7 +324,9 @@ def test_actions_and_bds_as_the_rest_api_answers_them(client):
     with pytest.warns(UserWarning, match="no actions for NOPE.XX"):
         answer = client.actions(["MSFT", "NOPE.XX"])
     if PANDAS:
-        assert list(answer.columns) == ["ticker", "date", "type", "amount", "numerator", "denominator", "knownAt"]
+        assert list(answer.columns) == [
+            "ticker", "date", "type", "amount", "numerator", "denominator", "knownAt", "repaired", "inDividend",
+        ]
         assert list(answer["amount"]) == [a["amount"] for a in expected["actions"]]
         assert [d.strftime("%Y-%m-%d") for d in answer["date"]] == [a["date"] for a in expected["actions"]]
         attrs = answer.attrs
@@ -358,3 +360,22 @@ def test_bdh_total_return_as_the_rest_api_answers_it(client):
     else:
         served = [r["value"] for r in frame["rows"] if r["field"] == "PX_LAST"]
         assert served == [r["PX_LAST"] for r in rows]
+
+
+def test_repaired_values_say_so_as_the_rest_api_answers_them(client):
+    # REL.L from yfinance's table: prices in pounds, its 2022-04-28 dividend sent as 35.5 (pence).
+    expected = rest("POST", "/v1/actions", MARKET, {"tickers": ["REL.L"], "start": "2022-04-28", "end": "2022-04-28"})
+    sent = expected["items"][0]["actions"][0]
+    assert sent["amount"] == 0.355 and sent["repaired"]["from"] == 35.5
+    answer = client.actions("REL.L", start="2022-04-28", end="2022-04-28")
+    rows = answer.to_dict("records") if PANDAS else answer["rows"]
+    assert rows[0]["amount"] == 0.355
+    assert rows[0]["repaired"] == sent["repaired"]
+    # BARC.L's 2022-06-14, sent in pounds among pence: the row holds the repaired close, attrs say what was sent.
+    window = {"start": "2022-06-13", "end": "2022-06-15"}
+    history = rest("POST", "/v1/history", MARKET, {"tickers": ["BARC.L"], "fields": ["PX_LAST"], **window})
+    repaired = history["items"][0]["repaired"]
+    assert [r["date"] for r in repaired] == ["2022-06-14"] * 4
+    frame = client.bdh("BARC.L", "PX_LAST", **window)
+    attrs = frame.attrs if PANDAS else frame
+    assert attrs["repaired"] == {"BARC.L": repaired}

@@ -292,6 +292,10 @@ export interface components {
                     to: string;
                 };
             };
+            /** @description Computed fields measured over closes served otherwise than the source sent them (a price in the other unit, a split not applied): which, and why. /v1/history's `repaired` gives each value; docs/adr/038 the rules. */
+            repaired?: {
+                [key: string]: string;
+            };
             /** @description True when a value is older than the last regular session of its market that should have made a newer one (holidays are not known: a holiday counts as a session), or, where the sessions are not known, more than four days old (a day for crypto); and when a value came from the last copy held because the upstream could not be reached. */
             stale?: boolean;
             /** @description Why stale: the value's time and the sessions since, e.g. "last price 2026-05-01 20:00 UTC; 147 sessions since". */

@@ -79,8 +79,10 @@ export class DividendUnits {
   constructor(
     private readonly file: string,
     private readonly symbol: string,
-    /** Judged only on a listing quoted in minor units read without --unit. */
+    /** The unit judged only on a listing quoted in minor units read without --unit. */
     private readonly judging: boolean,
+    /** The most a dividend may be of the close before it, in any unit it could be in (100 where pence may be pounds). */
+    private readonly most: number,
   ) {}
 
   /**
@@ -94,8 +96,15 @@ export class DividendUnits {
   ): void {
     const before = this.lastClose;
     this.lastClose = row.close;
-    if (!this.judging || before === null || before <= 0 || !row.dividend) return;
+    if (before === null || before <= 0 || !row.dividend) return;
     const share = row.dividend / before;
+    if (share >= this.most)
+      throw new SourceError(
+        this.file,
+        line,
+        `${this.symbol}'s dividend of ${row.dividend} on ${row.date} is ${percent(share)} of the close before it, ${before}: no dividend is worth the share${this.most > 1 ? ', in either unit' : ''}, and none is repaired into one; the file is refused`,
+      );
+    if (!this.judging) return;
     const fall = Math.max(1 - row.close / before, 1 - (row.open ?? row.close) / before);
     this.judged += 1;
     if (share >= 0.1 && fall < share / 4)

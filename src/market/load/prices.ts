@@ -469,7 +469,7 @@ function listingOf(
     factor,
     named: (inFile ?? named).toUpperCase(),
     cadence: new Cadence(file, symbol),
-    units: new DividendUnits(file, symbol, unitUnsaid && factor !== 1),
+    units: new DividendUnits(file, symbol, unitUnsaid && factor !== 1, factor === 1 ? 1 : factor),
   };
 }
 

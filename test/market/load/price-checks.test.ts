@@ -77,6 +77,27 @@ describe('what a price file must show before it is stored', () => {
     expect(report.inserted).toBeGreaterThan(600);
   });
 
+  it('refuses a dividend worth more than the share, which no repair could mend, by file and line', async () => {
+    // CALM's real table with its first dividend (0.125 on 2022-04-26) written a thousand times over.
+    const lines = readFileSync(
+      path.resolve('test/fixtures/market/actions/CALM-1d-no-bad-divs.csv'),
+      'utf8',
+    ).split('\n');
+    const at = lines.findIndex((line) => line.startsWith('2022-04-26'));
+    const cells = (lines[at] as string).split(',');
+    const names = (lines[0] as string).split(',');
+    cells[names.indexOf('Dividends')] = '125';
+    lines[at] = cells.join(',');
+    const file = path.join(dir, 'CALM-bad.csv');
+    writeFileSync(file, lines.join('\n'));
+    await expect(loadFile(env.deps, prices(), file, { ticker: 'CALM' })).rejects.toThrow(
+      new RegExp(
+        `CALM-bad\\.csv:${at + 1}: CALM's dividend of 125 on 2022-04-26 is \\d+% of the close before it`,
+      ),
+    );
+    expect(await held('CALM')).toBe(0);
+  });
+
   it('refuses a file a hundredfold off the closes held for the same days, naming the unit that reads it', async () => {
     // REL.L is held in pounds (24.15 on 2022-04-27); the same table read as pence is 0.2415.
     const file = path.join(dir, 'REL-L-prices.csv');
