@@ -52,7 +52,10 @@ export async function startClientServer(): Promise<ClientServer> {
     );
     // REL.L as yfinance wrote it (prices in pounds, dividends in pence): the dividends served repaired.
     const rel = path.join(dir, 'REL-L-1d-bad-div.csv');
-    writeFileSync(rel, gunzipSync(readFileSync(path.join(FIXTURES, 'market/repair/REL-L-1d-bad-div.csv.gz'))));
+    writeFileSync(
+      rel,
+      gunzipSync(readFileSync(path.join(FIXTURES, 'market/repair/REL-L-1d-bad-div.csv.gz'))),
+    );
     await load('prices', rel, { ticker: 'REL.L', unit: 'main' });
     await load('cftc', WEEKLY);
     await load('usaspending', path.join(FIXTURES, 'usaspending/01-award-search-dod-mit.json'));
