@@ -15,9 +15,8 @@
 //   the --unit that reads it.
 import type { Kysely } from 'kysely';
 import { SourceError } from '../../ingest/source.js';
-import type { Bar } from '../../kernel/market-provider.js';
 import type { Database } from '../../store/schema.js';
-import { unpackBars } from '../bars/blocks.js';
+import { storedBars } from '../bars/stored.js';
 import { resolveInput } from '../instrument/instrument.js';
 import { VENUES } from '../symbology/tables.js';
 
@@ -143,15 +142,7 @@ export async function heldLevel(
   if (resolution.status !== 'ok') return null;
   const { symbol, mic } = resolution.resolved;
   if (!mic || !VENUES[mic]?.minor) return null;
-  const blocks = await db
-    .selectFrom('market_bar_blocks')
-    .select(['year', 'bars'])
-    .where('symbol', '=', symbol)
-    .where('superseded_at', 'is', null)
-    .orderBy('year')
-    .execute();
-  const bars: Bar[] = [];
-  for (const block of blocks) unpackBars(block.year, block.bars, bars);
+  const bars = await storedBars(db, symbol);
   const last = bars.at(-1);
   if (!last) return null;
   const recent = bars

@@ -226,32 +226,24 @@ class PriceFile {
       this.spanned(symbol, date, line);
       const dividend = get('dividends', at.dividends);
       instrument.units.take({ date, open: get('open', at.open), close, dividend }, line);
-      if (dividend !== null && dividend > 0)
-        records.push({
-          line,
-          value: {
-            type: 'action',
-            symbol,
-            date,
-            action: 'dividend',
-            amount: toMain(Number(dividend.toPrecision(10)), factor),
-          },
-        });
       const split = get('stock splits', at.splits);
       if (split !== null && split > 0)
         records.push({ line, value: { type: 'action', symbol, date, action: 'split', ...ratio(split) } });
-      const gain = get('capital gains', at.gains);
-      if (gain !== null && gain > 0)
-        records.push({
-          line,
-          value: {
-            type: 'action',
-            symbol,
-            date,
-            action: 'capitalGain',
-            amount: toMain(Number(gain.toPrecision(10)), factor),
-          },
-        });
+      for (const [action, paid] of [
+        ['dividend', dividend],
+        ['capitalGain', get('capital gains', at.gains)],
+      ] as const)
+        if (paid !== null && paid > 0)
+          records.push({
+            line,
+            value: {
+              type: 'action',
+              symbol,
+              date,
+              action,
+              amount: toMain(Number(paid.toPrecision(10)), factor),
+            },
+          });
     }
     records.push({
       line,

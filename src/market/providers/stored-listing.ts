@@ -1,9 +1,9 @@
 // One read of a stored listing: its daily bars, its corporate actions (the current versions, or those known
 // at a past instant) and the spans over which each type is known, repaired together.
 import type { Kysely } from 'kysely';
-import type { Bar, CorporateAction, HeldListing } from '../../kernel/market-provider.js';
+import type { CorporateAction, HeldListing } from '../../kernel/market-provider.js';
 import type { Database } from '../../store/schema.js';
-import { unpackBars } from '../bars/blocks.js';
+import { storedBars } from '../bars/stored.js';
 import { repairListing } from '../compute/repair/index.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
 
@@ -14,19 +14,11 @@ export function listingReader(
   knownBy?: string,
 ): () => Promise<HeldListing> {
   return async () => {
-    const [blocks, rows, known] = await Promise.all([
-      db
-        .selectFrom('market_bar_blocks')
-        .select(['year', 'bars'])
-        .where('symbol', '=', symbol)
-        .where('superseded_at', 'is', null)
-        .orderBy('year')
-        .execute(),
+    const [bars, rows, known] = await Promise.all([
+      storedBars(db, symbol),
       actionVersions(db, symbol, knownBy),
       actionSpans(db, symbol, knownBy),
     ]);
-    const bars: Bar[] = [];
-    for (const block of blocks) unpackBars(block.year, block.bars, bars);
     const repaired = repairListing(quotedInMinorUnits(symbol), bars, rows.map(actionOf));
     return {
       bars: repaired.bars,
