@@ -14,10 +14,10 @@ export function listingReader(
   knownBy?: string,
 ): () => Promise<HeldListing> {
   return async () => {
-    const [bars, rows, known] = await Promise.all([
-      storedBars(db, symbol),
+    const [rows, known, bars] = await Promise.all([
       actionVersions(db, symbol, knownBy),
       actionSpans(db, symbol, knownBy),
+      storedBars(db, symbol),
     ]);
     const repaired = repairListing(quotedInMinorUnits(symbol), bars, rows.map(actionOf));
     return {
