@@ -66,10 +66,13 @@ export interface Config {
 }
 
 export interface MarketConfig {
-  /** `yahoo`: Yahoo Finance fills what the store does not hold; `none`: stored data only. */
+  /** `yahoo`: the live upstreams fill what the store does not hold; `none`: stored data only. */
   upstream: 'yahoo' | 'none';
-  /** Stands in for every Yahoo host (query1/query2, finance, consent); null: the real hosts. */
-  yahooUrl: string | null;
+  /**
+   * The live upstreams asked, in order (QUARRY_MARKET_UPSTREAMS; by default every vendor whose key is set, then
+   * Yahoo), each with its key, host and allowance.
+   */
+  upstreams: readonly UpstreamConfig[];
   /** OpenFIGI's API (QUARRY_OPENFIGI_URL); `none` turns identifiers off. */
   openFigiUrl: string | null;
   /** OPENFIGI_API_KEY: a hundred jobs a request and 25 requests every six seconds instead of ten and a minute. */
@@ -83,6 +86,29 @@ export interface MarketConfig {
   quoteClosedFreshMs: number;
   /** Upstream calls in flight at once, per process. */
   upstreamConcurrency: number;
+}
+
+/**
+ * A market upstream as its folder declares it: its name, the variable of the operator's key (none: keyless),
+ * its host and the variable that names a stand-in for it, and its allowance (calls a minute and a day, as the
+ * operator's plan with the vendor says: QUARRY_<NAME>_PER_MINUTE and _PER_DAY).
+ */
+export interface UpstreamSettings {
+  name: string;
+  keyVariable: string | null;
+  urlVariable: string;
+  url: string;
+  perMinute: number;
+  perDay: number;
+}
+
+/** An upstream as configured: its key (null: keyless), host and allowance. */
+export interface UpstreamConfig {
+  name: string;
+  key: string | null;
+  url: string;
+  perMinute: number;
+  perDay: number;
 }
 
 /**
@@ -238,7 +264,11 @@ export function serviceUrl(config: Pick<Config, 'publicUrl' | 'host' | 'port'>):
 }
 
 /** The configuration `env` gives, with the base URL of each of the agency hosts the datasets declare. */
-export function readConfig(env: Env, hosts: readonly AgencyHost[]): Config {
+export function readConfig(
+  env: Env,
+  hosts: readonly AgencyHost[],
+  upstreams: readonly UpstreamSettings[] = [],
+): Config {
   return {
     port: port(env, 'PORT', 8080),
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -280,7 +310,7 @@ export function readConfig(env: Env, hosts: readonly AgencyHost[]): Config {
       ...optional('basic', prefixed(env, 'STRIPE_PRICE_BASIC', 'price_')),
       ...optional('desk', prefixed(env, 'STRIPE_PRICE_DESK', 'price_')),
     },
-    market: marketConfig(env),
+    market: marketConfig(env, upstreams),
     stripeUrl: (url(env, 'QUARRY_STRIPE_URL', ['https:', 'http:']) ?? 'https://api.stripe.com').replace(
       /\/+$/,
       '',
@@ -288,13 +318,13 @@ export function readConfig(env: Env, hosts: readonly AgencyHost[]): Config {
   };
 }
 
-function marketConfig(env: Env): MarketConfig {
+function marketConfig(env: Env, declared: readonly UpstreamSettings[]): MarketConfig {
   const upstream = text(env, 'QUARRY_MARKET_UPSTREAM')?.toLowerCase() ?? 'yahoo';
   if (upstream !== 'yahoo' && upstream !== 'none')
     throw new ConfigError('QUARRY_MARKET_UPSTREAM', `expected yahoo or none, got "${upstream}"`);
   return {
     upstream,
-    yahooUrl: url(env, 'QUARRY_YAHOO_URL', ['https:', 'http:'])?.replace(/\/+$/, '') ?? null,
+    upstreams: upstreamsConfig(env, declared),
     openFigiUrl:
       text(env, 'QUARRY_OPENFIGI_URL')?.toLowerCase() === 'none'
         ? null
@@ -307,4 +337,45 @@ function marketConfig(env: Env): MarketConfig {
     quoteClosedFreshMs: wholeNumber(env, 'QUARRY_QUOTE_CLOSED_FRESH_MS', 900_000, 0, 7 * 86_400_000),
     upstreamConcurrency: wholeNumber(env, 'QUARRY_UPSTREAM_CONCURRENCY', 12, 1, 256),
   };
+}
+
+/**
+ * The upstreams in the order QUARRY_MARKET_UPSTREAMS names them (by default those with a key, in the order
+ * they are declared, then the keyless ones); one named without its key, or not declared, is refused.
+ */
+function upstreamsConfig(env: Env, declared: readonly UpstreamSettings[]): UpstreamConfig[] {
+  const variable = 'QUARRY_MARKET_UPSTREAMS';
+  const configured = declared.map((d): UpstreamConfig => {
+    const prefix = `QUARRY_${d.name.toUpperCase()}`;
+    return {
+      name: d.name,
+      key: d.keyVariable ? (text(env, d.keyVariable) ?? null) : null,
+      url: (url(env, d.urlVariable, ['https:', 'http:']) ?? d.url).replace(/\/+$/, ''),
+      perMinute: wholeNumber(env, `${prefix}_PER_MINUTE`, d.perMinute, 1, 1_000_000),
+      perDay: wholeNumber(env, `${prefix}_PER_DAY`, d.perDay, 1, 1_000_000_000),
+    };
+  });
+  const listed = text(env, variable);
+  if (listed === undefined) {
+    const keyed = configured.filter((c, i) => declared[i]?.keyVariable && c.key);
+    return [...keyed, ...configured.filter((_, i) => !declared[i]?.keyVariable)];
+  }
+  const byName = new Map(configured.map((c) => [c.name, c]));
+  const names = listed
+    .toLowerCase()
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  return names.map((name) => {
+    const found = byName.get(name);
+    if (!found)
+      throw new ConfigError(
+        variable,
+        `"${name}" is not an upstream; the upstreams are ${[...byName.keys()].join(', ')}`,
+      );
+    const keyVariable = declared.find((d) => d.name === name)?.keyVariable;
+    if (keyVariable && !found.key)
+      throw new ConfigError(variable, `${name} is listed, and ${keyVariable} is not set`);
+    return found;
+  });
 }

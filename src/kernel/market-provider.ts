@@ -15,6 +15,10 @@ export interface ProviderQuote {
   stale?: boolean;
   /** When a field's value was true, where it differs from asOf (a field of an older recording kept beside newer prices). */
   fieldsAsOf?: Record<string, string>;
+  /** Where the quote came from: the upstream that answered it (absent: loaded into the store). */
+  source?: string;
+  /** Fields from another source than the quote's (a profile beside a vendor's quote), by field id. */
+  fieldSources?: Record<string, string>;
 }
 
 export interface Bar {
@@ -77,6 +81,8 @@ export interface HeldListing {
   actions: HeldActions;
   /** Bar values served otherwise than sent (a unit slip, a split not applied), oldest first. */
   repairs: readonly Repair[];
+  /** The upstream the bars came from (absent: loaded into the store). */
+  source?: string;
 }
 
 /** A listing's open identifiers (FIGIs): its own, its composite (all venues of a country) and its share class. */

@@ -1,6 +1,7 @@
 // The market provider chosen once at start-up: the stored data alone (QUARRY_MARKET_UPSTREAM=none), or the
-// stored data with Yahoo Finance filling the rest through the market cache, SEC EDGAR the statements of US
-// listings when an operator contact is configured, and OpenFIGI the listings' FIGIs.
+// stored data with the configured upstreams (licensed vendors, Yahoo) filling the rest through the market cache
+// in the operator's order, SEC EDGAR the statements of US listings when an operator contact is configured, and
+// OpenFIGI the listings' FIGIs.
 
 import { rateSeries } from '../datasets/rates/series.js';
 import type { Config } from '../kernel/config.js';
@@ -10,7 +11,6 @@ import { OfficialSeriesProvider } from '../market/providers/official.js';
 import { StoredProvider } from '../market/providers/stored.js';
 import type { Store } from '../store/engine.js';
 
-const COOKIES_KEY = 'yahoo:cookies';
 const DAY_MS = 86_400_000;
 
 export async function createMarketProvider(
@@ -28,7 +28,8 @@ export async function createMarketProvider(
     { MarketCache },
     { LiveProvider },
     { SecStatements },
-    { YahooUpstream },
+    { UPSTREAMS },
+    { UpstreamChain },
     { userAgent },
     { SecClient },
     { OpenFigi },
@@ -36,21 +37,27 @@ export async function createMarketProvider(
     import('../market/providers/cache.js'),
     import('../market/providers/live.js'),
     import('../market/providers/sec.js'),
-    import('../market/providers/yahoo.js'),
+    import('../market/upstreams/registry.js'),
+    import('../market/upstreams/chain.js'),
     import('../ingest/collect.js'),
     import('../ingest/sec/client.js'),
     import('../market/providers/openfigi.js'),
   ]);
   const cache = new MarketCache(store.db, clock);
-  const cookies = await cache.get<string>(COOKIES_KEY);
-  const upstream = new YahooUpstream({
-    baseUrl: market.yahooUrl,
+  const context = {
+    cache,
+    counters,
+    clock,
     timeoutMs: market.upstreamTimeoutMs,
     concurrency: market.upstreamConcurrency,
-    cookies: cookies?.value ?? null,
-    saveCookies: (json) => cache.put(COOKIES_KEY, json, 365 * DAY_MS),
-    now: () => clock().getTime(),
-  });
+  };
+  const vendors = await Promise.all(
+    market.upstreams.flatMap((configured) => {
+      const declared = UPSTREAMS.find((u) => u.settings.name === configured.name);
+      return declared ? [declared.make(configured, context)] : [];
+    }),
+  );
+  const upstream = new UpstreamChain(vendors, onError);
   // SEC EDGAR asks every client to name itself: with no contact configured, statements come from Yahoo alone.
   const filings = config.contact
     ? new SecStatements(

@@ -116,5 +116,8 @@ export const NO_AGENCIES: Record<string, string> = {
   QUARRY_STRIPE_URL: 'http://127.0.0.1:9',
   QUARRY_MARKET_UPSTREAM: 'none',
   QUARRY_YAHOO_URL: 'http://127.0.0.1:9',
+  QUARRY_POLYGON_URL: 'http://127.0.0.1:9',
+  QUARRY_TIINGO_URL: 'http://127.0.0.1:9',
+  QUARRY_FMP_URL: 'http://127.0.0.1:9',
   QUARRY_OPENFIGI_URL: 'http://127.0.0.1:9',
 };

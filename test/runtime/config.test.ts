@@ -44,7 +44,6 @@ describe('config', () => {
       stripeUrl: 'https://api.stripe.com',
       market: {
         upstream: 'yahoo',
-        yahooUrl: null,
         openFigiUrl: 'https://api.openfigi.com',
         openFigiKey: null,
         answerWithinMs: 12_000,
@@ -52,6 +51,16 @@ describe('config', () => {
         quoteFreshMs: 15_000,
         quoteClosedFreshMs: 900_000,
         upstreamConcurrency: 12,
+        // Keyless: Yahoo alone, at its own hosts.
+        upstreams: [
+          {
+            name: 'yahoo',
+            key: null,
+            url: 'https://finance.yahoo.com',
+            perMinute: 1_000_000,
+            perDay: 1_000_000_000,
+          },
+        ],
       },
     });
     expect(config.dataDir).toMatch(/\/data$/);
@@ -109,6 +118,11 @@ describe('config', () => {
       QUARRY_UPSTREAM_CONCURRENCY: '4',
       QUARRY_OPENFIGI_URL: 'http://127.0.0.1:12113/',
       OPENFIGI_API_KEY: 'figi-key',
+      QUARRY_MARKET_UPSTREAMS: 'Tiingo, yahoo',
+      TIINGO_API_KEY: 'tiingo-key',
+      QUARRY_TIINGO_URL: 'http://127.0.0.1:12114/',
+      QUARRY_TIINGO_PER_MINUTE: '10',
+      QUARRY_TIINGO_PER_DAY: '500',
     });
     expect(config).toEqual({
       port: 9000,
@@ -152,12 +166,21 @@ describe('config', () => {
         upstream: 'none',
         openFigiUrl: 'http://127.0.0.1:12113',
         openFigiKey: 'figi-key',
-        yahooUrl: 'http://127.0.0.1:12112',
         answerWithinMs: 3000,
         upstreamTimeoutMs: 25_000,
         quoteFreshMs: 5000,
         quoteClosedFreshMs: 60_000,
         upstreamConcurrency: 4,
+        upstreams: [
+          { name: 'tiingo', key: 'tiingo-key', url: 'http://127.0.0.1:12114', perMinute: 10, perDay: 500 },
+          {
+            name: 'yahoo',
+            key: null,
+            url: 'http://127.0.0.1:12112',
+            perMinute: 1_000_000,
+            perDay: 1_000_000_000,
+          },
+        ],
       },
     });
   });

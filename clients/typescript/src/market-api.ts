@@ -243,6 +243,10 @@ export interface components {
                 stale?: boolean;
                 /** @description Why stale: the value's time and the sessions since, e.g. "last price 2026-05-01 20:00 UTC; 147 sessions since". */
                 staleReason?: string;
+                /** @description Where each value came from, keyed as the values are: the upstream that answered it (polygon, tiingo, fmp, yahoo, sec, openfigi), or stored (loaded into the store with quarry ingest). */
+                sources?: {
+                    [key: string]: string;
+                };
                 /** @description Values not in the price currency, e.g. marketCap in GBP. */
                 currencies?: {
                     [key: string]: string;
@@ -294,6 +298,10 @@ export interface components {
             };
             /** @description Computed fields measured over closes served otherwise than the source sent them (a price in the other unit, a split not applied): which, and why. /v1/history's `repaired` gives each value; docs/adr/038 the rules. */
             repaired?: {
+                [key: string]: string;
+            };
+            /** @description Where each value came from, keyed as the values are: the upstream that answered it (polygon, tiingo, fmp, yahoo, sec, openfigi), or stored (loaded into the store with quarry ingest). */
+            sources?: {
                 [key: string]: string;
             };
             /** @description True when a value is older than the last regular session of its market that should have made a newer one (holidays are not known: a holiday counts as a session), or, where the sessions are not known, more than four days old (a day for crypto); and when a value came from the last copy held because the upstream could not be reached. */
@@ -364,6 +372,10 @@ export interface components {
             stale?: boolean;
             /** @description Why stale: the value's time and the sessions since, e.g. "last price 2026-05-01 20:00 UTC; 147 sessions since". */
             staleReason?: string;
+            /** @description Where each value came from, keyed as the values are: the upstream that answered it (polygon, tiingo, fmp, yahoo, sec, openfigi), or stored (loaded into the store with quarry ingest). */
+            sources?: {
+                [key: string]: string;
+            };
         };
         /** CorporateAction */
         CorporateAction: {
@@ -413,6 +425,8 @@ export interface components {
             };
             /** @description When the newest of the listing's actions held became known. */
             asOf?: string | null;
+            /** @description Where the actions came from: the upstream that answered (tiingo, fmp, yahoo), or stored. */
+            source?: string;
         };
         /** FieldEntry */
         FieldEntry: {

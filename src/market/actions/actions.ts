@@ -11,6 +11,7 @@ import { checkedTickers } from '../quotes/quotes.js';
 import { type Resolved, shown } from '../symbology/resolve.js';
 import { ANSWER_WITHIN_MS, Deadline } from '../verb/deadline.js';
 import { checkedAsOf, checkedDate, uniqueInputs } from '../verb/request.js';
+import { STORED } from '../verb/sources.js';
 
 export const ACTION_TYPES = ['dividend', 'split', 'capitalGain'] as const;
 /** How amounts are stated: in today's shares (as history's default prices), or as paid then. */
@@ -107,6 +108,8 @@ interface ActionsItem {
   known?: Record<string, { start: string; end: string }[]>;
   /** When the newest of the listing's actions held became known. */
   asOf?: string | null;
+  /** Where the actions came from: the upstream that answered, or stored. */
+  source?: string;
   error?: { code: string; message: string };
 }
 
@@ -160,6 +163,7 @@ async function actionsItem(provider: MarketProvider, r: Checked, input: string):
     actions,
     known,
     asOf: times.at(-1) || null,
+    source: held.source,
   };
 }
 
@@ -169,10 +173,10 @@ async function heldActions(
   chain: readonly Resolved[],
   since: string | undefined,
   knownBy: string | undefined,
-): Promise<HeldActions | null> {
+): Promise<(HeldActions & { source: string }) | null> {
   for (const listing of chain) {
-    const { bars, actions: held } = await provider.listing(listing, since, knownBy);
-    if (bars.length || held.actions.length) return held;
+    const { bars, actions: held, source = STORED } = await provider.listing(listing, since, knownBy);
+    if (bars.length || held.actions.length) return { ...held, source };
   }
   return null;
 }

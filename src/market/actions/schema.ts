@@ -70,6 +70,12 @@ const ActionsItem = Type.Object(
     asOf: Type.Optional(
       Nullable(Type.String({ description: "When the newest of the listing's actions held became known." })),
     ),
+    source: Type.Optional(
+      Type.String({
+        description:
+          'Where the actions came from: the upstream that answered (tiingo, fmp, yahoo), or stored.',
+      }),
+    ),
   },
   { title: 'ActionsItem' },
 );

@@ -10,6 +10,7 @@ import type { FieldDef } from '../fields/dictionary.js';
 import { fxRate } from '../instrument/fx.js';
 import { instrumentOf } from '../instrument/instrument.js';
 import type { Resolved } from '../symbology/resolve.js';
+import { STORED } from '../verb/sources.js';
 
 /** The broad US equity index betas are measured against. */
 export const BETA_INDEX = '^GSPC';
@@ -41,6 +42,8 @@ export interface ComputedValue {
   window: { from: string; to: string };
   /** Set when closes in the window were repaired: which, and why. */
   repaired?: string;
+  /** Where the closes came from. */
+  source: string;
 }
 
 type Measured = ComputedValue | FieldError;
@@ -71,22 +74,22 @@ export async function computed(
 ): Promise<Measured> {
   const vol = VOLATILITY.exec(def.id);
   if (vol) {
-    const { bars: series, repairs } = await provider.listing(resolved, since);
+    const { bars: series, repairs, source = STORED } = await provider.listing(resolved, since);
     return withRepairs(
-      measuredOn(series, def.id, () => volatilityOf(series, Number(vol[1]))),
+      measuredOn(series, def.id, () => volatilityOf(series, Number(vol[1]), source)),
       repairs,
     );
   }
   if (resolved.mic !== null || !['equity', 'fund'].includes(resolved.assetType)) {
     return { code: 'not_applicable', message: `${def.id} is served for US listings only` };
   }
-  const [{ bars: series, repairs }, benchmark] = await Promise.all([
+  const [{ bars: series, repairs, source = STORED }, benchmark] = await Promise.all([
     provider.listing(resolved, since),
     provider.series(BETA_BENCHMARK, since),
   ]);
   return withRepairs(
     measuredOn(series, `${def.id} ${seriesId(benchmark)}`, () =>
-      betaOf(def.id, resolved.symbol, series, benchmark),
+      betaOf(def.id, resolved.symbol, series, benchmark, source),
     ),
     repairs,
   );
@@ -107,7 +110,7 @@ function withRepairs(measured: Measured, repairs: readonly Repair[]): Measured {
   };
 }
 
-function volatilityOf(series: readonly Bar[], days: number): Measured {
+function volatilityOf(series: readonly Bar[], days: number, source: string): Measured {
   const bars = series.slice(-(days + 1));
   const value = volatility(
     bars.map((b) => b.close),
@@ -118,10 +121,17 @@ function volatilityOf(series: readonly Bar[], days: number): Measured {
     : {
         value: Math.round(value * 1e4) / 1e4,
         window: { from: bars[0]!.date, to: bars[bars.length - 1]!.date },
+        source,
       };
 }
 
-function betaOf(id: string, symbol: string, series: readonly Bar[], benchmark: readonly Bar[]): Measured {
+function betaOf(
+  id: string,
+  symbol: string,
+  series: readonly Bar[],
+  benchmark: readonly Bar[],
+  source: string,
+): Measured {
   const beta = betaRaw(rollUp(series, 'weekly'), rollUp(benchmark, 'weekly'));
   if (beta === null)
     return {
@@ -129,7 +139,7 @@ function betaOf(id: string, symbol: string, series: readonly Bar[], benchmark: r
       message: `105 weeks held by both ${symbol} and ${BETA_INDEX} are needed`,
     };
   const value = id === 'betaRaw' ? beta.raw : betaAdjusted(beta.raw);
-  return { value: Math.round(value * 1e6) / 1e6, window: { from: beta.from, to: beta.to } };
+  return { value: Math.round(value * 1e6) / 1e6, window: { from: beta.from, to: beta.to }, source };
 }
 
 /** Price over the current-year EPS estimate, the estimate converted from the reporting currency first. */

@@ -13,6 +13,7 @@ import { inPriceCurrency } from '../instrument/price-units.js';
 import { type Resolved, shown } from '../symbology/resolve.js';
 import { barClose, staleReason } from '../symbology/sessions.js';
 import { mainUnit } from '../symbology/tables.js';
+import { fieldSource, STORED } from '../verb/sources.js';
 import { computed, type FieldError, peCurrentYear, type Value } from './computed-fields.js';
 
 /** Fields quoted in the price currency (scaled to minor units where the terminal form asks for them). */
@@ -49,6 +50,8 @@ export interface DataItem {
   windows?: Record<string, { from: string; to: string }>;
   /** Values computed from repaired closes: which, and why. */
   repaired?: Record<string, string>;
+  /** Where each value came from (statement values aside), by field as sent. */
+  sources?: Record<string, string>;
   /** Set when a value is older than its market's last session, or came from an old copy (the upstream down). */
   stale?: boolean;
   staleReason?: string;
@@ -76,6 +79,7 @@ interface Reading {
   asOf: Record<string, string>;
   windows: Record<string, { from: string; to: string }>;
   repaired: Record<string, string>;
+  sources: Record<string, string>;
   periods: Record<string, string>;
   currencies: Record<string, string>;
   derived: string[];
@@ -120,6 +124,7 @@ export async function dataItem(
     asOf: {},
     windows: {},
     repaired: {},
+    sources: {},
     periods: {},
     currencies: {},
     derived: [],
@@ -163,6 +168,7 @@ function answered(
     ...(some(r.asOf) ? { asOf: r.asOf } : {}),
     ...(some(r.windows) ? { windows: r.windows } : {}),
     ...(some(r.repaired) ? { repaired: r.repaired } : {}),
+    ...(some(r.sources) ? { sources: r.sources } : {}),
     ...(reason ? { stale: true, staleReason: reason } : {}),
   };
 }
@@ -199,6 +205,12 @@ function shownValue(
     if (millions && typeof value === 'number') value /= 1e6;
   }
   if (def.id === 'marketCap' && (r.resolved.priceFactor ?? 1) !== 1) r.currencies[input] = r.quote.currency;
+  if (!(input in r.sources) && def.group !== 'statement')
+    r.sources[input] = FIGI_FIELDS.has(def.id)
+      ? 'openfigi'
+      : def.group === 'identifier'
+        ? STORED
+        : fieldSource(r.quote, def.id);
   const at = r.quote.fieldsAsOf?.[def.id] ?? r.quote.asOf;
   if (!(input in r.asOf) && def.group !== 'statement' && def.group !== 'identifier' && at) {
     r.asOf[input] = at;
@@ -255,6 +267,7 @@ async function computedValue(r: Reading, input: string, def: FieldDef): Promise<
   if ('code' in measured) return measured;
   r.windows[input] = measured.window;
   if (measured.repaired) r.repaired[input] = measured.repaired;
+  r.sources[input] = measured.source;
   r.asOf[input] = measured.window.to;
   r.timed.push(barClose(r.resolved, measured.window.to));
   return measured.value;

@@ -9,6 +9,7 @@ import {
   ItemHead,
   List,
   Period,
+  Sources,
   Stale,
   StaleReason,
 } from '../verb/schema.js';
@@ -55,6 +56,7 @@ const DataItem = Type.Object(
           "Computed fields measured over closes served otherwise than the source sent them (a price in the other unit, a split not applied): which, and why. /v1/history's `repaired` gives each value; docs/adr/038 the rules.",
       }),
     ),
+    sources: Sources,
     stale: Stale,
     staleReason: StaleReason,
     error: ItemError('not_found, or timeout when not ready within 12 seconds'),

@@ -12,6 +12,7 @@ import { type Adjustment, keptAdjusted, knownSpans, knownThrough, spansText } fr
 import { type BarPeriod, barRange, rollUp } from '../compute/periods.js';
 import type { Resolved } from '../symbology/resolve.js';
 import { barClose, staleReason } from '../symbology/sessions.js';
+import { STORED } from '../verb/sources.js';
 import type { FieldError, HistoryItem, ServedField } from './item.js';
 import type { ReadHistory } from './request.js';
 
@@ -49,12 +50,13 @@ async function barRows(
   listing: Resolved;
   held: { start: string; end: string };
   repairs: readonly Repair[];
+  source: string;
   unknown?: { type: CorporateAction['type']; message: string };
 } | null> {
   const factor = resolved.priceFactor ?? 1;
   const withIndex = columns.some((c) => c.column === 'totalReturn');
   for (const listing of chain) {
-    const { bars: own, actions, repairs } = await provider.listing(listing);
+    const { bars: own, actions, repairs, source = STORED } = await provider.listing(listing);
     // An adjusted series has the held one's dates: a form with no bars in the range is passed over.
     const [first, end] = barRange(own, range.from, range.end);
     if (first === end) continue;
@@ -80,6 +82,7 @@ async function barRows(
         listing,
         held: span,
         repairs,
+        source,
         ...(unknown ? { unknown } : {}),
       };
     const rolled = rollUp(series.slice(first, end), range.period);
@@ -88,6 +91,7 @@ async function barRows(
       listing,
       held: span,
       repairs,
+      source,
       ...(unknown ? { unknown } : {}),
     };
   }
@@ -124,7 +128,7 @@ export async function barHistory(
   r: ReadHistory,
   now: Date,
 ): Promise<
-  | (Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'staleReason' | 'repaired'> & {
+  | (Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'staleReason' | 'repaired' | 'sources'> & {
       fieldErrors?: Record<string, FieldError>;
     })
   | { unknown: string }
@@ -169,6 +173,9 @@ export async function barHistory(
     ...(lastRowOld !== null || shortOf(r, found.held) ? { held: found.held } : {}),
     ...(reason ? { stale: true, staleReason: reason } : {}),
     ...(repaired.length ? { repaired } : {}),
+    sources: Object.fromEntries(
+      columns.filter((c) => !fieldErrors[c.input]).map((c) => [c.input, found.source]),
+    ),
     ...(Object.keys(fieldErrors).length ? { fieldErrors } : {}),
   };
 }

@@ -21,8 +21,10 @@ export interface HistoryItem {
   /** Set when the last row is older than the market's last session before the end, or the bars are an old copy. */
   stale?: boolean;
   staleReason?: string;
-  /** Prices in the window that arrived in the wrong unit and were scaled back (main units). */
+  /** Bar values in the window served otherwise than sent (main units). */
   repaired?: Repair[];
+  /** Where each field's values came from, by the field as sent. */
+  sources?: Record<string, string>;
 }
 
 export type FieldError = { code: string; message: string };

@@ -10,6 +10,7 @@ import {
   ItemError,
   ItemHead,
   List,
+  Sources,
   Stale,
   StaleReason,
 } from '../verb/schema.js';
@@ -71,6 +72,7 @@ const HistoryItem = Type.Object(
     ),
     stale: Stale,
     staleReason: StaleReason,
+    sources: Sources,
   },
   { title: 'HistoryItem' },
 );

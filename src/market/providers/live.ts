@@ -110,7 +110,7 @@ export class LiveProvider implements MarketProvider {
         }
         if (live && wantsSummary) {
           const summary = await this.summary(symbol);
-          if (summary) live = { ...live, fields: withFacts(live.fields, live.asOf, summary) };
+          if (summary) live = withSummary(live, summary);
         }
         const stored = own.get(symbol);
         const best = stored && (!live || stored.asOf >= live.asOf) ? stored : live;
@@ -229,7 +229,7 @@ export class LiveProvider implements MarketProvider {
     const held = new Set(stored.map((f) => f.symbol));
     const more = upstream
       .filter((f) => !held.has(f.symbol))
-      .map((f) => ({ ...f, source: this.upstream.name }));
+      .map((f) => ({ ...f, source: f.source ?? this.upstream.name }));
     return [...stored, ...more].slice(0, FOUND_AT_MOST);
   }
 
@@ -332,3 +332,13 @@ export class LiveProvider implements MarketProvider {
 }
 
 const quoteKey = (symbol: string) => `quote:${symbol}`;
+
+/** A quote with the summary's fields beside its own, each saying its source where the summary's differs. */
+function withSummary(quote: ProviderQuote, summary: Summary): ProviderQuote {
+  const fields = withFacts(quote.fields, quote.asOf, summary);
+  if (!summary.source || summary.source === quote.source) return { ...quote, fields };
+  const added = Object.keys(fields).filter((id) => !(id in quote.fields));
+  const fieldSources = { ...quote.fieldSources };
+  for (const id of added) fieldSources[id] = summary.source;
+  return { ...quote, fields, ...(added.length ? { fieldSources } : {}) };
+}

@@ -27,7 +27,16 @@ const OVERLAP_DAYS = 10;
  * fetch that first brought it (absent on copies made before actions were kept). `repairs` is on copies made
  * when bars were kept repaired.
  */
-type HeldBars = { bars: Bar[]; from?: string; actions?: CorporateAction[]; repairs?: Repair[] };
+type HeldBars = {
+  bars: Bar[];
+  from?: string;
+  actions?: CorporateAction[];
+  repairs?: Repair[];
+  /** The action types the upstream states all of over the bars' days (absent: dividends and splits). */
+  known?: readonly CorporateAction['type'][];
+  /** The upstream that answered (absent on copies made before it was kept). */
+  source?: string;
+};
 
 export class UpstreamBars {
   private readonly flights = new SingleFlight<HeldBars>();
@@ -86,6 +95,8 @@ export class UpstreamBars {
             bars: fetched.bars,
             from: held?.from ?? since,
             actions: knownFrom(fetched.actions, held?.actions ?? [], this.options.now().toISOString()),
+            ...(fetched.known ? { known: fetched.known } : {}),
+            ...(fetched.source ? { source: fetched.source } : {}),
           };
           await this.cache.keep(key, doc, this.options.barsFreshMs, this.options.onError);
           return doc;
@@ -115,7 +126,12 @@ export class UpstreamBars {
     const bars = extended(held.bars, recent.bars);
     if (!bars) return this.whole(symbol, since);
     const before = (held.actions ?? []).filter((a) => a.date < from);
-    return { bars, actions: [...before, ...recent.actions] };
+    return {
+      bars,
+      actions: [...before, ...recent.actions],
+      ...(recent.known ? { known: recent.known } : {}),
+      ...(recent.source ? { source: recent.source } : {}),
+    };
   }
 
   /** The bars from `since` (at most twenty years back) to today. */
@@ -134,7 +150,11 @@ function servedListing(symbol: string, held: HeldBars): HeldListing {
   const last = held.bars.at(-1);
   const known =
     first && last && held.actions
-      ? (['dividend', 'split'] as const).map((type) => ({ type, start: first.date, end: last.date }))
+      ? (held.known ?? (['dividend', 'split'] as const)).map((type) => ({
+          type,
+          start: first.date,
+          end: last.date,
+        }))
       : [];
   const repaired = repairListing(quotedInMinorUnits(symbol), held.bars, held.actions ?? []);
   return {
@@ -142,6 +162,7 @@ function servedListing(symbol: string, held: HeldBars): HeldListing {
     actions: { actions: repaired.actions, known },
     // A copy kept before bars were kept as sent holds them repaired, and what was repaired beside them.
     repairs: repaired.repairs.length ? repaired.repairs : (held.repairs ?? []),
+    ...(held.source ? { source: held.source } : {}),
   };
 }
 

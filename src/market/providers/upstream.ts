@@ -1,5 +1,6 @@
-// What a live market source answers. The live provider asks it for what the store does not hold, and keeps
-// the answers in the market cache; Yahoo Finance is the one implementation (yahoo.ts).
+// What the live market sources answer together. The live provider asks it for what the store does not hold,
+// and keeps the answers in the market cache; the upstreams (src/market/upstreams/) answer it in the order the
+// operator configures (upstreams/chain.ts).
 import type { Bar, CorporateAction, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
 import type { MarketRecordValue } from '../load/record.js';
 
@@ -10,12 +11,18 @@ export const QUOTES_PER_CALL = 100;
 export interface Summary {
   asOf: string;
   fields: Record<string, number | string | null>;
+  /** The upstream that answered. */
+  source?: string;
 }
 
 /** Daily bars, oldest first, and the corporate actions of the same days (dividends in the bars' shares). */
 export interface DailyHistory {
   bars: Bar[];
   actions: CorporateAction[];
+  /** The action types the answer states all of over its days (absent: dividends and splits, as a chart does). */
+  known?: readonly CorporateAction['type'][];
+  /** The upstream that answered. */
+  source?: string;
 }
 
 /** An instrument the upstream's search found. */
@@ -24,6 +31,8 @@ export interface Found {
   name: string;
   exchange: string;
   type: string;
+  /** The upstream that found it. */
+  source?: string;
 }
 
 export interface Upstream {

@@ -7,6 +7,7 @@ import { shown } from '../symbology/resolve.js';
 import { staleReason } from '../symbology/sessions.js';
 import { ANSWER_WITHIN_MS, Deadline } from '../verb/deadline.js';
 import { uniqueInputs } from '../verb/request.js';
+import { quoteSources } from '../verb/sources.js';
 
 /** Why a found quote is old at `now`: a session since its time, or an upstream that could not be reached. */
 export function quoteStaleness(found: Found, now: Date): string | null {
@@ -28,6 +29,9 @@ function otherTimes(quote: Found['quote']): Record<string, string> {
   }
   return out;
 }
+
+/** The quote's members that carry a value of a field, by the field's id. */
+const QUOTE_MEMBERS = ['price', 'changePercent', 'previousClose', 'volume', 'marketCap'];
 
 function quoteItem(r: Looked, now: Date) {
   if (r.status === 'error') return { input: r.input, status: 'error' as const, error: r.error };
@@ -58,6 +62,7 @@ function quoteItem(r: Looked, now: Date) {
       asOf: quote.asOf,
       ...(Object.keys(fieldsAsOf).length ? { fieldsAsOf } : {}),
       ...(reason ? { stale: true, staleReason: reason } : {}),
+      sources: quoteSources(quote, QUOTE_MEMBERS),
       ...(minor && typeof f.marketCap === 'number' ? { currencies: { marketCap: quote.currency } } : {}),
     },
   };

@@ -34,6 +34,15 @@ export const Stale = Type.Optional(
   }),
 );
 
+/** Where each value of an item came from, keyed as its values are. */
+export const Sources = Type.Optional(
+  Type.Record(Type.String(), Type.String(), {
+    description:
+      'Where each value came from, keyed as the values are: the upstream that answered it (polygon, tiingo, fmp, ' +
+      'yahoo, sec, openfigi), or stored (loaded into the store with quarry ingest).',
+  }),
+);
+
 export const StaleReason = Type.Optional(
   Type.String({
     description:

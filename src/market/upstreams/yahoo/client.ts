@@ -1,16 +1,22 @@
-// Yahoo Finance as a market upstream, through yahoo-finance2. Every request the library makes (query hosts,
+// Yahoo Finance's client, through yahoo-finance2. Every request the library makes (query hosts,
 // the crumb, the cookie and consent pages) goes through our fetch: it is sent to QUARRY_YAHOO_URL when one is
 // set, abandoned after the upstream timeout, and a 429 opens the breaker for its Retry-After. Answers become
 // the same records the `quarry ingest yahoo` loader makes from recorded responses.
 import YahooFinance from 'yahoo-finance2';
 import { ExtendedCookieJar } from 'yahoo-finance2/lib/cookieJar';
-import type { ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
-import type { MarketRecordValue } from '../load/record.js';
-import { QUOTE_RESPONSE_FIELDS, quoteResultRecord, summaryRecord } from '../load/yahoo.js';
-import { type Chart, chartActions, chartBars, notDaily } from '../load/yahoo-chart.js';
-import { TIMESERIES_TYPES, type TimeSeries, timeSeriesRecords } from '../load/yahoo-timeseries.js';
-import { Breaker, Limiter, UpstreamError, upstreamError, withRetries } from './guard.js';
-import { type DailyHistory, type Found, factsOf, type Summary, type Upstream } from './upstream.js';
+import type { ProviderQuote, StatementFact } from '../../../kernel/market-provider.js';
+import type { MarketRecordValue } from '../../load/record.js';
+import { QUOTE_RESPONSE_FIELDS, quoteResultRecord, summaryRecord } from '../../load/yahoo.js';
+import { type Chart, chartActions, chartBars, notDaily } from '../../load/yahoo-chart.js';
+import { TIMESERIES_TYPES, type TimeSeries, timeSeriesRecords } from '../../load/yahoo-timeseries.js';
+import { Breaker, Limiter, UpstreamError, upstreamError, withRetries } from '../../providers/guard.js';
+import {
+  type DailyHistory,
+  type Found,
+  factsOf,
+  type Summary,
+  type Upstream,
+} from '../../providers/upstream.js';
 
 const SUMMARY_MODULES = [
   'price',
@@ -71,6 +77,12 @@ export function yahooFetch(baseUrl: string | null, timeoutMs: number, breaker: B
 
 export class YahooUpstream implements Upstream {
   readonly name = 'yahoo';
+
+  /** Every market Quarry reads a ticker of. */
+  covers(): boolean {
+    return true;
+  }
+
   readonly quoteFields = QUOTE_RESPONSE_FIELDS;
   readonly breaker: Breaker;
   private readonly yf: InstanceType<typeof YahooFinance>;

@@ -1,0 +1,128 @@
+// The licensed vendors beside Yahoo, against a stand-in replaying their recorded answers (Yahoo off): each
+// vendor's AAPL daily bars are what Quarry serves for those days, its quote and its dividends too, each value
+// naming its vendor; the order the operator gives decides who answers, and a 429 from one makes the next answer.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/runtime/config.js';
+import { bearer, marketKey, type TestEnv, testEnv } from '../../helpers/env.js';
+import { recorded, VendorStandIn } from '../../helpers/vendors.js';
+
+type Row = Record<string, unknown>;
+const WINDOW = { start: '2023-01-03', end: '2023-01-10' };
+
+/** The vendor's recorded closes and volumes by date, read from its answer here (not by Quarry's client). */
+function expectedBars(vendor: 'polygon' | 'tiingo' | 'fmp'): Map<string, { close: number; volume: number }> {
+  const out = new Map<string, { close: number; volume: number }>();
+  if (vendor === 'polygon')
+    for (const r of (recorded('polygon-aapl-daily') as { results: Row[] }).results)
+      out.set(new Date((r.t as number) + 12 * 3_600_000).toISOString().slice(0, 10), {
+        close: r.c as number,
+        volume: r.v as number,
+      });
+  // AAPL had no split in 2023: Tiingo's prices as traded are its prices in today's shares.
+  if (vendor === 'tiingo')
+    for (const r of recorded('tiingo-aapl-daily') as Row[])
+      out.set(String(r.date).slice(0, 10), { close: r.close as number, volume: r.volume as number });
+  if (vendor === 'fmp')
+    for (const r of recorded('fmp-aapl-daily') as Row[])
+      out.set(String(r.date), { close: r.close as number, volume: r.volume as number });
+  return out;
+}
+
+describe('the licensed vendors, Yahoo off', () => {
+  const standIn = new VendorStandIn();
+  const envs: TestEnv[] = [];
+  beforeAll(async () => {
+    await standIn.start();
+  });
+  afterAll(async () => {
+    for (const env of envs) await env.close();
+    await standIn.stop();
+  });
+
+  async function serving(order: string[]) {
+    const env = await testEnv({ env: standIn.env(order) });
+    envs.push(env);
+    const key = await marketKey(env.deps);
+    const post = async (route: string, payload: object) =>
+      (await env.app.inject({ method: 'POST', url: route, headers: bearer(key), payload })).json();
+    return { env, post };
+  }
+
+  it.each(['polygon', 'tiingo', 'fmp'] as const)(
+    '%s first: its AAPL daily bars are served, each value naming it',
+    async (vendor) => {
+      const { post } = await serving([vendor, ...['polygon', 'tiingo', 'fmp'].filter((v) => v !== vendor)]);
+      const body = await post('/v1/history', {
+        tickers: ['AAPL'],
+        fields: ['PX_LAST', 'PX_VOLUME'],
+        ...WINDOW,
+      });
+      const item = body.items[0];
+      const expected = expectedBars(vendor);
+      const days = [...expected.keys()].filter((d) => d >= WINDOW.start && d <= WINDOW.end).sort();
+      expect(days.length).toBe(6);
+      expect(item.rows).toEqual(
+        days.map((date) => ({
+          date,
+          PX_LAST: expected.get(date)?.close,
+          PX_VOLUME: expected.get(date)?.volume,
+        })),
+      );
+      expect(item.sources).toEqual({ PX_LAST: vendor, PX_VOLUME: vendor });
+    },
+  );
+
+  it("FMP's quote, the one vendor here that quotes, named as its source", async () => {
+    const { post } = await serving(['polygon', 'tiingo', 'fmp']);
+    const body = await post('/v1/quotes', { tickers: ['AAPL'] });
+    const [row] = recorded('fmp-aapl-quote') as Row[];
+    expect(body.items[0].quote).toMatchObject({
+      price: row?.price,
+      previousClose: row?.previousClose,
+      volume: row?.volume,
+      asOf: new Date((row?.timestamp as number) * 1000).toISOString(),
+      sources: { price: 'fmp', previousClose: 'fmp', volume: 'fmp', marketCap: 'fmp', changePercent: 'fmp' },
+    });
+  });
+
+  it("Tiingo's dividends of 2023, as actions from tiingo, and the total return they make", async () => {
+    const { post } = await serving(['tiingo', 'polygon', 'fmp']);
+    const body = await post('/v1/actions', { tickers: ['AAPL'], start: '2023-01-01', end: '2023-06-06' });
+    const paid = (recorded('tiingo-aapl-daily') as Row[])
+      .filter((r) => (r.divCash as number) > 0)
+      .map((r) => ({ date: String(r.date).slice(0, 10), amount: r.divCash }));
+    expect(paid.length).toBe(2);
+    expect(body.items[0].actions.map((a: Row) => ({ date: a.date, amount: a.amount }))).toEqual(paid);
+    expect(body.items[0].source).toBe('tiingo');
+  });
+
+  it('a 429 from the first vendor: the next answers, says so, and the first is left alone for its pause', async () => {
+    standIn.allowance.polygon = 0;
+    try {
+      const { post } = await serving(['polygon', 'tiingo']);
+      const before = standIn.calls.polygon ?? 0;
+      const body = await post('/v1/history', { tickers: ['AAPL'], fields: ['PX_LAST'], ...WINDOW });
+      expect(body.items[0].sources).toEqual({ PX_LAST: 'tiingo' });
+      expect(standIn.refused.polygon).toBeGreaterThan(0);
+      const called = standIn.calls.polygon ?? 0;
+      expect(called).toBe(before + 1);
+      // Another listing's bars while polygon is paused: it is not asked again.
+      await post('/v1/history', { tickers: ['MSFT'], fields: ['PX_LAST'], ...WINDOW });
+      expect(standIn.calls.polygon).toBe(called);
+    } finally {
+      delete standIn.allowance.polygon;
+    }
+  });
+
+  it('the order is the configuration: vendors with a key first by default, a listed vendor without its key refused', () => {
+    const keys = { POLYGON_API_KEY: 'k', FMP_API_KEY: 'k' };
+    expect(loadConfig(keys).market.upstreams.map((u) => u.name)).toEqual(['polygon', 'fmp', 'yahoo']);
+    expect(loadConfig({}).market.upstreams.map((u) => u.name)).toEqual(['yahoo']);
+    expect(() => loadConfig({ QUARRY_MARKET_UPSTREAMS: 'tiingo,yahoo' })).toThrow(
+      /tiingo is listed, and TIINGO_API_KEY is not set/,
+    );
+    expect(() => loadConfig({ QUARRY_MARKET_UPSTREAMS: 'bloomberg' })).toThrow(
+      /"bloomberg" is not an upstream/,
+    );
+  });
+});
