@@ -5,6 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import type { Telemetry } from '../kernel/telemetry.js';
+import { UPSTREAM_COUNTS } from '../market/upstreams/http.js';
 import type { Database } from '../store/schema.js';
 
 export function createTelemetry(db: Kysely<Database>): Telemetry {
@@ -50,6 +51,7 @@ export function createTelemetry(db: Kysely<Database>): Telemetry {
       for (const r of rows) this.set({ dataset: r.dataset }, Number(r.n));
     },
   });
+  upstreamMetrics(registry);
   const loop = eventLoopDelay(registry);
   return {
     request(api, route, method, status, seconds) {
@@ -69,6 +71,39 @@ export function createTelemetry(db: Kysely<Database>): Telemetry {
       loop.disable();
     },
   };
+}
+
+/**
+ * Each market upstream's calls in this process, read at each scrape: sent and answered, failed, answered 429,
+ * and refused before they were sent (the shared allowance spent, or a pause any instance learned of), and the
+ * seconds its calls took.
+ */
+function upstreamMetrics(registry: Registry): void {
+  new Counter({
+    name: 'quarry_upstream_calls_total',
+    help: 'Market upstream calls by upstream and outcome: sent, error (429s among them), too_many (429), refused (not sent: allowance spent or paused).',
+    labelNames: ['upstream', 'outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [upstream, c] of UPSTREAM_COUNTS) {
+        this.inc({ upstream, outcome: 'sent' }, c.calls);
+        this.inc({ upstream, outcome: 'error' }, c.errors);
+        this.inc({ upstream, outcome: 'too_many' }, c.tooMany);
+        this.inc({ upstream, outcome: 'refused' }, c.refused);
+      }
+    },
+  });
+  new Counter({
+    name: 'quarry_upstream_call_seconds_total',
+    help: 'Seconds market upstream calls took, by upstream (over quarry_upstream_calls_total{outcome="sent"}: the mean).',
+    labelNames: ['upstream'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [upstream, c] of UPSTREAM_COUNTS) this.inc({ upstream }, c.totalMs / 1000);
+    },
+  });
 }
 
 /** How often the event loop's delay is sampled, in ms: every sample is at least this late. */

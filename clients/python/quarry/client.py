@@ -389,7 +389,8 @@ def _keep_errors(errors: Dict[str, Dict[str, Any]], item: Dict[str, Any], fields
 
 class _Standing:
     """What a market answer says of its values, per ticker: the unit of its prices, fields in another currency,
-    when each value was true, why it is old, the dates its rows cover, and what was repaired (history: each bar
+    when each value was true, why it is old, the dates its rows cover, where each value came from (`sources`:
+    {ticker: {field: the upstream that answered, or "stored"}}), and what was repaired (history: each bar
     value served otherwise than sent, {date, field, from, to, reason}; data: each computed field measured over
     repaired closes, and why)."""
 
@@ -400,6 +401,7 @@ class _Standing:
         self.stale: Dict[str, str] = {}
         self.held: Dict[str, Dict[str, str]] = {}
         self.repaired: Dict[str, Any] = {}
+        self.sources: Dict[str, Dict[str, str]] = {}
 
     def keep(self, item: Dict[str, Any]) -> None:
         ticker = item["input"]
@@ -414,6 +416,8 @@ class _Standing:
             self.stale[ticker] = item.get("staleReason") or "stale"
         if item.get("held"):
             self.held[ticker] = item["held"]
+        if item.get("sources"):
+            self.sources.setdefault(ticker, {}).update(item["sources"])
         if isinstance(item.get("repaired"), list):
             self.repaired.setdefault(ticker, []).extend(item["repaired"])
         elif item.get("repaired"):
@@ -429,6 +433,8 @@ class _Standing:
             out["held"] = self.held
         if self.repaired:
             out["repaired"] = self.repaired
+        if self.sources:
+            out["sources"] = self.sources
         return out
 
 

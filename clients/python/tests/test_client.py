@@ -379,3 +379,12 @@ def test_repaired_values_say_so_as_the_rest_api_answers_them(client):
     frame = client.bdh("BARC.L", "PX_LAST", **window)
     attrs = frame.attrs if PANDAS else frame
     assert attrs["repaired"] == {"BARC.L": repaired}
+
+
+def test_sources_say_where_each_value_came_from(client):
+    # The server's store holds AAPL's bars and Yahoo quote (quarry ingest): every value is "stored".
+    expected = rest("POST", "/v1/data", MARKET, {"tickers": ["AAPL"], "fields": ["PX_LAST", "VOLATILITY_30D"]})
+    assert expected["items"][0]["sources"] == {"PX_LAST": "stored", "VOLATILITY_30D": "stored"}
+    frame = client.bdp("AAPL", ["PX_LAST", "VOLATILITY_30D"])
+    attrs = frame.attrs if PANDAS else frame
+    assert attrs["sources"] == {"AAPL": expected["items"][0]["sources"]}

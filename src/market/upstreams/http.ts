@@ -46,7 +46,12 @@ export class VendorHttp {
     for (const [k, v] of Object.entries(query)) target.searchParams.set(k, v);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (key && auth === 'header') headers.authorization = `Token ${key}`;
-    await this.admit();
+    try {
+      await this.admit();
+    } catch (error) {
+      this.counts.refused += 1;
+      throw error;
+    }
     const started = performance.now();
     this.counts.calls += 1;
     try {
@@ -91,7 +96,6 @@ export class VendorHttp {
     const day = minute.allowed ? await counters.hit(`upstream:${name}:day`, 1, perDay, DAY_MS) : minute;
     if (!minute.allowed || !day.allowed) {
       if (minute.allowed) await counters.release(`upstream:${name}:minute`, 1, MINUTE_MS);
-      this.counts.refused += 1;
       const which = minute.allowed ? `${perDay} a day` : `${perMinute} a minute`;
       throw new UpstreamError(
         `${name}'s allowance of ${which} is spent for ${Math.ceil((minute.allowed ? day : minute).resetMs / 1000)} s`,

@@ -99,7 +99,7 @@ describe('the licensed vendors, Yahoo off', () => {
   it('a 429 from the first vendor: the next answers, says so, and the first is left alone for its pause', async () => {
     standIn.allowance.polygon = 0;
     try {
-      const { post } = await serving(['polygon', 'tiingo']);
+      const { env, post } = await serving(['polygon', 'tiingo']);
       const before = standIn.calls.polygon ?? 0;
       const body = await post('/v1/history', { tickers: ['AAPL'], fields: ['PX_LAST'], ...WINDOW });
       expect(body.items[0].sources).toEqual({ PX_LAST: 'tiingo' });
@@ -109,6 +109,16 @@ describe('the licensed vendors, Yahoo off', () => {
       // Another listing's bars while polygon is paused: it is not asked again.
       await post('/v1/history', { tickers: ['MSFT'], fields: ['PX_LAST'], ...WINDOW });
       expect(standIn.calls.polygon).toBe(called);
+      // /metrics counts each upstream's calls by outcome in this process.
+      const metrics = (await env.app.inject({ method: 'GET', url: '/metrics' })).body;
+      const count = (outcome: string) =>
+        Number(
+          new RegExp(`quarry_upstream_calls_total\\{upstream="polygon",outcome="${outcome}"\\} (\\d+)`).exec(
+            metrics,
+          )?.[1],
+        );
+      expect(count('too_many')).toBeGreaterThan(0);
+      expect(count('refused')).toBeGreaterThan(0);
     } finally {
       delete standIn.allowance.polygon;
     }
