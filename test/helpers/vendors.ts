@@ -28,10 +28,13 @@ export class VendorStandIn {
   /** Calls per vendor, and the calls answered 429. */
   readonly calls: Record<string, number> = { polygon: 0, tiingo: 0, fmp: 0 };
   readonly refused: Record<string, number> = { polygon: 0, tiingo: 0, fmp: 0 };
-  /** Calls a minute each vendor answers before 429 (absent: no limit); `retryAfter` seconds it asks. */
+  /**
+   * Calls a minute each vendor answers before 429 (absent: no limit), counted in fixed minutes of the clock as
+   * the vendors' plans count them; `retryAfter` is the seconds its 429 asks.
+   */
   readonly allowance: Record<string, number> = {};
   retryAfter = '30';
-  private readonly minute: Record<string, number> = {};
+  private readonly minute: Record<string, { at: number; calls: number }> = {};
 
   /** The environment that points Quarry's upstreams here, in the order given, Yahoo off. */
   env(order: readonly string[]): Record<string, string> {
@@ -78,8 +81,12 @@ export class VendorStandIn {
     this.calls[vendor] = (this.calls[vendor] ?? 0) + 1;
     const limit = this.allowance[vendor];
     if (limit !== undefined) {
-      this.minute[vendor] = (this.minute[vendor] ?? 0) + 1;
-      if ((this.minute[vendor] ?? 0) > limit) {
+      const at = Math.floor(Date.now() / 60_000);
+      const held = this.minute[vendor];
+      const counted = held?.at === at ? held : { at, calls: 0 };
+      counted.calls += 1;
+      this.minute[vendor] = counted;
+      if (counted.calls > limit) {
         this.refused[vendor] = (this.refused[vendor] ?? 0) + 1;
         return send(429, { error: 'Too Many Requests' }, { 'retry-after': this.retryAfter });
       }

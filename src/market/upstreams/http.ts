@@ -2,6 +2,7 @@
 // against the vendor's calls a minute and a day in the shared counters (Redis when configured), and a 429 pauses
 // the vendor for every instance for as long as it asked (the pause is kept in the market cache, in the store).
 // A call past the allowance or in a pause is not sent: it fails at once, and the next upstream answers.
+import { createHash } from 'node:crypto';
 import type { UpstreamConfig } from '../../kernel/config.js';
 import { Breaker, Limiter, UpstreamError, upstreamError, withRetries } from '../providers/guard.js';
 import type { UpstreamContext } from './port.js';
@@ -24,6 +25,8 @@ export const UPSTREAM_COUNTS = new Map<string, UpstreamCounts>();
 export class VendorHttp {
   private readonly breaker: Breaker;
   private readonly limiter: Limiter;
+  /** Its allowance's counters: one per vendor host and key, shared by every instance that holds them. */
+  private readonly allowanceKey: string;
   readonly counts: UpstreamCounts = { calls: 0, errors: 0, tooMany: 0, refused: 0, totalMs: 0 };
 
   constructor(
@@ -32,6 +35,11 @@ export class VendorHttp {
   ) {
     this.breaker = new Breaker(() => context.clock().getTime());
     this.limiter = new Limiter(context.concurrency);
+    const account = createHash('sha256')
+      .update(`${config.url} ${config.key ?? ''}`)
+      .digest('hex')
+      .slice(0, 12);
+    this.allowanceKey = `upstream:${config.name}:${account}`;
     UPSTREAM_COUNTS.set(config.name, this.counts);
   }
 
@@ -87,15 +95,15 @@ export class VendorHttp {
   /** Refuses a call in a pause any instance learned of, or past the allowance of the minute or the day. */
   private async admit(): Promise<void> {
     const { name, perMinute, perDay } = this.config;
-    const paused = await this.context.cache.get<number>(pauseKey(name));
+    const paused = await this.context.cache.get<number>(`pause:${this.allowanceKey}`);
     if (paused && paused.value > this.context.clock().getTime())
       this.breaker.trip(String((paused.value - this.context.clock().getTime()) / 1000));
     this.breaker.check();
     const counters = this.context.counters;
-    const minute = await counters.hit(`upstream:${name}:minute`, 1, perMinute, MINUTE_MS);
-    const day = minute.allowed ? await counters.hit(`upstream:${name}:day`, 1, perDay, DAY_MS) : minute;
+    const minute = await counters.hit(`${this.allowanceKey}:minute`, 1, perMinute, MINUTE_MS);
+    const day = minute.allowed ? await counters.hit(`${this.allowanceKey}:day`, 1, perDay, DAY_MS) : minute;
     if (!minute.allowed || !day.allowed) {
-      if (minute.allowed) await counters.release(`upstream:${name}:minute`, 1, MINUTE_MS);
+      if (minute.allowed) await counters.release(`${this.allowanceKey}:minute`, 1, MINUTE_MS);
       const which = minute.allowed ? `${perDay} a day` : `${perMinute} a minute`;
       throw new UpstreamError(
         `${name}'s allowance of ${which} is spent for ${Math.ceil((minute.allowed ? day : minute).resetMs / 1000)} s`,
@@ -109,8 +117,6 @@ export class VendorHttp {
   private async pause(retryAfter: string | null): Promise<void> {
     this.breaker.trip(retryAfter);
     const until = this.context.clock().getTime() + this.breaker.waitMs;
-    await this.context.cache.keep(pauseKey(this.config.name), until, this.breaker.waitMs, () => {});
+    await this.context.cache.keep(`pause:${this.allowanceKey}`, until, this.breaker.waitMs, () => {});
   }
 }
-
-const pauseKey = (name: string) => `pause:${name}`;

@@ -3,7 +3,15 @@
 // naming its vendor; the order the operator gives decides who answers, and a 429 from one makes the next answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/runtime/config.js';
-import { bearer, marketKey, type TestEnv, testEnv } from '../../helpers/env.js';
+import {
+  bearer,
+  freshPostgres,
+  marketKey,
+  pgUrl,
+  redisUrl,
+  type TestEnv,
+  testEnv,
+} from '../../helpers/env.js';
 import { recorded, VendorStandIn } from '../../helpers/vendors.js';
 
 type Row = Record<string, unknown>;
@@ -134,5 +142,66 @@ describe('the licensed vendors, Yahoo off', () => {
     expect(() => loadConfig({ QUARRY_MARKET_UPSTREAMS: 'bloomberg' })).toThrow(
       /"bloomberg" is not an upstream/,
     );
+  });
+});
+
+describe.runIf(pgUrl() !== null && redisUrl() !== null)('one allowance across instances', () => {
+  const standIn = new VendorStandIn();
+  const envs: TestEnv[] = [];
+  let database: Awaited<ReturnType<typeof freshPostgres>>;
+  beforeAll(async () => {
+    await standIn.start();
+    database = await freshPostgres();
+  });
+  afterAll(async () => {
+    for (const env of envs) await env.close();
+    await standIn.stop();
+    await database.drop();
+  });
+
+  it('three instances over PostgreSQL and Redis send Tiingo no more than its allowance: no 429 in a burst', async () => {
+    const allowance = 3;
+    standIn.allowance.tiingo = allowance;
+    for (let i = 0; i < 3; i += 1)
+      envs.push(
+        await testEnv({
+          env: {
+            ...standIn.env(['tiingo']),
+            DATABASE_URL: database.url,
+            REDIS_URL: redisUrl() ?? '',
+            QUARRY_TIINGO_PER_MINUTE: String(allowance),
+          },
+        }),
+      );
+    const keys = await Promise.all(envs.map((env) => marketKey(env.deps)));
+    // Twelve listings at once, four to each instance: each listing's bars are a call of their own.
+    const tickers = [
+      'AAPL',
+      'MSFT',
+      'NVDA',
+      'AMZN',
+      'META',
+      'GOOG',
+      'TSLA',
+      'AVGO',
+      'JPM',
+      'V',
+      'WMT',
+      'XOM',
+    ];
+    const answers = await Promise.all(
+      tickers.map((ticker, i) =>
+        envs[i % 3]?.app.inject({
+          method: 'POST',
+          url: '/v1/history',
+          headers: bearer(keys[i % 3] as string),
+          payload: { tickers: [ticker], fields: ['PX_LAST'], ...WINDOW },
+        }),
+      ),
+    );
+    expect(answers.every((a) => a?.statusCode === 200)).toBe(true);
+    expect(standIn.refused.tiingo).toBe(0);
+    expect(standIn.calls.tiingo).toBeLessThanOrEqual(allowance);
+    expect(standIn.calls.tiingo).toBeGreaterThan(0);
   });
 });
