@@ -73,6 +73,11 @@ export interface MarketConfig {
    * Yahoo), each with its key, host and allowance.
    */
   upstreams: readonly UpstreamConfig[];
+  /**
+   * The second opinion (QUARRY_SECOND_OPINION_DAYS): how many of the newest daily closes a fetch brings are
+   * asked of the next upstream that serves bars, to find disagreements; 0 turns it off.
+   */
+  secondOpinionDays: number;
   /** OpenFIGI's API (QUARRY_OPENFIGI_URL); `none` turns identifiers off. */
   openFigiUrl: string | null;
   /** OPENFIGI_API_KEY: a hundred jobs a request and 25 requests every six seconds instead of ten and a minute. */
@@ -325,6 +330,7 @@ function marketConfig(env: Env, declared: readonly UpstreamSettings[]): MarketCo
   return {
     upstream,
     upstreams: upstreamsConfig(env, declared),
+    secondOpinionDays: wholeNumber(env, 'QUARRY_SECOND_OPINION_DAYS', 0, 0, 260),
     openFigiUrl:
       text(env, 'QUARRY_OPENFIGI_URL')?.toLowerCase() === 'none'
         ? null

@@ -83,6 +83,16 @@ export interface HeldListing {
   repairs: readonly Repair[];
   /** The upstream the bars came from (absent: loaded into the store). */
   source?: string;
+  /** Closes a second upstream answered otherwise (the second opinion), oldest first. */
+  disputes?: readonly Dispute[];
+}
+
+/** A daily close another upstream answered otherwise than the one served. */
+export interface Dispute {
+  date: string;
+  /** The other upstream, and its close (in the same shares as the bars). */
+  source: string;
+  close: number;
 }
 
 /** A listing's open identifiers (FIGIs): its own, its composite (all venues of a country) and its share class. */

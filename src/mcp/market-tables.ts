@@ -103,6 +103,8 @@ const historyLayout: Layout<History, History['items'][number]> = {
     const repaired = (item.repaired ?? []).map(
       (p) => `\nrepaired: ${p.date} ${p.field} ${p.from} -> ${p.to}: ${p.reason}`,
     );
+    for (const d of item.disputed ?? [])
+      repaired.push(`\ndisputed: ${d.date} ${d.field}: ${d.source} answers ${d.value}`);
     const first = item.rows?.[0];
     return `${title}${repaired.join('')}${first ? `\n${csvLine(Object.keys(first))}` : ''}`;
   },

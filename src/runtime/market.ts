@@ -33,6 +33,7 @@ export async function createMarketProvider(
     { userAgent },
     { SecClient },
     { OpenFigi },
+    { disputeRecorder },
   ] = await Promise.all([
     import('../market/providers/cache.js'),
     import('../market/providers/live.js'),
@@ -42,6 +43,7 @@ export async function createMarketProvider(
     import('../ingest/collect.js'),
     import('../ingest/sec/client.js'),
     import('../market/providers/openfigi.js'),
+    import('../market/providers/disputes.js'),
   ]);
   const cache = new MarketCache(store.db, clock);
   const context = {
@@ -57,7 +59,13 @@ export async function createMarketProvider(
       return declared ? [declared.make(configured, context)] : [];
     }),
   );
-  const upstream = new UpstreamChain(vendors, onError);
+  const upstream = new UpstreamChain(
+    vendors,
+    onError,
+    market.secondOpinionDays > 0
+      ? { days: market.secondOpinionDays, record: disputeRecorder(store.db, clock) }
+      : null,
+  );
   // SEC EDGAR asks every client to name itself: with no contact configured, statements come from Yahoo alone.
   const filings = config.contact
     ? new SecStatements(

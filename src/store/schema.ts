@@ -190,6 +190,17 @@ export interface MarketActionSpansTable {
   source: string;
 }
 
+export interface MarketDisputesTable {
+  symbol: string;
+  date: string;
+  /** The upstream the served close came from, and the one that answered otherwise. */
+  source: string;
+  other: string;
+  close: number;
+  other_close: number;
+  found_at: string;
+}
+
 export interface MarketListingsTable {
   symbol: string;
   name: string;
@@ -334,6 +345,7 @@ export interface Database {
   market_facts: MarketFactsTable;
   market_exchange_snapshots: MarketExchangeSnapshotsTable;
   market_listings: MarketListingsTable;
+  market_disputes: MarketDisputesTable;
   market_actions: MarketActionsTable;
   market_action_spans: MarketActionSpansTable;
   market_cache: MarketCacheTable;

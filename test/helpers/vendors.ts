@@ -34,6 +34,8 @@ export class VendorStandIn {
    */
   readonly allowance: Record<string, number> = {};
   retryAfter = '30';
+  /** Closes to answer instead of the recorded ones, by vendor and date (a disagreement made for a test). */
+  readonly closes: Record<string, Record<string, number>> = {};
   private readonly minute: Record<string, { at: number; calls: number }> = {};
 
   /** The environment that points Quarry's upstreams here, in the order given, Yahoo off. */
@@ -130,7 +132,9 @@ export class VendorStandIn {
     if (route === '/stable/historical-price-eod/full')
       return send(
         200,
-        of('fmp-aapl-daily').filter((r) => inWindow(String(r.date), q('from'), q('to'))),
+        of('fmp-aapl-daily')
+          .filter((r) => inWindow(String(r.date), q('from'), q('to')))
+          .map((r) => ({ ...r, close: this.closes.fmp?.[String(r.date)] ?? r.close })),
       );
     return send(404, { 'Error Message': 'not found' });
   }

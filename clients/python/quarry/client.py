@@ -402,6 +402,7 @@ class _Standing:
         self.held: Dict[str, Dict[str, str]] = {}
         self.repaired: Dict[str, Any] = {}
         self.sources: Dict[str, Dict[str, str]] = {}
+        self.disputed: Dict[str, List[Dict[str, Any]]] = {}
 
     def keep(self, item: Dict[str, Any]) -> None:
         ticker = item["input"]
@@ -418,6 +419,8 @@ class _Standing:
             self.held[ticker] = item["held"]
         if item.get("sources"):
             self.sources.setdefault(ticker, {}).update(item["sources"])
+        if item.get("disputed"):
+            self.disputed.setdefault(ticker, []).extend(item["disputed"])
         if isinstance(item.get("repaired"), list):
             self.repaired.setdefault(ticker, []).extend(item["repaired"])
         elif item.get("repaired"):
@@ -435,6 +438,8 @@ class _Standing:
             out["repaired"] = self.repaired
         if self.sources:
             out["sources"] = self.sources
+        if self.disputed:
+            out["disputed"] = self.disputed
         return out
 
 

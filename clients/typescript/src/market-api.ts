@@ -376,6 +376,16 @@ export interface components {
             sources?: {
                 [key: string]: string;
             };
+            /** @description Closes in the window a second configured upstream answered otherwise, past 0.1 % of the close served (the second opinion, QUARRY_SECOND_OPINION_DAYS): the row keeps the served close. */
+            disputed?: {
+                date: string;
+                /** @description close */
+                field: string;
+                /** @description The other upstream. */
+                source: string;
+                /** @description The other upstream's close, in the same shares (main units). */
+                value: number;
+            }[];
         };
         /** CorporateAction */
         CorporateAction: {

@@ -3,6 +3,7 @@
 import type {
   Bar,
   CorporateAction,
+  Dispute,
   HeldActions,
   MarketProvider,
   Repair,
@@ -51,12 +52,13 @@ async function barRows(
   held: { start: string; end: string };
   repairs: readonly Repair[];
   source: string;
+  disputes: readonly Dispute[];
   unknown?: { type: CorporateAction['type']; message: string };
 } | null> {
   const factor = resolved.priceFactor ?? 1;
   const withIndex = columns.some((c) => c.column === 'totalReturn');
   for (const listing of chain) {
-    const { bars: own, actions, repairs, source = STORED } = await provider.listing(listing);
+    const { bars: own, actions, repairs, source = STORED, disputes = [] } = await provider.listing(listing);
     // An adjusted series has the held one's dates: a form with no bars in the range is passed over.
     const [first, end] = barRange(own, range.from, range.end);
     if (first === end) continue;
@@ -83,6 +85,7 @@ async function barRows(
         held: span,
         repairs,
         source,
+        disputes,
         ...(unknown ? { unknown } : {}),
       };
     const rolled = rollUp(series.slice(first, end), range.period);
@@ -92,6 +95,7 @@ async function barRows(
       held: span,
       repairs,
       source,
+      disputes,
       ...(unknown ? { unknown } : {}),
     };
   }
@@ -128,7 +132,7 @@ export async function barHistory(
   r: ReadHistory,
   now: Date,
 ): Promise<
-  | (Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'staleReason' | 'repaired' | 'sources'> & {
+  | (Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'staleReason' | 'repaired' | 'sources' | 'disputed'> & {
       fieldErrors?: Record<string, FieldError>;
     })
   | { unknown: string }
@@ -157,6 +161,9 @@ export async function barHistory(
     if (!found) return null;
   } else if (found.unknown) return { unknown: found.unknown.message };
   const repaired = found.repairs.filter((p) => p.date >= r.from && p.date <= r.end);
+  const disputed = found.disputes
+    .filter((d) => d.date >= r.from && d.date <= r.end)
+    .map((d) => ({ date: d.date, field: 'close', source: d.source, value: d.close }));
   // The last row is old when a session of the market opened after it and before the window's end (or now).
   const endClose = barClose(resolved, r.end);
   const until = Date.parse(endClose) < now.getTime() ? new Date(endClose) : now;
@@ -173,6 +180,7 @@ export async function barHistory(
     ...(lastRowOld !== null || shortOf(r, found.held) ? { held: found.held } : {}),
     ...(reason ? { stale: true, staleReason: reason } : {}),
     ...(repaired.length ? { repaired } : {}),
+    ...(disputed.length ? { disputed } : {}),
     sources: Object.fromEntries(
       columns.filter((c) => !fieldErrors[c.input]).map((c) => [c.input, found.source]),
     ),

@@ -25,6 +25,8 @@ export interface HistoryItem {
   repaired?: Repair[];
   /** Where each field's values came from, by the field as sent. */
   sources?: Record<string, string>;
+  /** Closes a second upstream answered otherwise: the day, the other upstream and its value. */
+  disputed?: { date: string; field: string; source: string; value: number }[];
 }
 
 export type FieldError = { code: string; message: string };

@@ -73,6 +73,20 @@ const HistoryItem = Type.Object(
     stale: Stale,
     staleReason: StaleReason,
     sources: Sources,
+    disputed: Type.Optional(
+      Type.Array(
+        Type.Object({
+          date: Type.String(),
+          field: Type.String({ description: 'close' }),
+          source: Type.String({ description: 'The other upstream.' }),
+          value: Type.Number({ description: "The other upstream's close, in the same shares (main units)." }),
+        }),
+        {
+          description:
+            'Closes in the window a second configured upstream answered otherwise, past 0.1 % of the close served (the second opinion, QUARRY_SECOND_OPINION_DAYS): the row keeps the served close.',
+        },
+      ),
+    ),
   },
   { title: 'HistoryItem' },
 );

@@ -1,4 +1,5 @@
-// The market's tables (quotes, bars, statements, facts, the live cache, listings, corporate actions), in the order they run.
+// The market's tables (quotes, bars, statements, facts, the live cache, listings, corporate actions, the second
+// opinions that disagreed), in the order they run.
 import type { Migrations } from '../../store/migrate.js';
 import * as m011 from './011-market.js';
 import * as m012 from './012-statements.js';
@@ -10,6 +11,7 @@ import * as m034 from './034-statement-reports.js';
 import * as actions from './actions.js';
 import * as barBlocks from './bar-blocks.js';
 import * as barCompression from './bar-compression.js';
+import * as disputes from './disputes.js';
 import * as exchangeSnapshots from './exchange-snapshots.js';
 import * as listings from './listings.js';
 
@@ -26,4 +28,5 @@ export const MARKET_MIGRATIONS: Migrations = {
   'market/actions': actions,
   'market/bar-compression': barCompression,
   'market/exchange-snapshots': exchangeSnapshots,
+  'market/disputes': disputes,
 };

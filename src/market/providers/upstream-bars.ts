@@ -4,7 +4,7 @@
 // dividend moved history). Each copy holds the bars and actions as the upstream sent them; what is served is
 // repaired from it once per copy. While the upstream fails, the last copy is served and said to be stale.
 import { addDays, yearsBefore } from '../../kernel/dates.js';
-import type { Bar, CorporateAction, HeldListing, Repair } from '../../kernel/market-provider.js';
+import type { Bar, CorporateAction, Dispute, HeldListing, Repair } from '../../kernel/market-provider.js';
 import { repairListing } from '../compute/repair/index.js';
 import { quotedInMinorUnits } from '../symbology/tables.js';
 import type { Cached, MarketCache } from './cache.js';
@@ -36,6 +36,8 @@ type HeldBars = {
   known?: readonly CorporateAction['type'][];
   /** The upstream that answered (absent on copies made before it was kept). */
   source?: string;
+  /** Closes a second upstream answered otherwise. */
+  disputes?: Dispute[];
 };
 
 export class UpstreamBars {
@@ -97,6 +99,7 @@ export class UpstreamBars {
             actions: knownFrom(fetched.actions, held?.actions ?? [], this.options.now().toISOString()),
             ...(fetched.known ? { known: fetched.known } : {}),
             ...(fetched.source ? { source: fetched.source } : {}),
+            ...disputesKept(held?.disputes, fetched),
           };
           await this.cache.keep(key, doc, this.options.barsFreshMs, this.options.onError);
           return doc;
@@ -131,6 +134,7 @@ export class UpstreamBars {
       actions: [...before, ...recent.actions],
       ...(recent.known ? { known: recent.known } : {}),
       ...(recent.source ? { source: recent.source } : {}),
+      ...(recent.disputes ? { disputes: recent.disputes } : {}),
     };
   }
 
@@ -163,7 +167,16 @@ function servedListing(symbol: string, held: HeldBars): HeldListing {
     // A copy kept before bars were kept as sent holds them repaired, and what was repaired beside them.
     repairs: repaired.repairs.length ? repaired.repairs : (held.repairs ?? []),
     ...(held.source ? { source: held.source } : {}),
+    ...(held.disputes?.length ? { disputes: held.disputes } : {}),
   };
+}
+
+/** The disputes of a copy: those held, a day the fetch disputed again taking the fetch's, oldest first. */
+function disputesKept(held: Dispute[] | undefined, fetched: DailyHistory): { disputes?: Dispute[] } {
+  const byDay = new Map((held ?? []).map((d) => [`${d.date} ${d.source}`, d]));
+  for (const d of fetched.disputes ?? []) byDay.set(`${d.date} ${d.source}`, d);
+  const kept = [...byDay.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return kept.length ? { disputes: kept } : {};
 }
 
 /** Actions fetched, each known from when it was first held (the same action held before keeps its time). */

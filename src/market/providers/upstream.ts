@@ -1,7 +1,13 @@
 // What the live market sources answer together. The live provider asks it for what the store does not hold,
 // and keeps the answers in the market cache; the upstreams (src/market/upstreams/) answer it in the order the
 // operator configures (upstreams/chain.ts).
-import type { Bar, CorporateAction, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
+import type {
+  Bar,
+  CorporateAction,
+  Dispute,
+  ProviderQuote,
+  StatementFact,
+} from '../../kernel/market-provider.js';
 import type { MarketRecordValue } from '../load/record.js';
 
 /** Quote symbols one upstream call carries at most. */
@@ -23,6 +29,8 @@ export interface DailyHistory {
   known?: readonly CorporateAction['type'][];
   /** The upstream that answered. */
   source?: string;
+  /** Closes a second upstream answered otherwise (only where the second opinion is turned on). */
+  disputes?: Dispute[];
 }
 
 /** An instrument the upstream's search found. */

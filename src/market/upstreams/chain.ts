@@ -2,13 +2,26 @@
 // for the listing, and on an error, a timeout, a 429, a spent allowance or "not found" the next one. Every answer
 // says which upstream gave it (`source`). The live provider keeps the answers in the market cache, so a fallback
 // costs the next caller nothing.
-import type { ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
+import type { Dispute, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
 import type { DailyHistory, Found, Summary, Upstream } from '../providers/upstream.js';
 import type { Vendor } from './port.js';
 
 type Verb = 'quotes' | 'bars' | 'summary' | 'search' | 'statements';
 /** An upstream known to serve a verb. */
 type Serving<V extends Verb> = Vendor & Required<Pick<Vendor, V>>;
+
+export interface SecondOpinion {
+  /** How many of the newest closes a fetch brings are asked of the next upstream serving bars. */
+  days: number;
+  /** Told of the closes it answered otherwise, to keep them (quarry status counts them). */
+  record(symbol: string, served: DailyHistory & { source: string }, disputes: Dispute[]): Promise<void>;
+}
+
+/**
+ * Two closes of one day disagree past this share of the served one (after each upstream's split adjustment):
+ * wider than a cent's rounding on a $10 share, narrower than any real correction.
+ */
+export const DISPUTE_TOLERANCE = 0.001;
 
 export class UpstreamChain implements Upstream {
   readonly name: string;
@@ -18,6 +31,7 @@ export class UpstreamChain implements Upstream {
     private readonly vendors: readonly Vendor[],
     /** Told of each upstream's failure before the next is asked. */
     private readonly onError: (what: string, error: unknown) => void = () => {},
+    private readonly secondOpinion: SecondOpinion | null = null,
   ) {
     this.name = vendors.map((v) => v.name).join(',');
     this.quoteFields = new Set(vendors.flatMap((v) => (v.quotes ? [...(v.quoteFields ?? [])] : [])));
@@ -74,14 +88,48 @@ export class UpstreamChain implements Upstream {
     return out;
   }
 
-  bars(symbol: string, from: string): Promise<DailyHistory> {
-    return this.first<'bars', DailyHistory>(
+  async bars(symbol: string, from: string): Promise<DailyHistory> {
+    let served: Vendor | null = null;
+    const history = await this.first<'bars', DailyHistory>(
       'bars',
       symbol,
-      async (v) => ({ ...(await v.bars(symbol, from)), source: v.name }),
+      async (v) => {
+        served = v;
+        return { ...(await v.bars(symbol, from)), source: v.name };
+      },
       (h) => h.bars.length > 0,
       { bars: [], actions: [] },
     );
+    if (!served || !history.bars.length || !this.secondOpinion) return history;
+    const disputes = await this.disputes(symbol, served, history);
+    return disputes.length ? { ...history, disputes } : history;
+  }
+
+  /**
+   * The newest closes of a fetch asked of the next upstream that serves bars for the listing: each it answers
+   * otherwise past the tolerance, with its close. Its failure (or spent allowance) only leaves them unchecked.
+   */
+  private async disputes(symbol: string, served: Vendor, history: DailyHistory): Promise<Dispute[]> {
+    const opinion = this.secondOpinion;
+    const other = this.serving('bars', symbol).find((v) => v !== served);
+    if (!opinion || !other) return [];
+    const sample = history.bars.slice(-opinion.days);
+    const first = sample[0];
+    if (!first) return [];
+    try {
+      const theirs = new Map((await other.bars(symbol, first.date)).bars.map((b) => [b.date, b.close]));
+      const disputes = sample.flatMap((bar): Dispute[] => {
+        const close = theirs.get(bar.date);
+        return close !== undefined && Math.abs(close - bar.close) > DISPUTE_TOLERANCE * Math.abs(bar.close)
+          ? [{ date: bar.date, source: other.name, close }]
+          : [];
+      });
+      if (disputes.length) await opinion.record(symbol, { ...history, source: served.name }, disputes);
+      return disputes;
+    } catch (error) {
+      this.onError(`${other.name} second opinion ${symbol}`, error);
+      return [];
+    }
   }
 
   summary(symbol: string): Promise<Summary | null> {

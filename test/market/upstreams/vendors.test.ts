@@ -2,6 +2,7 @@
 // vendor's AAPL daily bars are what Quarry serves for those days, its quote and its dividends too, each value
 // naming its vendor; the order the operator gives decides who answers, and a 429 from one makes the next answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statusCommand } from '../../../src/cli/status.js';
 import { loadConfig } from '../../../src/runtime/config.js';
 import {
   bearer,
@@ -129,6 +130,40 @@ describe('the licensed vendors, Yahoo off', () => {
       expect(count('refused')).toBeGreaterThan(0);
     } finally {
       delete standIn.allowance.polygon;
+    }
+  });
+
+  it('a second opinion: a close two vendors answer differently is served with the other’s, and counted', async () => {
+    // FMP's recorded close of 2023-01-05, 125.02, answered as 125.5 here: Tiingo's stays the recorded 125.02.
+    standIn.closes.fmp = { '2023-01-05': 125.5 };
+    try {
+      const env = await testEnv({
+        env: { ...standIn.env(['fmp', 'tiingo']), QUARRY_SECOND_OPINION_DAYS: '5' },
+      });
+      envs.push(env);
+      const key = await marketKey(env.deps);
+      const history = { tickers: ['AAPL'], fields: ['PX_LAST'], ...WINDOW };
+      const res = await env.app.inject({
+        method: 'POST',
+        url: '/v1/history',
+        headers: bearer(key),
+        payload: history,
+      });
+      const item = res.json().items[0];
+      const tiingo = (recorded('tiingo-aapl-daily') as Row[]).find((r) =>
+        String(r.date).startsWith('2023-01-05'),
+      );
+      // The other four days sampled agree between the two real recordings: only the changed one is disputed.
+      expect(item.disputed).toEqual([
+        { date: '2023-01-05', field: 'close', source: 'tiingo', value: tiingo?.close },
+      ]);
+      expect(item.rows.find((r: Row) => r.date === '2023-01-05').PX_LAST).toBe(125.5);
+      expect(item.sources).toEqual({ PX_LAST: 'fmp' });
+      expect((await statusCommand(env.deps, [])).market).toEqual({
+        disputes: [{ source: 'fmp', other: 'tiingo', disputes: 1 }],
+      });
+    } finally {
+      delete standIn.closes.fmp;
     }
   });
 
