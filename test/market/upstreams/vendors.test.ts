@@ -6,6 +6,7 @@ import { statusCommand } from '../../../src/cli/status.js';
 import { loadConfig } from '../../../src/runtime/config.js';
 import {
   bearer,
+  ENGINES,
   freshPostgres,
   marketKey,
   pgUrl,
@@ -37,148 +38,155 @@ function expectedBars(vendor: 'polygon' | 'tiingo' | 'fmp'): Map<string, { close
   return out;
 }
 
-describe('the licensed vendors, Yahoo off', () => {
-  const standIn = new VendorStandIn();
-  const envs: TestEnv[] = [];
-  beforeAll(async () => {
-    await standIn.start();
-  });
-  afterAll(async () => {
-    for (const env of envs) await env.close();
-    await standIn.stop();
-  });
-
-  async function serving(order: string[]) {
-    const env = await testEnv({ env: standIn.env(order) });
-    envs.push(env);
-    const key = await marketKey(env.deps);
-    const post = async (route: string, payload: object) =>
-      (await env.app.inject({ method: 'POST', url: route, headers: bearer(key), payload })).json();
-    return { env, post };
-  }
-
-  it.each(['polygon', 'tiingo', 'fmp'] as const)(
-    '%s first: its AAPL daily bars are served, each value naming it',
-    async (vendor) => {
-      const { post } = await serving([vendor, ...['polygon', 'tiingo', 'fmp'].filter((v) => v !== vendor)]);
-      const body = await post('/v1/history', {
-        tickers: ['AAPL'],
-        fields: ['PX_LAST', 'PX_VOLUME'],
-        ...WINDOW,
-      });
-      const item = body.items[0];
-      const expected = expectedBars(vendor);
-      const days = [...expected.keys()].filter((d) => d >= WINDOW.start && d <= WINDOW.end).sort();
-      expect(days.length).toBe(6);
-      expect(item.rows).toEqual(
-        days.map((date) => ({
-          date,
-          PX_LAST: expected.get(date)?.close,
-          PX_VOLUME: expected.get(date)?.volume,
-        })),
-      );
-      expect(item.sources).toEqual({ PX_LAST: vendor, PX_VOLUME: vendor });
-    },
-  );
-
-  it("FMP's quote, the one vendor here that quotes, named as its source", async () => {
-    const { post } = await serving(['polygon', 'tiingo', 'fmp']);
-    const body = await post('/v1/quotes', { tickers: ['AAPL'] });
-    const [row] = recorded('fmp-aapl-quote') as Row[];
-    expect(body.items[0].quote).toMatchObject({
-      price: row?.price,
-      previousClose: row?.previousClose,
-      volume: row?.volume,
-      asOf: new Date((row?.timestamp as number) * 1000).toISOString(),
-      sources: { price: 'fmp', previousClose: 'fmp', volume: 'fmp', marketCap: 'fmp', changePercent: 'fmp' },
+for (const { engine, skip } of ENGINES)
+  describe.skipIf(skip)(`the licensed vendors, Yahoo off, on ${engine}`, () => {
+    const standIn = new VendorStandIn();
+    const envs: TestEnv[] = [];
+    beforeAll(async () => {
+      await standIn.start();
     });
-  });
+    afterAll(async () => {
+      for (const env of envs) await env.close();
+      await standIn.stop();
+    });
 
-  it("Tiingo's dividends of 2023, as actions from tiingo, and the total return they make", async () => {
-    const { post } = await serving(['tiingo', 'polygon', 'fmp']);
-    const body = await post('/v1/actions', { tickers: ['AAPL'], start: '2023-01-01', end: '2023-06-06' });
-    const paid = (recorded('tiingo-aapl-daily') as Row[])
-      .filter((r) => (r.divCash as number) > 0)
-      .map((r) => ({ date: String(r.date).slice(0, 10), amount: r.divCash }));
-    expect(paid.length).toBe(2);
-    expect(body.items[0].actions.map((a: Row) => ({ date: a.date, amount: a.amount }))).toEqual(paid);
-    expect(body.items[0].source).toBe('tiingo');
-  });
-
-  it('a 429 from the first vendor: the next answers, says so, and the first is left alone for its pause', async () => {
-    standIn.allowance.polygon = 0;
-    try {
-      const { env, post } = await serving(['polygon', 'tiingo']);
-      const before = standIn.calls.polygon ?? 0;
-      const body = await post('/v1/history', { tickers: ['AAPL'], fields: ['PX_LAST'], ...WINDOW });
-      expect(body.items[0].sources).toEqual({ PX_LAST: 'tiingo' });
-      expect(standIn.refused.polygon).toBeGreaterThan(0);
-      const called = standIn.calls.polygon ?? 0;
-      expect(called).toBe(before + 1);
-      // Another listing's bars while polygon is paused: it is not asked again.
-      await post('/v1/history', { tickers: ['MSFT'], fields: ['PX_LAST'], ...WINDOW });
-      expect(standIn.calls.polygon).toBe(called);
-      // /metrics counts each upstream's calls by outcome in this process.
-      const metrics = (await env.app.inject({ method: 'GET', url: '/metrics' })).body;
-      const count = (outcome: string) =>
-        Number(
-          new RegExp(`quarry_upstream_calls_total\\{upstream="polygon",outcome="${outcome}"\\} (\\d+)`).exec(
-            metrics,
-          )?.[1],
-        );
-      expect(count('too_many')).toBeGreaterThan(0);
-      expect(count('refused')).toBeGreaterThan(0);
-    } finally {
-      delete standIn.allowance.polygon;
-    }
-  });
-
-  it('a second opinion: a close two vendors answer differently is served with the other’s, and counted', async () => {
-    // FMP's recorded close of 2023-01-05, 125.02, answered as 125.5 here: Tiingo's stays the recorded 125.02.
-    standIn.closes.fmp = { '2023-01-05': 125.5 };
-    try {
-      const env = await testEnv({
-        env: { ...standIn.env(['fmp', 'tiingo']), QUARRY_SECOND_OPINION_DAYS: '5' },
-      });
+    async function serving(order: string[]) {
+      const env = await testEnv({ engine, env: standIn.env(order) });
       envs.push(env);
       const key = await marketKey(env.deps);
-      const history = { tickers: ['AAPL'], fields: ['PX_LAST'], ...WINDOW };
-      const res = await env.app.inject({
-        method: 'POST',
-        url: '/v1/history',
-        headers: bearer(key),
-        payload: history,
-      });
-      const item = res.json().items[0];
-      const tiingo = (recorded('tiingo-aapl-daily') as Row[]).find((r) =>
-        String(r.date).startsWith('2023-01-05'),
-      );
-      // The other four days sampled agree between the two real recordings: only the changed one is disputed.
-      expect(item.disputed).toEqual([
-        { date: '2023-01-05', field: 'close', source: 'tiingo', value: tiingo?.close },
-      ]);
-      expect(item.rows.find((r: Row) => r.date === '2023-01-05').PX_LAST).toBe(125.5);
-      expect(item.sources).toEqual({ PX_LAST: 'fmp' });
-      expect((await statusCommand(env.deps, [])).market).toEqual({
-        disputes: [{ source: 'fmp', other: 'tiingo', disputes: 1 }],
-      });
-    } finally {
-      delete standIn.closes.fmp;
+      const post = async (route: string, payload: object) =>
+        (await env.app.inject({ method: 'POST', url: route, headers: bearer(key), payload })).json();
+      return { env, post };
     }
-  });
 
-  it('the order is the configuration: vendors with a key first by default, a listed vendor without its key refused', () => {
-    const keys = { POLYGON_API_KEY: 'k', FMP_API_KEY: 'k' };
-    expect(loadConfig(keys).market.upstreams.map((u) => u.name)).toEqual(['polygon', 'fmp', 'yahoo']);
-    expect(loadConfig({}).market.upstreams.map((u) => u.name)).toEqual(['yahoo']);
-    expect(() => loadConfig({ QUARRY_MARKET_UPSTREAMS: 'tiingo,yahoo' })).toThrow(
-      /tiingo is listed, and TIINGO_API_KEY is not set/,
+    it.each(['polygon', 'tiingo', 'fmp'] as const)(
+      '%s first: its AAPL daily bars are served, each value naming it',
+      async (vendor) => {
+        const { post } = await serving([vendor, ...['polygon', 'tiingo', 'fmp'].filter((v) => v !== vendor)]);
+        const body = await post('/v1/history', {
+          tickers: ['AAPL'],
+          fields: ['PX_LAST', 'PX_VOLUME'],
+          ...WINDOW,
+        });
+        const item = body.items[0];
+        const expected = expectedBars(vendor);
+        const days = [...expected.keys()].filter((d) => d >= WINDOW.start && d <= WINDOW.end).sort();
+        expect(days.length).toBe(6);
+        expect(item.rows).toEqual(
+          days.map((date) => ({
+            date,
+            PX_LAST: expected.get(date)?.close,
+            PX_VOLUME: expected.get(date)?.volume,
+          })),
+        );
+        expect(item.sources).toEqual({ PX_LAST: vendor, PX_VOLUME: vendor });
+      },
     );
-    expect(() => loadConfig({ QUARRY_MARKET_UPSTREAMS: 'bloomberg' })).toThrow(
-      /"bloomberg" is not an upstream/,
-    );
+
+    it("FMP's quote, the one vendor here that quotes, named as its source", async () => {
+      const { post } = await serving(['polygon', 'tiingo', 'fmp']);
+      const body = await post('/v1/quotes', { tickers: ['AAPL'] });
+      const [row] = recorded('fmp-aapl-quote') as Row[];
+      expect(body.items[0].quote).toMatchObject({
+        price: row?.price,
+        previousClose: row?.previousClose,
+        volume: row?.volume,
+        asOf: new Date((row?.timestamp as number) * 1000).toISOString(),
+        sources: {
+          price: 'fmp',
+          previousClose: 'fmp',
+          volume: 'fmp',
+          marketCap: 'fmp',
+          changePercent: 'fmp',
+        },
+      });
+    });
+
+    it("Tiingo's dividends of 2023, as actions from tiingo, and the total return they make", async () => {
+      const { post } = await serving(['tiingo', 'polygon', 'fmp']);
+      const body = await post('/v1/actions', { tickers: ['AAPL'], start: '2023-01-01', end: '2023-06-06' });
+      const paid = (recorded('tiingo-aapl-daily') as Row[])
+        .filter((r) => (r.divCash as number) > 0)
+        .map((r) => ({ date: String(r.date).slice(0, 10), amount: r.divCash }));
+      expect(paid.length).toBe(2);
+      expect(body.items[0].actions.map((a: Row) => ({ date: a.date, amount: a.amount }))).toEqual(paid);
+      expect(body.items[0].source).toBe('tiingo');
+    });
+
+    it('a 429 from the first vendor: the next answers, says so, and the first is left alone for its pause', async () => {
+      standIn.allowance.polygon = 0;
+      try {
+        const { env, post } = await serving(['polygon', 'tiingo']);
+        const before = standIn.calls.polygon ?? 0;
+        const body = await post('/v1/history', { tickers: ['AAPL'], fields: ['PX_LAST'], ...WINDOW });
+        expect(body.items[0].sources).toEqual({ PX_LAST: 'tiingo' });
+        expect(standIn.refused.polygon).toBeGreaterThan(0);
+        const called = standIn.calls.polygon ?? 0;
+        expect(called).toBe(before + 1);
+        // Another listing's bars while polygon is paused: it is not asked again.
+        await post('/v1/history', { tickers: ['MSFT'], fields: ['PX_LAST'], ...WINDOW });
+        expect(standIn.calls.polygon).toBe(called);
+        // /metrics counts each upstream's calls by outcome in this process.
+        const metrics = (await env.app.inject({ method: 'GET', url: '/metrics' })).body;
+        const count = (outcome: string) =>
+          Number(
+            new RegExp(
+              `quarry_upstream_calls_total\\{upstream="polygon",outcome="${outcome}"\\} (\\d+)`,
+            ).exec(metrics)?.[1],
+          );
+        expect(count('too_many')).toBeGreaterThan(0);
+        expect(count('refused')).toBeGreaterThan(0);
+      } finally {
+        delete standIn.allowance.polygon;
+      }
+    });
+
+    it('a second opinion: a close two vendors answer differently is served with the other’s, and counted', async () => {
+      // FMP's recorded close of 2023-01-05, 125.02, answered as 125.5 here: Tiingo's stays the recorded 125.02.
+      standIn.closes.fmp = { '2023-01-05': 125.5 };
+      try {
+        const env = await testEnv({
+          env: { ...standIn.env(['fmp', 'tiingo']), QUARRY_SECOND_OPINION_DAYS: '5' },
+        });
+        envs.push(env);
+        const key = await marketKey(env.deps);
+        const history = { tickers: ['AAPL'], fields: ['PX_LAST'], ...WINDOW };
+        const res = await env.app.inject({
+          method: 'POST',
+          url: '/v1/history',
+          headers: bearer(key),
+          payload: history,
+        });
+        const item = res.json().items[0];
+        const tiingo = (recorded('tiingo-aapl-daily') as Row[]).find((r) =>
+          String(r.date).startsWith('2023-01-05'),
+        );
+        // The other four days sampled agree between the two real recordings: only the changed one is disputed.
+        expect(item.disputed).toEqual([
+          { date: '2023-01-05', field: 'close', source: 'tiingo', value: tiingo?.close },
+        ]);
+        expect(item.rows.find((r: Row) => r.date === '2023-01-05').PX_LAST).toBe(125.5);
+        expect(item.sources).toEqual({ PX_LAST: 'fmp' });
+        expect((await statusCommand(env.deps, [])).market).toEqual({
+          disputes: [{ source: 'fmp', other: 'tiingo', disputes: 1 }],
+        });
+      } finally {
+        delete standIn.closes.fmp;
+      }
+    });
+
+    it('the order is the configuration: vendors with a key first by default, a listed vendor without its key refused', () => {
+      const keys = { POLYGON_API_KEY: 'k', FMP_API_KEY: 'k' };
+      expect(loadConfig(keys).market.upstreams.map((u) => u.name)).toEqual(['polygon', 'fmp', 'yahoo']);
+      expect(loadConfig({}).market.upstreams.map((u) => u.name)).toEqual(['yahoo']);
+      expect(() => loadConfig({ QUARRY_MARKET_UPSTREAMS: 'tiingo,yahoo' })).toThrow(
+        /tiingo is listed, and TIINGO_API_KEY is not set/,
+      );
+      expect(() => loadConfig({ QUARRY_MARKET_UPSTREAMS: 'bloomberg' })).toThrow(
+        /"bloomberg" is not an upstream/,
+      );
+    });
   });
-});
 
 describe.runIf(pgUrl() !== null && redisUrl() !== null)('one allowance across instances', () => {
   const standIn = new VendorStandIn();
