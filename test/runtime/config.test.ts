@@ -51,6 +51,7 @@ describe('config', () => {
         quoteFreshMs: 15_000,
         quoteClosedFreshMs: 900_000,
         upstreamConcurrency: 12,
+        secondOpinionDays: 0,
         // Keyless: Yahoo alone, at its own hosts.
         upstreams: [
           {
@@ -123,6 +124,7 @@ describe('config', () => {
       QUARRY_TIINGO_URL: 'http://127.0.0.1:12114/',
       QUARRY_TIINGO_PER_MINUTE: '10',
       QUARRY_TIINGO_PER_DAY: '500',
+      QUARRY_SECOND_OPINION_DAYS: '5',
     });
     expect(config).toEqual({
       port: 9000,
@@ -171,6 +173,7 @@ describe('config', () => {
         quoteFreshMs: 5000,
         quoteClosedFreshMs: 60_000,
         upstreamConcurrency: 4,
+        secondOpinionDays: 5,
         upstreams: [
           { name: 'tiingo', key: 'tiingo-key', url: 'http://127.0.0.1:12114', perMinute: 10, perDay: 500 },
           {
