@@ -417,8 +417,13 @@ class _Standing:
             self.stale[ticker] = item.get("staleReason") or "stale"
         if item.get("held"):
             self.held[ticker] = item["held"]
-        if item.get("sources"):
-            self.sources.setdefault(ticker, {}).update(item["sources"])
+        # Each value's source: the item's, or the one `sources` names for it.
+        source = item.get("source")
+        if source:
+            rows = item.get("rows") or []
+            fields = list(item.get("values") or {}) or [f for f in (rows[0] if rows else {}) if f != "date"]
+            named = item.get("sources") or {}
+            self.sources.setdefault(ticker, {}).update({f: named.get(f, source) for f in fields})
         if item.get("disputed"):
             self.disputed.setdefault(ticker, []).extend(item["disputed"])
         if isinstance(item.get("repaired"), list):

@@ -384,7 +384,9 @@ def test_repaired_values_say_so_as_the_rest_api_answers_them(client):
 def test_sources_say_where_each_value_came_from(client):
     # The server's store holds AAPL's bars and Yahoo quote (quarry ingest): every value is "stored".
     expected = rest("POST", "/v1/data", MARKET, {"tickers": ["AAPL"], "fields": ["PX_LAST", "VOLATILITY_30D"]})
-    assert expected["items"][0]["sources"] == {"PX_LAST": "stored", "VOLATILITY_30D": "stored"}
+    item = expected["items"][0]
+    assert item["source"] == "stored" and "sources" not in item
     frame = client.bdp("AAPL", ["PX_LAST", "VOLATILITY_30D"])
     attrs = frame.attrs if PANDAS else frame
-    assert attrs["sources"] == {"AAPL": expected["items"][0]["sources"]}
+    # Each field named with its source, the item's where it names none of its own.
+    assert attrs["sources"] == {"AAPL": {"PX_LAST": "stored", "VOLATILITY_30D": "stored"}}

@@ -50,7 +50,8 @@ export interface DataItem {
   windows?: Record<string, { from: string; to: string }>;
   /** Values computed from repaired closes: which, and why. */
   repaired?: Record<string, string>;
-  /** Where each value came from (statement values aside), by field as sent. */
+  /** Where the item's values came from, and (by field as sent) those that came from elsewhere. */
+  source?: string;
   sources?: Record<string, string>;
   /** Set when a value is older than its market's last session, or came from an old copy (the upstream down). */
   stale?: boolean;
@@ -79,6 +80,8 @@ interface Reading {
   asOf: Record<string, string>;
   windows: Record<string, { from: string; to: string }>;
   repaired: Record<string, string>;
+  /** The quote's source, the item's; values from elsewhere are named in `sources`. */
+  source: string;
   sources: Record<string, string>;
   periods: Record<string, string>;
   currencies: Record<string, string>;
@@ -124,6 +127,7 @@ export async function dataItem(
     asOf: {},
     windows: {},
     repaired: {},
+    source: quote.source ?? STORED,
     sources: {},
     periods: {},
     currencies: {},
@@ -168,6 +172,7 @@ function answered(
     ...(some(r.asOf) ? { asOf: r.asOf } : {}),
     ...(some(r.windows) ? { windows: r.windows } : {}),
     ...(some(r.repaired) ? { repaired: r.repaired } : {}),
+    source: r.source,
     ...(some(r.sources) ? { sources: r.sources } : {}),
     ...(reason ? { stale: true, staleReason: reason } : {}),
   };
@@ -205,12 +210,14 @@ function shownValue(
     if (millions && typeof value === 'number') value /= 1e6;
   }
   if (def.id === 'marketCap' && (r.resolved.priceFactor ?? 1) !== 1) r.currencies[input] = r.quote.currency;
-  if (!(input in r.sources) && def.group !== 'statement')
-    r.sources[input] = FIGI_FIELDS.has(def.id)
+  if (def.group !== 'statement' && def.group !== 'computed') {
+    const from = FIGI_FIELDS.has(def.id)
       ? 'openfigi'
       : def.group === 'identifier'
         ? STORED
         : fieldSource(r.quote, def.id);
+    if (from !== r.source) r.sources[input] = from;
+  }
   const at = r.quote.fieldsAsOf?.[def.id] ?? r.quote.asOf;
   if (!(input in r.asOf) && def.group !== 'statement' && def.group !== 'identifier' && at) {
     r.asOf[input] = at;
@@ -267,7 +274,7 @@ async function computedValue(r: Reading, input: string, def: FieldDef): Promise<
   if ('code' in measured) return measured;
   r.windows[input] = measured.window;
   if (measured.repaired) r.repaired[input] = measured.repaired;
-  r.sources[input] = measured.source;
+  if (measured.source !== r.source) r.sources[input] = measured.source;
   r.asOf[input] = measured.window.to;
   r.timed.push(barClose(r.resolved, measured.window.to));
   return measured.value;

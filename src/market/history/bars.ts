@@ -132,7 +132,7 @@ export async function barHistory(
   r: ReadHistory,
   now: Date,
 ): Promise<
-  | (Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'staleReason' | 'repaired' | 'sources' | 'disputed'> & {
+  | (Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'staleReason' | 'repaired' | 'source' | 'disputed'> & {
       fieldErrors?: Record<string, FieldError>;
     })
   | { unknown: string }
@@ -181,9 +181,7 @@ export async function barHistory(
     ...(reason ? { stale: true, staleReason: reason } : {}),
     ...(repaired.length ? { repaired } : {}),
     ...(disputed.length ? { disputed } : {}),
-    sources: Object.fromEntries(
-      columns.filter((c) => !fieldErrors[c.input]).map((c) => [c.input, found.source]),
-    ),
+    source: found.source,
     ...(Object.keys(fieldErrors).length ? { fieldErrors } : {}),
   };
 }

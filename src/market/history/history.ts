@@ -59,8 +59,9 @@ async function historyItem(
   const { resolved, chain } = resolution;
   const errors = fieldErrors(fields, resolved);
   const served = fields.filter((f): f is ServedField => f.def !== null && !errors[f.input]);
-  let found: Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'repaired' | 'derived' | 'sources' | 'disputed'> =
-    { rows: [] };
+  let found: Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'repaired' | 'derived' | 'source' | 'disputed'> = {
+    rows: [],
+  };
   if (served.length && isStatementPeriod(r.period)) {
     const { missing, ...statements } = await statementHistory(provider, resolved, served, r);
     found = statements;

@@ -23,8 +23,8 @@ export interface HistoryItem {
   staleReason?: string;
   /** Bar values in the window served otherwise than sent (main units). */
   repaired?: Repair[];
-  /** Where each field's values came from, by the field as sent. */
-  sources?: Record<string, string>;
+  /** Where the rows' values came from: the upstream that answered, or stored. */
+  source?: string;
   /** Closes a second upstream answered otherwise: the day, the other upstream and its value. */
   disputed?: { date: string; field: string; source: string; value: number }[];
 }

@@ -10,7 +10,7 @@ import {
   ItemError,
   ItemHead,
   List,
-  Sources,
+  Source,
   Stale,
   StaleReason,
 } from '../verb/schema.js';
@@ -72,7 +72,7 @@ const HistoryItem = Type.Object(
     ),
     stale: Stale,
     staleReason: StaleReason,
-    sources: Sources,
+    source: Source,
     disputed: Type.Optional(
       Type.Array(
         Type.Object({

@@ -62,7 +62,7 @@ function quoteItem(r: Looked, now: Date) {
       asOf: quote.asOf,
       ...(Object.keys(fieldsAsOf).length ? { fieldsAsOf } : {}),
       ...(reason ? { stale: true, staleReason: reason } : {}),
-      sources: quoteSources(quote, QUOTE_MEMBERS),
+      ...quoteSources(quote, QUOTE_MEMBERS),
       ...(minor && typeof f.marketCap === 'number' ? { currencies: { marketCap: quote.currency } } : {}),
     },
   };

@@ -34,12 +34,20 @@ export const Stale = Type.Optional(
   }),
 );
 
-/** Where each value of an item came from, keyed as its values are. */
+/** Where an item's values came from: its source, and the values that came from elsewhere. */
+export const Source = Type.Optional(
+  Type.String({
+    description:
+      "Where the item's values came from: the upstream that answered (polygon, tiingo, fmp, yahoo), or stored " +
+      '(loaded into the store with quarry ingest). A value named in `sources` came from there instead.',
+  }),
+);
+
 export const Sources = Type.Optional(
   Type.Record(Type.String(), Type.String(), {
     description:
-      'Where each value came from, keyed as the values are: the upstream that answered it (polygon, tiingo, fmp, ' +
-      'yahoo, sec, openfigi), or stored (loaded into the store with quarry ingest).',
+      'The values that came from elsewhere than `source`, keyed as the values are, with where: another upstream, ' +
+      'openfigi, stored.',
   }),
 );
 

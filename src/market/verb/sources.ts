@@ -1,5 +1,7 @@
 // Where an answer's values came from: the upstream that answered each (a vendor, Yahoo), or `stored` for what
-// was loaded into the store.
+// was loaded into the store. An item says its `source`, and in `sources` only the values that came from
+// elsewhere (docs/adr/039): most items have one source, and a map of every field would grow each answer by a
+// quarter for nothing.
 import type { ProviderQuote } from '../../kernel/market-provider.js';
 
 /** Values loaded with `quarry ingest`. */
@@ -10,12 +12,21 @@ export function fieldSource(quote: ProviderQuote, id: string): string {
   return quote.fieldSources?.[id] ?? quote.source ?? STORED;
 }
 
-/** The sources of the fields a quote holds a value of, by field id. */
-export function quoteSources(quote: ProviderQuote, ids: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
+/**
+ * A quote's `source` and, where some of the members it answers came from elsewhere, `sources` naming them: a
+ * member not named there came from `source`.
+ */
+export function quoteSources(
+  quote: ProviderQuote,
+  ids: readonly string[],
+): { source: string; sources?: Record<string, string> } {
+  const source = quote.source ?? STORED;
+  if (!quote.fieldSources) return { source };
+  const sources: Record<string, string> = {};
   for (const id of ids) {
     const value = quote.fields[id];
-    if (value !== null && value !== undefined) out[id] = fieldSource(quote, id);
+    const from = quote.fieldSources[id];
+    if (value !== null && value !== undefined && from && from !== source) sources[id] = from;
   }
-  return out;
+  return Object.keys(sources).length ? { source, sources } : { source };
 }

@@ -87,13 +87,7 @@ for (const { engine, skip } of ENGINES) {
         marketState: 'CLOSED',
         asOf: '2025-02-14T21:00:00.000Z',
         // Loaded with quarry ingest yahoo: every value is the store's.
-        sources: {
-          price: 'stored',
-          changePercent: 'stored',
-          previousClose: 'stored',
-          volume: 'stored',
-          marketCap: 'stored',
-        },
+        source: 'stored',
       });
       expect(items[1].resolved).toMatchObject({ ticker: 'AAPL', dialect: 'terminal', name: 'Apple Inc.' });
       expect(items[4].error).toEqual({

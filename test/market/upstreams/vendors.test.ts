@@ -50,8 +50,8 @@ for (const { engine, skip } of ENGINES)
       await standIn.stop();
     });
 
-    async function serving(order: string[]) {
-      const env = await testEnv({ engine, env: standIn.env(order) });
+    async function serving(order: string[], clock?: () => Date) {
+      const env = await testEnv({ engine, env: standIn.env(order), ...(clock ? { clock } : {}) });
       envs.push(env);
       const key = await marketKey(env.deps);
       const post = async (route: string, payload: object) =>
@@ -79,7 +79,8 @@ for (const { engine, skip } of ENGINES)
             PX_VOLUME: expected.get(date)?.volume,
           })),
         );
-        expect(item.sources).toEqual({ PX_LAST: vendor, PX_VOLUME: vendor });
+        expect(item.source).toBe(vendor);
+        expect(item.sources).toBeUndefined();
       },
     );
 
@@ -92,14 +93,18 @@ for (const { engine, skip } of ENGINES)
         previousClose: row?.previousClose,
         volume: row?.volume,
         asOf: new Date((row?.timestamp as number) * 1000).toISOString(),
-        sources: {
-          price: 'fmp',
-          previousClose: 'fmp',
-          volume: 'fmp',
-          marketCap: 'fmp',
-          changePercent: 'fmp',
-        },
+        source: 'fmp',
       });
+    });
+
+    it('/v1/data: the item names the quote’s vendor, and the values measured on another vendor’s bars', async () => {
+      // A day after Tiingo's recording ends: the volatility's closes are the last it holds.
+      const { post } = await serving(['tiingo', 'fmp'], () => new Date('2023-06-07T12:00:00Z'));
+      const body = await post('/v1/data', { tickers: ['AAPL'], fields: ['PX_LAST', 'VOLATILITY_10D'] });
+      const item = body.items[0];
+      expect(item.values.PX_LAST).toBe((recorded('fmp-aapl-quote') as Row[])[0]?.price);
+      expect(item.source).toBe('fmp');
+      expect(item.sources).toEqual({ VOLATILITY_10D: 'tiingo' });
     });
 
     it("Tiingo's dividends of 2023, as actions from tiingo, and the total return they make", async () => {
@@ -119,7 +124,7 @@ for (const { engine, skip } of ENGINES)
         const { env, post } = await serving(['polygon', 'tiingo']);
         const before = standIn.calls.polygon ?? 0;
         const body = await post('/v1/history', { tickers: ['AAPL'], fields: ['PX_LAST'], ...WINDOW });
-        expect(body.items[0].sources).toEqual({ PX_LAST: 'tiingo' });
+        expect(body.items[0].source).toBe('tiingo');
         expect(standIn.refused.polygon).toBeGreaterThan(0);
         const called = standIn.calls.polygon ?? 0;
         expect(called).toBe(before + 1);
@@ -166,7 +171,7 @@ for (const { engine, skip } of ENGINES)
           { date: '2023-01-05', field: 'close', source: 'tiingo', value: tiingo?.close },
         ]);
         expect(item.rows.find((r: Row) => r.date === '2023-01-05').PX_LAST).toBe(125.5);
-        expect(item.sources).toEqual({ PX_LAST: 'fmp' });
+        expect(item.source).toBe('fmp');
         expect((await statusCommand(env.deps, [])).market).toEqual({
           disputes: [{ source: 'fmp', other: 'tiingo', disputes: 1 }],
         });
