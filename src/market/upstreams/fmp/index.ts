@@ -1,12 +1,10 @@
 // Financial Modeling Prep (its `stable` API): quotes, end-of-day prices (split-adjusted, newest first), the
 // dividends (split-adjusted in `adjDividend`) and a company profile, of US listings. The key goes in the query
 // (`apikey`), as FMP takes it.
-import type { UpstreamConfig } from '../../../kernel/config.js';
 import type { Bar, CorporateAction, ProviderQuote } from '../../../kernel/market-provider.js';
 import type { DailyHistory, Summary } from '../../providers/upstream.js';
-import { VendorHttp } from '../http.js';
-import type { UpstreamContext, UpstreamDeclaration, Vendor } from '../port.js';
-import { today, usListing } from '../us.js';
+import type { UpstreamDeclaration, Vendor } from '../port.js';
+import { today, UsVendor } from '../us.js';
 
 type Row = Record<string, unknown>;
 
@@ -77,7 +75,7 @@ export function fmpDividends(rows: readonly Row[]): CorporateAction[] {
     .sort((a, b) => (a.date < b.date ? -1 : 1));
 }
 
-class Fmp implements Vendor {
+class Fmp extends UsVendor implements Vendor {
   readonly name = 'fmp';
   readonly quoteFields = new Set([
     ...QUOTE_FIELDS.map(([, id]) => id),
@@ -86,18 +84,6 @@ class Fmp implements Vendor {
     'exchange',
     'asOf',
   ]);
-  private readonly http: VendorHttp;
-
-  constructor(
-    private readonly config: UpstreamConfig,
-    private readonly context: UpstreamContext,
-  ) {
-    this.http = new VendorHttp(config, context);
-  }
-
-  covers(symbol: string): boolean {
-    return usListing(symbol);
-  }
 
   private rows(path: string, query: Record<string, string>): Promise<Row[]> {
     return this.http

@@ -1,12 +1,10 @@
 // Polygon.io (now Massive): daily aggregates of US listings, split-adjusted (`adjusted=true` adjusts for splits
 // only: AAPL's close of 2023-01-03 is its traded 125.07). Its dividends and splits are not read here, so its
 // bars leave a listing's actions unknown. The key goes in the query (`apiKey`), as Polygon takes it.
-import type { UpstreamConfig } from '../../../kernel/config.js';
 import type { Bar } from '../../../kernel/market-provider.js';
 import type { DailyHistory } from '../../providers/upstream.js';
-import { VendorHttp } from '../http.js';
-import type { UpstreamContext, UpstreamDeclaration, Vendor } from '../port.js';
-import { today, usListing } from '../us.js';
+import type { UpstreamDeclaration, Vendor } from '../port.js';
+import { today, UsVendor } from '../us.js';
 
 interface Aggregate {
   t: number;
@@ -23,20 +21,8 @@ const polygonTicker = (symbol: string) => symbol.replace('-', '.');
 /** An aggregate's day: its start is midnight in New York, so noon after it is the same date at UTC. */
 const dayOf = (t: number) => new Date(t + 12 * 3_600_000).toISOString().slice(0, 10);
 
-class Polygon implements Vendor {
+class Polygon extends UsVendor implements Vendor {
   readonly name = 'polygon';
-  private readonly http: VendorHttp;
-
-  constructor(
-    private readonly config: UpstreamConfig,
-    private readonly context: UpstreamContext,
-  ) {
-    this.http = new VendorHttp(config, context);
-  }
-
-  covers(symbol: string): boolean {
-    return usListing(symbol);
-  }
 
   async bars(symbol: string, from: string): Promise<DailyHistory> {
     const path = `/v2/aggs/ticker/${encodeURIComponent(polygonTicker(symbol))}/range/1/day/${from}/${today(this.context.clock)}`;

@@ -2,12 +2,10 @@
 // (`splitFactor`). The bars are brought to today's shares here (each price divided by the splits after it, its
 // volume multiplied), and the dividends and splits become the listing's actions, known over the days answered.
 // The key goes in the query (`token`), as Tiingo takes it.
-import type { UpstreamConfig } from '../../../kernel/config.js';
 import type { Bar, CorporateAction } from '../../../kernel/market-provider.js';
 import type { DailyHistory } from '../../providers/upstream.js';
-import { VendorHttp } from '../http.js';
-import type { UpstreamContext, UpstreamDeclaration, Vendor } from '../port.js';
-import { splitRatio, today, usListing } from '../us.js';
+import type { UpstreamDeclaration, Vendor } from '../port.js';
+import { splitRatio, today, UsVendor } from '../us.js';
 
 interface Day {
   date: string;
@@ -52,20 +50,8 @@ export function tiingoHistory(days: readonly Day[]): DailyHistory {
   return { bars: bars.reverse(), actions: actions.reverse(), known: ['dividend', 'split'] };
 }
 
-class Tiingo implements Vendor {
+class Tiingo extends UsVendor implements Vendor {
   readonly name = 'tiingo';
-  private readonly http: VendorHttp;
-
-  constructor(
-    private readonly config: UpstreamConfig,
-    private readonly context: UpstreamContext,
-  ) {
-    this.http = new VendorHttp(config, context);
-  }
-
-  covers(symbol: string): boolean {
-    return usListing(symbol);
-  }
 
   async bars(symbol: string, from: string): Promise<DailyHistory> {
     const body = await this.http.json(`/tiingo/daily/${encodeURIComponent(symbol.toLowerCase())}/prices`, {
