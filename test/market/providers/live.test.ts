@@ -181,6 +181,29 @@ describe('market data from the live upstream (recorded Yahoo answers)', () => {
     expect(later.items[0]).toMatchObject({ status: 'ok', quote: { currency: 'EUR' } });
   });
 
+  it('a 429 pauses Yahoo for every instance on the store, not only the one it answered', async () => {
+    yahoo.fail('/v7/finance/quote', 429, 1, { 'retry-after': '120' });
+    await QUOTES.run(env.deps, { tickers: ['LDO.MI'] });
+    const calls = yahoo.dataCalls('/v7/finance/quote').length;
+    const other = await testEnv({
+      clock: () => new Date(now),
+      env: { ...yahoo.env(), QUARRY_DATA_DIR: env.dataDir },
+    });
+    try {
+      // Another process on the same store learns of the pause from it: it sends nothing until it ends.
+      const paused = await QUOTES.run(other.deps, { tickers: ['LDO.MI'] });
+      expect(paused.items[0]).toMatchObject({ status: 'error' });
+      expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(calls);
+      now += 121_000;
+      const later = await QUOTES.run(other.deps, { tickers: ['LDO.MI'] });
+      expect(later.items[0]).toMatchObject({ status: 'ok' });
+      expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(calls + 1);
+    } finally {
+      await other.deps.close();
+      await other.app.close();
+    }
+  });
+
   it('answers timeout past the deadline, and the retry reads what the fetch left in the cache', async () => {
     await env.close();
     env = await open({ QUARRY_MARKET_DEADLINE_MS: '200' });

@@ -1,6 +1,6 @@
 // Yahoo Finance's client, through yahoo-finance2. Every request the library makes (query hosts,
 // the crumb, the cookie and consent pages) goes through our fetch: it is sent to QUARRY_YAHOO_URL when one is
-// set, abandoned after the upstream timeout, and a 429 opens the breaker for its Retry-After. Answers become
+// set, abandoned after the upstream timeout, and a 429 pauses Yahoo for every instance for its Retry-After. Answers become
 // the same records the `quarry ingest yahoo` loader makes from recorded responses.
 import YahooFinance from 'yahoo-finance2';
 import { ExtendedCookieJar } from 'yahoo-finance2/lib/cookieJar';
@@ -17,6 +17,7 @@ import {
   type Summary,
   type Upstream,
 } from '../../providers/upstream.js';
+import type { SharedAllowance } from '../allowance.js';
 
 const SUMMARY_MODULES = [
   'price',
@@ -53,10 +54,20 @@ export interface YahooOptions {
   saveCookies(json: string): Promise<void>;
   /** The clock, in milliseconds since the epoch. */
   now: () => number;
+  /** Its calls counted, and its 429s' pauses kept, across every instance (absent: this process alone). */
+  allowance?: SharedAllowance;
 }
 
-/** A fetch that sends Yahoo's hosts to `baseUrl`, gives up after `timeoutMs`, and trips `breaker` on a 429. */
-export function yahooFetch(baseUrl: string | null, timeoutMs: number, breaker: Breaker): typeof fetch {
+/**
+ * A fetch that sends Yahoo's hosts to `baseUrl`, gives up after `timeoutMs`, and on a 429 pauses (`tooMany`:
+ * the shared allowance's pause, or the breaker's) for its Retry-After.
+ */
+export function yahooFetch(
+  baseUrl: string | null,
+  timeoutMs: number,
+  breaker: Breaker,
+  tooMany: (retryAfter: string | null) => Promise<void> | void = (retryAfter) => breaker.trip(retryAfter),
+): typeof fetch {
   return async (input, init) => {
     breaker.check();
     const asked = new URL(input instanceof Request ? input.url : String(input));
@@ -66,7 +77,7 @@ export function yahooFetch(baseUrl: string | null, timeoutMs: number, breaker: B
         : asked;
     const response = await fetch(target, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     if (response.status === 429) {
-      breaker.trip(response.headers.get('retry-after'));
+      await tooMany(response.headers.get('retry-after'));
       throw new UpstreamError('upstream answered 429 (too many requests)', 429, false);
     }
     if (response.status >= 500)
@@ -92,11 +103,18 @@ export class YahooUpstream implements Upstream {
   private readonly http: typeof fetch;
 
   constructor(private readonly options: YahooOptions) {
-    this.breaker = new Breaker(options.now);
+    // With an allowance shared across instances, its breaker is the one a pause any instance learned of opens.
+    this.breaker = options.allowance?.breaker ?? new Breaker(options.now);
     this.limiter = new Limiter(options.concurrency);
     this.jar = restoreJar(options.cookies);
     this.savedCookies = options.cookies;
-    this.http = yahooFetch(options.baseUrl, options.timeoutMs, this.breaker);
+    const { allowance } = options;
+    this.http = yahooFetch(
+      options.baseUrl,
+      options.timeoutMs,
+      this.breaker,
+      allowance ? (retryAfter) => allowance.pause(retryAfter) : undefined,
+    );
     this.yf = new YahooFinance({
       fetch: this.http,
       cookieJar: this.jar,
@@ -115,12 +133,19 @@ export class YahooUpstream implements Upstream {
    */
   private async call<T>(work: () => Promise<T>, urgent = false): Promise<T> {
     let result: T;
+    const { allowance } = this.options;
+    await allowance?.admit();
+    const started = performance.now();
+    if (allowance) allowance.counts.calls += 1;
     try {
       result = await this.limiter.run(() => withRetries(work), urgent);
     } catch (error) {
       const failure = upstreamError(error);
+      if (allowance) allowance.counts.errors += 1;
       if (failure.retryable) this.breaker.trip(String(DOWN_PAUSE_S));
       throw failure;
+    } finally {
+      if (allowance) allowance.counts.totalMs += performance.now() - started;
     }
     const cookies = JSON.stringify(this.jar.serializeSync());
     if (cookies !== this.savedCookies) {
