@@ -5,8 +5,8 @@
 //   or more apart (monthly, quarterly). A listing that trades now and then has rows days apart on any weekday,
 //   and is read as it is;
 // - that its dividends and its prices are in one unit, on a listing quoted in minor units read without
-//   --unit: a dividend of a tenth of the close before it or more that the price did not fall by a quarter of
-//   is in the other unit (yfinance's London tables hold prices in pounds and such dividends in pence); when the
+//   --unit: a dividend the repairs would take as a hundred times too large (compute/repair/dividends.ts: a
+//   tenth of the close before it or more, that the price did not fall by a quarter of) is in the other unit (yfinance's London tables hold prices in pounds and such dividends in pence); when the
 //   first two dividends both are, the file is refused with the --unit that reads it (one slip among dividends
 //   in the prices' unit is left to the repairs);
 // - that its level is the store's, on a listing quoted in minor units named with --ticker: closes a hundred
@@ -17,6 +17,7 @@ import type { Kysely } from 'kysely';
 import { SourceError } from '../../ingest/source.js';
 import type { Database } from '../../store/schema.js';
 import { storedBars } from '../bars/stored.js';
+import { hundredfoldLarge, percent } from '../compute/repair/dividends.js';
 import { resolveInput } from '../instrument/instrument.js';
 import { VENUES } from '../symbology/tables.js';
 
@@ -106,7 +107,7 @@ export class DividendUnits {
     if (!this.judging) return;
     const fall = Math.max(1 - row.close / before, 1 - (row.open ?? row.close) / before);
     this.judged += 1;
-    if (share >= 0.1 && fall < share / 4)
+    if (hundredfoldLarge(share, fall))
       this.other.push(
         `${row.dividend} on ${row.date} (${percent(share)} of the close before it, which fell ${percent(Math.max(fall, 0))})`,
       );
@@ -120,8 +121,6 @@ export class DividendUnits {
     );
   }
 }
-
-const percent = (x: number) => `${Number((x * 100).toPrecision(3))}%`;
 
 /** What the store holds of the listing a file names with --ticker, when it is quoted in minor units. */
 export interface HeldLevel {

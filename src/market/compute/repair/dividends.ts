@@ -39,7 +39,15 @@ const TWIN_DAYS = 7;
 const TWIN_RATIO = 1.25;
 
 const days = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86_400_000;
-const percent = (share: number) => `${Number((share * 100).toPrecision(3))}%`;
+/** A share of the price as a person reads it: 0.0147 is 1.47%. */
+export const percent = (share: number) => `${Number((share * 100).toPrecision(3))}%`;
+
+/**
+ * Whether a dividend is in the other unit, a hundred times too large: a tenth of the close before its ex-date or
+ * more, and the price fell less than a quarter of that on the day.
+ */
+export const hundredfoldLarge = (share: number, fall: number) =>
+  share >= LARGE_SHARE && fall < share * FALL_PART;
 const scaled = (amount: number, by: number) => Math.round(amount * by * 1e10) / 1e10;
 
 function median(values: number[]): number | null {
@@ -106,7 +114,7 @@ function splitDayDividends(judged: Judged[], repairs: Repairs): void {
 /** Dividends of a minor-unit listing sent in the other unit: a hundred times too large, or too small. */
 function unitSlips(judged: Judged[], repairs: Repairs): void {
   for (const j of judged) {
-    if (j.share < LARGE_SHARE || j.fall >= j.share * FALL_PART) continue;
+    if (!hundredfoldLarge(j.share, j.fall)) continue;
     repairs.set(
       j,
       scaled(j.amount, 1 / 100),
