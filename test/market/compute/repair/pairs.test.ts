@@ -4,7 +4,7 @@
 // closes within 1e-7 (a single-precision price is served at its shortest decimal: 4.42 for 4.420000076293945),
 // the dividend-adjusted close (adjust=total) within 5e-5 of `Adj Close`, a split's bars within 5e-6. The tables
 // that must not be repaired come back as sent. Tables Quarry cannot load as daily bars of a listing it reads
-// (KAP.IL: London's international order book; ASAI.L hourly; AV.L weekly) are repaired by the same functions
+// (KAP.IL: London's international order book; ASAI.L hourly; AV.L weekly) are run through the same functions
 // the providers run, on the tables' rows.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -302,6 +302,21 @@ describe("Yahoo's known errors in tables that are not a listing's daily bars her
       from: 1.95426,
       reason: expect.stringMatching(/second record of the dividend of 2022-07-12/),
     });
+  });
+
+  it("AV.L's weekly table: the fall at its 0.76 consolidation is its return of capital, and is left as sent", () => {
+    // yfinance's fixed table lifts the week of 2022-05-16 to 542.24, the level of the week before, while the week
+    // after opens at 416.10: the 101.69p paid with the consolidation explains the fall (docs/adr/038).
+    const sent = table(path.join(REPAIR, 'AV-L-1wk-bad-stock-split.csv.gz'));
+    const { bars, actions } = held(sent);
+    expect(actions).toContainEqual({ date: '2022-05-16', type: 'split', numerator: 0.76, denominator: 1 });
+    const fell = (sent.find((r) => r.date === '2022-05-16') as Row).Close as number;
+    const before = (sent.find((r) => r.date === '2022-05-09') as Row).Close as number;
+    const paid = 101.69 / 0.76;
+    expect(Math.abs(before - paid - fell) / fell).toBeLessThan(0.06);
+    const repaired = repairListing(false, bars, actions);
+    expect(repaired.repairs).toEqual([]);
+    expect(repaired.bars).toEqual(bars);
   });
 
   it("ASAI.L's hourly prices sent in the other unit are scaled back", () => {
