@@ -90,13 +90,8 @@ export async function createMarketProvider(
     filings,
     market.openFigiUrl
       ? new OpenFigi(
-          {
-            baseUrl: market.openFigiUrl,
-            apiKey: market.openFigiKey,
-            timeoutMs: market.upstreamTimeoutMs,
-            now: () => clock().getTime(),
-          },
-          cache,
+          { baseUrl: market.openFigiUrl, apiKey: market.openFigiKey, timeoutMs: market.upstreamTimeoutMs },
+          context,
         )
       : null,
   );

@@ -75,13 +75,13 @@ export function createTelemetry(db: Kysely<Database>): Telemetry {
 
 /**
  * Each market upstream's calls in this process, read at each scrape: sent and answered, failed, answered 429,
- * and refused before they were sent (the shared allowance spent, or a pause any instance learned of), and the
- * seconds its calls took.
+ * refused before they were sent (the shared allowance spent) or held back by a pause any instance learned of,
+ * the seconds its calls took, and when the last pause this instance knows of ends.
  */
 function upstreamMetrics(registry: Registry): void {
   new Counter({
     name: 'quarry_upstream_calls_total',
-    help: 'Market upstream calls by upstream and outcome: sent, error (429s among them), too_many (429), refused (not sent: allowance spent or paused).',
+    help: 'Market upstream calls by upstream and outcome: sent, error (429s among them), too_many (429), refused (not sent: allowance spent), paused (not sent: in a pause).',
     labelNames: ['upstream', 'outcome'],
     registers: [registry],
     collect() {
@@ -91,6 +91,7 @@ function upstreamMetrics(registry: Registry): void {
         this.inc({ upstream, outcome: 'error' }, c.errors);
         this.inc({ upstream, outcome: 'too_many' }, c.tooMany);
         this.inc({ upstream, outcome: 'refused' }, c.refused);
+        this.inc({ upstream, outcome: 'paused' }, c.paused);
       }
     },
   });
@@ -102,6 +103,16 @@ function upstreamMetrics(registry: Registry): void {
     collect() {
       this.reset();
       for (const [upstream, c] of UPSTREAM_COUNTS) this.inc({ upstream }, c.totalMs / 1000);
+    },
+  });
+  new Gauge({
+    name: 'quarry_upstream_pause_end_timestamp_seconds',
+    help: 'When the last pause this instance knows of for a market upstream ends (a 429 asked for it), in Unix seconds; 0 when none was known. Paused while it is after time().',
+    labelNames: ['upstream'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [upstream, c] of UPSTREAM_COUNTS) this.set({ upstream }, c.pausedUntil / 1000);
     },
   });
 }

@@ -35,8 +35,9 @@ export interface FigiCall {
 
 export class MockOpenFigi {
   readonly calls: FigiCall[] = [];
-  /** Answers with this status while set. */
+  /** Answers with this status while set (a 429 asks for `retryAfter` seconds). */
   failWith: number | null = null;
+  retryAfter = '60';
   private readonly rows = new Map<string, FigiRow[]>();
   private server: Server | null = null;
   url = '';
@@ -61,7 +62,8 @@ export class MockOpenFigi {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const send = (status: number, body: unknown) => {
-          res.writeHead(status, { 'content-type': 'application/json' });
+          const wait = status === 429 ? { 'retry-after': this.retryAfter } : {};
+          res.writeHead(status, { 'content-type': 'application/json', ...wait });
           res.end(JSON.stringify(body));
         };
         if (req.method !== 'POST' || req.url !== '/v3/mapping') return send(404, { error: 'no such path' });

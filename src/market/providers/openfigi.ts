@@ -1,9 +1,13 @@
 // OpenFIGI's mapping API: a listing's FIGI, its composite and share-class FIGIs, from its terminal ticker and
 // exchange code. The jobs of one call go out together, up to ten a request (a hundred with a key), paced to the
-// API's allowance (25 requests a minute, or 25 every six seconds with a key); each answer is kept in the market
-// cache for a month, since identifiers rarely change.
+// API's allowance (25 requests a minute, or 25 every six seconds with a key) across every instance, and a 429
+// pauses it for all of them (the upstreams' shared allowance); each answer is kept in the market cache for a
+// month, since identifiers rarely change.
 import type { InstrumentIdentifiers } from '../../kernel/market-provider.js';
+import { SharedAllowance } from '../upstreams/allowance.js';
+import type { UpstreamContext } from '../upstreams/port.js';
 import type { MarketCache } from './cache.js';
+import { UpstreamError } from './guard.js';
 
 /** One job of a mapping request: a ticker on an exchange (terminal codes: US, LN, GY…). */
 export interface FigiJob {
@@ -28,29 +32,36 @@ export interface OpenFigiOptions {
   baseUrl: string;
   apiKey: string | null;
   timeoutMs: number;
-  now(): number;
   /** Waits before a request the allowance does not yet admit (tests move a clock instead). */
   sleep?(ms: number): Promise<void>;
 }
+
+/** OpenFIGI's published allowance: 25 requests a minute, or 25 every six seconds with a key. */
+const REQUESTS = 25;
 
 const MONTH_MS = 30 * 86_400_000;
 /** A listing OpenFIGI does not know is asked again after a day. */
 const DAY_MS = 86_400_000;
 
 export class OpenFigi {
-  private readonly sent: number[] = [];
+  private readonly cache: MarketCache;
+  private readonly allowance: SharedAllowance;
 
   constructor(
     private readonly options: OpenFigiOptions,
-    private readonly cache: MarketCache,
-  ) {}
+    context: Pick<UpstreamContext, 'cache' | 'counters' | 'clock'>,
+  ) {
+    this.cache = context.cache;
+    const { baseUrl: url, apiKey: key } = options;
+    this.allowance = new SharedAllowance(
+      { name: 'openfigi', url, key, perMinute: REQUESTS, perDay: Number.MAX_SAFE_INTEGER },
+      context,
+      { requests: REQUESTS, ms: key ? 6_000 : 60_000 },
+    );
+  }
 
   private get jobsPerRequest() {
     return this.options.apiKey ? 100 : 10;
-  }
-
-  private get window() {
-    return { requests: 25, ms: this.options.apiKey ? 6_000 : 60_000 };
   }
 
   /**
@@ -88,34 +99,30 @@ export class OpenFigi {
 
   /** One mapping request, once the allowance admits it: an answer per job, in order. */
   private async request(jobs: FigiJob[]): Promise<FigiAnswer[]> {
-    await this.admitted();
+    const { allowance } = this;
+    await allowance.turn(this.options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))));
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.options.apiKey) headers['x-openfigi-apikey'] = this.options.apiKey;
-    const res = await fetch(`${this.options.baseUrl}/v3/mapping`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(jobs),
-      signal: AbortSignal.timeout(this.options.timeoutMs),
-    });
-    if (!res.ok) throw new Error(`OpenFIGI answered ${res.status}`);
-    const body = (await res.json()) as { data?: FigiRow[]; warning?: string; error?: string }[];
-    if (!Array.isArray(body) || body.length !== jobs.length)
-      throw new Error('OpenFIGI answered a list of another length than the jobs sent');
-    return body.map((entry, i) => (entry.error ? null : listingOf(entry.data ?? [], jobs[i] as FigiJob)));
-  }
-
-  /** Waits until fewer requests than the allowance were sent in the last window. */
-  private async admitted(): Promise<void> {
-    const { requests, ms } = this.window;
-    for (;;) {
-      const now = this.options.now();
-      while (this.sent.length && (this.sent[0] as number) <= now - ms) this.sent.shift();
-      if (this.sent.length < requests) {
-        this.sent.push(now);
-        return;
-      }
-      const wait = (this.sent[0] as number) + ms - now;
-      await (this.options.sleep ?? ((t: number) => new Promise((r) => setTimeout(r, t))))(wait);
+    const started = performance.now();
+    allowance.counts.calls += 1;
+    try {
+      const res = await fetch(`${this.options.baseUrl}/v3/mapping`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(jobs),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      if (res.status === 429) await allowance.pause(res.headers.get('retry-after'));
+      if (!res.ok) throw new UpstreamError(`OpenFIGI answered ${res.status}`, res.status, false);
+      const body = (await res.json()) as { data?: FigiRow[]; warning?: string; error?: string }[];
+      if (!Array.isArray(body) || body.length !== jobs.length)
+        throw new Error('OpenFIGI answered a list of another length than the jobs sent');
+      return body.map((entry, i) => (entry.error ? null : listingOf(entry.data ?? [], jobs[i] as FigiJob)));
+    } catch (error) {
+      allowance.counts.errors += 1;
+      throw error;
+    } finally {
+      allowance.counts.totalMs += performance.now() - started;
     }
   }
 }

@@ -3,11 +3,14 @@
 // asked; jobs of one request batched; answers kept; a failing upstream an error of the field, not of the call.
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Counters } from '../../../src/limits/counters.js';
+import { MemoryCounters } from '../../../src/limits/memory.js';
+import { RedisCounters } from '../../../src/limits/redis.js';
 import { DATA } from '../../../src/market/data/index.js';
 import { lookupField } from '../../../src/market/fields/dictionary.js';
 import { MarketCache } from '../../../src/market/providers/cache.js';
 import { OpenFigi } from '../../../src/market/providers/openfigi.js';
-import { type TestEnv, testEnv } from '../../helpers/env.js';
+import { redisUrl, type TestEnv, testEnv } from '../../helpers/env.js';
 import { cassette, type FigiRow, MockOpenFigi, OPENFIGI_DIR } from '../../helpers/openfigi.js';
 import { MockYahoo } from '../../helpers/yahoo.js';
 
@@ -120,31 +123,99 @@ describe('FIGIs from OpenFIGI (recorded answers)', () => {
     });
   });
 
-  it('paces its requests to the allowance: the 26th of a minute waits for the first to leave the window', async () => {
-    let now = Date.parse('2026-11-27T15:00:00Z');
-    const waits: number[] = [];
-    const client = new OpenFigi(
+  /** An instance's OpenFIGI client on its own counters, all on one store's cache and one moved clock. */
+  function instance(counters: Counters, clock: { now: number; waits: number[] }, apiKey: string | null) {
+    return new OpenFigi(
       {
         baseUrl: figi.url,
-        apiKey: null,
+        apiKey,
         timeoutMs: 3000,
-        now: () => now,
         sleep: async (ms) => {
-          waits.push(ms);
-          now += ms;
+          clock.waits.push(ms);
+          clock.now += ms;
         },
       },
-      new MarketCache(env.deps.store.db, () => new Date(now)),
+      {
+        cache: new MarketCache(env.deps.store.db, () => new Date(clock.now)),
+        counters,
+        clock: () => new Date(clock.now),
+      },
     );
-    for (let i = 0; i < 25; i += 1) {
+  }
+
+  /** The most requests sent in any span of `ms`, from the times they were sent. */
+  const busiest = (sent: number[], ms: number) =>
+    Math.max(...sent.map((t) => sent.filter((u) => u >= t && u < t + ms).length));
+
+  it('paces its requests to the allowance: no minute holds more than 25, and one past it waits its turn', async () => {
+    const clock = { now: Date.parse('2026-11-27T15:00:20Z'), waits: [] as number[] };
+    const client = instance(new MemoryCounters(() => clock.now), clock, null);
+    const sent: number[] = [];
+    // A request every half second for three minutes, across the turn of each minute.
+    for (let i = 0; sent.length < 75; i += 1) {
+      const before = figi.calls.length;
       await client.identify({ idType: 'TICKER', idValue: `ZZ${i}`, exchCode: 'US' });
-      now += 1000;
+      if (figi.calls.length > before) sent.push(clock.now);
+      clock.now += 500;
     }
-    expect(waits).toEqual([]);
-    await client.identify({ idType: 'TICKER', idValue: 'IBM', exchCode: 'US' });
-    // 25 requests one second apart from 15:00:00: the 26th, at 15:00:25, waits until 15:01:00.
-    expect(waits).toEqual([35_000]);
-    expect(figi.calls).toHaveLength(26);
+    expect(busiest(sent, 60_000)).toBeLessThanOrEqual(25);
+    expect(clock.waits.length).toBeGreaterThan(0);
+    // Eleven slots a minute, two requests each: 22 a minute kept up.
+    expect(sent.at(-1)! - sent[0]!).toBeLessThan(4 * 60_000);
+  });
+
+  describe.runIf(redisUrl() !== null)('across instances (Redis)', () => {
+    const opened: RedisCounters[] = [];
+    afterAll(async () => {
+      for (const counters of opened) await counters.close();
+    });
+    const redis = (clock: { now: number }) => {
+      const counters = new RedisCounters(redisUrl() as string, () => clock.now);
+      opened.push(counters);
+      return counters;
+    };
+
+    it('two instances with one key send no more than 25 in any six seconds together', async () => {
+      const clock = { now: Date.parse('2026-11-27T15:00:03Z'), waits: [] as number[] };
+      // A key of this run: its allowance is counted apart from any other run's.
+      const key = `key-${process.pid}-${Date.now()}`;
+      const clients = [instance(redis(clock), clock, key), instance(redis(clock), clock, key)];
+      const sent: number[] = [];
+      for (let i = 0; sent.length < 60; i += 1) {
+        const before = figi.calls.length;
+        await clients[i % 2]?.identify({ idType: 'TICKER', idValue: `ZY${i}`, exchCode: 'US' });
+        if (figi.calls.length > before) sent.push(clock.now);
+        clock.now += 50;
+      }
+      expect(busiest(sent, 6_000)).toBeLessThanOrEqual(25);
+      expect(clock.waits.length).toBeGreaterThan(0);
+      expect(figi.calls.at(-1)?.apiKey).toBe(key);
+    });
+
+    it("one instance's 429 pauses the other for the time OpenFIGI asked", async () => {
+      const clock = { now: Date.parse('2026-11-27T16:00:00Z'), waits: [] as number[] };
+      const key = `pause-${process.pid}-${Date.now()}`;
+      const [first, second] = [instance(redis(clock), clock, key), instance(redis(clock), clock, key)];
+      figi.failWith = 429;
+      figi.retryAfter = '30';
+      expect(await first?.identify({ idType: 'TICKER', idValue: 'IBM', exchCode: 'US' })).toBe('unreachable');
+      figi.failWith = null;
+      const calls = figi.calls.length;
+      clock.now += 29_000;
+      expect(await second?.identify({ idType: 'TICKER', idValue: 'XRX', exchCode: 'US' })).toBe(
+        'unreachable',
+      );
+      expect(figi.calls.length).toBe(calls);
+      clock.now += 1_000;
+      expect(await second?.identify({ idType: 'TICKER', idValue: 'XRX', exchCode: 'US' })).toEqual(
+        expect.objectContaining({ figi: recorded('XRX', 'US').figi }),
+      );
+      expect(figi.calls.length).toBe(calls + 1);
+      const metrics = (await env.app.inject({ method: 'GET', url: '/metrics' })).body;
+      expect(metrics).toMatch(/quarry_upstream_calls_total\{upstream="openfigi",outcome="too_many"\} [1-9]/);
+      expect(metrics).toMatch(/quarry_upstream_calls_total\{upstream="openfigi",outcome="paused"\} [1-9]/);
+      expect(metrics).toMatch(/quarry_upstream_pause_end_timestamp_seconds\{upstream="openfigi"\} 17\d{8}/);
+    });
   });
 
   it('ISIN and CUSIP stay unserved and say why; the FIGI fields are in the dictionary', () => {
