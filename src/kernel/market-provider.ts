@@ -133,6 +133,8 @@ export interface StatementFact {
    * filing that reported it (the last is the current value).
    */
   reports?: StatementReport[];
+  /** Where it came from, when it was fetched rather than loaded: edgar (SEC's filings) or the upstream's name. */
+  source?: string;
 }
 
 /** A symbol's short interest as of a settlement date; percents as 1.5 = 1.5 %. */

@@ -243,9 +243,9 @@ export interface components {
                 stale?: boolean;
                 /** @description Why stale: the value's time and the sessions since, e.g. "last price 2026-05-01 20:00 UTC; 147 sessions since". */
                 staleReason?: string;
-                /** @description Where the item's values came from: the upstream that answered (polygon, tiingo, fmp, yahoo), or stored (loaded into the store with quarry ingest). A value named in `sources` came from there instead. */
+                /** @description Where the item's values came from: the upstream that answered (polygon, tiingo, fmp, yahoo), edgar (a US company's statements read from its SEC filings), or stored (loaded into the store with quarry ingest). A value named in `sources` came from there instead. */
                 source?: string;
-                /** @description The values that came from elsewhere than `source`, keyed as the values are, with where: another upstream, openfigi, stored. */
+                /** @description The values that came from elsewhere than `source`, keyed as the values are, with where: another upstream, edgar, openfigi, stored. */
                 sources?: {
                     [key: string]: string;
                 };
@@ -302,9 +302,9 @@ export interface components {
             repaired?: {
                 [key: string]: string;
             };
-            /** @description Where the item's values came from: the upstream that answered (polygon, tiingo, fmp, yahoo), or stored (loaded into the store with quarry ingest). A value named in `sources` came from there instead. */
+            /** @description Where the item's values came from: the upstream that answered (polygon, tiingo, fmp, yahoo), edgar (a US company's statements read from its SEC filings), or stored (loaded into the store with quarry ingest). A value named in `sources` came from there instead. */
             source?: string;
-            /** @description The values that came from elsewhere than `source`, keyed as the values are, with where: another upstream, openfigi, stored. */
+            /** @description The values that came from elsewhere than `source`, keyed as the values are, with where: another upstream, edgar, openfigi, stored. */
             sources?: {
                 [key: string]: string;
             };
@@ -376,7 +376,7 @@ export interface components {
             stale?: boolean;
             /** @description Why stale: the value's time and the sessions since, e.g. "last price 2026-05-01 20:00 UTC; 147 sessions since". */
             staleReason?: string;
-            /** @description Where the item's values came from: the upstream that answered (polygon, tiingo, fmp, yahoo), or stored (loaded into the store with quarry ingest). A value named in `sources` came from there instead. */
+            /** @description Where the item's values came from: the upstream that answered (polygon, tiingo, fmp, yahoo), edgar (a US company's statements read from its SEC filings), or stored (loaded into the store with quarry ingest). A value named in `sources` came from there instead. */
             source?: string;
             /** @description Closes in the window a second configured upstream answered otherwise, past 0.1 % of the close served (the second opinion, QUARRY_SECOND_OPINION_DAYS): the row keeps the served close. */
             disputed?: {

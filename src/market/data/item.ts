@@ -70,6 +70,8 @@ interface Reading {
   input: string;
   resolved: Resolved;
   quote: ProviderQuote;
+  /** Whether a quote was found (else `quote` is an empty one and says nothing of where values came from). */
+  quoted: boolean;
   period: 'annual' | 'quarterly';
   knownOn: string | null;
   since: string;
@@ -118,6 +120,7 @@ export async function dataItem(
     input: result.input,
     resolved,
     quote,
+    quoted,
     period,
     knownOn,
     since,
@@ -160,6 +163,7 @@ function answered(
     (r.stale ? 'the upstream could not be reached: the last copy held is served' : null);
   const erred = Object.keys(errors).length;
   const some = (record: object) => Object.keys(record).length > 0;
+  const { source, sources } = r.quoted ? r : sourcesOf(r, values);
   return {
     input: r.input,
     status: erred === 0 ? 'ok' : 'partial',
@@ -172,8 +176,8 @@ function answered(
     ...(some(r.asOf) ? { asOf: r.asOf } : {}),
     ...(some(r.windows) ? { windows: r.windows } : {}),
     ...(some(r.repaired) ? { repaired: r.repaired } : {}),
-    source: r.source,
-    ...(some(r.sources) ? { sources: r.sources } : {}),
+    source,
+    ...(some(sources) ? { sources } : {}),
     ...(reason ? { stale: true, staleReason: reason } : {}),
   };
 }
@@ -193,6 +197,23 @@ function fieldValue(r: Reading, { input, found }: FieldAsked): Answered | Promis
   return read instanceof Promise
     ? read.then((value) => shownValue(r, input, def, millions, value))
     : shownValue(r, input, def, millions, read);
+}
+
+/**
+ * Where an item with no quote took its values from: the first answered value's source, and the values from
+ * elsewhere (a statement-only item of EDGAR's filings says edgar, not the empty quote's stored).
+ */
+function sourcesOf(
+  r: Reading,
+  values: Record<string, Value>,
+): { source: string; sources: Record<string, string> } {
+  const sourceOf = (input: string) => r.sources[input] ?? r.source;
+  const first = Object.keys(values).find((input) => values[input] !== null);
+  const source = first === undefined ? r.source : sourceOf(first);
+  const sources: Record<string, string> = {};
+  for (const input of Object.keys(values))
+    if (values[input] !== null && sourceOf(input) !== source) sources[input] = sourceOf(input);
+  return { source, sources };
 }
 
 /** A value read, as answered: scaled to the price currency and to millions, its time kept beside it. */
@@ -293,6 +314,8 @@ function statementValue(r: Reading, input: string, def: FieldDef): Value | Field
     .sort()
     .at(-1);
   if (filed) r.asOf[input] = filed;
+  const from = facts[0]?.source ?? STORED;
+  if (from !== r.source) r.sources[input] = from;
   if (latest.derived) r.derived.push(input);
   const currency = facts[0]?.currency;
   if (currency && !/per share|shares/.test(def.unit) && currency !== r.resolved.currency)

@@ -2,6 +2,7 @@
 import type { MarketProvider } from '../../kernel/market-provider.js';
 import { factsKnownOn, statementSeries } from '../compute/statements.js';
 import type { Resolved } from '../symbology/resolve.js';
+import { STORED } from '../verb/sources.js';
 import type { HistoryItem, Row, ServedField } from './item.js';
 import type { ReadHistory } from './request.js';
 
@@ -14,7 +15,7 @@ export async function statementHistory(
   resolved: Resolved,
   served: ServedField[],
   r: ReadHistory,
-): Promise<Pick<HistoryItem, 'rows' | 'stale' | 'derived'> & { missing: ServedField[] }> {
+): Promise<Pick<HistoryItem, 'rows' | 'stale' | 'derived' | 'source'> & { missing: ServedField[] }> {
   const missing: ServedField[] = [];
   const statements = await provider.statements(resolved);
   const byDate = new Map<string, Row>();
@@ -34,9 +35,12 @@ export async function statementHistory(
   }
   const rows = [...byDate.values()].sort((a, b) => String(a.date).localeCompare(String(b.date)));
   for (const f of served) for (const row of rows) if (!(f.input in row)) row[f.input] = null;
+  // A listing's statements come from one place: the store, EDGAR or an upstream.
+  const source = [...statements.values()][0]?.[0]?.source ?? STORED;
   return {
     rows,
     missing,
+    source,
     ...(provider.staleStatements?.(resolved)
       ? { stale: true, staleReason: 'the upstream could not be reached: the last statements held are served' }
       : {}),

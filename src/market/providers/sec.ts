@@ -17,6 +17,8 @@ export interface SecAccess {
   userAgent: string;
 }
 
+/** What a value from the filings says it came from. */
+export const EDGAR = 'edgar';
 const TICKERS_KEY = 'sec:tickers';
 const DAY_MS = 86_400_000;
 
@@ -40,7 +42,7 @@ export class SecStatements {
     } | null;
     const gaap = body?.facts?.['us-gaap'];
     if (!gaap) return null;
-    const found = factsOf(statementRecords(gaap, symbol));
+    const found = factsOf(statementRecords(gaap, symbol), EDGAR);
     return found.size > 0 ? found : null;
   }
 

@@ -63,8 +63,11 @@ export interface StatementsSource {
   statements(symbol: string): Promise<Map<string, StatementFact[]> | null>;
 }
 
-/** Statement records (as the loaders make them) as the facts of each field. */
-export function factsOf(records: Iterable<{ value: MarketRecordValue }>): Map<string, StatementFact[]> {
+/** Statement records (as the loaders make them) as the facts of each field, each naming its source when given. */
+export function factsOf(
+  records: Iterable<{ value: MarketRecordValue }>,
+  source?: string,
+): Map<string, StatementFact[]> {
   const out = new Map<string, StatementFact[]>();
   for (const { value } of records) {
     if (value.type !== 'statement') continue;
@@ -80,6 +83,7 @@ export function factsOf(records: Iterable<{ value: MarketRecordValue }>): Map<st
       ...(filed ? { filed } : {}),
       ...(concept ? { concept } : {}),
       ...(reports ? { reports } : {}),
+      ...(source ? { source } : {}),
     });
     out.set(field, list);
   }

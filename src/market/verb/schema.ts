@@ -38,8 +38,9 @@ export const Stale = Type.Optional(
 export const Source = Type.Optional(
   Type.String({
     description:
-      "Where the item's values came from: the upstream that answered (polygon, tiingo, fmp, yahoo), or stored " +
-      '(loaded into the store with quarry ingest). A value named in `sources` came from there instead.',
+      "Where the item's values came from: the upstream that answered (polygon, tiingo, fmp, yahoo), edgar (a US " +
+      "company's statements read from its SEC filings), or stored (loaded into the store with quarry ingest). A " +
+      'value named in `sources` came from there instead.',
   }),
 );
 
@@ -47,7 +48,7 @@ export const Sources = Type.Optional(
   Type.Record(Type.String(), Type.String(), {
     description:
       'The values that came from elsewhere than `source`, keyed as the values are, with where: another upstream, ' +
-      'openfigi, stored.',
+      'edgar, openfigi, stored.',
   }),
 );
 

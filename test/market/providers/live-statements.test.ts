@@ -38,6 +38,8 @@ describe('statements from SEC EDGAR and Yahoo (recorded answers)', () => {
       values: Record<string, number | null>;
       asOf?: Record<string, string>;
       stale?: boolean;
+      source?: string;
+      sources?: Record<string, string>;
     };
   };
   const secPaths = () => sec.requests.map((r) => r.path);
@@ -66,6 +68,9 @@ describe('statements from SEC EDGAR and Yahoo (recorded answers)', () => {
     const nvda = await value('NVDA', 'SALES_REV_TURN');
     expect(nvda.values.SALES_REV_TURN).toBe(215938);
     expect(nvda.asOf?.SALES_REV_TURN).toBe('2026-02-25');
+    // No quote of NVIDIA is held or recorded: the item's values are the filings'.
+    expect(nvda.source).toBe('edgar');
+    expect(nvda.sources).toBeUndefined();
     expect(secPaths()).toEqual(['/files/company_tickers.json', '/api/xbrl/companyfacts/CIK0001045810.json']);
     expect(
       sec.requests.every((r) => r.headers['user-agent'] === 'Quarry data collector (ops@quarry.example)'),
@@ -81,6 +86,7 @@ describe('statements from SEC EDGAR and Yahoo (recorded answers)', () => {
     expect(JSON.parse(JSON.stringify(history.items[0])).rows).toEqual([
       { date: '2026-01-25', SALES_REV_TURN: 68127 },
     ]);
+    expect(history.items[0]).toMatchObject({ source: 'edgar' });
     expect(secPaths()).toHaveLength(2);
     expect(yahoo.dataCalls('/ws/fundamentals-timeseries')).toHaveLength(0);
   });
@@ -99,6 +105,7 @@ describe('statements from SEC EDGAR and Yahoo (recorded answers)', () => {
     expect(JSON.parse(JSON.stringify(goog.items[0])).rows).toEqual([
       { date: '2023-12-31', SALES_REV_TURN: 86310 },
     ]);
+    expect(goog.items[0]).toMatchObject({ source: 'yahoo' });
     expect(secPaths()).toEqual(['/files/company_tickers.json', '/api/xbrl/companyfacts/CIK0001652044.json']);
     expect(yahoo.dataCalls('/ws/fundamentals-timeseries/v1/finance/timeseries/GOOG')).toHaveLength(1);
     await env.close();
@@ -115,8 +122,10 @@ describe('statements from SEC EDGAR and Yahoo (recorded answers)', () => {
     env = await open();
     const secFacts = LOADERS['sec-facts'] as NonNullable<(typeof LOADERS)['sec-facts']>;
     await loadFile(env.deps, secFacts, path.join(FACTS, 'CIK0000320193.json'), { ticker: 'AAPL' });
-    // Apple's fiscal 2025 revenue, 416,161 million, from the file loaded.
-    expect((await value('AAPL', 'SALES_REV_TURN')).values.SALES_REV_TURN).toBe(416161);
+    // Apple's fiscal 2025 revenue, 416,161 million, from the file loaded (the quote is the upstream's).
+    const apple = await value('AAPL', 'SALES_REV_TURN');
+    expect(apple.values.SALES_REV_TURN).toBe(416161);
+    expect(apple.sources?.SALES_REV_TURN ?? apple.source).toBe('stored');
     expect(secPaths()).toEqual([]);
     expect(yahoo.dataCalls('/ws/fundamentals-timeseries')).toHaveLength(0);
   });

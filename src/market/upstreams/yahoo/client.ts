@@ -214,7 +214,7 @@ export class YahooUpstream implements Upstream {
         throw new UpstreamError(`upstream answered ${response.status}`, response.status, false);
       return response.json();
     })) as { timeseries?: { result?: TimeSeries[] | null } };
-    return factsOf(timeSeriesRecords(body.timeseries?.result ?? []));
+    return factsOf(timeSeriesRecords(body.timeseries?.result ?? []), 'yahoo');
   }
 
   async search(query: string): Promise<Found[]> {
