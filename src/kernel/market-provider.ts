@@ -42,6 +42,8 @@ export interface CorporateAction {
   denominator?: number;
   /** When it became known: the load that brought it (or the time an operator gave), or the fetch. */
   knownAt?: string;
+  /** The file that loaded it (stored actions). */
+  file?: string;
   /** Where the amount served is not the one the source sent: what it sent, and why it was changed. */
   repaired?: ValueRepair;
   /**
@@ -83,8 +85,17 @@ export interface HeldListing {
   repairs: readonly Repair[];
   /** The upstream the bars came from (absent: loaded into the store). */
   source?: string;
+  /** Bars loaded into the store: the files they came from, oldest first. */
+  files?: readonly LoadedFile[];
   /** Closes a second upstream answered otherwise (the second opinion), oldest first. */
   disputes?: readonly Dispute[];
+}
+
+/** A file loaded into the store and the days of bars it brought (a year's bars name the file last loaded into it). */
+export interface LoadedFile {
+  file: string;
+  start: string;
+  end: string;
 }
 
 /** A daily close another upstream answered otherwise than the one served. */

@@ -105,6 +105,9 @@ const historyLayout: Layout<History, History['items'][number]> = {
     );
     for (const d of item.disputed ?? [])
       repaired.push(`\ndisputed: ${d.date} ${d.field}: ${d.source} answers ${d.value}`);
+    // Where the rows came from: the upstream, or the files loaded and the days each brought.
+    const files = (item.files ?? []).map((f) => ` ${f.file} ${f.start} to ${f.end}`).join(';');
+    if (item.source) repaired.unshift(`\nsource: ${item.source}${files ? `:${files}` : ''}`);
     const first = item.rows?.[0];
     return `${title}${repaired.join('')}${first ? `\n${csvLine(Object.keys(first))}` : ''}`;
   },
@@ -115,7 +118,7 @@ const historyLayout: Layout<History, History['items'][number]> = {
 };
 
 /** Actions: a block per ticker, an action a line. */
-const actionColumns = ['date', 'type', 'amount', 'numerator', 'denominator', 'knownAt'] as const;
+const actionColumns = ['date', 'type', 'amount', 'numerator', 'denominator', 'knownAt', 'file'] as const;
 /** After them: what a repaired amount was sent as and why, and a capital gain counted inside its dividend. */
 const actionNotes = ['repairedFrom', 'repairedBecause', 'inDividend'] as const;
 const actionsLayout: Layout<Actions, Actions['items'][number]> = {

@@ -165,7 +165,10 @@ describe('MCP tools over Streamable HTTP', () => {
     const result = await callTool(client, 'market.history', args);
     expect(result.structuredContent).toEqual(await rest('/v1/history', args));
     const text = textOf(result);
-    expect(text).toContain('# BARC LN Equity: ok (BARC:XLON, GBp)\ndate,PX_LAST');
+    // Each block says where its rows came from: here the demo's price file, over the window's days.
+    expect(text).toContain(
+      '# BARC LN Equity: ok (BARC:XLON, GBp)\nsource: stored: BARC.L.csv 2023-08-21 to 2023-08-25\ndate,PX_LAST',
+    );
     expect(text).toContain('2023-08-25,143.979996');
     expect(text).toContain('2023-08-25,1.43979996');
   });

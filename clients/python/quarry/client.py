@@ -23,7 +23,7 @@ HISTORY_TICKERS, HISTORY_FIELDS = 10, 5
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 #: /v1/actions takes 100 tickers; each action's members, as the client's rows name them.
 ACTIONS_TICKERS = 100
-ACTION_COLUMNS = ["date", "type", "amount", "numerator", "denominator", "knownAt", "repaired", "inDividend"]
+ACTION_COLUMNS = ["date", "type", "amount", "numerator", "denominator", "knownAt", "file", "repaired", "inDividend"]
 #: The bulk fields bds serves, and the action types each is made of.
 BULK_FIELDS = {"DVD_HIST_ALL": ["dividend", "capitalGain"], "EQY_SPLIT_HIST": ["split"]}
 
@@ -164,7 +164,7 @@ class Client:
     ) -> Any:
         """Corporate actions, a row each: ticker (as sent), ex-date, type (dividend, split, capitalGain), amount
         per share in the ticker's price currency (today's shares; as paid with adjust="none"), numerator and
-        denominator of a split, when it became known, `repaired` ({from, reason} where the amount served is not
+        denominator of a split, when it became known, the `file` that loaded it (stored actions), `repaired` ({from, reason} where the amount served is not
         the one the source sent, else None) and `inDividend` (a capital gain inside the same day's dividend). Requests of up to 100 tickers, joined. Errors never
         raise: they are kept in attrs["errors"] ({ticker: {code, message}}) and named in a warning;
         attrs["currency"] gives each ticker's currency. `as_of` (a date) reads them as known at the end of it."""
@@ -390,7 +390,8 @@ def _keep_errors(errors: Dict[str, Dict[str, Any]], item: Dict[str, Any], fields
 class _Standing:
     """What a market answer says of its values, per ticker: the unit of its prices, fields in another currency,
     when each value was true, why it is old, the dates its rows cover, where each value came from (`sources`:
-    {ticker: {field: the upstream that answered, or "stored"}}), and what was repaired (history: each bar
+    {ticker: {field: the upstream that answered, or "stored"}}; `files`: {ticker: [{file, start, end}]}, the files
+    stored rows were loaded from and the days each brought), and what was repaired (history: each bar
     value served otherwise than sent, {date, field, from, to, reason}; data: each computed field measured over
     repaired closes, and why)."""
 
@@ -403,6 +404,7 @@ class _Standing:
         self.repaired: Dict[str, Any] = {}
         self.sources: Dict[str, Dict[str, str]] = {}
         self.disputed: Dict[str, List[Dict[str, Any]]] = {}
+        self.files: Dict[str, List[Dict[str, str]]] = {}
 
     def keep(self, item: Dict[str, Any]) -> None:
         ticker = item["input"]
@@ -426,6 +428,8 @@ class _Standing:
             self.sources.setdefault(ticker, {}).update({f: named.get(f, source) for f in fields})
         if item.get("disputed"):
             self.disputed.setdefault(ticker, []).extend(item["disputed"])
+        if item.get("files"):
+            self.files.setdefault(ticker, []).extend(item["files"])
         if isinstance(item.get("repaired"), list):
             self.repaired.setdefault(ticker, []).extend(item["repaired"])
         elif item.get("repaired"):
@@ -445,6 +449,8 @@ class _Standing:
             out["sources"] = self.sources
         if self.disputed:
             out["disputed"] = self.disputed
+        if self.files:
+            out["files"] = self.files
         return out
 
 

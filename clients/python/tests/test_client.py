@@ -325,9 +325,11 @@ def test_actions_and_bds_as_the_rest_api_answers_them(client):
         answer = client.actions(["MSFT", "NOPE.XX"])
     if PANDAS:
         assert list(answer.columns) == [
-            "ticker", "date", "type", "amount", "numerator", "denominator", "knownAt", "repaired", "inDividend",
+            "ticker", "date", "type", "amount", "numerator", "denominator", "knownAt", "file", "repaired",
+            "inDividend",
         ]
         assert list(answer["amount"]) == [a["amount"] for a in expected["actions"]]
+        assert list(answer["file"]) == [a["file"] for a in expected["actions"]]
         assert [d.strftime("%Y-%m-%d") for d in answer["date"]] == [a["date"] for a in expected["actions"]]
         attrs = answer.attrs
     else:
@@ -390,3 +392,11 @@ def test_sources_say_where_each_value_came_from(client):
     attrs = frame.attrs if PANDAS else frame
     # Each field named with its source, the item's where it names none of its own.
     assert attrs["sources"] == {"AAPL": {"PX_LAST": "stored", "VOLATILITY_30D": "stored"}}
+    # History's stored rows name the files they were loaded from, and the days each brought.
+    window = {"start": "2023-08-21", "end": "2023-08-25"}
+    history = rest("POST", "/v1/history", MARKET, {"tickers": ["BARC.L"], "fields": ["PX_LAST"], **window})
+    files = history["items"][0]["files"]
+    assert [f["file"] for f in files] == ["BARC.L.csv"]
+    frame = client.bdh("BARC.L", "PX_LAST", **window)
+    attrs = frame.attrs if PANDAS else frame
+    assert attrs["files"] == {"BARC.L": files}

@@ -378,6 +378,15 @@ export interface components {
             staleReason?: string;
             /** @description Where the item's values came from: the upstream that answered (polygon, tiingo, fmp, yahoo), edgar (a US company's statements read from its SEC filings), or stored (loaded into the store with quarry ingest). A value named in `sources` came from there instead. */
             source?: string;
+            /** @description For bars loaded into the store (source stored): the files the window's rows came from, oldest first. A calendar year of a listing's bars names the file last loaded into it. */
+            files?: {
+                /** @description The file as it was loaded (quarry ingest). */
+                file: string;
+                /** @description The first day of the window it brought. */
+                start: string;
+                /** @description The last day of the window it brought. */
+                end: string;
+            }[];
             /** @description Closes in the window a second configured upstream answered otherwise, past 0.1 % of the close served (the second opinion, QUARRY_SECOND_OPINION_DAYS): the row keeps the served close. */
             disputed?: {
                 date: string;
@@ -402,6 +411,8 @@ export interface components {
             denominator?: number;
             /** @description When the action became known here: the load that brought it, or the fetch. */
             knownAt: string | null;
+            /** @description The file that loaded it, for an action loaded into the store (source stored). */
+            file?: string;
             /** @description Present where the amount served is not the one the source sent: a dividend sent in the other unit (pence as pounds), one paid on a split's ex-date still in the shares before it, or a second record of one payment (served as 0). docs/adr/038 gives the rules. */
             repaired?: {
                 /** @description The amount as the source sent it, in the same currency and shares. */

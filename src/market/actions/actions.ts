@@ -76,6 +76,7 @@ function shownAction(action: CorporateAction, factor: number, priceFactor: numbe
     ...(action.numerator !== undefined ? { numerator: action.numerator } : {}),
     ...(action.denominator !== undefined ? { denominator: action.denominator } : {}),
     knownAt: action.knownAt ?? null,
+    ...(action.file !== undefined ? { file: action.file } : {}),
     ...(action.repaired
       ? {
           repaired: {

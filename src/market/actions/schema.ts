@@ -25,6 +25,11 @@ const Action = Type.Object(
         description: 'When the action became known here: the load that brought it, or the fetch.',
       }),
     ),
+    file: Type.Optional(
+      Type.String({
+        description: 'The file that loaded it, for an action loaded into the store (source stored).',
+      }),
+    ),
     repaired: Type.Optional(
       Type.Object(
         {

@@ -5,6 +5,7 @@ import type {
   CorporateAction,
   Dispute,
   HeldActions,
+  LoadedFile,
   MarketProvider,
   Repair,
 } from '../../kernel/market-provider.js';
@@ -52,29 +53,31 @@ async function barRows(
   held: { start: string; end: string };
   repairs: readonly Repair[];
   source: string;
+  files: readonly LoadedFile[];
   disputes: readonly Dispute[];
   unknown?: { type: CorporateAction['type']; message: string };
 } | null> {
   const factor = resolved.priceFactor ?? 1;
   const withIndex = columns.some((c) => c.column === 'totalReturn');
   for (const listing of chain) {
-    const { bars: own, actions, repairs, source = STORED, disputes = [] } = await provider.listing(listing);
+    const held = await provider.listing(listing);
+    const { bars: own, actions, repairs, source = STORED, files = [], disputes = [] } = held;
     // An adjusted series has the held one's dates: a form with no bars in the range is passed over.
     const [first, end] = barRange(own, range.from, range.end);
     if (first === end) continue;
-    const held = range.adjust === 'split' && !withIndex ? NO_ACTIONS : actions;
-    const series = keptAdjusted(own, held.actions, range.adjust, withIndex);
+    const known = range.adjust === 'split' && !withIndex ? NO_ACTIONS : actions;
+    const series = keptAdjusted(own, known.actions, range.adjust, withIndex);
     const span = { start: series[first]!.date, end: series[end - 1]!.date };
     const needed = [
       ...(range.adjust === 'split' ? [] : [NEEDS[range.adjust]]),
       ...(withIndex ? (['dividend'] as const) : []),
     ];
     const lastHeld = (own.at(-1) as Bar).date;
-    const type = needed.find((t) => !knownThrough(held.known, t, span.start, lastHeld));
+    const type = needed.find((t) => !knownThrough(known.known, t, span.start, lastHeld));
     const unknown = type && {
       type,
       message:
-        `${type === 'split' ? 'Splits' : 'Dividends'} of ${listing.symbol} are known only ${spansText(knownSpans(held.known, type))}; ` +
+        `${type === 'split' ? 'Splits' : 'Dividends'} of ${listing.symbol} are known only ${spansText(knownSpans(known.known, type))}; ` +
         `${type === 'split' ? 'prices as traded' : 'total return'} from ${span.start} needs them up to the last bar held, ${lastHeld}. ` +
         'An operator loads them from a Yahoo chart with "quarry ingest yahoo FILE".',
     };
@@ -85,6 +88,7 @@ async function barRows(
         held: span,
         repairs,
         source,
+        files,
         disputes,
         ...(unknown ? { unknown } : {}),
       };
@@ -95,6 +99,7 @@ async function barRows(
       held: span,
       repairs,
       source,
+      files,
       disputes,
       ...(unknown ? { unknown } : {}),
     };
@@ -115,6 +120,9 @@ export async function barsHeld(
   return null;
 }
 
+const later = (a: string, b: string) => (a > b ? a : b);
+const earlier = (a: string, b: string) => (a < b ? a : b);
+
 /** Days a held range may fall short of the asked one (weekends, holidays) before the item says so. */
 const SHORT_BY_DAYS = 7;
 
@@ -132,7 +140,10 @@ export async function barHistory(
   r: ReadHistory,
   now: Date,
 ): Promise<
-  | (Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'staleReason' | 'repaired' | 'source' | 'disputed'> & {
+  | (Pick<
+      HistoryItem,
+      'rows' | 'held' | 'stale' | 'staleReason' | 'repaired' | 'source' | 'files' | 'disputed'
+    > & {
       fieldErrors?: Record<string, FieldError>;
     })
   | { unknown: string }
@@ -164,6 +175,12 @@ export async function barHistory(
   const disputed = found.disputes
     .filter((d) => d.date >= r.from && d.date <= r.end)
     .map((d) => ({ date: d.date, field: 'close', source: d.source, value: d.close }));
+  // The files that brought the window's bars, each with the days of the window it brought.
+  const files = found.files.flatMap((f) =>
+    f.end < found.held.start || f.start > found.held.end
+      ? []
+      : [{ file: f.file, start: later(f.start, found.held.start), end: earlier(f.end, found.held.end) }],
+  );
   // The last row is old when a session of the market opened after it and before the window's end (or now).
   const endClose = barClose(resolved, r.end);
   const until = Date.parse(endClose) < now.getTime() ? new Date(endClose) : now;
@@ -182,6 +199,7 @@ export async function barHistory(
     ...(repaired.length ? { repaired } : {}),
     ...(disputed.length ? { disputed } : {}),
     source: found.source,
+    ...(files.length ? { files } : {}),
     ...(Object.keys(fieldErrors).length ? { fieldErrors } : {}),
   };
 }

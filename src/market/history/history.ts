@@ -59,7 +59,10 @@ async function historyItem(
   const { resolved, chain } = resolution;
   const errors = fieldErrors(fields, resolved);
   const served = fields.filter((f): f is ServedField => f.def !== null && !errors[f.input]);
-  let found: Pick<HistoryItem, 'rows' | 'held' | 'stale' | 'repaired' | 'derived' | 'source' | 'disputed'> = {
+  let found: Pick<
+    HistoryItem,
+    'rows' | 'held' | 'stale' | 'repaired' | 'derived' | 'source' | 'files' | 'disputed'
+  > = {
     rows: [],
   };
   if (served.length && isStatementPeriod(r.period)) {

@@ -1,5 +1,5 @@
 // A history item: its shape, and the errors of the fields it cannot serve.
-import type { Repair } from '../../kernel/market-provider.js';
+import type { LoadedFile, Repair } from '../../kernel/market-provider.js';
 import type { BarRows } from '../bars/rows.js';
 import type { FieldDef } from '../fields/dictionary.js';
 import type { Resolved } from '../symbology/resolve.js';
@@ -25,6 +25,8 @@ export interface HistoryItem {
   repaired?: Repair[];
   /** Where the rows' values came from: the upstream that answered, or stored. */
   source?: string;
+  /** Stored bars: the files that brought the window's rows, each with the days it brought. */
+  files?: LoadedFile[];
   /** Closes a second upstream answered otherwise: the day, the other upstream and its value. */
   disputed?: { date: string; field: string; source: string; value: number }[];
 }

@@ -73,6 +73,19 @@ const HistoryItem = Type.Object(
     stale: Stale,
     staleReason: StaleReason,
     source: Source,
+    files: Type.Optional(
+      Type.Array(
+        Type.Object({
+          file: Type.String({ description: 'The file as it was loaded (quarry ingest).' }),
+          start: Type.String({ description: 'The first day of the window it brought.' }),
+          end: Type.String({ description: 'The last day of the window it brought.' }),
+        }),
+        {
+          description:
+            "For bars loaded into the store (source stored): the files the window's rows came from, oldest first. A calendar year of a listing's bars names the file last loaded into it.",
+        },
+      ),
+    ),
     disputed: Type.Optional(
       Type.Array(
         Type.Object({

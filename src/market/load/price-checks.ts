@@ -141,7 +141,7 @@ export async function heldLevel(
   if (resolution.status !== 'ok') return null;
   const { symbol, mic } = resolution.resolved;
   if (!mic || !VENUES[mic]?.minor) return null;
-  const bars = await storedBars(db, symbol);
+  const { bars } = await storedBars(db, symbol);
   const last = bars.at(-1);
   if (!last) return null;
   const recent = bars

@@ -14,7 +14,7 @@ export function listingReader(
   knownBy?: string,
 ): () => Promise<HeldListing> {
   return async () => {
-    const [rows, known, bars] = await Promise.all([
+    const [rows, known, { bars, files }] = await Promise.all([
       actionVersions(db, symbol, knownBy),
       actionSpans(db, symbol, knownBy),
       storedBars(db, symbol),
@@ -24,6 +24,7 @@ export function listingReader(
       bars: repaired.bars,
       actions: { actions: repaired.actions, known },
       repairs: repaired.repairs,
+      files,
     };
   };
 }
@@ -32,7 +33,7 @@ export function listingReader(
 function actionVersions(db: Kysely<Database>, symbol: string, knownBy: string | undefined) {
   let versions = db
     .selectFrom('market_actions')
-    .select(['date', 'type', 'amount', 'numerator', 'denominator', 'known_at'])
+    .select(['date', 'type', 'amount', 'numerator', 'denominator', 'known_at', 'source'])
     .where('symbol', '=', symbol);
   versions =
     knownBy === undefined
@@ -61,5 +62,6 @@ function actionOf(r: Awaited<ReturnType<typeof actionVersions>>[number]): Corpor
     ...(r.numerator !== null ? { numerator: Number(r.numerator) } : {}),
     ...(r.denominator !== null ? { denominator: Number(r.denominator) } : {}),
     knownAt: r.known_at,
+    file: r.source,
   };
 }

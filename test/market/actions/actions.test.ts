@@ -80,13 +80,16 @@ describe('corporate actions', () => {
   it("answers each recording's dividends and splits by ex-date, oldest first", async () => {
     for (const symbol of ['AAPL', 'MSFT', 'NVDA', 'ORSTED.CO'] as const) {
       const source = recorded(RECORDINGS[symbol]);
+      // Each names the recording that loaded it.
+      const file = path.basename(RECORDINGS[symbol]);
       const expected = [
-        ...source.dividends.map((d) => ({ date: d.date, type: 'dividend', amount: d.amount })),
+        ...source.dividends.map((d) => ({ date: d.date, type: 'dividend', amount: d.amount, file })),
         ...source.splits.map((s) => ({
           date: s.date,
           type: 'split',
           numerator: s.numerator,
           denominator: s.denominator,
+          file,
         })),
       ].sort((a, b) => a.date.localeCompare(b.date));
       const { status, body } = await get(`/v1/actions?tickers=${symbol}`);
@@ -109,7 +112,13 @@ describe('corporate actions', () => {
     const item = body.items[0];
     expect(item.currency).toBe('DKK');
     expect(item.actions).toEqual([
-      { date: '2020-03-03', type: 'dividend', amount: 10.5, knownAt: '2026-11-27T12:00:00.000Z' },
+      {
+        date: '2020-03-03',
+        type: 'dividend',
+        amount: 10.5,
+        knownAt: '2026-11-27T12:00:00.000Z',
+        file: path.basename(RECORDINGS['ORSTED.CO']),
+      },
     ]);
     expect(item.asOf).toBe('2026-11-27T12:00:00.000Z');
   });
@@ -292,7 +301,13 @@ describe('corporate actions', () => {
     expect(report).toMatchObject({ revised: 1 });
     const { body } = await get('/v1/actions?tickers=ORSTED.CO');
     expect(body.items[0].actions).toEqual([
-      { date: '2020-03-03', type: 'dividend', amount: 10.6, knownAt: '2026-11-27T13:00:00.000Z' },
+      {
+        date: '2020-03-03',
+        type: 'dividend',
+        amount: 10.6,
+        knownAt: '2026-11-27T13:00:00.000Z',
+        file: 'ORSTED.CO-revised.json',
+      },
     ]);
     const versions = await env.deps.store.db
       .selectFrom('market_actions')

@@ -118,9 +118,11 @@ describe('a repaired value at every door', () => {
       const actions = await callTool(client, 'market.actions', args);
       expect(actions.structuredContent).toEqual(await post('/v1/actions', args));
       expect(textOf(actions)).toContain(
-        'date,type,amount,numerator,denominator,knownAt,repairedFrom,repairedBecause',
+        'date,type,amount,numerator,denominator,knownAt,file,repairedFrom,repairedBecause',
       );
-      expect(textOf(actions)).toMatch(/2022-04-28,dividend,0\.355,,,[^,]+,35\.5,"?sent in the other unit/);
+      expect(textOf(actions)).toMatch(
+        /2022-04-28,dividend,0\.355,,,[^,]+,REL-L-1d-bad-div\.csv,35\.5,"?sent in the other unit/,
+      );
       const window = { tickers: ['4063.T'], fields: ['PX_LAST'], start: '2023-03-28', end: '2023-03-29' };
       const history = await callTool(client, 'market.history', window);
       expect(history.structuredContent).toEqual(await post('/v1/history', window));
