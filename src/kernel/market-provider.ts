@@ -19,6 +19,8 @@ export interface ProviderQuote {
   source?: string;
   /** Fields from another source than the quote's (a profile beside a vendor's quote), by field id. */
   fieldSources?: Record<string, string>;
+  /** Field ids asked of every upstream whose quote answers them: one absent from `fields` none had. */
+  sought?: readonly string[];
 }
 
 export interface Bar {

@@ -47,6 +47,8 @@ export interface LiveOptions {
 
 type Waiter = {
   instrument: Instrument;
+  /** The quote fields asked (another upstream may answer those the first one's quote lacks). */
+  wanted: readonly string[];
   resolve(quote: ProviderQuote | null): void;
   reject(error: unknown): void;
 };
@@ -99,10 +101,10 @@ export class LiveProvider implements MarketProvider {
         const { symbol } = instrument;
         const copy = this.readQuotes.get(symbol);
         let live: ProviderQuote | null;
-        if (copy && isFresh(copy)) live = copy.value;
+        if (copy && isFresh(copy) && !this.lacks(copy.value, fields)) live = copy.value;
         else {
           try {
-            live = await this.fetchQuote(instrument);
+            live = await this.fetchQuote(instrument, fields);
           } catch (error) {
             this.options.onError(`quote ${symbol}`, error);
             live = copy?.value ? { ...copy.value, stale: true } : null;
@@ -120,13 +122,20 @@ export class LiveProvider implements MarketProvider {
     return out;
   }
 
+  /** Whether a kept quote lacks a field asked that an upstream's quote answers and was not sought before. */
+  private lacks(quote: ProviderQuote | null, fields: readonly string[]): boolean {
+    if (!quote) return false;
+    const { quoteFields } = this.upstream;
+    return fields.some((id) => quoteFields.has(id) && !(id in quote.fields) && !quote.sought?.includes(id));
+  }
+
   /** The upstream's quote of an instrument (null: it knows none), batched with the others asked this turn. */
-  private fetchQuote(instrument: Instrument): Promise<ProviderQuote | null> {
+  private fetchQuote(instrument: Instrument, wanted: readonly string[]): Promise<ProviderQuote | null> {
     return this.quoteFlights.run(
       instrument.symbol,
       () =>
         new Promise((resolve, reject) => {
-          this.queued.set(instrument.symbol, { instrument, resolve, reject });
+          this.queued.set(instrument.symbol, { instrument, wanted, resolve, reject });
           if (this.flushScheduled) return;
           this.flushScheduled = true;
           setImmediate(() => this.flush());
@@ -140,23 +149,29 @@ export class LiveProvider implements MarketProvider {
     this.queued.clear();
     for (let i = 0; i < queued.length; i += QUOTES_PER_CALL) {
       const batch = queued.slice(i, i + QUOTES_PER_CALL);
-      this.upstream.quotes(batch.map(([symbol]) => symbol)).then(
-        async (found) => {
-          for (const [symbol, waiter] of batch) {
-            const quote = found.get(symbol) ?? null;
-            await this.cache.keep(
-              quoteKey(symbol),
-              quote,
-              this.quoteFreshFor(waiter.instrument, quote),
-              this.options.onError,
-            );
-            waiter.resolve(quote);
-          }
-        },
-        (error) => {
-          for (const [, waiter] of batch) waiter.reject(error);
-        },
-      );
+      const wanted = [...new Set(batch.flatMap(([, waiter]) => waiter.wanted))];
+      this.upstream
+        .quotes(
+          batch.map(([symbol]) => symbol),
+          wanted,
+        )
+        .then(
+          async (found) => {
+            for (const [symbol, waiter] of batch) {
+              const quote = found.get(symbol) ?? null;
+              await this.cache.keep(
+                quoteKey(symbol),
+                quote,
+                this.quoteFreshFor(waiter.instrument, quote),
+                this.options.onError,
+              );
+              waiter.resolve(quote);
+            }
+          },
+          (error) => {
+            for (const [, waiter] of batch) waiter.reject(error);
+          },
+        );
     }
   }
 

@@ -47,8 +47,11 @@ export interface Upstream {
   readonly name: string;
   /** The field ids its plain quote answers; others need the summary. */
   readonly quoteFields: ReadonlySet<string>;
-  /** Quotes of up to 100 symbols in one call; unknown symbols are absent from the map. */
-  quotes(symbols: string[]): Promise<Map<string, ProviderQuote>>;
+  /**
+   * Quotes of up to 100 symbols in one call; unknown symbols are absent from the map. `wanted` field ids its
+   * own quote lacks may be sought elsewhere.
+   */
+  quotes(symbols: string[], wanted?: readonly string[]): Promise<Map<string, ProviderQuote>>;
   /** Daily bars from a date (YYYY-MM-DD) to today, split-adjusted, and the corporate actions among them. */
   bars(symbol: string, from: string): Promise<DailyHistory>;
   /** Profile, estimates and key statistics (short interest among them); null when the symbol is unknown. */

@@ -103,8 +103,9 @@ export async function quotes(
 ) {
   const deadline = new Deadline(answerWithinMs);
   try {
-    // The request's quotes are read at once: a live upstream is asked once for them all.
-    const looked = lookupMany(deps.market, tickers);
+    // The request's quotes are read at once: a live upstream is asked once for them all, and the members its
+    // quote lacks of the next upstream that has them.
+    const looked = lookupMany(deps.market, tickers, true, QUOTE_MEMBERS);
     looked.catch(() => {});
     const items = await Promise.all(
       tickers.map((input, i) =>

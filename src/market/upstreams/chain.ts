@@ -5,6 +5,7 @@
 import type { Dispute, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
 import type { DailyHistory, Found, Summary, Upstream } from '../providers/upstream.js';
 import type { Vendor } from './port.js';
+import { completeQuotes } from './quote-fields.js';
 
 type Verb = 'quotes' | 'bars' | 'summary' | 'search' | 'statements';
 /** An upstream known to serve a verb. */
@@ -69,8 +70,11 @@ export class UpstreamChain implements Upstream {
     return empty;
   }
 
-  /** Each symbol's quote from the first upstream that knows it; a batch that fails goes to the next. */
-  async quotes(symbols: string[]): Promise<Map<string, ProviderQuote>> {
+  /**
+   * Each symbol's quote from the first upstream that knows it (a batch that fails goes to the next), and each
+   * field wanted that its quote does not answer from the next upstream whose quote does.
+   */
+  async quotes(symbols: string[], wanted: readonly string[] = []): Promise<Map<string, ProviderQuote>> {
     const out = new Map<string, ProviderQuote>();
     let failure: unknown = null;
     for (const vendor of this.serving('quotes')) {
@@ -85,6 +89,7 @@ export class UpstreamChain implements Upstream {
       }
     }
     if (out.size === 0 && failure) throw failure;
+    if (wanted.length) await completeQuotes(this.serving('quotes'), out, wanted, this.onError);
     return out;
   }
 

@@ -104,6 +104,16 @@ describe('market data from the live upstream (recorded Yahoo answers)', () => {
     ]);
   });
 
+  it('a field the quote lacks is sought once: a repeat while fresh asks nothing', async () => {
+    // Yahoo's recorded quote of EURUSD=X has no market cap or P/E: none of its upstreams has them.
+    const ask = () =>
+      DATA.run(env.deps, { tickers: ['EURUSD=X'], fields: ['PX_LAST', 'CUR_MKT_CAP', 'PE_RATIO'] });
+    const first = JSON.parse(JSON.stringify((await ask()).items[0]));
+    expect(first.values.PX_LAST).toEqual(expect.any(Number));
+    await ask();
+    expect(yahoo.dataCalls('/v7/finance/quote')).toHaveLength(1);
+  });
+
   it('answers a repeat from the shared cache, also from another instance on the same store', async () => {
     await QUOTES.run(env.deps, { tickers: ['AAPL', 'QQQ'] });
     await QUOTES.run(env.deps, { tickers: ['AAPL', 'QQQ'] });

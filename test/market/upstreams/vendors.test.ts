@@ -1,6 +1,8 @@
 // The licensed vendors beside Yahoo, against a stand-in replaying their recorded answers (Yahoo off): each
 // vendor's AAPL daily bars are what Quarry serves for those days, its quote and its dividends too, each value
 // naming its vendor; the order the operator gives decides who answers, and a 429 from one makes the next answer.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusCommand } from '../../../src/cli/status.js';
 import { loadConfig } from '../../../src/runtime/config.js';
@@ -15,9 +17,16 @@ import {
   testEnv,
 } from '../../helpers/env.js';
 import { recorded, VendorStandIn } from '../../helpers/vendors.js';
+import { MockYahoo } from '../../helpers/yahoo.js';
 
 type Row = Record<string, unknown>;
 const WINDOW = { start: '2023-01-03', end: '2023-01-10' };
+
+/** Yahoo's recorded quote of a symbol, read from the recording here. */
+function yahooQuote(symbol: string): Row {
+  const file = path.resolve(`test/fixtures/market/quote-${symbol}.json`);
+  return JSON.parse(readFileSync(file, 'utf8')).response.bodyJson.quoteResponse.result[0];
+}
 
 /** The vendor's recorded closes and volumes by date, read from its answer here (not by Quarry's client). */
 function expectedBars(vendor: 'polygon' | 'tiingo' | 'fmp'): Map<string, { close: number; volume: number }> {
@@ -95,6 +104,37 @@ for (const { engine, skip } of ENGINES)
         asOf: new Date((row?.timestamp as number) * 1000).toISOString(),
         source: 'fmp',
       });
+    });
+
+    it("per field: what FMP's quote lacks (bid, ask) comes from the next upstream whose quote has it", async () => {
+      const yahoo = await new MockYahoo().start();
+      try {
+        const env = await testEnv({ engine, env: { ...standIn.env(['fmp', 'yahoo']), ...yahoo.env() } });
+        envs.push(env);
+        const key = await marketKey(env.deps);
+        const ask = async () =>
+          (
+            await env.app.inject({
+              method: 'POST',
+              url: '/v1/data',
+              headers: bearer(key),
+              payload: { tickers: ['AAPL'], fields: ['PX_LAST', 'PX_BID', 'PX_ASK'] },
+            })
+          ).json().items[0];
+        const item = await ask();
+        const [fmp] = recorded('fmp-aapl-quote') as Row[];
+        const sent = yahooQuote('AAPL');
+        expect(item.values).toEqual({ PX_LAST: fmp?.price, PX_BID: sent.bid, PX_ASK: sent.ask });
+        expect(item.source).toBe('fmp');
+        expect(item.sources).toEqual({ PX_BID: 'yahoo', PX_ASK: 'yahoo' });
+        // Asked again while the quote is fresh: neither upstream is called.
+        const calls = [standIn.calls.fmp, yahoo.dataCalls('/v7/finance/quote').length];
+        expect(calls[1]).toBe(1);
+        await ask();
+        expect([standIn.calls.fmp, yahoo.dataCalls('/v7/finance/quote').length]).toEqual(calls);
+      } finally {
+        await yahoo.stop();
+      }
     });
 
     it('/v1/data: the item names the quote’s vendor, and the values measured on another vendor’s bars', async () => {
