@@ -23,7 +23,7 @@ export async function storedBars(
     unpackBars(block.year, block.bars, bars);
     if (bars.length === first) continue;
     const start = bars[first]!.date;
-    const end = bars.at(-1)!.date;
+    const end = bars[bars.length - 1]!.date;
     const last = files.at(-1);
     // Years in a row from one file are one span.
     if (last?.file === block.source) last.end = end;
