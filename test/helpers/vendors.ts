@@ -97,6 +97,17 @@ export class VendorStandIn {
     const route = `/${rest.join('/')}`;
     if (vendor === 'polygon') {
       if (q('apiKey') !== 'polygon-key') return send(401, { status: 'ERROR', error: 'Unknown API Key' });
+      const quoted = /^\/v3\/quotes\/([^/]+)$/.exec(route);
+      if (quoted) {
+        // Newest first (order=desc, as recorded), narrowed to the limit asked.
+        const body = recorded('polygon-spy-quotes') as { results: Row[] };
+        const sorted = [...body.results].sort(
+          (a, b) => (b.sip_timestamp as number) - (a.sip_timestamp as number),
+        );
+        if (q('order') === 'asc') sorted.reverse();
+        const results = quoted[1] === 'SPY' ? sorted.slice(0, Number(q('limit') ?? 10)) : [];
+        return send(200, { ...body, results });
+      }
       const match = /^\/v2\/aggs\/ticker\/([^/]+)\/range\/1\/day\/([\d-]+)\/([\d-]+)$/.exec(route);
       if (!match) return send(404, { status: 'NOT_FOUND' });
       const [, ticker, from, to] = match;

@@ -5,7 +5,7 @@
 import type { Dispute, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
 import type { DailyHistory, Found, Summary, Upstream } from '../providers/upstream.js';
 import type { Vendor } from './port.js';
-import { completeQuotes } from './quote-fields.js';
+import { completeQuotes, quotesPrices } from './quote-fields.js';
 
 type Verb = 'quotes' | 'bars' | 'summary' | 'search' | 'statements';
 /** An upstream known to serve a verb. */
@@ -71,13 +71,17 @@ export class UpstreamChain implements Upstream {
   }
 
   /**
-   * Each symbol's quote from the first upstream that knows it (a batch that fails goes to the next), and each
-   * field wanted that its quote does not answer from the next upstream whose quote does.
+   * Each symbol's quote from the first upstream quoting prices that knows it (a batch that fails goes to the
+   * next; one quoting only some fields answers a symbol none of them knows), and each field wanted from the
+   * first upstream whose quote carries it (quote-fields.ts).
    */
   async quotes(symbols: string[], wanted: readonly string[] = []): Promise<Map<string, ProviderQuote>> {
     const out = new Map<string, ProviderQuote>();
     let failure: unknown = null;
-    for (const vendor of this.serving('quotes')) {
+    // Upstreams quoting prices first; one quoting only some fields (Polygon's bid and ask) for the rest.
+    const quoting = this.serving('quotes');
+    const order = [...quoting.filter(quotesPrices), ...quoting.filter((v) => !quotesPrices(v))];
+    for (const vendor of order) {
       const asked = symbols.filter((s) => !out.has(s) && vendor.covers(s));
       if (asked.length === 0) continue;
       try {
@@ -89,7 +93,7 @@ export class UpstreamChain implements Upstream {
       }
     }
     if (out.size === 0 && failure) throw failure;
-    if (wanted.length) await completeQuotes(this.serving('quotes'), out, wanted, this.onError);
+    if (wanted.length) await completeQuotes(quoting, out, wanted, this.onError);
     return out;
   }
 

@@ -106,10 +106,29 @@ for (const { engine, skip } of ENGINES)
       });
     });
 
-    it("per field: what FMP's quote lacks (bid, ask) comes from the next upstream whose quote has it", async () => {
+    it("Polygon's newest bid and ask, its quote's only fields, named as Polygon's and timed as it sent them", async () => {
+      const { post } = await serving(['polygon', 'fmp']);
+      const body = await post('/v1/data', { tickers: ['SPY'], fields: ['PX_BID', 'PX_ASK'] });
+      const results = (recorded('polygon-spy-quotes') as { results: Row[] }).results;
+      const newest = results.reduce((a, b) =>
+        (a.sip_timestamp as number) > (b.sip_timestamp as number) ? a : b,
+      );
+      const item = body.items[0];
+      expect(item.values).toEqual({ PX_BID: newest.bid_price, PX_ASK: newest.ask_price });
+      expect(item.source).toBe('polygon');
+      // 2023-10-26 20:00:00.094 in New York: the SIP's nanoseconds to the millisecond.
+      expect(item.asOf.PX_BID).toBe(
+        new Date(Math.floor((newest.sip_timestamp as number) / 1e6)).toISOString(),
+      );
+    });
+
+    it('per field: each field from the first upstream in the order whose quote carries it', async () => {
       const yahoo = await new MockYahoo().start();
       try {
-        const env = await testEnv({ engine, env: { ...standIn.env(['fmp', 'yahoo']), ...yahoo.env() } });
+        // Polygon's quote has a bid and an ask but knows no AAPL; FMP quotes AAPL's price but no bid or ask;
+        // Yahoo's quote has them.
+        const order = ['polygon', 'fmp', 'yahoo'];
+        const env = await testEnv({ engine, env: { ...standIn.env(order), ...yahoo.env() } });
         envs.push(env);
         const key = await marketKey(env.deps);
         const ask = async () =>
@@ -121,17 +140,24 @@ for (const { engine, skip } of ENGINES)
               payload: { tickers: ['AAPL'], fields: ['PX_LAST', 'PX_BID', 'PX_ASK'] },
             })
           ).json().items[0];
+        const polygonBefore = standIn.calls.polygon ?? 0;
         const item = await ask();
         const [fmp] = recorded('fmp-aapl-quote') as Row[];
         const sent = yahooQuote('AAPL');
         expect(item.values).toEqual({ PX_LAST: fmp?.price, PX_BID: sent.bid, PX_ASK: sent.ask });
         expect(item.source).toBe('fmp');
         expect(item.sources).toEqual({ PX_BID: 'yahoo', PX_ASK: 'yahoo' });
-        // Asked again while the quote is fresh: neither upstream is called.
-        const calls = [standIn.calls.fmp, yahoo.dataCalls('/v7/finance/quote').length];
-        expect(calls[1]).toBe(1);
+        // Polygon was asked for AAPL's bid and ask first, and had none.
+        expect(standIn.calls.polygon).toBe(polygonBefore + 1);
+        // Asked again while the quote is fresh: no upstream is called.
+        const calls = [standIn.calls.polygon, standIn.calls.fmp, yahoo.dataCalls('/v7/finance/quote').length];
+        expect(calls[2]).toBe(1);
         await ask();
-        expect([standIn.calls.fmp, yahoo.dataCalls('/v7/finance/quote').length]).toEqual(calls);
+        expect([
+          standIn.calls.polygon,
+          standIn.calls.fmp,
+          yahoo.dataCalls('/v7/finance/quote').length,
+        ]).toEqual(calls);
       } finally {
         await yahoo.stop();
       }
