@@ -17,6 +17,8 @@ export interface ProviderQuote {
   fieldsAsOf?: Record<string, string>;
   /** Where the quote came from: the upstream that answered it (absent: loaded into the store). */
   source?: string;
+  /** A stored quote: the file its price was loaded from. */
+  file?: string;
   /** Fields from another source than the quote's (a profile beside a vendor's quote), by field id. */
   fieldSources?: Record<string, string>;
   /** Field ids asked of every upstream whose quote answers them: one absent from `fields` none had. */

@@ -245,6 +245,8 @@ export interface components {
                 staleReason?: string;
                 /** @description Where the item's values came from: the upstream that answered (polygon, tiingo, fmp, yahoo), edgar (a US company's statements read from its SEC filings), or stored (loaded into the store with quarry ingest). A value named in `sources` came from there instead. */
                 source?: string;
+                /** @description For a quote loaded into the store (source stored): the file its price came from (quarry ingest): a price file's last bars, or a recorded quote. */
+                file?: string;
                 /** @description The values that came from elsewhere than `source`, keyed as the values are, with where: another upstream, edgar, openfigi, stored. */
                 sources?: {
                     [key: string]: string;
@@ -304,6 +306,8 @@ export interface components {
             };
             /** @description Where the item's values came from: the upstream that answered (polygon, tiingo, fmp, yahoo), edgar (a US company's statements read from its SEC filings), or stored (loaded into the store with quarry ingest). A value named in `sources` came from there instead. */
             source?: string;
+            /** @description For a quote loaded into the store (source stored): the file its price came from (quarry ingest): a price file's last bars, or a recorded quote. */
+            file?: string;
             /** @description The values that came from elsewhere than `source`, keyed as the values are, with where: another upstream, edgar, openfigi, stored. */
             sources?: {
                 [key: string]: string;

@@ -52,6 +52,8 @@ export interface DataItem {
   repaired?: Record<string, string>;
   /** Where the item's values came from, and (by field as sent) those that came from elsewhere. */
   source?: string;
+  /** A stored quote: the file its price was loaded from. */
+  file?: string;
   sources?: Record<string, string>;
   /** Set when a value is older than its market's last session, or came from an old copy (the upstream down). */
   stale?: boolean;
@@ -177,6 +179,7 @@ function answered(
     ...(some(r.windows) ? { windows: r.windows } : {}),
     ...(some(r.repaired) ? { repaired: r.repaired } : {}),
     source,
+    ...(r.quoted && source === STORED && r.quote.file ? { file: r.quote.file } : {}),
     ...(some(sources) ? { sources } : {}),
     ...(reason ? { stale: true, staleReason: reason } : {}),
   };

@@ -13,6 +13,7 @@ import {
   Sources,
   Stale,
   StaleReason,
+  StoredFile,
 } from '../verb/schema.js';
 
 const DataItem = Type.Object(
@@ -58,6 +59,7 @@ const DataItem = Type.Object(
       }),
     ),
     source: Source,
+    file: StoredFile,
     sources: Sources,
     stale: Stale,
     staleReason: StaleReason,

@@ -117,5 +117,11 @@ export function newerPrices(quote: ProviderQuote, fromBars: ProviderQuote): Prov
     fields[id] = fromBars.fields[id] ?? null;
     delete fieldsAsOf[id];
   }
-  return { ...quote, asOf: fromBars.asOf, fields, fieldsAsOf };
+  return {
+    ...quote,
+    asOf: fromBars.asOf,
+    fields,
+    fieldsAsOf,
+    ...(fromBars.file ? { file: fromBars.file } : {}),
+  };
 }

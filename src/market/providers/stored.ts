@@ -50,11 +50,14 @@ export class StoredProvider implements MarketProvider {
    * before it), without reading the whole series. A listing quoted in minor units is read whole: its unit slips
    * are judged against the series around them.
    */
-  private async recentBars(instrument: Instrument): Promise<readonly Bar[]> {
-    if (quotedInMinorUnits(instrument.symbol)) return this.series(instrument);
+  private async recentBars(instrument: Instrument): Promise<{ bars: readonly Bar[]; file?: string }> {
+    if (quotedInMinorUnits(instrument.symbol)) {
+      const { bars, files = [] } = await this.listing(instrument);
+      return { bars, file: files[files.length - 1]?.file };
+    }
     const blocks = await this.db
       .selectFrom('market_bar_blocks')
-      .select(['year', 'bars'])
+      .select(['year', 'bars', 'source'])
       .where('symbol', '=', instrument.symbol)
       .where('superseded_at', 'is', null)
       .orderBy('year', 'desc')
@@ -62,7 +65,7 @@ export class StoredProvider implements MarketProvider {
       .execute();
     const bars: Bar[] = [];
     for (const block of blocks.reverse()) unpackBars(block.year, block.bars, bars);
-    return bars;
+    return { bars, file: blocks[blocks.length - 1]?.source };
   }
 
   /**
@@ -83,7 +86,7 @@ export class StoredProvider implements MarketProvider {
 
   private async newestQuote(instrument: Instrument): Promise<ProviderQuote | null> {
     const { symbol } = instrument;
-    const [row, facts, names, series] = await Promise.all([
+    const [row, facts, names, recent] = await Promise.all([
       this.db.selectFrom('market_quotes').selectAll().where('symbol', '=', symbol).executeTakeFirst(),
       this.facts([symbol]),
       this.listingNames(),
@@ -98,9 +101,11 @@ export class StoredProvider implements MarketProvider {
           assetType: row.asset_type,
           asOf: row.as_of,
           fields: withFacts(JSON.parse(row.fields) as Fields, row.as_of, facts.get(symbol)),
+          file: row.source,
         }
       : null;
-    const fromBars = barQuote(instrument, series, names.get(symbol));
+    const made = barQuote(instrument, recent.bars, names.get(symbol));
+    const fromBars = made && recent.file ? { ...made, file: recent.file } : made;
     if (!fromBars) return quote;
     if (!quote) return fromBars;
     return Date.parse(fromBars.asOf) > Date.parse(quote.asOf) ? newerPrices(quote, fromBars) : quote;

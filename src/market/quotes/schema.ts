@@ -2,7 +2,16 @@
 // document and the MCP tool's schemas are written from them.
 import { Type } from 'typebox';
 import { Nullable } from '../../kernel/schema.js';
-import { ItemError, Resolved, Source, Sources, Stale, StaleReason, TickersBody } from '../verb/schema.js';
+import {
+  ItemError,
+  Resolved,
+  Source,
+  Sources,
+  Stale,
+  StaleReason,
+  StoredFile,
+  TickersBody,
+} from '../verb/schema.js';
 
 const QuoteItem = Type.Object(
   {
@@ -34,6 +43,7 @@ const QuoteItem = Type.Object(
         stale: Stale,
         staleReason: StaleReason,
         source: Source,
+        file: StoredFile,
         sources: Sources,
         currencies: Type.Optional(
           Type.Record(Type.String(), Type.String(), {

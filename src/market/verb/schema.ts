@@ -44,6 +44,14 @@ export const Source = Type.Optional(
   }),
 );
 
+export const StoredFile = Type.Optional(
+  Type.String({
+    description:
+      'For a quote loaded into the store (source stored): the file its price came from (quarry ingest): a price ' +
+      "file's last bars, or a recorded quote.",
+  }),
+);
+
 export const Sources = Type.Optional(
   Type.Record(Type.String(), Type.String(), {
     description:

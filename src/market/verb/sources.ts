@@ -19,9 +19,9 @@ export function fieldSource(quote: ProviderQuote, id: string): string {
 export function quoteSources(
   quote: ProviderQuote,
   ids: readonly string[],
-): { source: string; sources?: Record<string, string> } {
+): { source: string; file?: string; sources?: Record<string, string> } {
   const source = quote.source ?? STORED;
-  if (!quote.fieldSources) return { source };
+  if (!quote.fieldSources) return quote.file && !quote.source ? { source, file: quote.file } : { source };
   const sources: Record<string, string> = {};
   for (const id of ids) {
     const value = quote.fields[id];

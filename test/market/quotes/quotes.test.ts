@@ -86,8 +86,9 @@ for (const { engine, skip } of ENGINES) {
         marketCap: 3674405863424,
         marketState: 'CLOSED',
         asOf: '2025-02-14T21:00:00.000Z',
-        // Loaded with quarry ingest yahoo: every value is the store's.
+        // Loaded with quarry ingest yahoo: every value is the store's, from the recording loaded.
         source: 'stored',
+        file: 'quote-AAPL.json',
       });
       expect(items[1].resolved).toMatchObject({ ticker: 'AAPL', dialect: 'terminal', name: 'Apple Inc.' });
       expect(items[4].error).toEqual({
