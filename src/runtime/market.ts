@@ -72,7 +72,7 @@ export async function createMarketProvider(
         Object.assign(new SecClient({ config, counters }), { userAgent: userAgent(config.contact) }),
         cache,
         market.upstreamTimeoutMs,
-        () => clock().getTime(),
+        context,
       )
     : null;
   const live = new LiveProvider(

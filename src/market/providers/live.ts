@@ -33,6 +33,7 @@ import {
   type Upstream,
 } from './upstream.js';
 import { UpstreamBars } from './upstream-bars.js';
+import { UpstreamStatements } from './upstream-statements.js';
 
 export interface LiveOptions {
   /** A quote's freshness while its market trades; while it is closed with no known next opening; bars'. */
@@ -58,10 +59,9 @@ export class LiveProvider implements MarketProvider {
   private readonly summaryFlights = new SingleFlight<Summary | null>();
   private readonly queued = new Map<string, Waiter>();
   private flushScheduled = false;
-  private readonly keptStatements = new Set<string>();
-  private readonly statementFlights = new SingleFlight<Map<string, StatementFact[]>>();
   private readonly readQuotes = new Map<string, Cached<ProviderQuote | null>>();
   private readonly upstreamBars: UpstreamBars;
+  private readonly upstreamStatements: UpstreamStatements;
 
   constructor(
     private readonly stored: StoredProvider,
@@ -69,11 +69,13 @@ export class LiveProvider implements MarketProvider {
     private readonly cache: MarketCache,
     private readonly options: LiveOptions,
     /** Where US listings' statements are read first (SEC EDGAR, when a contact is configured). */
-    private readonly filings: StatementsSource | null = null,
+    filings: StatementsSource | null = null,
     /** Where listings' FIGIs are found (OpenFIGI). */
     private readonly figi: OpenFigi | null = null,
   ) {
     this.upstreamBars = new UpstreamBars(upstream, cache, options);
+    const { summaryFreshMs: freshMs, onError } = options;
+    this.upstreamStatements = new UpstreamStatements(upstream, cache, { freshMs, onError }, filings);
   }
 
   async quotes(
@@ -283,38 +285,13 @@ export class LiveProvider implements MarketProvider {
     return (await this.series(instrument, since)).slice(-count).map((b) => b.close);
   }
 
-  /**
-   * Statements an operator loaded for the ticker; else the upstream's, kept a day: a US listing's from its
-   * filings first, then the upstream's fundamentals. While the upstream fails the last copy is served.
-   */
+  /** Statements an operator loaded for the ticker; else the upstream's (upstream-statements.ts). */
   async statements(instrument: Instrument): Promise<Map<string, StatementFact[]>> {
     const own = await this.stored.statements(instrument);
     if (own.size > 0) return own;
-    const { symbol, mic, assetType } = instrument;
+    const { assetType } = instrument;
     if (assetType !== 'equity' && assetType !== 'fund') return own;
-    const key = `statements:${symbol}`;
-    const copy = await this.cache.get<Record<string, StatementFact[]>>(key);
-    if (copy?.fresh) return new Map(Object.entries(copy.value));
-    try {
-      const found = await this.statementFlights.run(symbol, async () => {
-        const filed = mic === null && this.filings ? await this.filings.statements(symbol) : null;
-        const facts = filed ?? (await this.upstream.statements(symbol));
-        await this.cache.keep(
-          key,
-          Object.fromEntries(facts),
-          this.options.summaryFreshMs,
-          this.options.onError,
-        );
-        return facts;
-      });
-      this.keptStatements.delete(symbol);
-      return found;
-    } catch (error) {
-      this.options.onError(`statements ${symbol}`, error);
-      if (!copy) return own;
-      this.keptStatements.add(symbol);
-      return new Map(Object.entries(copy.value));
-    }
+    return this.upstreamStatements.statements(instrument);
   }
 
   factsOf(instrument: Instrument, knownOn?: string): Promise<ProviderQuote['fields'] | null> {
@@ -327,7 +304,7 @@ export class LiveProvider implements MarketProvider {
 
   /** Whether the statements last served for an instrument were a kept copy, the upstream failing. */
   staleStatements(instrument: Instrument): boolean {
-    return this.keptStatements.has(instrument.symbol);
+    return this.upstreamStatements.stale(instrument);
   }
 
   async shortInterest(instruments: readonly Instrument[]): Promise<Map<string, ShortInterest>> {

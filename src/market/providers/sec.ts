@@ -1,11 +1,14 @@
 // SEC EDGAR as the statements upstream of US listings ("US companies read filings first"): the ticker's CIK
 // from company_tickers.json, then its XBRL company facts, read by the same code as `quarry ingest sec-facts`.
 // Every request is paced with the SEC client's shared pace (at most ten a second across instances) and names
-// the operator's contact; an answer is retried on 5xx and timeouts like every upstream call.
+// the operator's contact; an answer is retried on 5xx and timeouts like every upstream call, and a 429 pauses
+// EDGAR for every instance (the upstreams' shared allowance).
 
 import type { ConceptFacts } from '../../ingest/xbrl/concepts.js';
 import type { StatementFact } from '../../kernel/market-provider.js';
 import { statementRecords } from '../load/sec-facts.js';
+import { SharedAllowance } from '../upstreams/allowance.js';
+import type { UpstreamContext } from '../upstreams/port.js';
 import type { MarketCache } from './cache.js';
 import { UpstreamError, withRetries } from './guard.js';
 import { factsOf } from './upstream.js';
@@ -26,12 +29,23 @@ export class SecStatements {
   private tickers: { at: number; ciks: Record<string, string> } | null = null;
   private loading: Promise<Record<string, string>> | null = null;
 
+  /** EDGAR's 429 pause, shared by every instance, and its calls' counts (its pace is the SEC client's). */
+  private readonly allowance: SharedAllowance;
+
   constructor(
     private readonly sec: SecAccess,
     private readonly cache: MarketCache,
     private readonly timeoutMs: number,
-    private readonly now: () => number,
-  ) {}
+    context: Pick<UpstreamContext, 'counters' | 'clock'>,
+  ) {
+    this.now = () => context.clock().getTime();
+    this.allowance = new SharedAllowance(
+      { name: EDGAR, url: sec.url('data', ''), key: null, perMinute: 600, perDay: Number.MAX_SAFE_INTEGER },
+      { ...context, cache },
+    );
+  }
+
+  private readonly now: () => number;
 
   /** The statements of a US listing from its company facts; null when EDGAR holds none for it. */
   async statements(symbol: string): Promise<Map<string, StatementFact[]> | null> {
@@ -78,27 +92,46 @@ export class SecStatements {
     return ciks;
   }
 
-  /** One paced GET of a JSON document; null for a 404 (EDGAR has no such document). */
-  private get(url: string): Promise<unknown> {
+  /**
+   * One paced GET of a JSON document; null for a 404 (EDGAR has no such document). Not sent while EDGAR has asked
+   * any instance for a pause; counted for /metrics.
+   */
+  private async get(url: string): Promise<unknown> {
+    const { allowance } = this;
+    await allowance.checkPause();
     return withRetries(async () => {
       await this.sec.pace();
-      const response = await fetch(url, {
-        headers: { 'user-agent': this.sec.userAgent, accept: 'application/json' },
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      if (response.status === 404) {
-        await response.body?.cancel();
-        return null;
+      const started = performance.now();
+      allowance.counts.calls += 1;
+      try {
+        return await this.fetched(url);
+      } catch (error) {
+        allowance.counts.errors += 1;
+        throw error;
+      } finally {
+        allowance.counts.totalMs += performance.now() - started;
       }
-      if (!response.ok) {
-        await response.body?.cancel();
-        throw new UpstreamError(
-          `SEC EDGAR answered ${response.status}`,
-          response.status,
-          response.status >= 500,
-        );
-      }
-      return response.json();
     });
+  }
+
+  private async fetched(url: string): Promise<unknown> {
+    const response = await fetch(url, {
+      headers: { 'user-agent': this.sec.userAgent, accept: 'application/json' },
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      if (response.status === 429) await this.allowance.pause(response.headers.get('retry-after'));
+      throw new UpstreamError(
+        `SEC EDGAR answered ${response.status}`,
+        response.status,
+        response.status >= 500,
+      );
+    }
+    return response.json();
   }
 }

@@ -85,7 +85,7 @@ export class SharedAllowance {
 
   /** Throws for a call in a pause any instance learned of, or past the allowance; each counted. */
   async admit(): Promise<void> {
-    await this.unpaused();
+    await this.checkPause();
     const spent = await this.spent();
     if (!spent) return;
     this.counts.refused += 1;
@@ -98,7 +98,7 @@ export class SharedAllowance {
    */
   async turn(sleep: (ms: number) => Promise<void>): Promise<void> {
     for (;;) {
-      await this.unpaused();
+      await this.checkPause();
       const spent = await this.spent();
       if (!spent) return;
       if (spent.day) {
@@ -109,8 +109,8 @@ export class SharedAllowance {
     }
   }
 
-  /** Throws, counted as paused, while any instance knows of a pause. */
-  private async unpaused(): Promise<void> {
+  /** Throws, counted as paused, while any instance knows of a pause (for an upstream paced elsewhere: EDGAR). */
+  async checkPause(): Promise<void> {
     const now = this.context.clock().getTime();
     const paused = await this.context.cache.get<number>(`pause:${this.key}`);
     if (paused && paused.value > now) this.breaker.trip(String((paused.value - now) / 1000));

@@ -142,6 +142,27 @@ describe('statements from SEC EDGAR and Yahoo (recorded answers)', () => {
     sec.fail('/api/xbrl/companyfacts/CIK0001045810.json', null);
   });
 
+  it("EDGAR's 429 pauses it: another listing's statements are not asked of it meanwhile, and /metrics says so", async () => {
+    env = await open();
+    sec.fail('/api/xbrl/companyfacts/CIK0001045810.json', 429);
+    // NVIDIA's facts answer 429: nothing from EDGAR, and Yahoo's recordings hold no NVIDIA statements.
+    expect(await value('NVDA', 'SALES_REV_TURN')).toMatchObject({ status: 'error' });
+    sec.fail('/api/xbrl/companyfacts/CIK0001045810.json', null);
+    const asked = sec.requests.length;
+    // Within the minute EDGAR's 429 pauses it for (it sent no Retry-After): Apple's statements go to Yahoo.
+    offsetMs = 30_000;
+    await value('AAPL', 'SALES_REV_TURN');
+    expect(sec.requests.length).toBe(asked);
+    expect(yahoo.dataCalls('/ws/fundamentals-timeseries/v1/finance/timeseries/AAPL')).toHaveLength(1);
+    const metrics = (await env.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toMatch(/quarry_upstream_calls_total\{upstream="edgar",outcome="too_many"\} [1-9]/);
+    expect(metrics).toMatch(/quarry_upstream_calls_total\{upstream="edgar",outcome="paused"\} [1-9]/);
+    // Past the pause, EDGAR is asked again.
+    offsetMs = 61_000;
+    await value('MSFT', 'SALES_REV_TURN');
+    expect(sec.requests.length).toBeGreaterThan(asked);
+  });
+
   it('sends EDGAR at most ten requests in any second, however many statements are asked at once', async () => {
     env = await open();
     const tickers = ['NVDA', 'AAPL', 'MSFT', 'AMZN', 'META', 'TSLA', 'JPM', 'XOM', 'WMT', 'UNH', 'MA', 'PG'];
