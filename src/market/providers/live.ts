@@ -328,9 +328,10 @@ const quoteKey = (symbol: string) => `quote:${symbol}`;
 /** A quote with the summary's fields beside its own, each saying its source where the summary's differs. */
 function withSummary(quote: ProviderQuote, summary: Summary): ProviderQuote {
   const fields = withFacts(quote.fields, quote.asOf, summary);
-  if (!summary.source || summary.source === quote.source) return { ...quote, fields };
-  const added = Object.keys(fields).filter((id) => !(id in quote.fields));
   const fieldSources = { ...quote.fieldSources };
-  for (const id of added) fieldSources[id] = summary.source;
-  return { ...quote, fields, ...(added.length ? { fieldSources } : {}) };
+  for (const id of Object.keys(fields)) {
+    const from = id in quote.fields ? null : (summary.fieldSources?.[id] ?? summary.source);
+    if (from && from !== quote.source) fieldSources[id] = from;
+  }
+  return { ...quote, fields, ...(Object.keys(fieldSources).length ? { fieldSources } : {}) };
 }

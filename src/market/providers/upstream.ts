@@ -19,6 +19,8 @@ export interface Summary {
   fields: Record<string, number | string | null>;
   /** The upstream that answered. */
   source?: string;
+  /** Fields another upstream gave, where the first one's summary had none of them, by field id. */
+  fieldSources?: Record<string, string>;
 }
 
 /** Daily bars, oldest first, and the corporate actions of the same days (dividends in the bars' shares). */

@@ -24,6 +24,21 @@ export interface SecondOpinion {
  */
 export const DISPUTE_TOLERANCE = 0.001;
 
+/** A summary with the fields another upstream gave that it lacked, each naming that upstream. */
+function withFields(summary: Summary, other: Summary, source: string): Summary {
+  const added = Object.keys(other.fields).filter(
+    (id) => other.fields[id] !== null && (summary.fields[id] === undefined || summary.fields[id] === null),
+  );
+  if (added.length === 0) return summary;
+  const fields = { ...summary.fields };
+  const fieldSources = { ...summary.fieldSources };
+  for (const id of added) {
+    fields[id] = other.fields[id] as string | number;
+    fieldSources[id] = source;
+  }
+  return { ...summary, fields, fieldSources };
+}
+
 export class UpstreamChain implements Upstream {
   readonly name: string;
   readonly quoteFields: ReadonlySet<string>;
@@ -141,17 +156,26 @@ export class UpstreamChain implements Upstream {
     }
   }
 
-  summary(symbol: string): Promise<Summary | null> {
-    return this.first(
-      'summary',
-      symbol,
-      async (v) => {
-        const summary = await v.summary(symbol);
-        return summary && { ...summary, source: v.name };
-      },
-      (s) => s !== null,
-      null,
-    );
+  /**
+   * A listing's summary per field: the first upstream's that knows it, and each field it lacks from the next
+   * upstream that has it (FMP's profile carries a sector, Yahoo's a beta). A summary is kept a day, so every
+   * upstream serving summaries is asked once a day a listing.
+   */
+  async summary(symbol: string): Promise<Summary | null> {
+    let merged: Summary | null = null;
+    let failure: unknown = null;
+    for (const vendor of this.serving('summary', symbol)) {
+      try {
+        const summary = await vendor.summary(symbol);
+        if (summary)
+          merged = merged ? withFields(merged, summary, vendor.name) : { ...summary, source: vendor.name };
+      } catch (error) {
+        this.onError(`${vendor.name} summary ${symbol}`, error);
+        failure = error;
+      }
+    }
+    if (!merged && failure) throw failure;
+    return merged;
   }
 
   search(query: string): Promise<Found[]> {

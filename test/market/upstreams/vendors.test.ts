@@ -163,6 +163,33 @@ for (const { engine, skip } of ENGINES)
       }
     });
 
+    it("per field in the summary: FMP's profile gives the sector, Yahoo's summary the float it lacks", async () => {
+      const yahoo = await new MockYahoo().start();
+      try {
+        const env = await testEnv({ engine, env: { ...standIn.env(['fmp', 'yahoo']), ...yahoo.env() } });
+        envs.push(env);
+        const key = await marketKey(env.deps);
+        const res = await env.app.inject({
+          method: 'POST',
+          url: '/v1/data',
+          headers: bearer(key),
+          payload: { tickers: ['AAPL'], fields: ['sector', 'floatShares'] },
+        });
+        const item = res.json().items[0];
+        const [profile] = recorded('fmp-aapl-profile') as Row[];
+        const file = path.resolve('test/fixtures/market/quoteSummary-all-AAPL.json');
+        const summary = JSON.parse(readFileSync(file, 'utf8')).response.bodyJson.quoteSummary.result[0];
+        expect(item.values).toEqual({
+          sector: profile?.sector,
+          floatShares: summary.defaultKeyStatistics.floatShares,
+        });
+        expect(item.source).toBe('fmp');
+        expect(item.sources).toEqual({ floatShares: 'yahoo' });
+      } finally {
+        await yahoo.stop();
+      }
+    });
+
     it('/v1/data: the item names the quote’s vendor, and the values measured on another vendor’s bars', async () => {
       // A day after Tiingo's recording ends: the volatility's closes are the last it holds.
       const { post } = await serving(['tiingo', 'fmp'], () => new Date('2023-06-07T12:00:00Z'));
