@@ -5,7 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import type { Telemetry } from '../kernel/telemetry.js';
-import { UPSTREAM_COUNTS } from '../market/upstreams/allowance.js';
+import { UPSTREAM_COUNTS } from '../market/providers/allowance.js';
 import type { Database } from '../store/schema.js';
 
 export function createTelemetry(db: Kysely<Database>): Telemetry {

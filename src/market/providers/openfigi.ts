@@ -4,8 +4,7 @@
 // pauses it for all of them (the upstreams' shared allowance); each answer is kept in the market cache for a
 // month, since identifiers rarely change.
 import type { InstrumentIdentifiers } from '../../kernel/market-provider.js';
-import { SharedAllowance } from '../upstreams/allowance.js';
-import type { UpstreamContext } from '../upstreams/port.js';
+import { type AllowanceContext, SharedAllowance } from './allowance.js';
 import type { MarketCache } from './cache.js';
 import { UpstreamError } from './guard.js';
 
@@ -49,7 +48,7 @@ export class OpenFigi {
 
   constructor(
     private readonly options: OpenFigiOptions,
-    context: Pick<UpstreamContext, 'cache' | 'counters' | 'clock'>,
+    context: AllowanceContext,
   ) {
     this.cache = context.cache;
     const { baseUrl: url, apiKey: key } = options;

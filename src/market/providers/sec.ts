@@ -7,8 +7,7 @@
 import type { ConceptFacts } from '../../ingest/xbrl/concepts.js';
 import type { StatementFact } from '../../kernel/market-provider.js';
 import { statementRecords } from '../load/sec-facts.js';
-import { SharedAllowance } from '../upstreams/allowance.js';
-import type { UpstreamContext } from '../upstreams/port.js';
+import { type AllowanceContext, SharedAllowance } from './allowance.js';
 import type { MarketCache } from './cache.js';
 import { UpstreamError, withRetries } from './guard.js';
 import { factsOf } from './upstream.js';
@@ -36,7 +35,7 @@ export class SecStatements {
     private readonly sec: SecAccess,
     private readonly cache: MarketCache,
     private readonly timeoutMs: number,
-    context: Pick<UpstreamContext, 'counters' | 'clock'>,
+    context: Omit<AllowanceContext, 'cache'>,
   ) {
     this.now = () => context.clock().getTime();
     this.allowance = new SharedAllowance(

@@ -2,8 +2,8 @@
 // in a pause is not sent, a 429 pauses the vendor for every instance, 5xx answers are retried, a 404 is nothing
 // known.
 import type { UpstreamConfig } from '../../kernel/config.js';
+import { SharedAllowance } from '../providers/allowance.js';
 import { Limiter, UpstreamError, upstreamError, withRetries } from '../providers/guard.js';
-import { SharedAllowance } from './allowance.js';
 import type { UpstreamContext } from './port.js';
 
 export class VendorHttp {

@@ -9,6 +9,7 @@ import type { MarketRecordValue } from '../../load/record.js';
 import { QUOTE_RESPONSE_FIELDS, quoteResultRecord, summaryRecord } from '../../load/yahoo.js';
 import { type Chart, chartActions, chartBars, notDaily } from '../../load/yahoo-chart.js';
 import { TIMESERIES_TYPES, type TimeSeries, timeSeriesRecords } from '../../load/yahoo-timeseries.js';
+import type { SharedAllowance } from '../../providers/allowance.js';
 import { Breaker, Limiter, UpstreamError, upstreamError, withRetries } from '../../providers/guard.js';
 import {
   type DailyHistory,
@@ -17,7 +18,6 @@ import {
   type Summary,
   type Upstream,
 } from '../../providers/upstream.js';
-import type { SharedAllowance } from '../allowance.js';
 
 const SUMMARY_MODULES = [
   'price',

@@ -2,7 +2,7 @@
 // every verb: quotes, daily bars with dividends and splits, the summary modules, search and the fundamentals
 // time series. Its cookie jar is kept in the market cache. Yahoo's terms do not allow serving its data to others:
 // an operator who sells data configures a licensed vendor before it (docs/operations.md).
-import { SharedAllowance } from '../allowance.js';
+import { SharedAllowance } from '../../providers/allowance.js';
 import type { UpstreamDeclaration } from '../port.js';
 
 const COOKIES_KEY = 'yahoo:cookies';

@@ -3,8 +3,8 @@
 // The span is read here from the times the calls were admitted, on a moved clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryCounters } from '../../../src/limits/memory.js';
+import { SharedAllowance } from '../../../src/market/providers/allowance.js';
 import { MarketCache } from '../../../src/market/providers/cache.js';
-import { SharedAllowance } from '../../../src/market/upstreams/allowance.js';
 import { type TestEnv, testEnv } from '../../helpers/env.js';
 
 const MINUTE = 60_000;

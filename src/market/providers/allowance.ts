@@ -5,8 +5,16 @@
 // the next upstream answers; OpenFIGI's waits its turn. What its calls did is counted for /metrics.
 import { createHash } from 'node:crypto';
 import type { UpstreamConfig } from '../../kernel/config.js';
-import { Breaker, UpstreamError } from '../providers/guard.js';
-import type { UpstreamContext } from './port.js';
+import type { Counters } from '../../limits/counters.js';
+import type { MarketCache } from './cache.js';
+import { Breaker, UpstreamError } from './guard.js';
+
+/** Where an allowance is kept: the shared counters (Redis when configured) and the store's market cache. */
+export interface AllowanceContext {
+  cache: MarketCache;
+  counters: Counters;
+  clock: () => Date;
+}
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -66,7 +74,7 @@ export class SharedAllowance {
 
   constructor(
     private readonly config: UpstreamConfig,
-    private readonly context: Pick<UpstreamContext, 'cache' | 'counters' | 'clock'>,
+    private readonly context: AllowanceContext,
     window?: Window,
   ) {
     this.breaker = new Breaker(() => context.clock().getTime());
