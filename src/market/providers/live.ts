@@ -151,29 +151,25 @@ export class LiveProvider implements MarketProvider {
     this.queued.clear();
     for (let i = 0; i < queued.length; i += QUOTES_PER_CALL) {
       const batch = queued.slice(i, i + QUOTES_PER_CALL);
+      const symbols = batch.map(([symbol]) => symbol);
       const wanted = [...new Set(batch.flatMap(([, waiter]) => waiter.wanted))];
-      this.upstream
-        .quotes(
-          batch.map(([symbol]) => symbol),
-          wanted,
-        )
-        .then(
-          async (found) => {
-            for (const [symbol, waiter] of batch) {
-              const quote = found.get(symbol) ?? null;
-              await this.cache.keep(
-                quoteKey(symbol),
-                quote,
-                this.quoteFreshFor(waiter.instrument, quote),
-                this.options.onError,
-              );
-              waiter.resolve(quote);
-            }
-          },
-          (error) => {
-            for (const [, waiter] of batch) waiter.reject(error);
-          },
-        );
+      this.upstream.quotes(symbols, wanted).then(
+        async (found) => {
+          for (const [symbol, waiter] of batch) {
+            const quote = found.get(symbol) ?? null;
+            await this.cache.keep(
+              quoteKey(symbol),
+              quote,
+              this.quoteFreshFor(waiter.instrument, quote),
+              this.options.onError,
+            );
+            waiter.resolve(quote);
+          }
+        },
+        (error) => {
+          for (const [, waiter] of batch) waiter.reject(error);
+        },
+      );
     }
   }
 

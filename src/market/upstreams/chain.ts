@@ -5,7 +5,7 @@
 import type { Dispute, ProviderQuote, StatementFact } from '../../kernel/market-provider.js';
 import type { DailyHistory, Found, Summary, Upstream } from '../providers/upstream.js';
 import type { Vendor } from './port.js';
-import { completeQuotes, quotesPrices } from './quote-fields.js';
+import { completeQuotes, quotesPrices, withFieldsOf } from './quote-fields.js';
 
 type Verb = 'quotes' | 'bars' | 'summary' | 'search' | 'statements';
 /** An upstream known to serve a verb. */
@@ -29,14 +29,7 @@ function withFields(summary: Summary, other: Summary, source: string): Summary {
   const added = Object.keys(other.fields).filter(
     (id) => other.fields[id] !== null && (summary.fields[id] === undefined || summary.fields[id] === null),
   );
-  if (added.length === 0) return summary;
-  const fields = { ...summary.fields };
-  const fieldSources = { ...summary.fieldSources };
-  for (const id of added) {
-    fields[id] = other.fields[id] as string | number;
-    fieldSources[id] = source;
-  }
-  return { ...summary, fields, fieldSources };
+  return added.length ? withFieldsOf(summary, other.fields, added, source) : summary;
 }
 
 export class UpstreamChain implements Upstream {

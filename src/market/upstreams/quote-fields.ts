@@ -10,6 +10,24 @@ type Quoting = Vendor & Required<Pick<Vendor, 'quotes'>>;
 
 const carries = (v: Vendor, id: string) => v.quoteFields?.has(id) === true;
 
+type Fields = ProviderQuote['fields'];
+
+/** A quote or summary with some fields of another upstream's, each naming that upstream. */
+export function withFieldsOf<T extends { fields: Fields; fieldSources?: Record<string, string> }>(
+  target: T,
+  fields: Fields,
+  ids: readonly string[],
+  source: string,
+): T {
+  const merged = { ...target.fields };
+  const fieldSources = { ...target.fieldSources };
+  for (const id of ids) {
+    merged[id] = fields[id] ?? null;
+    fieldSources[id] = source;
+  }
+  return { ...target, fields: merged, fieldSources };
+}
+
 /** Whether an upstream's quote is a quote (it has a price), not some of a quote's fields (Polygon's bid and ask). */
 export const quotesPrices = (v: Vendor) => carries(v, 'price');
 
@@ -66,16 +84,12 @@ async function takeFields(
     const got = ids.filter((id) => theirs?.fields[id] != null);
     if (!theirs || got.length === 0) continue;
     const quote = quotes.get(symbol) as ProviderQuote;
-    const fields = { ...quote.fields };
-    const fieldSources = { ...quote.fieldSources };
     const fieldsAsOf = { ...quote.fieldsAsOf };
     for (const id of got) {
-      fields[id] = theirs.fields[id] as string | number;
-      fieldSources[id] = vendor.name;
       if (theirs.asOf !== quote.asOf) fieldsAsOf[id] = theirs.asOf;
       pending.get(symbol)?.delete(id);
     }
     const timed = Object.keys(fieldsAsOf).length ? { fieldsAsOf } : {};
-    quotes.set(symbol, { ...quote, fields, fieldSources, ...timed });
+    quotes.set(symbol, { ...withFieldsOf(quote, theirs.fields, got, vendor.name), ...timed });
   }
 }
